@@ -1,0 +1,24 @@
+"""The pure rules engine of Selfish (Space and Shipwrecked editions).
+
+No I/O, no clock, no global random: a game is a function of (edition, names, seed, decisions).
+See docs/engine-api.md for the contract.
+"""
+
+from .cards import CATALOGUE, Edition
+from .errors import EngineError, GameOver, IllegalChoice, NotYourDecision
+from .events import Event
+from .game import Game, replay
+from .invariants import check_invariants
+
+__all__ = [
+    "CATALOGUE",
+    "Edition",
+    "EngineError",
+    "Event",
+    "Game",
+    "GameOver",
+    "IllegalChoice",
+    "NotYourDecision",
+    "check_invariants",
+    "replay",
+]

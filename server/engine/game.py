@@ -1,0 +1,127 @@
+"""The public face of the engine: a game as a decision machine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from .actions import Choice, Decision, strip
+from .cards import Edition
+from .errors import GameOver, IllegalChoice, NotYourDecision
+from .events import Event
+from .rules import Rules
+from .views import build_view, snapshot
+
+
+class Game:
+    """A game of Selfish: (edition, names, seed) plus the decisions applied so far.
+
+    At every moment until the end some seat(s) must decide; ``legal(seat)`` lists that seat's
+    choices and ``apply(seat, choice)`` takes one. Illegal requests raise a subclass of
+    ``EngineError`` and change nothing.
+    """
+
+    def __init__(self, edition: Edition | str, names: Sequence[str], seed: int) -> None:
+        self.edition = Edition(edition)
+        self.names = list(names)
+        self.seed = seed
+        self.rules = Rules(self.edition, self.names, seed)
+        self.decisions: list[tuple[int, Choice]] = []
+        self._flow = self.rules.run()
+        self._picks: dict[int, Choice] = {}
+        self._decision: Decision | None = None
+        self._resume(None)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (with or without a winner)."""
+        return self.rules.s.over
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or None (game running, or nobody won)."""
+        return self.rules.s.winner
+
+    @property
+    def turn(self) -> int:
+        """Turns begun so far."""
+        return self.rules.s.turn
+
+    @property
+    def active(self) -> int:
+        """The seat whose turn it is."""
+        return self.rules.s.active
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event so far, unredacted: filter with ``Event.for_seat``."""
+        return self.rules.log
+
+    @property
+    def decision(self) -> Decision | None:
+        """The open decision (None once the game is over)."""
+        return self._decision
+
+    def pending_seats(self) -> list[int]:
+        """Seats that must decide now (a simultaneous pick already made is not pending)."""
+        if self._decision is None:
+            return []
+        return [seat for seat in self._decision.options if seat not in self._picks]
+
+    def legal(self, seat: int) -> list[Choice]:
+        """That seat's legal choices now; empty when it has nothing to decide."""
+        if self._decision is None or seat in self._picks:
+            return []
+        return self._decision.options.get(seat, [])
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
+        return build_view(self, seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The complete state, secrets included: for comparisons and debugging only."""
+        return snapshot(self)
+
+    # ------------------------------------------------------------------ deciding
+    def apply(self, seat: int, choice: Choice) -> list[Event]:
+        """Take ``seat``'s choice (one of ``legal(seat)``, labels optional); return new events."""
+        if self._decision is None:
+            raise GameOver("the game is over")
+        options = self._decision.options.get(seat)
+        if options is None or seat in self._picks:
+            raise NotYourDecision(f"seat {seat} has nothing to decide now")
+        wanted = strip(choice)
+        for option in options:
+            if option == wanted:
+                break
+        else:
+            raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
+        start = len(self.rules.log)
+        self.decisions.append((seat, option))
+        if self._decision.simultaneous:
+            self._picks[seat] = option
+            self.rules.say("pick", f"{self.names[seat]} has chosen.", seat)
+            if len(self._picks) < len(self._decision.options):
+                return self.rules.log[start:]
+            answer: object = self._picks
+            self._picks = {}
+        else:
+            answer = option
+        self._resume(answer)
+        return self.rules.log[start:]
+
+    def _resume(self, answer: object) -> None:
+        try:
+            self._decision = self._flow.send(answer)
+        except StopIteration:
+            self._decision = None
+
+
+def replay(edition: Edition | str, names: Sequence[str], seed: int,
+           decisions: Sequence[tuple[int, Choice] | Sequence[Any]]) -> Game:
+    """Rebuild a game from its setup and decision list (C16)."""
+    game = Game(edition, names, seed)
+    for seat, choice in decisions:
+        game.apply(cast(int, seat), cast(Choice, choice))
+    return game

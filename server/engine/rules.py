@@ -1,0 +1,493 @@
+"""The common rules (RULES C1-C18) as a resumable flow.
+
+The flow of a game is one generator: it runs the rules until a seat must decide, yields a
+``Decision`` and is resumed with the choice. Board, hands and piles live in plain data
+(``State``); the generator only holds where the resolution stands. Because the engine is
+deterministic (C16), a game is persisted and copied as (edition, names, seed, decisions).
+Edition-specific cards live in ``space.py`` and ``shipwrecked.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import cast
+
+from . import shipwrecked, space
+from .actions import ALWAYS_ASK, Choice, Decision, distinct, distinct_pairs, payment_ways
+from .cards import (
+    BLOCKER,
+    GOAL_WORD,
+    RESOURCE_WORD,
+    Card,
+    Edition,
+    Location,
+    card_list,
+    card_name,
+)
+from .events import Event
+from .state import Cell, State, new_state
+
+Flow = Generator[Decision, object, None]
+Asking = Generator[Decision, object, Choice]
+
+# Action cards by how they choose a target (C12).
+FORWARD_ONLY = frozenset({"rocket_booster", "freestyle_sprint"})
+ANY_OPPONENT = frozenset({"hole_in_suit", "oxygen_siphon", "message_in_a_bottle"})
+HOLDING_OPPONENT = frozenset({"tractor_beam", "hack_suit", "pirate", "lost"})
+OFF_START_OPPONENT = frozenset({"laser_blast", "rogue_wave"})
+TETHERS = frozenset({"tether", "ride_the_wave"})
+
+
+class Ended(Exception):
+    """Raised inside the flow when the game ends: a win cancels everything unresolved (C17)."""
+
+
+class Rules:
+    """A game's state and the flow that applies the rules to it."""
+
+    def __init__(self, edition: Edition, names: list[str], seed: int) -> None:
+        self.s: State = new_state(edition, names, seed)
+        self.seed = seed
+        self.log: list[Event] = []
+        self.space = edition is Edition.SPACE
+        self.res = RESOURCE_WORD[edition]
+        # The seat that paid its last oxygen to travel survives until its card resolves (S3).
+        self.travelling: int | None = None
+        self.last_moved: int | None = None
+        # The action card a target is deciding whether to block (for C18 fatal marks).
+        self.attack: str | None = None
+
+    # ----------------------------------------------------------------- small helpers
+    def say(self, kind: str, text: str, seat: int | None = None,
+            to: tuple[int, ...] | None = None, public: str | None = None) -> None:
+        """Append an event to the log."""
+        self.log.append(Event(kind, text, to, public, seat))
+
+    def name(self, seat: int) -> str:
+        """A seat's player name."""
+        return self.s.names[seat]
+
+    def ask(self, seat: int, kind: str, options: list[Choice], prompt: str,
+            reveal: list[Card] | None = None) -> Asking:
+        """Open a one-seat decision; a single option is taken at once unless it must be asked."""
+        if len(options) == 1 and kind not in ALWAYS_ASK:
+            return options[0]
+        answer = yield Decision(kind, {seat: options}, prompt,
+                                {seat: reveal} if reveal is not None else {})
+        return cast(Choice, answer)
+
+    def ask_all(self, kind: str, options: dict[int, list[Choice]],
+                prompt: str) -> Generator[Decision, object, dict[int, Choice]]:
+        """Open a simultaneous decision; every seat named is asked (its timing reveals nothing)."""
+        if not options:
+            return {}
+        answer = yield Decision(kind, options, prompt)
+        return cast(dict[int, Choice], answer)
+
+    def card_in_hand(self, seat: int, card_id: object) -> Card:
+        """The card with this id in a seat's hand (the id was validated with the choice)."""
+        for card in self.s.hands[seat]:
+            if card.id == card_id:
+                return card
+        raise LookupError(f"card {card_id} is not in seat {seat}'s hand")
+
+    def flared(self, seat: int) -> bool:
+        """S6 Solar Flare: the card just below a Space astronaut is a Solar Flare."""
+        if not self.space:
+            return False
+        card = self.s.board.get((self.s.cols[seat], self.s.rows[seat] - 1))
+        return card is not None and card.key == "solar_flare"
+
+    # ----------------------------------------------------------------- the game's flow
+    def run(self) -> Flow:
+        """The whole game: turns in seat order until it ends."""
+        s = self.s
+        self.say("setup", f"{self.name(s.first)} is chosen to go first.", s.first)
+        try:
+            seat = s.first
+            while True:
+                yield from self.turn(seat)
+                seat = self.next_living(seat)
+        except Ended:
+            s.phase = "over"
+            s.over = True
+
+    def next_living(self, seat: int) -> int:
+        """The next living seat after ``seat`` (the game has ended if there is none)."""
+        s = self.s
+        for step in range(1, s.seats + 1):
+            candidate = (seat + step) % s.seats
+            if s.alive[candidate]:
+                return candidate
+        raise Ended
+
+    def turn(self, p: int) -> Flow:
+        """One turn (C5): draw, actions, stay or move."""
+        s = self.s
+        s.turn += 1
+        s.active = p
+        s.actions_played = 0
+        self.say("turn", f"Turn {s.turn}: {self.name(p)}.", p)
+        s.phase = "draw"
+        self.draw(p, 1)
+        s.phase = "actions"
+        while s.alive[p]:
+            choice = yield from self.ask(p, "actions", self.action_options(p),
+                                         "Play an action card, make change, or go on.")
+            do = choice["do"]
+            if do == "done":
+                break
+            card = self.card_in_hand(p, choice["card"])
+            if do == "change":
+                self.make_change(p, card)
+                continue
+            target = choice.get("target")
+            yield from self.play(p, card, cast("int | None", target))
+        if not s.alive[p]:
+            return
+        s.phase = "stay_or_move"
+        choice = yield from self.ask(p, "stay_or_move", self.stay_or_move_options(p),
+                                     "Stay or move?")
+        if choice["do"] == "move":
+            yield from self.travel(p)
+        elif "discard" in choice:
+            ids = cast(list[int], choice["discard"])
+            cards = [self.card_in_hand(p, card_id) for card_id in ids]
+            self.discard_cards(p, cards)
+            self.say("stay", f"{self.name(p)} stays, discarding {card_list(cards)}.", p)
+        else:
+            self.say("stay", f"{self.name(p)} stays.", p)
+            yield from self.breathe(p)
+        if self.space and s.alive[p] and s.rows[p] >= s.goal_row:
+            self.win(p, f"{self.name(p)} ends the turn on the ship")  # S4
+
+    # ----------------------------------------------------------------- options
+    def action_options(self, p: int) -> list[Choice]:
+        """Phase 2 choices: each playable action card with each legal target, change, done."""
+        s = self.s
+        options: list[Choice] = []
+        may_play = not (s.seats == 2 and s.actions_played >= 1) and not self.flared(p)
+        if may_play:
+            opponents = [o for o in s.living() if o != p]
+            for card in distinct(c for c in s.hands[p] if c.is_action):
+                key = card.key
+                if key in FORWARD_ONLY:
+                    if s.rows[p] < s.goal_row:
+                        options.append({"do": "play", "card": card.id})
+                    continue
+                if key in TETHERS:
+                    targets = [o for o in opponents if s.rows[o] > 0]
+                    if not targets:
+                        options.append({"do": "play", "card": card.id})
+                elif key in ANY_OPPONENT:
+                    targets = opponents
+                elif key in HOLDING_OPPONENT:
+                    targets = [o for o in opponents if s.hands[o]]
+                elif key in OFF_START_OPPONENT:
+                    targets = [o for o in opponents if s.rows[o] > 0]
+                else:  # Shield / Dive: reactions only
+                    continue
+                options.extend({"do": "play", "card": card.id, "target": o} for o in targets)
+        if self.singles_available() >= 2:
+            for card in distinct(c for c in s.hands[p] if c.value == 2):
+                options.append({"do": "change", "card": card.id})
+        options.append({"do": "done"})
+        return options
+
+    def stay_or_move_options(self, p: int) -> list[Choice]:
+        """Phase 3 choices (C5, S3)."""
+        s = self.s
+        options: list[Choice] = [{"do": "stay"}]
+        if self.space:
+            actions = [c for c in s.hands[p] if c.is_action]
+            options.extend({"do": "stay", "discard": [a.id, b.id]}
+                           for a, b in distinct_pairs(actions))
+        if s.units(p) >= 2 and s.rows[p] < s.goal_row:
+            options.append({"do": "move"})
+        return options
+
+    # ----------------------------------------------------------------- cards in and out
+    def draw_one(self) -> Card | None:
+        """The top game card; an empty pile is replaced by the shuffled discard pile (C5)."""
+        s = self.s
+        if not s.draw:
+            if not s.discard:
+                return None
+            s.draw, s.discard = s.discard, []
+            s.rng.shuffle(s.draw)
+            self.say("info", "The discard pile is shuffled to form a new draw pile.")
+        return s.draw.pop()
+
+    def draw(self, seat: int, count: int) -> None:
+        """A seat draws ``count`` game cards (nothing for the dead, C17)."""
+        s = self.s
+        for _ in range(count):
+            if not s.alive[seat]:
+                return
+            card = self.draw_one()
+            if card is None:
+                self.say("draw", f"{self.name(seat)} has nothing to draw.", seat)
+                return
+            s.hands[seat].append(card)
+            who = self.name(seat)
+            self.say("draw", f"{who} draws {card_name(card)}.", seat, (seat,),
+                     f"{who} draws a card.")
+
+    def discard_cards(self, seat: int, cards: list[Card]) -> None:
+        """Move cards from a hand to the discard pile."""
+        hand = self.s.hands[seat]
+        for card in cards:
+            hand.remove(card)
+            self.s.discard.append(card)
+
+    def singles_available(self) -> int:
+        """How many single resource cards lie in the discard and draw piles together."""
+        return sum(1 for c in self.s.discard if c.value == 1) + sum(
+            1 for c in self.s.draw if c.value == 1)
+
+    def take_singles(self, seat: int, count: int) -> list[Card]:
+        """Give a seat up to ``count`` singles (C6, C7): the top-most ones of the discard pile,
+        then the first ones from the top of the draw pile, which is then shuffled."""
+        s = self.s
+        taken: list[Card] = []
+        for pile in (s.discard, s.draw):
+            index = len(pile) - 1
+            before = len(taken)
+            while index >= 0 and len(taken) < count:
+                if pile[index].value == 1:
+                    taken.append(pile.pop(index))
+                index -= 1
+            if pile is s.draw and len(taken) > before:
+                s.rng.shuffle(s.draw)
+        s.hands[seat].extend(taken)
+        return taken
+
+    def make_change(self, p: int, double: Card) -> None:
+        """C7: swap a double in hand for two singles."""
+        singles = self.take_singles(p, 2)
+        self.discard_cards(p, [double])
+        self.say("change", f"{self.name(p)} makes change: {card_name(double)} for "
+                 f"{card_list(singles)}.", p)
+
+    def give_change(self, seat: int) -> None:
+        """C6: after overpaying with a double, take one single back (or lose the unit)."""
+        taken = self.take_singles(seat, 1)
+        if taken:
+            self.say("change", f"{self.name(seat)} takes {card_name(taken[0])} as change.", seat)
+        else:
+            self.say("change", f"{self.name(seat)} gets no change: no single is left.", seat)
+
+    # ----------------------------------------------------------------- paying and dying
+    def choose_payment(self, seat: int, units: int, prompt: str) -> Generator[
+            Decision, object, list[Card]]:
+        """The cards a seat gives up for ``units`` (C6): automatic in Space, chosen in
+        Shipwrecked among the distinct ways."""
+        ways = payment_ways(self.s.hands[seat], units)
+        if self.space or len(ways) == 1:
+            return ways[0]
+        options: list[Choice] = [{"do": "pay", "cards": [c.id for c in way]} for way in ways]
+        choice = yield from self.ask(seat, "pay", options, prompt)
+        return [self.card_in_hand(seat, card_id) for card_id in cast(list[int], choice["cards"])]
+
+    def pay(self, seat: int, units: int, why: str) -> Flow:
+        """Discard resource cards worth ``units`` (C6), taking change after overpaying."""
+        s = self.s
+        if not s.alive[seat]:
+            return
+        cards = yield from self.choose_payment(
+            seat, units, f"Choose the {self.res} to discard ({units}) for {why}.")
+        self.discard_cards(seat, cards)
+        paid = sum(c.value for c in cards)
+        self.say("pay", f"{self.name(seat)} discards {card_list(cards)} ({why}).", seat)
+        if paid > units:
+            self.give_change(seat)
+
+    def steal_units(self, thief: int, victim: int, units: int) -> Flow:
+        """C8: move resource cards worth ``units`` from victim to thief."""
+        s = self.s
+        if not (s.alive[victim] and s.alive[thief]):
+            return
+        cards = yield from self.choose_payment(
+            victim, units, f"Choose the {self.res} {self.name(thief)} takes ({units}).")
+        for card in cards:
+            s.hands[victim].remove(card)
+            s.hands[thief].append(card)
+        taken = sum(c.value for c in cards)
+        a, b = self.name(thief), self.name(victim)
+        self.say("steal", f"{a} takes {card_list(cards)} from {b}.", thief, (thief, victim),
+                 f"{a} takes {min(taken, units)} {self.res} from {b}.")
+        if taken > units:
+            self.give_change(victim)
+        self.check_oxygen(victim)
+
+    def breathe(self, p: int) -> Flow:
+        """Staying costs 1 resource (C5); in Shipwrecked, none to pay means death (W3)."""
+        if self.space:
+            yield from self.pay(p, 1, "staying")
+            self.check_oxygen(p)
+        else:
+            yield from self.food_or_die(p, "staying")
+
+    def lose_oxygen(self, seat: int, units: int, why: str) -> Flow:
+        """Space: discard oxygen (C6); whoever reaches 0 dies (S3)."""
+        yield from self.pay(seat, units, why)
+        self.check_oxygen(seat)
+
+    def food_or_die(self, seat: int, why: str) -> Flow:
+        """Shipwrecked: discard 1 food, or die holding none (W3)."""
+        if not self.s.alive[seat]:
+            return
+        if self.s.units(seat) == 0:
+            self.die([seat], f"has no food for {why}")
+            return
+        yield from self.pay(seat, 1, why)
+
+    def check_oxygen(self, seat: int) -> None:
+        """S3: an astronaut at 0 oxygen dies at once, unless protected while travelling."""
+        s = self.s
+        if self.space and s.alive[seat] and seat != self.travelling and s.units(seat) == 0:
+            self.die([seat], "runs out of oxygen")
+
+    def die(self, seats: list[int], why: str) -> None:
+        """C14: the seats die together; then the game may end (S4, W4 a)."""
+        s = self.s
+        for seat in seats:
+            if not s.alive[seat]:
+                continue
+            s.alive[seat] = False
+            hand = s.hands[seat]
+            s.discard.extend(hand)
+            self.say("death", f"{self.name(seat)} {why} and dies, discarding "
+                     f"{card_list(hand)}.", seat)
+            s.hands[seat] = []
+        living = s.living()
+        if not living:
+            self.say("win", "Nobody is left alive: nobody wins.")
+            raise Ended
+        if not self.space and len(living) == 1:
+            self.win(living[0], f"{self.name(living[0])} is the last castaway alive")
+
+    def win(self, seat: int, why: str) -> None:
+        """End the game with a winner."""
+        self.s.winner = seat
+        self.say("win", f"{why}: {self.name(seat)} wins!", seat)
+        raise Ended
+
+    # ----------------------------------------------------------------- moving
+    def travel(self, p: int) -> Flow:
+        """Phase 3 move: pay 2, then move forward (C5, C9)."""
+        self.say("move", f"{self.name(p)} moves.", p)
+        if self.space:
+            self.travelling = p
+            try:
+                yield from self.pay(p, 2, "travelling")
+                yield from self.forward(p)
+            finally:
+                self.travelling = None
+            self.check_oxygen(p)
+        else:
+            yield from self.pay(p, 2, "travelling")
+            yield from self.forward(p)
+
+    def forward(self, seat: int) -> Flow:
+        """C9: move forward 1, then draw, place and resolve a location card."""
+        s = self.s
+        if not s.alive[seat]:
+            return
+        col, row = s.pos(seat)
+        if row >= s.goal_row:
+            self.say("move", f"{self.name(seat)} is at {GOAL_WORD[s.edition]} and "
+                     "cannot move forward.", seat)
+            return
+        s.rows[seat] = row + 1
+        self.last_moved = seat
+        self.say("move", f"{self.name(seat)} moves forward to row {row + 1}.", seat)
+        if not self.space:
+            yield from shipwrecked.entered(self, [seat])
+            if not s.alive[seat]:
+                return
+        loc = self.draw_location()
+        s.board[(col, row)] = loc
+        self.say("location", f"{self.name(seat)} draws {loc.type.name}"
+                 f"{' (shark icon)' if loc.shark else ''}.", seat)
+        yield from self.resolve_location(seat, loc, (col, row))
+
+    def draw_location(self) -> Location:
+        """The top location card; an empty pile is the shuffled discard pile (C15)."""
+        s = self.s
+        if not s.loc_draw:
+            s.loc_draw, s.loc_discard = s.loc_discard, []
+            s.rng.shuffle(s.loc_draw)
+            self.say("info", "The location discard pile is shuffled to form a new pile.")
+        return s.loc_draw.pop()
+
+    def back(self, seat: int) -> Flow:
+        """C10: move back 1, discarding the location card on the cell entered."""
+        s = self.s
+        if not s.alive[seat] or s.rows[seat] == 0:
+            return
+        col, row = s.pos(seat)
+        s.rows[seat] = row - 1
+        self.last_moved = seat
+        card = s.board.pop((col, row - 1), None)
+        if card is not None:
+            s.loc_discard.append(card)
+        gone = f", discarding {card.type.name}" if card else ""
+        self.say("back", f"{self.name(seat)} moves back to row {row - 1}{gone}.", seat)
+        if not self.space:
+            yield from shipwrecked.entered(self, [seat])
+
+    def swap(self, a: int, b: int) -> Flow:
+        """C11: two characters exchange cells; location cards stay."""
+        s = self.s
+        s.cols[a], s.cols[b] = s.cols[b], s.cols[a]
+        s.rows[a], s.rows[b] = s.rows[b], s.rows[a]
+        self.last_moved = a
+        self.say("swap", f"{self.name(a)} and {self.name(b)} swap places.", a)
+        if not self.space:
+            yield from shipwrecked.entered(self, [a, b])
+
+    def resolve_location(self, seat: int, loc: Location, cell: Cell) -> Flow:
+        """Resolve a drawn location card with everything it leads to (C17)."""
+        if self.space:
+            yield from space.resolve_location(self, seat, loc, cell)
+        else:
+            yield from shipwrecked.resolve_location(self, seat, loc, cell)
+
+    # ----------------------------------------------------------------- action cards
+    def play(self, p: int, card: Card, target: int | None) -> Flow:
+        """Play an action card: it is discarded, the target may react (C13), then it resolves."""
+        s = self.s
+        self.discard_cards(p, [card])
+        s.actions_played += 1
+        on = f" on {self.name(target)}" if target is not None else ""
+        self.say("play", f"{self.name(p)} plays {card_name(card)}{on}.", p)
+        blocked = False
+        if target is not None:
+            blocked = yield from self.react(p, target, card)
+        if self.space:
+            yield from space.resolve_action(self, p, card, target, blocked)
+        else:
+            yield from shipwrecked.resolve_action(self, p, card, target, blocked)
+            shipwrecked.raft_check(self)
+
+    def react(self, attacker: int, target: int, card: Card) -> Generator[Decision, object, bool]:
+        """C13: the target always decides, block or accept; True when blocked."""
+        s = self.s
+        blocker = BLOCKER[s.edition]
+        usable = [] if self.flared(target) else distinct(
+            c for c in s.hands[target] if c.key == blocker)
+        options: list[Choice] = [{"do": "accept"}]
+        options.extend({"do": "block", "card": c.id} for c in usable)
+        self.attack = card.key
+        choice = yield from self.ask(
+            target, "react", options,
+            f"{self.name(attacker)} plays {card_name(card)} on you.")
+        self.attack = None
+        if choice["do"] == "block":
+            shield = self.card_in_hand(target, choice["card"])
+            self.discard_cards(target, [shield])
+            self.say("react", f"{self.name(target)} blocks it with {card_name(shield)}.", target)
+            return True
+        self.say("react", f"{self.name(target)} does not block.", target)
+        return False

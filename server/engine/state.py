@@ -1,0 +1,123 @@
+"""The game state as plain data, and the setup of a new game (RULES C2, C3)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .cards import GAME_DECKS, LOCATION_DECKS, Card, Edition, Location
+
+START_ROW_GOAL = 6
+MAX_SHARKS = 2
+
+Cell = tuple[int, int]
+
+
+@dataclass
+class State:
+    """Everything a game holds. Draw piles keep their top card at the END of the list."""
+
+    edition: Edition
+    names: list[str]
+    rng: random.Random
+    draw: list[Card]
+    discard: list[Card]
+    hands: list[list[Card]]
+    cols: list[int]
+    rows: list[int]
+    alive: list[bool]
+    loc_draw: list[Location]
+    loc_discard: list[Location] = field(default_factory=list)
+    board: dict[Cell, Location] = field(default_factory=dict)
+    goal_row: int = START_ROW_GOAL
+    sharks: list[Cell] = field(default_factory=list)
+    # Shark-movement picks that have left their hands face down and are not yet revealed (W7).
+    held: dict[int, Card] = field(default_factory=dict)
+    first: int = 0
+    active: int = 0
+    turn: int = 0
+    phase: str = "setup"
+    actions_played: int = 0
+    winner: int | None = None
+    over: bool = False
+
+    @property
+    def seats(self) -> int:
+        """Number of seats (living or dead)."""
+        return len(self.names)
+
+    def units(self, seat: int) -> int:
+        """Resource units (oxygen / food) in a hand."""
+        return sum(card.value for card in self.hands[seat])
+
+    def pos(self, seat: int) -> Cell:
+        """The (column, row) a seat's character stands on."""
+        return (self.cols[seat], self.rows[seat])
+
+    def seat_at(self, cell: Cell) -> int | None:
+        """The seat whose character (living or dead) stands on ``cell``, if any."""
+        for seat in range(self.seats):
+            if self.cols[seat] == cell[0] and self.rows[seat] == cell[1]:
+                return seat
+        return None
+
+    def living(self) -> list[int]:
+        """Living seats in seat order."""
+        return [seat for seat in range(self.seats) if self.alive[seat]]
+
+    def order_from(self, start: int) -> list[int]:
+        """All seats in seat order beginning with ``start``."""
+        return [(start + i) % self.seats for i in range(self.seats)]
+
+    def is_water(self, cell: Cell) -> bool:
+        """Sharks swim on rows 0 .. goal row - 1 of the board's columns (W7)."""
+        col, row = cell
+        return 0 <= col < self.seats and 0 <= row < self.goal_row
+
+
+def new_state(edition: Edition, names: list[str], seed: int) -> State:
+    """Set up a game (C3): first player at random, dealt hands, shuffled decks."""
+    if not 2 <= len(names) <= 5:
+        raise ValueError("a game has 2 to 5 seats")
+    rng = random.Random(seed)
+    seats = len(names)
+    deck = list(GAME_DECKS[edition])
+    rng.shuffle(deck)
+    locations = list(LOCATION_DECKS[edition])
+    rng.shuffle(locations)
+    first = rng.randrange(seats)
+    hands: list[list[Card]] = [[] for _ in range(seats)]
+    order = [(first + i) % seats for i in range(seats)]
+    for seat in order:
+        # "First found in deck order": scan from the top, which is the end of the list.
+        singles = doubles = 0
+        for index in range(len(deck) - 1, -1, -1):
+            card = deck[index]
+            if card.value == 1 and singles < 4:
+                singles += 1
+            elif card.value == 2 and doubles < 1:
+                doubles += 1
+            else:
+                continue
+            hands[seat].append(card)
+            if singles == 4 and doubles == 1:
+                break
+        taken = {card.id for card in hands[seat]}
+        deck = [card for card in deck if card.id not in taken]
+    for _ in range(4):
+        for seat in order:
+            hands[seat].append(deck.pop())
+    return State(
+        edition=edition,
+        names=list(names),
+        rng=rng,
+        draw=deck,
+        discard=[],
+        hands=hands,
+        cols=list(range(seats)),
+        rows=[0] * seats,
+        alive=[True] * seats,
+        loc_draw=locations,
+        first=first,
+        active=first,
+    )

@@ -1,0 +1,181 @@
+"""Per-seat views: the only way state leaves the engine, redacted as RULES C4 requires."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import Choice
+from .cards import GAME_DECKS, Card, Location, card_name
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .rules import Rules
+
+
+def card_dict(card: Card) -> dict[str, Any]:
+    """A game card as a wire-safe map."""
+    return {"id": card.id, "key": card.key, "name": card.type.name,
+            "kind": card.type.kind.value, "value": card.value, "dir": card.dir}
+
+
+def location_dict(loc: Location) -> dict[str, Any]:
+    """A location card as a wire-safe map."""
+    return {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark}
+
+
+def build_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see now; ``None`` is a spectator (no hand, public events only)."""
+    rules = game.rules
+    s = rules.s
+    decision = game.decision
+    pending = []
+    if decision is not None:
+        picked = set(game._picks)
+        pending = [{"seat": o, "kind": decision.kind, "done": o in picked}
+                   for o in decision.options]
+    legal: list[Choice] = [] if seat is None else [
+        decorate(rules, seat, choice) for choice in game.legal(seat)]
+    mine = None
+    if decision is not None and seat is not None and legal:
+        mine = {"kind": decision.kind, "prompt": decision.prompt,
+                "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])]}
+    return {
+        "edition": s.edition.value,
+        "seat": seat,
+        "seats": s.seats,
+        "names": list(s.names),
+        "turn": s.turn,
+        "active": s.active,
+        "phase": s.phase,
+        "goal_row": s.goal_row,
+        "rows": 7,
+        "over": s.over,
+        "winner": s.winner,
+        "actions_played": s.actions_played,
+        "last_moved": rules.last_moved,
+        "players": [
+            {"seat": o, "name": s.names[o], "col": s.cols[o], "row": s.rows[o],
+             "alive": s.alive[o], "hand_count": len(s.hands[o]) + (1 if o in s.held else 0),
+             "flared": rules.flared(o)}
+            for o in range(s.seats)
+        ],
+        "board": [{"col": col, "row": row, "card": location_dict(loc)}
+                  for (col, row), loc in sorted(s.board.items())],
+        "sharks": [[col, row] for col, row in s.sharks],
+        "draw_count": len(s.draw),
+        "discard": [card_dict(c) for c in s.discard],
+        "loc_draw_count": len(s.loc_draw),
+        "loc_discard": [location_dict(loc) for loc in s.loc_discard],
+        "hand": None if seat is None else [card_dict(c) for c in s.hands[seat]],
+        "resources": None if seat is None else s.units(seat),
+        "pending": pending,
+        "decision": mine,
+        "legal": legal,
+    }
+
+
+def decorate(rules: Rules, seat: int, choice: Choice) -> Choice:
+    """A copy of a choice with its prompt label and, where it certainly kills, ``fatal``."""
+    out = dict(choice)
+    out["label"] = label(rules, seat, choice)
+    if is_fatal(rules, seat, choice):
+        out["fatal"] = True
+    return out
+
+
+def _card(rules: Rules, card_id: object) -> str:
+    assert isinstance(card_id, int)
+    return card_name(GAME_DECKS[rules.s.edition][card_id])
+
+
+def label(rules: Rules, seat: int, choice: Choice) -> str:
+    """A short human text for a choice, used by prompts."""
+    names = rules.s.names
+    do = choice["do"]
+    target = choice.get("target")
+    whom = names[target] if isinstance(target, int) else ""
+    if do == "play":
+        text = f"Play {_card(rules, choice['card'])}"
+        return f"{text} on {whom}" if whom else text
+    if do == "change":
+        return f"Make change: {_card(rules, choice['card'])} for two singles"
+    if do == "done":
+        return "End actions (go on to stay or move)"
+    if do == "stay":
+        if "discard" in choice:
+            cards = choice["discard"]
+            assert isinstance(cards, list)
+            return "Stay, discarding " + " and ".join(_card(rules, c) for c in cards)
+        return f"Stay (pay 1 {rules.res})"
+    if do == "move":
+        return f"Move forward (pay 2 {rules.res})"
+    if do in ("pay", "discard"):
+        cards = choice["cards"]
+        assert isinstance(cards, list)
+        verb = "Pay with" if do == "pay" else "Discard"
+        return f"{verb} " + " and ".join(_card(rules, c) for c in cards)
+    if do == "block":
+        return f"Block with {_card(rules, choice['card'])}"
+    if do == "accept":
+        return "Do not block"
+    if do == "take":
+        return f"Take {_card(rules, choice['card'])}"
+    if do == "swap":
+        return f"Swap places with {whom}"
+    if do == "advance":
+        return f"{whom} moves forward"
+    if do == "pick":
+        return f"Give {_card(rules, choice['card'])}"
+    if do == "shark":
+        cell = choice["cell"]
+        assert isinstance(cell, list)
+        return f"Shark {int(str(choice['shark'])) + 1} to column {cell[0] + 1}, row {cell[1]}"
+    return str(do)
+
+
+def is_fatal(rules: Rules, seat: int, choice: Choice) -> bool:
+    """C18: the choice certainly kills the chooser."""
+    s = rules.s
+    do = choice["do"]
+    units = s.units(seat)
+    if do == "stay" and "discard" not in choice:
+        return units <= 1 if rules.space else units == 0
+    if do == "accept" and rules.space:
+        attack = rules.attack
+        if attack == "hole_in_suit":
+            return units <= 1
+        if attack == "oxygen_siphon":
+            return units <= 2
+    return False
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """The complete state (secrets included) as plain data."""
+    s = game.rules.s
+    return {
+        "edition": s.edition.value,
+        "names": list(s.names),
+        "seed": game.seed,
+        "decisions": len(game.decisions),
+        "turn": s.turn,
+        "active": s.active,
+        "phase": s.phase,
+        "goal_row": s.goal_row,
+        "over": s.over,
+        "winner": s.winner,
+        "actions_played": s.actions_played,
+        "draw": [c.id for c in s.draw],
+        "discard": [c.id for c in s.discard],
+        "hands": [[c.id for c in hand] for hand in s.hands],
+        "held": {str(k): v.id for k, v in sorted(s.held.items())},
+        "cols": list(s.cols),
+        "rows": list(s.rows),
+        "alive": list(s.alive),
+        "board": [[col, row, loc.id] for (col, row), loc in sorted(s.board.items())],
+        "loc_draw": [loc.id for loc in s.loc_draw],
+        "loc_discard": [loc.id for loc in s.loc_discard],
+        "sharks": [list(cell) for cell in s.sharks],
+        "rng": repr(s.rng.getstate()[1][:4]),
+        "pending": {str(k): v for k, v in (game.decision.options.items()
+                                            if game.decision else [])},
+    }
