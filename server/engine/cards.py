@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -42,21 +42,15 @@ class Card:
     id: int
     type: CardType
     dir: str | None  # compass direction (Shipwrecked, RULES W1); None in Space
+    # Copied from the type at creation: the engine reads them in its hottest loops.
+    key: str = field(init=False, compare=False)
+    value: int = field(init=False, compare=False)  # resource units; 0 for action cards
+    is_action: bool = field(init=False, compare=False)
 
-    @property
-    def key(self) -> str:
-        """The card type's key, e.g. ``"laser_blast"``."""
-        return self.type.key
-
-    @property
-    def value(self) -> int:
-        """Resource units (1 or 2); 0 for action cards."""
-        return self.type.value
-
-    @property
-    def is_action(self) -> bool:
-        """True for action cards."""
-        return self.type.kind is Kind.ACTION
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.type.key)
+        object.__setattr__(self, "value", self.type.value)
+        object.__setattr__(self, "is_action", self.type.kind is Kind.ACTION)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from .actions import Choice, Decision, strip
@@ -10,6 +10,7 @@ from .cards import Edition
 from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .rules import Rules
+from .state import State
 from .views import build_view, snapshot
 
 
@@ -21,11 +22,16 @@ class Game:
     ``EngineError`` and change nothing.
     """
 
-    def __init__(self, edition: Edition | str, names: Sequence[str], seed: int) -> None:
+    def __init__(self, edition: Edition | str, names: Sequence[str], seed: int,
+                 arrange: Callable[[State], None] | None = None) -> None:
+        """Set up a game. ``arrange`` (tests only) may rearrange the dealt state before the
+        first turn, e.g. to stack decks; such a game replays only with the same ``arrange``."""
         self.edition = Edition(edition)
         self.names = list(names)
         self.seed = seed
         self.rules = Rules(self.edition, self.names, seed)
+        if arrange is not None:
+            arrange(self.rules.s)
         self.decisions: list[tuple[int, Choice]] = []
         self._flow = self.rules.run()
         self._picks: dict[int, Choice] = {}

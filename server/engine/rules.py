@@ -188,9 +188,9 @@ class Rules:
                 else:  # Shield / Dive: reactions only
                     continue
                 options.extend({"do": "play", "card": card.id, "target": o} for o in targets)
-        if self.singles_available() >= 2:
-            for card in distinct(c for c in s.hands[p] if c.value == 2):
-                options.append({"do": "change", "card": card.id})
+        doubles = distinct(c for c in s.hands[p] if c.value == 2)
+        if doubles and self.singles_available(2):
+            options.extend({"do": "change", "card": card.id} for card in doubles)
         options.append({"do": "done"})
         return options
 
@@ -240,10 +240,16 @@ class Rules:
             hand.remove(card)
             self.s.discard.append(card)
 
-    def singles_available(self) -> int:
-        """How many single resource cards lie in the discard and draw piles together."""
-        return sum(1 for c in self.s.discard if c.value == 1) + sum(
-            1 for c in self.s.draw if c.value == 1)
+    def singles_available(self, wanted: int) -> bool:
+        """Whether the discard and draw piles together hold ``wanted`` single resources."""
+        found = 0
+        for pile in (self.s.discard, self.s.draw):
+            for card in pile:
+                if card.value == 1:
+                    found += 1
+                    if found >= wanted:
+                        return True
+        return False
 
     def take_singles(self, seat: int, count: int) -> list[Card]:
         """Give a seat up to ``count`` singles (C6, C7): the top-most ones of the discard pile,

@@ -40,11 +40,11 @@ class State:
     actions_played: int = 0
     winner: int | None = None
     over: bool = False
+    seats: int = field(init=False)
 
-    @property
-    def seats(self) -> int:
-        """Number of seats (living or dead)."""
-        return len(self.names)
+    def __post_init__(self) -> None:
+        # Number of seats (living or dead): read in hot loops, so kept as a plain attribute.
+        self.seats = len(self.names)
 
     def units(self, seat: int) -> int:
         """Resource units (oxygen / food) in a hand."""

@@ -1,0 +1,108 @@
+"""``selfish simulate``: engine-only bot self-play with a summary (text, or JSON last line)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from .engine.bots import BOT_LEVELS
+from .engine.cards import Edition
+from .engine.selfplay import play_game
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(prog="selfish simulate",
+                                     description="Play bot games with the rules engine alone.")
+    parser.add_argument("--edition", choices=[e.value for e in Edition], required=True)
+    parser.add_argument("--players", type=int, required=True, choices=range(2, 6),
+                        metavar="N", help="seats, 2-5")
+    parser.add_argument("--games", type=int, required=True, metavar="G")
+    parser.add_argument("--seed", type=int, default=0, metavar="S")
+    parser.add_argument("--bots", default="random",
+                        help="bot level for every seat, or a comma list one per seat "
+                             f"({', '.join(BOT_LEVELS)})")
+    parser.add_argument("--no-invariants", action="store_true",
+                        help="skip the invariant checks (for speed measurements)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object last")
+    args = parser.parse_args(argv)
+    levels = args.bots.split(",")
+    if len(levels) == 1:
+        levels *= args.players
+    if len(levels) != args.players or any(level not in BOT_LEVELS for level in levels):
+        parser.error(f"--bots needs 1 or {args.players} levels from {', '.join(BOT_LEVELS)}")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    args.levels = levels
+    return args
+
+
+def simulate(edition: Edition, levels: list[str], games: int, seed: int,
+             check: bool = True) -> dict[str, Any]:
+    """Play ``games`` games and summarise them."""
+    seeds = random.Random(seed)
+    wins = [0] * len(levels)
+    no_winner = capped = checks = 0
+    failures: list[str] = []
+    turns: list[int] = []
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        result = play_game(edition, levels, seeds.getrandbits(32), check)
+        if result.winner is None:
+            no_winner += 1
+        else:
+            wins[result.winner] += 1
+        capped += result.capped
+        checks += result.invariant_checks
+        failures.extend(result.invariant_failures)
+        turns.append(result.turns)
+        decisions += result.decisions
+    elapsed = time.perf_counter() - start
+    return {
+        "edition": edition.value,
+        "players": len(levels),
+        "games": games,
+        "seed": seed,
+        "bots": levels,
+        "wins": wins,
+        "no_winner": no_winner,
+        "capped": capped,
+        "mean_turns": round(sum(turns) / games, 2),
+        "max_turns": max(turns),
+        "mean_decisions": round(decisions / games, 2),
+        "games_per_second": round(games / elapsed, 1) if elapsed else None,
+        "invariant_checks": checks,
+        "invariant_failures": len(failures),
+        "failures": failures[:10],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; exit status 1 if any invariant failed."""
+    args = parse(sys.argv[1:] if argv is None else argv)
+    summary = simulate(Edition(args.edition), args.levels, args.games, args.seed,
+                       not args.no_invariants)
+    print(f"{summary['games']} {summary['edition']} games, {summary['players']} seats "
+          f"({', '.join(args.levels)}), seed {summary['seed']}")
+    for seat, count in enumerate(summary["wins"]):
+        share = 100 * count / summary["games"]
+        print(f"  seat {seat + 1} ({args.levels[seat]}): {count} wins ({share:.1f}%)")
+    print(f"  no winner: {summary['no_winner']}  capped: {summary['capped']}")
+    print(f"  turns: mean {summary['mean_turns']}, max {summary['max_turns']}; "
+          f"{summary['games_per_second']} games/s")
+    print(f"  invariants: {summary['invariant_checks']} checks, "
+          f"{summary['invariant_failures']} failures")
+    for failure in summary["failures"]:
+        print(f"  FAILED {failure}")
+    if args.json:
+        print(json.dumps(summary))
+    return 1 if summary["invariant_failures"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
