@@ -20,6 +20,7 @@ STEPS = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
 FORWARD = {"rocket_booster", "freestyle_sprint", "tether", "ride_the_wave"}
 BLOCKERS = {"shield", "dive"}
 KNOCK_BACK = {"laser_blast", "rogue_wave"}
+STEALS = {"tractor_beam", "hack_suit", "pirate", "oxygen_siphon", "message_in_a_bottle"}
 # How much playing each card is worth to the basic bot (0: keep it).
 GAINS = {
     "oxygen_siphon": 6.0, "message_in_a_bottle": 6.0, "hack_suit": 5.0, "pirate": 5.0,
@@ -90,7 +91,10 @@ def _actions(view: View, legal: list[Choice], rng: random.Random) -> Choice:
             row, count = _leader_rank(view, target)
             if key in KNOCK_BACK:
                 score = 3.0 if row >= me["row"] else 0.0
-            score += row / 10 + count / 100
+            if key in STEALS:  # the fuller hand is likelier to hold what is worth taking
+                score += count / 10 + row / 100
+            else:
+                score += row / 10 + count / 100
         if score > best[0]:
             best = (score, choice)
     return best[1]
