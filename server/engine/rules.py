@@ -177,7 +177,8 @@ class Rules:
                     continue
                 if key in TETHERS:
                     targets = [o for o in opponents if s.rows[o] > 0]
-                    if not targets:
+                    # Without a target its only effect is the forward move (C9, C12).
+                    if not targets and s.rows[p] < s.goal_row:
                         options.append({"do": "play", "card": card.id})
                 elif key in ANY_OPPONENT:
                     targets = opponents
@@ -320,8 +321,9 @@ class Rules:
             s.hands[thief].append(card)
         taken = sum(c.value for c in cards)
         a, b = self.name(thief), self.name(victim)
+        # The amount stays secret: it could tell that the victim is now empty-handed (C4).
         self.say("steal", f"{a} takes {card_list(cards)} from {b}.", thief, (thief, victim),
-                 f"{a} takes {min(taken, units)} {self.res} from {b}.")
+                 f"{a} takes {self.res} from {b}.")
         if taken > units:
             self.give_change(victim)
         self.check_oxygen(victim)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import Choice
+from .actions import Choice, payment_ways
 from .cards import GAME_DECKS, Card, Location, card_name
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         "last_moved": rules.last_moved,
         "players": [
             {"seat": o, "name": s.names[o], "col": s.cols[o], "row": s.rows[o],
-             "alive": s.alive[o], "hand_count": len(s.hands[o]) + (1 if o in s.held else 0),
+             "alive": s.alive[o], "hand_count": len(s.hands[o]), "face_down": o in s.held,
              "flared": rules.flared(o)}
             for o in range(s.seats)
         ],
@@ -139,14 +139,61 @@ def is_fatal(rules: Rules, seat: int, choice: Choice) -> bool:
     do = choice["do"]
     units = s.units(seat)
     if do == "stay" and "discard" not in choice:
-        return units <= 1 if rules.space else units == 0
+        return _oxygen_left(rules, seat, 1) <= 0 if rules.space else units == 0
     if do == "accept" and rules.space:
         attack = rules.attack
         if attack == "hole_in_suit":
-            return units <= 1
+            return _oxygen_left(rules, seat, 1) <= 0
         if attack == "oxygen_siphon":
-            return units <= 2
+            return _oxygen_left(rules, seat, 2) <= 0
+        if attack in ("tractor_beam", "hack_suit"):
+            # Losing a card certainly kills only when the one card held is oxygen.
+            hand = s.hands[seat]
+            return len(hand) == 1 and hand[0].value > 0
+    if do == "discard" and rules.space:  # Meteoroid
+        cards = choice["cards"]
+        assert isinstance(cards, list)
+        deck = GAME_DECKS[s.edition]
+        return units - sum(deck[card_id].value for card_id in cards) <= 0
+    if not rules.space:
+        return _eaten_for_sure(rules, seat, choice)
     return False
+
+
+def _eaten_for_sure(rules: Rules, seat: int, choice: Choice) -> bool:
+    """Shipwrecked (C18, W7): the choice puts the chooser on a shark's cell with no food left."""
+    s = rules.s
+    do = choice["do"]
+    col, row = s.pos(seat)
+    units = s.units(seat)
+    ahead = (col, row + 1)
+    if do == "move":
+        cell, units = ahead, units - 2  # 2 units are always paid exactly (C6)
+    elif do == "play":
+        card_id = choice["card"]
+        assert isinstance(card_id, int)
+        if GAME_DECKS[s.edition][card_id].key not in ("freestyle_sprint", "ride_the_wave"):
+            return False
+        cell = ahead
+    elif do == "advance" and choice["target"] == seat:  # Freeloader
+        cell = ahead
+    elif do == "swap":  # Whirlpool
+        target = choice["target"]
+        assert isinstance(target, int)
+        cell = s.pos(target)
+    elif do == "accept" and rules.attack == "rogue_wave":
+        cell = (col, row - 1)
+    else:
+        return False
+    return units <= 0 and cell in s.sharks
+
+
+def _oxygen_left(rules: Rules, seat: int, lost: int) -> int:
+    """Space: the oxygen a seat keeps after paying or giving ``lost`` units (C6, C8)."""
+    s = rules.s
+    paid = sum(card.value for card in payment_ways(s.hands[seat], lost)[0])
+    change = 1 if paid > lost and rules.singles_available(1) else 0
+    return s.units(seat) - paid + change
 
 
 def snapshot(game: Game) -> dict[str, Any]:
