@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
-    """One log line.
+    """One log line (treat as immutable; not frozen because frozen init is slower and
+    games create tens of thousands of events a second in self-play).
 
     ``to is None``: everyone reads ``text``. Otherwise the seats in ``to`` read ``text`` and
     everybody else (spectators included) reads ``public_text``, or nothing when it is None.
