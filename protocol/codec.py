@@ -1,0 +1,96 @@
+"""msgpack encoding of messages and a sans-IO message decoder.
+
+A message is one msgpack map with string keys. :func:`encode` turns a message into a complete
+frame; :class:`MessageDecoder` turns received bytes into messages and raises
+:class:`~protocol.errors.FrameError` on anything that is not a valid frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+from protocol.errors import FrameError
+from protocol.framing import MAX_CLIENT_FRAME, FrameDecoder, frame
+
+Message = dict[str, Any]
+
+
+def _no_ext(code: int, data: bytes) -> object:
+    """Refuse msgpack extension types: the protocol never uses them."""
+    raise ValueError(f"msgpack ext type {code} is not allowed")
+
+
+def pack(obj: object) -> bytes:
+    """msgpack-encode ``obj`` (str as str, bytes as bin)."""
+    data = msgpack.packb(obj, use_bin_type=True)
+    assert isinstance(data, bytes)
+    return data
+
+
+def unpack(body: bytes) -> object:
+    """Decode exactly one msgpack object from ``body``; raise ValueError on anything else."""
+    try:
+        return msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise ValueError(str(exc) or type(exc).__name__) from exc
+
+
+def decode_body(body: bytes) -> Message:
+    """Decode one frame body into a message; raise FrameError unless it is a str-keyed map."""
+    try:
+        obj = unpack(body)
+    except ValueError as exc:
+        raise FrameError(f"body is not valid msgpack: {exc}") from exc
+    if not isinstance(obj, dict):
+        raise FrameError(f"body is a msgpack {type(obj).__name__}, not a map")
+    if not all(isinstance(key, str) for key in obj):
+        raise FrameError("map keys must be strings")
+    return obj
+
+
+def encode(message: Mapping[str, object]) -> bytes:
+    """Encode ``message`` as a complete frame (length prefix included)."""
+    return frame(pack(dict(message)))
+
+
+def normalize(obj: object) -> object:
+    """``obj`` as it will look after a trip over the wire (tuples become lists, ...)."""
+    return unpack(pack(obj))
+
+
+class MessageDecoder:
+    """Feed bytes, get messages. ``max_size=None`` disables the frame limit (for clients)."""
+
+    def __init__(self, max_size: int | None = MAX_CLIENT_FRAME) -> None:
+        self._frames = FrameDecoder(max_size)
+
+    @property
+    def error(self) -> FrameError | None:
+        """The error that poisoned this decoder, if any (see :meth:`feed`)."""
+        return self._frames.error
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held back waiting for the rest of a frame."""
+        return self._frames.buffered
+
+    def feed(self, data: bytes) -> list[Message]:
+        """Add ``data``; return the messages it completes.
+
+        Raises FrameError on a bad frame when no good message precedes it in this call;
+        otherwise the good messages are returned and :attr:`error` is set (check it after
+        handling them). Every later call raises.
+        """
+        messages: list[Message] = []
+        for body in self._frames.feed(data):
+            try:
+                messages.append(decode_body(body))
+            except FrameError as exc:
+                self._frames.fail(exc)
+                if not messages:
+                    raise
+                break
+        return messages

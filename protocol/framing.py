@@ -1,0 +1,85 @@
+"""Length-prefixed framing, sans-IO.
+
+A frame is a 4-byte big-endian unsigned length N followed by N body bytes. :class:`FrameDecoder`
+accepts bytes in arbitrary pieces (one byte at a time included) and yields complete bodies; it
+never touches a socket, so it is usable from asyncio, threads or tests alike.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from protocol.errors import FrameError
+
+#: The largest frame body a client may send (fixed by the design).
+MAX_CLIENT_FRAME = 65_536
+
+HEADER = struct.Struct(">I")
+HEADER_SIZE = HEADER.size
+
+
+def frame(body: bytes) -> bytes:
+    """Prefix ``body`` with its 4-byte big-endian length."""
+    if len(body) > 0xFFFF_FFFF:
+        raise ValueError("frame body too large for a 32-bit length")
+    return HEADER.pack(len(body)) + body
+
+
+class FrameDecoder:
+    """Turns a byte stream into frame bodies.
+
+    ``max_size`` bounds the body length; ``None`` means unbounded (a client reading the server).
+    After a :class:`FrameError` the decoder is poisoned: the stream can no longer be trusted to
+    be aligned on frame boundaries, so every later ``feed`` raises again. Bodies completed before
+    the bad frame in the same ``feed`` are still returned (a server should act on them); the error
+    is then raised by the next ``feed`` and visible at once as :attr:`error`.
+    """
+
+    def __init__(self, max_size: int | None = MAX_CLIENT_FRAME) -> None:
+        self.max_size = max_size
+        self._buffer = bytearray()
+        self._need: int | None = None  # body length of the frame being read, once known
+        self._error: FrameError | None = None
+
+    @property
+    def error(self) -> FrameError | None:
+        """The framing error that poisoned this decoder, if any."""
+        return self._error
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet returned as part of a body."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add ``data``; return every body completed by it, in order."""
+        if self._error is not None:
+            raise self._error
+        self._buffer += data
+        bodies: list[bytes] = []
+        while True:
+            if self._need is None:
+                if len(self._buffer) < HEADER_SIZE:
+                    break
+                (size,) = HEADER.unpack_from(self._buffer)
+                # Reject oversize frames from the header alone: never buffer the body.
+                if self.max_size is not None and size > self.max_size:
+                    self._error = FrameError(
+                        f"frame of {size} bytes exceeds the limit of {self.max_size}"
+                    )
+                    self._buffer.clear()
+                    if not bodies:
+                        raise self._error
+                    break
+                del self._buffer[:HEADER_SIZE]
+                self._need = size
+            if len(self._buffer) < self._need:
+                break
+            bodies.append(bytes(self._buffer[: self._need]))
+            del self._buffer[: self._need]
+            self._need = None
+        return bodies
+
+    def fail(self, error: FrameError) -> None:
+        """Poison the decoder with ``error`` (a body that did not decode)."""
+        self._error = error

@@ -1,0 +1,399 @@
+"""Message catalogue: typed client requests, their validation, and server message builders.
+
+:func:`parse_client` turns a decoded map into one of the request dataclasses below or raises
+:class:`~protocol.errors.ProtocolError` with a stable code. Request objects also serialise
+themselves (:meth:`Request.to_wire`), so a client can build its frames from the same definitions.
+See PROTOCOL.md for the meaning of every field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from protocol.errors import ErrorCode, ProtocolError
+
+PROTOCOL_VERSION = 1
+EDITIONS = ("space", "shipwrecked")
+BOT_LEVELS = ("random", "basic")
+TIMERS = (0, 30, 60, 120)
+MIN_SEATS, MAX_SEATS = 2, 5
+MAX_NAME = 24
+MAX_CHAT = 300
+ROOM_CODE_LENGTH = 4
+
+#: Every type a server may send.
+SERVER_TYPES = frozenset(
+    {
+        "welcome", "error", "pong", "ok", "rooms", "joined", "room", "state", "events",
+        "timer", "game_over", "chat", "replays", "replay", "bye",
+    }
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------- validation helpers
+
+T = TypeVar("T")
+
+
+def _bad(key: str, expected: str) -> ProtocolError:
+    return ProtocolError(ErrorCode.BAD_REQUEST, f"'{key}' must be {expected}")
+
+
+def _int(msg: Mapping[str, Any], key: str, default: int | None = None) -> int:
+    value = msg.get(key, default)
+    # bool is an int subclass in Python but a distinct msgpack type: refuse it.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _bad(key, "an integer")
+    return value
+
+
+def _bool(msg: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = msg.get(key, default)
+    if not isinstance(value, bool):
+        raise _bad(key, "a boolean")
+    return value
+
+
+def _str(msg: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = msg.get(key, default)
+    if not isinstance(value, str):
+        raise _bad(key, "a string")
+    return value
+
+
+def _option(value: T, allowed: tuple[T, ...], key: str) -> T:
+    if value not in allowed:
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION, f"'{key}' must be one of {', '.join(map(str, allowed))}"
+        )
+    return value
+
+
+def check_name(name: str) -> str:
+    """Return the cleaned player name or raise ``bad_name`` (1-24 printable, not blank)."""
+    cleaned = name.strip()
+    if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
+        raise ProtocolError(
+            ErrorCode.BAD_NAME, f"name must be 1-{MAX_NAME} printable characters"
+        )
+    return cleaned
+
+
+def check_chat(text: str, max_length: int = MAX_CHAT) -> str:
+    """Return the cleaned chat line or raise ``bad_chat``."""
+    cleaned = text.replace("\r", " ").replace("\n", " ").replace("\t", " ").strip()
+    if not cleaned:
+        raise ProtocolError(ErrorCode.BAD_CHAT, "chat text is empty")
+    if len(cleaned) > max_length:
+        raise ProtocolError(ErrorCode.BAD_CHAT, f"chat text is longer than {max_length}")
+    if not cleaned.isprintable():
+        raise ProtocolError(ErrorCode.BAD_CHAT, "chat text must be printable")
+    return cleaned
+
+
+def room_code(msg: Mapping[str, Any]) -> str:
+    """The ``room`` field, upper-cased; a malformed code cannot name a room."""
+    code = _str(msg, "room").upper()
+    if len(code) != ROOM_CODE_LENGTH or not code.isascii() or not code.isalpha():
+        raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code!r}")
+    return code
+
+
+# --------------------------------------------------------------------------- client requests
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """Base of every client message; ``id`` is echoed in the direct reply."""
+
+    TYPE: ClassVar[str] = ""
+    id: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """This request as a protocol map (``None`` optionals left out)."""
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            out[f.metadata.get("wire", f.name)] = value
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hello(Request):
+    """First message: identify (``token`` resumes an earlier identity)."""
+
+    TYPE: ClassVar[str] = "hello"
+    name: str
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ping(Request):
+    """Keep-alive."""
+
+    TYPE: ClassVar[str] = "ping"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListRooms(Request):
+    """Ask for the public rooms."""
+
+    TYPE: ClassVar[str] = "list_rooms"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CreateRoom(Request):
+    """Open a room and take seat 0 as its host."""
+
+    TYPE: ClassVar[str] = "create_room"
+    edition: str
+    seats: int
+    public: bool = True
+    timer: int = 0
+    bots: int = 0
+    bot_level: str = "basic"
+    autostart: bool = False
+    seed: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class JoinRoom(Request):
+    """Join a room as a player or a spectator."""
+
+    TYPE: ClassVar[str] = "join_room"
+    room: str
+    as_: str = field(default="player", metadata={"wire": "as"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoomRequest(Request):
+    """A request about one room."""
+
+    room: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaveRoom(RoomRequest):
+    """Leave a room."""
+
+    TYPE: ClassVar[str] = "leave_room"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddBot(RoomRequest):
+    """Host: fill the lowest free seat with a server bot."""
+
+    TYPE: ClassVar[str] = "add_bot"
+    level: str = "basic"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemoveBot(RoomRequest):
+    """Host: free a bot's seat."""
+
+    TYPE: ClassVar[str] = "remove_bot"
+    seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Start(RoomRequest):
+    """Host: start the game."""
+
+    TYPE: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Act(RoomRequest):
+    """Make a decision: ``choice`` is one map of the latest ``view.legal``, verbatim."""
+
+    TYPE: ClassVar[str] = "act"
+    version: int
+    choice: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chat(RoomRequest):
+    """Say something to the room."""
+
+    TYPE: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rematch(RoomRequest):
+    """Host: same seats, new seed, after the game is over."""
+
+    TYPE: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Back(RoomRequest):
+    """Clear the caller's ``away`` mark."""
+
+    TYPE: ClassVar[str] = "back"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sync(RoomRequest):
+    """Ask for the room, state and timer again."""
+
+    TYPE: ClassVar[str] = "sync"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListReplays(Request):
+    """Ask for the latest finished games."""
+
+    TYPE: ClassVar[str] = "list_replays"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GetReplay(Request):
+    """Ask for one finished game's setup and decisions."""
+
+    TYPE: ClassVar[str] = "get_replay"
+    game: int
+
+
+# --------------------------------------------------------------------------- parsing
+
+Parser = Callable[[Mapping[str, Any], int | None], Request]
+
+
+def _hello(m: Mapping[str, Any], rid: int | None) -> Request:
+    name = _str(m, "name")
+    if "protocol" not in m:
+        raise _bad("protocol", "an integer")
+    version = m["protocol"]
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
+        raise ProtocolError(
+            ErrorCode.UNSUPPORTED_PROTOCOL,
+            f"protocol {version!r} is not supported; this server speaks {PROTOCOL_VERSION}",
+        )
+    token = m.get("token")
+    if token is not None and not isinstance(token, str):
+        raise _bad("token", "a string")
+    return Hello(id=rid, name=check_name(name), protocol=PROTOCOL_VERSION, token=token)
+
+
+def _create(m: Mapping[str, Any], rid: int | None) -> Request:
+    edition = _option(_str(m, "edition"), EDITIONS, "edition")
+    seats = _option(_int(m, "seats"), tuple(range(MIN_SEATS, MAX_SEATS + 1)), "seats")
+    bots = _int(m, "bots", 0)
+    if not 0 <= bots < seats:
+        raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")
+    seed = m.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise _bad("seed", "an integer")
+    return CreateRoom(
+        id=rid,
+        edition=edition,
+        seats=seats,
+        public=_bool(m, "public", True),
+        timer=_option(_int(m, "timer", 0), TIMERS, "timer"),
+        bots=bots,
+        bot_level=_option(_str(m, "bot_level", "basic"), BOT_LEVELS, "bot_level"),
+        autostart=_bool(m, "autostart", False),
+        seed=seed,
+    )
+
+
+def _join(m: Mapping[str, Any], rid: int | None) -> Request:
+    code = room_code(m)
+    role = _option(_str(m, "as", "player"), ("player", "spectator"), "as")
+    return JoinRoom(id=rid, room=code, as_=role)
+
+
+def _act(m: Mapping[str, Any], rid: int | None) -> Request:
+    code = room_code(m)
+    version = _int(m, "version")
+    choice = m.get("choice")
+    if not isinstance(choice, dict) or not all(isinstance(k, str) for k in choice):
+        raise _bad("choice", "a map with string keys")
+    return Act(id=rid, room=code, version=version, choice=choice)
+
+
+def _simple(cls: type[RoomRequest]) -> Parser:
+    def parse(m: Mapping[str, Any], rid: int | None) -> Request:
+        return cls(id=rid, room=room_code(m))
+
+    return parse
+
+
+PARSERS: dict[str, Parser] = {
+    "hello": _hello,
+    "ping": lambda m, rid: Ping(id=rid),
+    "list_rooms": lambda m, rid: ListRooms(id=rid),
+    "create_room": _create,
+    "join_room": _join,
+    "leave_room": _simple(LeaveRoom),
+    "add_bot": lambda m, rid: AddBot(
+        id=rid, room=room_code(m), level=_option(_str(m, "level", "basic"), BOT_LEVELS, "level")
+    ),
+    "remove_bot": lambda m, rid: RemoveBot(id=rid, room=room_code(m), seat=_int(m, "seat")),
+    "start": _simple(Start),
+    "act": _act,
+    "chat": lambda m, rid: Chat(id=rid, room=room_code(m), text=_str(m, "text")),
+    "rematch": _simple(Rematch),
+    "back": _simple(Back),
+    "sync": _simple(Sync),
+    "list_replays": lambda m, rid: ListReplays(id=rid),
+    "get_replay": lambda m, rid: GetReplay(id=rid, game=_int(m, "game")),
+}
+
+#: Every type a client may send.
+CLIENT_TYPES = frozenset(PARSERS)
+
+
+def request_id(msg: Mapping[str, Any]) -> int | None:
+    """The request's integer ``id``, or None if absent or not an integer."""
+    rid = msg.get("id")
+    if isinstance(rid, int) and not isinstance(rid, bool):
+        return rid
+    return None
+
+
+def parse_client(msg: Mapping[str, Any]) -> Request:
+    """Validate a decoded client map and return its typed request.
+
+    Raises ProtocolError with ``bad_request`` (missing/mistyped field), ``unknown_type``, or a
+    field-specific code (``bad_option``, ``bad_name``, ``unsupported_protocol``, ``no_such_room``).
+    """
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise _bad("type", "a string")
+    if "id" in msg and request_id(msg) is None:
+        raise _bad("id", "an integer")
+    parser = PARSERS.get(kind)
+    if parser is None:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
+    return parser(msg, request_id(msg))
+
+
+# --------------------------------------------------------------------------- server messages
+
+
+def reply(kind: str, request: int | None, **fields: Any) -> dict[str, Any]:
+    """A server message of ``kind``, echoing the request ``id`` when there is one."""
+    out: dict[str, Any] = {"type": kind, **fields}
+    if request is not None:
+        out["id"] = request
+    return out
+
+
+def welcome(player: str, token: str, server: str, request: int | None = None) -> dict[str, Any]:
+    """The ``welcome`` answer to ``hello``."""
+    return reply(
+        "welcome", request, protocol=PROTOCOL_VERSION, player=player, token=token, server=server
+    )
+
+
+def error(code: ErrorCode, message: str, request: int | None = None) -> dict[str, Any]:
+    """An ``error`` message."""
+    return reply("error", request, code=str(code), message=message)

@@ -1,0 +1,517 @@
+"""The Selfish Textual app: routes server messages to the screens and player input to the server.
+
+Screens render from :class:`~selfish_tui.state.RoomState`; this module keeps those up to date from
+the network worker's messages and decides which screen is showing: the lobby (or, in local play,
+a setup notice), the waiting room, the table, and the game-over, help, confirm and too-small
+screens over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from selfish_tui import clock
+from selfish_tui.client import NetworkClient
+from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
+from selfish_tui.model import Catalogue
+from selfish_tui.screens.confirm import ConfirmScreen
+from selfish_tui.screens.gameover import GameOverScreen
+from selfish_tui.screens.help import HelpScreen
+from selfish_tui.screens.lobby import LobbyScreen, WaitingRoomScreen
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.screens.toosmall import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.widgets.status import StatusLine
+
+# Server error codes worth a plainer sentence than the server's own message.
+PLAIN_ERRORS = {
+    "no_such_room": "There is no room with that code.",
+    "room_full": "That room is full. You can still watch it (w).",
+    "game_started": "That game has already begun. You can watch it (w).",
+    "not_host": "Only the host can do that.",
+    "seats_empty": "Every seat must be filled first: add bots (a) or wait for players.",
+    "rate_limited": "Slow down a little: the server dropped that message.",
+    "bad_name": "The server refused that name (1-24 printable characters).",
+    "server_full": "The server has too many rooms right now.",
+    "too_many_rooms": "You are in too many rooms already.",
+    "illegal_choice": "That choice is no longer possible; the prompt has been refreshed.",
+    "not_your_turn": "It is not your decision any more.",
+    "bad_option": "The server refused that option",
+}
+# Refusals that only mean "the game moved on": the fresh state is already on screen.
+QUIET_ERRORS = {"stale_version"}
+
+
+@dataclass
+class LocalPlan:
+    """What `selfish play` asks for once connected to its embedded server."""
+
+    edition: str = "space"
+    bots: int = 3
+    seed: int | None = None
+    resume: bool = False
+    bot_level: str = "basic"
+
+
+class SelfishApp(App[None]):
+    """The client. Without ``host`` it has no connection (tests feed it messages directly)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Selfish"
+    # The palette's theme switcher would undo the 16-colour-safe styling, and its footer entry
+    # takes room the game's keys need at 80 columns.
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("question_mark", "help", "Help"),
+        Binding("f1", "help", "Help", show=False),
+    ]
+
+    def __init__(
+        self,
+        host: str | None = None,
+        port: int = 7777,
+        name: str = "Player",
+        token: str | None = None,
+        *,
+        plan: LocalPlan | None = None,
+        bell: bool = False,
+        on_token: Callable[[str], None] | None = None,
+        on_room: Callable[[str], None] | None = None,
+        backoff: tuple[float, ...] | None = None,
+    ) -> None:
+        super().__init__()
+        self.player_name = name
+        self.plan = plan
+        self.local = plan is not None
+        self.bell_enabled = bell
+        self.on_token = on_token
+        self.on_room = on_room
+        self.rooms: dict[str, RoomState] = {}
+        self.current: str | None = None
+        self.lobby = LobbyScreen(local=self.local)
+        self.client: NetworkClient | None = None
+        if host is not None:
+            kwargs: dict[str, Any] = {"backoff": backoff} if backoff else {}
+            self.client = NetworkClient(self.post_message, host, port, name, token, **kwargs)
+        self._sync_id: int | None = None
+        self._plan_done = False
+        self._act_ids: set[int] = set()
+        self._room_requests: dict[int, str] = {}
+        self._lost_notified = False
+        self.player_id: str | None = None
+        self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lobby)
+        if self.client is not None:
+            self.run_worker(self.client.run(), name="network", exclusive=True)
+        self._check_size(self.size.width, self.size.height)
+
+    async def on_unmount(self) -> None:
+        if self.client is not None:
+            await self.client.stop()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The event carries the new size; self.size may still be the old one (ssh-gateway note).
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        top = self.screen_stack[-1] if self.screen_stack else None
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small and not isinstance(top, TooSmallScreen):
+            self.push_screen(TooSmallScreen(width, height))
+        elif small and isinstance(top, TooSmallScreen):
+            top.set_size(width, height)
+        elif not small and isinstance(top, TooSmallScreen):
+            self.pop_screen()
+
+    # --- requests ------------------------------------------------------------------------------
+
+    def request(self, message: dict[str, Any]) -> int | None:
+        """Send a request; tell the player if we are not connected. Returns the request id."""
+        if self.client is None:
+            return None
+        request_id = self.client.send(message)
+        if request_id is None:
+            self.notify("Not connected to the server right now; try again in a moment.",
+                        severity="warning")
+        elif "room" in message:
+            self._room_requests[request_id] = str(message["room"])
+        return request_id
+
+    def act(self, room: RoomState, choice: dict[str, Any]) -> bool:
+        """Send one legal choice back verbatim; True if it went out."""
+        request_id = self.request({"type": "act", "room": room.code, "version": room.version,
+                                   "choice": choice})
+        if request_id is None:
+            return False
+        self._act_ids.add(request_id)
+        return True
+
+    def send_chat(self, room: RoomState, text: str) -> None:
+        """Send a chat line to a room."""
+        self.request({"type": "chat", "room": room.code, "text": text[:300]})
+
+    def leave_room(self, room: RoomState) -> None:
+        """Leave a room: back to the lobby (or, in local play, quit)."""
+        self.request({"type": "leave_room", "room": room.code})
+        self.rooms.pop(room.code, None)
+        if self.current == room.code:
+            self.current = None
+        if self.local:
+            self.exit()
+            return
+        self._show_lobby()
+        self.request({"type": "list_rooms"})
+
+    def can_rematch(self, room: RoomState) -> bool:
+        """Whether we may ask for a rematch (the host of a finished game)."""
+        return room.is_host and room.role == "player"
+
+    def ring_bell(self) -> None:
+        """Ring the terminal bell if the player turned it on."""
+        if self.bell_enabled:
+            self.bell()
+
+    # --- actions -------------------------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        """Quit, asking first when a game we play in is still running."""
+        room = self.rooms.get(self.current or "")
+        if room is None or not room.in_progress():
+            self.exit()
+            return
+        if self.local:
+            question = ("Quit this game? It is saved: `selfish play --resume` continues it.")
+        else:
+            question = ("Quit while the game is running? Your seat waits for you (or its bot "
+                        "plays when the timer runs out); reconnect with `selfish connect`.")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep playing"), answered)
+
+    def action_help(self) -> None:
+        """Show the keys and the rules of the current edition."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        room = self.rooms.get(self.current or "")
+        edition = room.edition if room else (self.plan.edition if self.plan else None)
+        self.push_screen(HelpScreen(edition, room.catalogue if room else None))
+
+    # --- connection events ---------------------------------------------------------------------
+
+    def on_connecting(self, message: Connecting) -> None:
+        what = "the local game server" if self.local else message.address
+        self.lobby.set_status(f"Connecting to {what}…" if message.attempt == 1
+                              else f"Connecting to {what} (attempt {message.attempt})…")
+
+    def on_welcomed(self, message: Welcomed) -> None:
+        self.player_id = message.player
+        if self.on_token is not None:
+            self.on_token(message.token)
+        if self._lost_notified:
+            self.notify("Reconnected.", title="Connection")
+            self._lost_notified = False
+        self._rejoined = set()
+        table = self._table()
+        if table is not None:
+            table.query_one(StatusLine).set_connection_note("")
+        where = "the local game server" if self.local else message.server
+        self.lobby.set_status(f"Connected to {where} as {self.player_name}."
+                              if not self.local else "Setting up your game…")
+        # The server sends back every room we are in right after welcome; a ping is answered in
+        # order, so its pong marks the end of that replay.
+        self._sync_id = self.request({"type": "ping"})
+
+    def on_connection_lost(self, message: ConnectionLost) -> None:
+        if message.retry_in is None:
+            note = f"Disconnected: {message.reason}"
+            self.notify(note, title="Connection", severity="error", timeout=30)
+        else:
+            note = f"Connection lost — retrying in {message.retry_in:g}s"
+            if not self._lost_notified:
+                self.notify(f"{message.reason}. Retrying…", title="Connection lost",
+                            severity="warning")
+                self._lost_notified = True
+        self.lobby.set_status(note)
+        table = self._table()
+        if table is not None:
+            table.query_one(StatusLine).set_connection_note(note)
+
+    # --- server messages -----------------------------------------------------------------------
+
+    def on_server_message(self, message: ServerMessage) -> None:
+        data = message.data
+        handler = getattr(self, f"_on_{message.type}", None)
+        if handler is not None:
+            handler(data)
+
+    def feed(self, data: dict[str, Any]) -> None:
+        """Handle one server message directly (tests and fixtures use this)."""
+        self.on_server_message(ServerMessage(data))
+
+    def _on_pong(self, data: dict[str, Any]) -> None:
+        if data.get("id") is not None and data.get("id") == self._sync_id:
+            self._sync_id = None
+            self._after_sync()
+
+    def _after_sync(self) -> None:
+        """Every resumed room has arrived: start the local plan, or show the lobby or a room."""
+        if self.plan is not None and not self._plan_done:
+            self._plan_done = True
+            resumable = [r for r in self.rooms.values() if r.in_progress()]
+            if self.plan.resume and resumable:
+                self.current = resumable[-1].code
+                self._show_room(resumable[-1])
+                return
+            if self.plan.resume:
+                self.notify("There is no unfinished local game; starting a new one.")
+            for room in list(self.rooms.values()):
+                # A new local game replaces the old one: leaving lets the server close it (and
+                # keeps us under the server's limit of rooms per player).
+                if room.in_progress() and not self.plan.resume:
+                    self.notify("Your unfinished local game was closed for this new one. "
+                                "(`selfish play --resume` continues a game instead.)",
+                                timeout=8)
+                self.request({"type": "leave_room", "room": room.code})
+                self.rooms.pop(room.code, None)
+            request: dict[str, Any] = {
+                "type": "create_room", "edition": self.plan.edition,
+                "seats": self.plan.bots + 1, "bots": self.plan.bots,
+                "bot_level": self.plan.bot_level, "public": False, "timer": 0,
+                "autostart": True,
+            }
+            if self.plan.seed is not None:
+                request["seed"] = self.plan.seed
+            self.request(request)
+            return
+        if self.plan is None:
+            # Rooms the server did not hand back after a reconnect are gone (a restarted server
+            # keeps only unfinished games): forget them rather than act on a dead room.
+            for code in [c for c in self.rooms if c not in self._rejoined]:
+                self.rooms.pop(code)
+                if code == self.current:
+                    self.current = None
+                    self.notify(f"Room {code} is no longer on the server.", title="Connection")
+                    self._show_lobby()
+            if self.current is None:
+                self.request({"type": "list_rooms"})
+
+    def _on_rooms(self, data: dict[str, Any]) -> None:
+        self.lobby.show_rooms(list(data.get("rooms") or []))
+
+    def _on_joined(self, data: dict[str, Any]) -> None:
+        code = str(data.get("room"))
+        room = self.rooms.get(code)
+        if room is None:
+            room = RoomState(code)
+            self.rooms[code] = room
+        self._rejoined.add(code)
+        room.role = str(data.get("role", "player"))
+        room.seat = data.get("seat")
+        room.edition = str(data.get("edition", room.edition))
+        if data.get("catalogue"):
+            fresh = Catalogue()
+            fresh.update(dict(data["catalogue"]))
+            room.catalogue.cards.clear()
+            room.catalogue.cards.update(fresh.cards)
+        if self.plan is not None and not self._plan_done:
+            return  # resumed local rooms wait for the plan (see _after_sync)
+        self.current = code
+        if self.on_room is not None:
+            self.on_room(code)
+
+    def _on_room(self, data: dict[str, Any]) -> None:
+        code = str(data.get("room"))
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        room.info = dict(data)
+        room.info["_we_host"] = self.player_id is not None and data.get("host") == self.player_id
+        if code != self.current:
+            return
+        waiting = self._screen_of(WaitingRoomScreen)
+        if waiting is not None:
+            waiting.refresh_room()
+        table = self._table()
+        if table is not None:
+            table.refresh_presence()
+        if room.status == "waiting" and not self.local:
+            self._show_room(room)
+
+    def _on_events(self, data: dict[str, Any]) -> None:
+        room = self.rooms.get(str(data.get("room")))
+        if room is None:
+            return
+        entries = [LogEntry(str(e.get("kind", "info")), str(e.get("text")))
+                   for e in data.get("events") or [] if e.get("text")]
+        table = self._table() if room.code == self.current else None
+        if data.get("history"):
+            # A full replay of the game's log (join, resume, rematch): keep the chat, drop the rest.
+            chats = [e for e in room.log if e.kind == "chat"]
+            room.log = chats + entries
+            if table is not None:
+                table.reset_log()
+            return
+        room.log.extend(entries)
+        if table is not None:
+            for entry in entries:
+                table.add_log(entry.kind, entry.text)
+
+    def _on_state(self, data: dict[str, Any]) -> None:
+        room = self.rooms.get(str(data.get("room")))
+        if room is None:
+            return
+        room.version = int(data.get("version", room.version))
+        room.view = dict(data.get("view") or {})
+        if not room.view.get("over"):
+            room.game_over = None
+            room.result_shown = False
+        if room.code != self.current:
+            return
+        table = self._table()
+        if table is None:
+            self._show_room(room)
+        else:
+            over = self._screen_of(GameOverScreen)
+            if over is not None and not room.view.get("over"):
+                over.dismiss("board")  # a rematch started while the result was showing
+            table.show_view()
+        if room.view.get("over") and not room.result_shown:
+            # The final state is enough to show the result; game_over (if it comes) adds the
+            # winner's name and the turn count the server recorded.
+            self.show_game_over(room)
+
+    def _on_timer(self, data: dict[str, Any]) -> None:
+        room = self.rooms.get(str(data.get("room")))
+        if room is None:
+            return
+        room.timers = {int(t["seat"]): float(t["seconds"]) for t in data.get("timers") or []}
+        room.timers_at = clock.now()
+        room.timers_version = int(data.get("version", room.version))
+        table = self._table()
+        if table is not None and room.code == self.current:
+            table.show_view()
+
+    def _on_game_over(self, data: dict[str, Any]) -> None:
+        room = self.rooms.get(str(data.get("room")))
+        if room is None:
+            return
+        room.game_over = dict(data)
+        if room.code == self.current:
+            self.show_game_over(room)
+
+    def _on_chat(self, data: dict[str, Any]) -> None:
+        room = self.rooms.get(str(data.get("room")))
+        if room is None:
+            return
+        who = str(data.get("name", "?"))
+        if data.get("seat") is None:
+            who += " (watching)"
+        entry = LogEntry("chat", f"{who}: {data.get('text', '')}")
+        room.log.append(entry)
+        if room.code != self.current:
+            return
+        table = self._table()
+        if table is not None:
+            table.add_log(entry.kind, entry.text)
+        waiting = self._screen_of(WaitingRoomScreen)
+        if waiting is not None:
+            waiting.add_log(entry.kind, entry.text)
+
+    def _on_error(self, data: dict[str, Any]) -> None:
+        code = str(data.get("code", "error"))
+        request_id = data.get("id")
+        room_code = self._room_requests.get(request_id) if isinstance(request_id, int) else None
+        if isinstance(request_id, int) and request_id in self._act_ids:
+            self._act_ids.discard(request_id)
+            room = self.rooms.get(room_code or "")
+            table = self._table()
+            if table is not None and room is not None and room.code == self.current:
+                table.restore_prompt()
+        if code in QUIET_ERRORS:
+            return
+        text = PLAIN_ERRORS.get(code, str(data.get("message") or code))
+        if code == "bad_option" and data.get("message"):
+            text = f"{text}: {data['message']}"
+        self.notify(text, title="Server", severity="error" if code == "internal_error"
+                    else "warning")
+
+    def _on_ok(self, data: dict[str, Any]) -> None:
+        request_id = data.get("id")
+        if isinstance(request_id, int):
+            self._act_ids.discard(request_id)
+            self._room_requests.pop(request_id, None)
+
+    def _on_bye(self, data: dict[str, Any]) -> None:
+        if data.get("reason") == "replaced":
+            self.notify("You connected from somewhere else; this window is disconnected.",
+                        severity="error", timeout=30)
+        else:
+            self.notify(str(data.get("message") or "The server is closing the connection."),
+                        severity="warning")
+
+    # --- screens -------------------------------------------------------------------------------
+
+    def _screen_of(self, kind: type[Screen[Any]]) -> Any:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, kind):
+                return screen
+        return None
+
+    def _table(self) -> TableScreen | None:
+        table = self._screen_of(TableScreen)
+        return table if isinstance(table, TableScreen) else None
+
+    def _pop_to_lobby(self) -> None:
+        while len(self.screen_stack) > 1 and self.screen_stack[-1] is not self.lobby:
+            self.pop_screen()
+
+    def _show_lobby(self) -> None:
+        self._pop_to_lobby()
+        self._check_size(self.size.width, self.size.height)
+
+    def _show_room(self, room: RoomState) -> None:
+        """Show the table (a game exists) or the waiting room (not started yet)."""
+        table = self._table()
+        if room.view is not None:
+            if table is not None and table.room is room:
+                table.show_view()
+                return
+            self._pop_to_lobby()
+            self.push_screen(TableScreen(room))
+        else:
+            waiting = self._screen_of(WaitingRoomScreen)
+            if waiting is not None and waiting.room is room:
+                return
+            self._pop_to_lobby()
+            self.push_screen(WaitingRoomScreen(room))
+        self._check_size(self.size.width, self.size.height)
+
+    def show_game_over(self, room: RoomState) -> None:
+        """Open the result dialog over the table."""
+        room.result_shown = True
+        if self._screen_of(GameOverScreen) is not None:
+            return
+
+        def chosen(what: str | None) -> None:
+            if what == "rematch":
+                self.request({"type": "rematch", "room": room.code})
+            elif what == "leave":
+                self.leave_room(room)
+
+        self.push_screen(GameOverScreen(room), chosen)
+        self._check_size(self.size.width, self.size.height)

@@ -1,0 +1,126 @@
+"""The one module of the client that imports ``server``.
+
+* :class:`EmbeddedServer` runs a real Selfish server on loopback in a background thread, for
+  `selfish play` (and the client's tests). It uses the server's own SQLite store at a per-user
+  path, so local games are saved like any other and `selfish play --resume` continues one.
+* :func:`run_bot` and :func:`run_simulate` are what `selfish bot ...` and `selfish simulate ...`
+  dispatch to; keeping them here means every import of ``server`` by the client lives in this
+  file (tests/tui/test_imports.py checks that), and `selfish connect` never loads it.
+
+A thread (not the app's own event loop) hosts the server so that bots thinking or the store
+committing never stall the interface, and so that the server starts and stops independently of
+the Textual app's lifetime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from selfish_tui.paths import local_db_path
+from server.config import ServerConfig
+
+
+class EmbeddedServer:
+    """A selfish server on 127.0.0.1 (a free port) in a daemon thread. Use as a context manager.
+
+    ``db`` is the SQLite path (":memory:" keeps nothing); ``settings`` override any other
+    :class:`~server.config.ServerConfig` field (tests use ``bot_delay=0``).
+    """
+
+    def __init__(self, db: str | os.PathLike[str] | None = None, *,
+                 log_file: str | os.PathLike[str] | None = None, **settings: Any) -> None:
+        path = str(db if db is not None else local_db_path())
+        # A chosen seed reveals the deck order; that is fine on one's own machine.
+        defaults: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "db": path,
+                                    "allow_seed": True, "log_level": "WARNING"}
+        defaults.update(settings)
+        self.config = ServerConfig(**defaults)
+        self.log_file = log_file
+        self.port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, name="selfish-server", daemon=True)
+
+    def start(self, timeout: float = 15.0) -> int:
+        """Start the server; return its port once it accepts connections."""
+        if self.log_file is not None:
+            self._log_to_file(Path(self.log_file))
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise RuntimeError("the embedded server did not start in time")
+        if self._error is not None:
+            raise RuntimeError(f"the embedded server failed to start: {self._error}") \
+                from self._error
+        return self.port
+
+    def _log_to_file(self, path: Path) -> None:
+        """Send the server's log to a file: on the terminal it would tear through the
+        interface (Python prints unhandled warnings to stderr, where Textual draws)."""
+        logger = logging.getLogger("selfish")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+        except OSError:
+            handler = logging.NullHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(self.config.log_level)
+        logger.propagate = False
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server (saving everything) and wait for its thread."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(stop.set)
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def __enter__(self) -> EmbeddedServer:
+        self.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except BaseException as exc:  # reported to start(); the thread must not die silently
+            self._error = exc
+            self._ready.set()
+
+    async def _serve(self) -> None:
+        from server.tcp import start_server
+
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        running = await start_server(self.config)
+        self.port = int(running.port)
+        self._ready.set()
+        try:
+            await self._stop.wait()
+        finally:
+            await running.stop()
+
+
+def run_bot(argv: list[str]) -> int:
+    """`selfish bot ...`: the headless protocol client from the server package."""
+    from server.botclient import bot_main
+
+    return int(bot_main(argv) or 0)
+
+
+def run_simulate(argv: list[str]) -> int:
+    """`selfish simulate ...`: engine-only self-play from the server package."""
+    from server.simulate import main
+
+    return int(main(argv) or 0)

@@ -1,0 +1,53 @@
+"""Textual messages posted by the network worker (selfish_tui.client) to the app.
+
+The worker never touches widgets: it only turns frames and connection changes into these
+messages, and the app (on its own event loop turn) updates the screens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class Connecting(Message):
+    """A connection attempt has started (``attempt`` counts from 1 since the last success)."""
+
+    def __init__(self, address: str, attempt: int) -> None:
+        self.address = address
+        self.attempt = attempt
+        super().__init__()
+
+
+class Welcomed(Message):
+    """The server accepted our hello; ``resumed`` is True when an old token was honoured."""
+
+    def __init__(self, player: str, token: str, server: str, resumed: bool) -> None:
+        self.player = player
+        self.token = token
+        self.server = server
+        self.resumed = resumed
+        super().__init__()
+
+
+class ConnectionLost(Message):
+    """The connection dropped; the worker retries in ``retry_in`` seconds (None: gives up)."""
+
+    def __init__(self, reason: str, retry_in: float | None) -> None:
+        self.reason = reason
+        self.retry_in = retry_in
+        super().__init__()
+
+
+class ServerMessage(Message):
+    """Any other message from the server (its ``type`` says which, see PROTOCOL.md)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        super().__init__()
+
+    @property
+    def type(self) -> str:
+        """The message's ``type`` field."""
+        return str(self.data.get("type", ""))

@@ -1,0 +1,193 @@
+"""Presentation helpers shared by the widgets: names, glyphs and colours for what a view shows.
+
+Nothing here computes rules. The server's view says where everyone stands, what is in the
+player's hand and which choices are legal; these helpers only decide how to *draw* that.
+Card names and texts come from the view and from the catalogue the server sends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+View = dict[str, Any]
+Choice = dict[str, Any]
+
+# One colour per seat. ANSI names keep them distinct in a 16-colour terminal, and every place that
+# uses them also carries a non-colour cue (a marker or a name) so NO_COLOR stays readable.
+SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow",
+                "bright_green", "bright_blue")
+
+ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
+SHARK = "▲"
+
+# Short names for the board's narrow cells. Unknown keys fall back to the card's own name cut to
+# fit, so a server with new cards still renders (just less prettily).
+SHORT_NAMES = {
+    "blank_space": "Blank",
+    "cosmic_radiation": "Radiatn",
+    "useful_junk": "Junk",
+    "solar_flare": "Flare",
+    "meteoroid": "Meteor",
+    "gravitational_anomaly": "Gravity",
+    "wormhole": "Wormhol",
+    "mysterious_nebula": "Nebula",
+    "asteroid_field": "Asteroid",
+    "hyperspace": "Hyperspc",
+    "calm_waters": "Calm",
+    "sea_monster": "Monster",
+    "ocean_debris": "Debris",
+    "shark_bait": "Bait",
+    "freeloader": "Freeload",
+    "whirlpool": "Whirlpl",
+    "hurricane": "Hurrican",
+    "island_call": "Island",
+    "davy_jones_locker": "Davy Jones",
+    "raft_drift": "Drift",
+    "counter_current": "Counter",
+    "feeding_frenzy": "Frenzy",
+}
+
+EVENT_STYLES = {
+    "turn": "bold",
+    "death": "bold bright_red",
+    "win": "bold bright_green",
+    "bite": "bright_red",
+    "shark": "cyan",
+    "pick": "cyan",
+    "reveal": "cyan",
+    "drift": "cyan",
+    "play": "bright_yellow",
+    "react": "bright_magenta",
+    "steal": "yellow",
+    "look": "yellow",
+    "take": "yellow",
+    "move": "green",
+    "back": "red",
+    "swap": "magenta",
+    "location": "blue",
+    "pay": "default",
+    "chat": "italic bright_magenta",
+    "system": "italic",
+    "error": "bright_red",
+}
+
+
+def seat_colour(seat: int | None) -> str:
+    """The colour used for a seat's name and character."""
+    if seat is None:
+        return "default"
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def short_name(card: dict[str, Any] | None, width: int) -> str:
+    """A card's name shortened to ``width`` cells for the board."""
+    if not card:
+        return ""
+    full = str(card.get("name", "?"))
+    if len(full) <= width:
+        return full
+    name = SHORT_NAMES.get(str(card.get("key", "")), full)
+    if len(name) > width:
+        name = str(card.get("name", "?")).split()[0]
+    return name[:width]
+
+
+def resource_word(edition: str) -> str:
+    """'oxygen' in Space, 'food' in Shipwrecked."""
+    return "food" if edition == "shipwrecked" else "oxygen"
+
+
+def goal_word(edition: str) -> str:
+    """The goal card's name."""
+    return "raft" if edition == "shipwrecked" else "ship"
+
+
+def card_label(card: dict[str, Any]) -> str:
+    """One-line description of a game card: name, value or 'action', compass arrow."""
+    arrow = ARROWS.get(card.get("dir") or "", "")
+    if card.get("kind") == "resource":
+        text = f"{card.get('name', '?')} ({card.get('value', 1)})"
+    else:
+        text = str(card.get("name", "?"))
+    return f"{text} {arrow}".rstrip()
+
+
+@dataclass
+class Catalogue:
+    """Card texts by key, as the server sent them (the client never imports the server's copy)."""
+
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def text(self, key: str | None) -> str:
+        """The full rules text of a card, or '' if the server did not send one."""
+        if not key:
+            return ""
+        entry = self.cards.get(key)
+        return str(entry.get("text", "")) if entry else ""
+
+    def update(self, editions: dict[str, Any]) -> None:
+        """Merge a catalogue payload: either {edition: {key: entry}} or a flat {key: entry}."""
+        for key, value in editions.items():
+            if isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()) \
+                    and "name" not in value:
+                self.cards.update({str(k): dict(v) for k, v in value.items()})
+            elif isinstance(value, dict):
+                self.cards[str(key)] = dict(value)
+
+
+def choice_cards(choice: Choice) -> list[int]:
+    """Card ids a choice mentions (played, blocked, paid, discarded, taken, picked)."""
+    ids: list[int] = []
+    if isinstance(choice.get("card"), int):
+        ids.append(choice["card"])
+    for key in ("cards", "discard"):
+        value = choice.get(key)
+        if isinstance(value, list):
+            ids.extend(v for v in value if isinstance(v, int))
+    return ids
+
+
+def playable_cards(view: View) -> set[int]:
+    """Ids of hand cards that appear in at least one legal choice right now."""
+    found: set[int] = set()
+    for choice in view.get("legal") or []:
+        if choice.get("do") in ("play", "block", "change"):
+            found.update(choice_cards(choice))
+    return found
+
+
+def player_name(view: View, seat: int | None) -> str:
+    """A seat's display name ('nobody' for None)."""
+    names = view.get("names") or []
+    if seat is None or not 0 <= seat < len(names):
+        return "nobody"
+    return str(names[seat])
+
+
+def choice_label(choice: Choice) -> str:
+    """The label the engine gave a choice, or a readable fallback built from its keys."""
+    label = choice.get("label")
+    if label:
+        return str(label)
+    parts = [str(choice.get("do", "?"))]
+    parts += [f"{k}={v}" for k, v in choice.items() if k not in ("do", "fatal", "label")]
+    return " ".join(parts)
+
+
+def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) -> str:
+    """The detail line for a highlighted prompt choice: the texts of the cards it uses."""
+    cards = {int(c["id"]): c for c in (view.get("hand") or [])}
+    decision = view.get("decision") or {}
+    cards.update({int(c["id"]): c for c in (decision.get("reveal") or [])})
+    parts: list[str] = []
+    for card_id in choice_cards(choice):
+        card = cards.get(card_id)
+        if card is None:
+            continue
+        text = catalogue.text(card.get("key"))
+        name = card_label(card)
+        parts.append(f"{name}: {text}" if text and card.get("kind") != "resource" else name)
+    if not parts:
+        return choice_label(choice)
+    return " · ".join(parts)

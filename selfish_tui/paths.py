@@ -1,0 +1,56 @@
+"""Per-user files of the client: where local games live and the identity tokens it keeps.
+
+Tokens are what the server gives back our seats for (PROTOCOL.md §3), so they are kept per
+server address; the file is private to the user (mode 0600).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+
+def data_dir() -> Path:
+    """Per-user data directory: ``$XDG_DATA_HOME/selfish`` (default ~/.local/share/selfish)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "selfish"
+
+
+def local_db_path() -> Path:
+    """Where `selfish play` stores its games (apart from any selfish-server database)."""
+    return data_dir() / "local.sqlite3"
+
+
+def _identities_file() -> Path:
+    return data_dir() / "identities.json"
+
+
+def _load() -> dict[str, Any]:
+    try:
+        data = json.loads(_identities_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_token(address: str) -> str | None:
+    """The token we last got from the server at ``address`` ('local' for `selfish play`)."""
+    entry = _load().get(address)
+    return str(entry["token"]) if isinstance(entry, dict) and entry.get("token") else None
+
+
+def save_token(address: str, token: str) -> None:
+    """Remember the token for ``address``. Failing to write is not fatal: we just lose resume."""
+    data = _load()
+    data[address] = {"token": token}
+    path = _identities_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        tmp.replace(path)
+    except OSError:
+        pass

@@ -1,0 +1,108 @@
+"""The end of a game: who won, after how many turns, what became of everyone; rematch or leave."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from selfish_tui.model import goal_word, player_name, seat_colour
+from selfish_tui.state import RoomState
+
+if TYPE_CHECKING:
+    from selfish_tui.app import SelfishApp
+
+
+def fates(view: dict[str, Any]) -> list[tuple[int, str]]:
+    """(seat, sentence) for every player: winner, reached the goal, alive at row r, or dead."""
+    goal = int(view.get("goal_row", 6))
+    where = goal_word(str(view.get("edition", "space")))
+    out: list[tuple[int, str]] = []
+    for p in sorted(view.get("players", []), key=lambda p: int(p["seat"])):
+        seat = int(p["seat"])
+        if seat == view.get("winner"):
+            # Shipwrecked can also be won by outliving everyone (W4 a), anywhere on the board.
+            fate = (f"won, aboard the {where}" if int(p.get("row", 0)) >= goal
+                    else f"won as the last one alive, on row {p.get('row')}")
+        elif not p.get("alive", True):
+            fate = f"died on row {p.get('row')}"
+        elif int(p.get("row", 0)) >= goal:
+            fate = f"alive, on the {where}"
+        else:
+            fate = f"alive on row {p.get('row')}"
+        out.append((seat, fate))
+    return out
+
+
+class GameOverScreen(ModalScreen[str]):
+    """Dismisses with 'rematch', 'leave' or 'board' (close the dialog and look at the board)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("l", "choose('leave')", "Leave"),
+        Binding("v", "choose('board')", "View board"),
+        Binding("escape", "choose('board')", "View board", show=False),
+    ]
+
+    def __init__(self, room: RoomState) -> None:
+        super().__init__()
+        self.room = room
+
+    @property
+    def selfish(self) -> SelfishApp:
+        """The app, with its Selfish-specific methods."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="gameover-box"):
+            yield Static(self._summary(), id="gameover-text")
+            yield Static(self._keys(), id="gameover-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#gameover-box").border_title = "Game over"
+
+    def _summary(self) -> Text:
+        view = self.room.view or {}
+        result = self.room.game_over or {}
+        winner = result.get("winner", view.get("winner"))
+        turns = result.get("turns", view.get("turn", 0))
+        text = Text()
+        if winner is None:
+            text.append("Nobody wins.\n", style="bold")
+        elif winner == view.get("seat"):
+            text.append("You win!\n", style="bold reverse bright_green")
+        else:
+            name = result.get("winner_name") or player_name(view, winner)
+            text.append(f"{name} wins.\n", style=f"bold {seat_colour(winner)}")
+        text.append(f"after {turns} turns\n\n", style="dim")
+        for seat, fate in fates(view):
+            mark = "★" if seat == winner else ("✝" if "died" in fate else "·")
+            text.append(f" {mark} ")
+            text.append(player_name(view, seat), style=seat_colour(seat))
+            if seat == view.get("seat"):
+                text.append(" (you)")
+            text.append(f": {fate}\n")
+        return text
+
+    def _keys(self) -> Text:
+        text = Text()
+        if self.selfish.can_rematch(self.room):
+            text.append("r", style="bold reverse")
+            text.append(" rematch   ")
+        text.append("v", style="bold reverse")
+        text.append(" view the board   ")
+        text.append("l", style="bold reverse")
+        text.append(" quit" if self.selfish.local else " leave the room")
+        return text
+
+    def action_choose(self, what: str) -> None:
+        """Close the dialog with the player's choice."""
+        if what == "rematch" and not self.selfish.can_rematch(self.room):
+            self.notify("Only the host can start a rematch.", severity="warning")
+            return
+        self.dismiss(what)

@@ -1,0 +1,95 @@
+"""Help: the key bindings and the rules of the current edition (from docs/rules.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Markdown
+
+from selfish_tui.model import Catalogue
+
+KEYS = """\
+## Keys
+
+- **1 … 9**: pick that choice in the prompt; **↑ ↓** and **Enter** also work (and the mouse)
+- **p s h l**: focus the prompt, strips (board), hand or log; **Tab** cycles
+- **← → ↑ ↓** on the strips move a cursor: the line under the panels describes that cell
+- **Enter** on a hand card jumps to the first choice that uses it
+- **c** chat (Enter sends, Esc closes) · **b** bell on your turn on/off
+- **g** shows the result again after a game · **?** or **F1** this help · **ctrl+q** quit
+
+On the board `@Name` is a character (`✝` dead), `▶` marks whose turn it is, `…` someone
+deciding out of turn, `★` the goal row, `▲` a shark, *italic* a card with a shark icon; the
+last move is underlined. In the hand `●` marks a card you may play now. `☠` marks a choice
+that certainly kills you: you are asked to confirm it.
+"""
+
+SECTION = re.compile(r"^## ", re.MULTILINE)
+
+
+def rules_path() -> Path | None:
+    """docs/rules.md of the source tree this package runs from, if it is there."""
+    candidate = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    return candidate if candidate.is_file() else None
+
+
+def rules_for(edition: str | None, catalogue: Catalogue | None = None) -> str:
+    """The common rules, the edition's own section and the house rules, as Markdown.
+
+    Without docs/rules.md (an installed wheel has no docs/) the card texts the server sent are
+    listed instead, so help always explains every card on the table.
+    """
+    path = rules_path()
+    if path is not None:
+        text = path.read_text(encoding="utf-8")
+        chunks = SECTION.split(text)
+        keep: list[str] = []
+        other = "Space" if edition == "shipwrecked" else "Shipwrecked"
+        for chunk in chunks[1:]:
+            title = chunk.splitlines()[0] if chunk else ""
+            if edition and other in title:
+                continue
+            keep.append("## " + chunk)
+        return "\n".join(keep)
+    lines = ["## Cards", ""]
+    for entry in sorted((catalogue or Catalogue()).cards.values(),
+                        key=lambda e: (str(e.get("kind")), str(e.get("name")))):
+        lines.append(f"- **{entry.get('name')}** ({entry.get('kind')}): {entry.get('text', '')}")
+    return "\n".join(lines)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and rules; Esc, q, ? or F1 closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("f1", "close", "Close", show=False),
+    ]
+
+    def __init__(self, edition: str | None, catalogue: Catalogue | None = None) -> None:
+        super().__init__()
+        self.edition = edition
+        self.catalogue = catalogue
+
+    def compose(self) -> ComposeResult:
+        title = {"space": "Space Edition", "shipwrecked": "Shipwrecked Edition"}.get(
+            self.edition or "", "both editions")
+        with VerticalScroll(id="help-scroll"):
+            yield Markdown(f"# Selfish — help ({title})\n\n{KEYS}\n"
+                           f"{rules_for(self.edition, self.catalogue)}", id="help-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)

@@ -1,0 +1,253 @@
+"""The table: Strips, Hand and Log panels, the prompt, a detail line and the status line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+
+from selfish_tui.model import catalogue_text_for_choice
+from selfish_tui.state import RoomState
+from selfish_tui.widgets.hand import HandPanel
+from selfish_tui.widgets.log import GameLog
+from selfish_tui.widgets.prompt import PromptPanel
+from selfish_tui.widgets.status import StatusLine
+from selfish_tui.widgets.strips import StripsBoard
+
+if TYPE_CHECKING:
+    from selfish_tui.app import SelfishApp
+
+
+class TableScreen(Screen[None]):
+    """The game in progress (or finished, or watched as a spectator)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *[Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)],
+        Binding("p", "focus_panel('prompt-options')", "Prompt"),
+        Binding("s", "focus_panel('strips')", "Strips"),
+        Binding("h", "focus_panel('hand')", "Hand"),
+        Binding("l", "focus_panel('log')", "Log"),
+        Binding("c", "chat", "Chat"),
+        Binding("b", "toggle_bell", "Bell", show=False),
+        Binding("g", "show_result", "Result", show=False),
+        Binding("escape", "close_chat", "Close chat", show=False),
+    ]
+
+    def __init__(self, room: RoomState) -> None:
+        super().__init__()
+        self.room = room
+        self._had_decision = False
+        # Messages can arrive between push_screen and compose; until on_mount has drawn the
+        # room (which includes them, since they are in RoomState) updates are skipped.
+        self._ready = False
+
+    @property
+    def selfish(self) -> SelfishApp:
+        """The app, with its Selfish-specific methods."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield StripsBoard(self.room.catalogue, id="strips")
+            yield HandPanel(self.room.catalogue, id="hand")
+        with Horizontal(id="bottom"):
+            yield GameLog(id="log")
+            yield PromptPanel(id="prompt")
+        yield Static("", id="detail")
+        yield StatusLine(id="status")
+        yield Input(placeholder="Say something (Enter sends, Esc closes)", id="chat",
+                    max_length=300)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#strips").border_title = "Strips"
+        self.query_one("#hand").border_title = "Hand"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#chat", Input).display = False
+        self._ready = True
+        self.reset_log()
+        self.show_view()
+        self.query_one("#prompt-options", OptionList).focus()
+
+    # --- updates from the app -------------------------------------------------------------
+
+    def reset_log(self) -> None:
+        """Redraw the whole log from the room's history (after a join, resume or rematch)."""
+        if not self._ready:
+            return
+        log = self.query_one(GameLog)
+        log.clear()
+        for entry in self.room.log:
+            log.add(entry.kind, entry.text)
+
+    def add_log(self, kind: str, text: str) -> None:
+        """Append one line to the log."""
+        if not self._ready:
+            return
+        self.query_one(GameLog).add(kind, text)
+
+    def show_view(self) -> None:
+        """Redraw every panel from the room's latest view and timers."""
+        if not self._ready:
+            return
+        view = self.room.view
+        if view is None:
+            return
+        seat = view.get("seat")
+        presence = self.room.presence()
+        self.query_one(StripsBoard).update_view(view, presence)
+        self.query_one(HandPanel).update_view(view)
+        self._fit_top()
+        mine = self.room.seconds_left(seat) if view.get("legal") else None
+        self.query_one(PromptPanel).update_view(view, mine)
+        status = self.query_one(StatusLine)
+        status.update_view(view, self.room.code, self._status_timer(view))
+        status.set_away(seat is not None and presence.get(seat) == "away")
+        deciding = bool(view.get("legal"))
+        if not deciding and isinstance(self.focused, OptionList) \
+                and self.focused.id == "prompt-options":
+            self._detail("")  # the described choice is gone
+        if deciding and not self._had_decision:
+            self.selfish.ring_bell()
+            # Bring the keyboard back to the prompt unless the player is reading or chatting.
+            focused = self.focused
+            if focused is None or not isinstance(focused, Input | StripsBoard | GameLog):
+                self.query_one("#prompt-options", OptionList).focus()
+        self._had_decision = deciding
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._ready:
+            self._fit_top(event.size.height)
+
+    def _fit_top(self, screen_height: int | None = None) -> None:
+        """Give the hand room for every card when the terminal is tall enough.
+
+        At 24 rows the top panels keep the board's 11 rows; taller terminals let a big hand
+        grow the top (the board then sits in the middle of its panel), keeping 10 rows below.
+        """
+        height = screen_height if screen_height is not None else self.size.height
+        hand = (self.room.view or {}).get("hand") or []
+        wanted = max(9, len(hand)) + 2
+        room_for = height - 3 - 10
+        top = max(11, min(wanted, room_for))
+        self.query_one("#top").styles.height = top
+        self.query_one(StripsBoard).styles.height = top
+        self.query_one(HandPanel).styles.height = top
+
+    def _status_timer(self, view: dict[str, Any]) -> float | None:
+        """Our own countdown if we decide, else the first running one among those we wait for."""
+        if view.get("legal"):
+            return self.room.seconds_left(view.get("seat"))
+        for pending in view.get("pending", []):
+            left = self.room.seconds_left(pending.get("seat"))
+            if left is not None:
+                return left
+        return None
+
+    def refresh_presence(self) -> None:
+        """The room's seat list changed (away, offline, left)."""
+        if not self._ready:
+            return
+        presence = self.room.presence()
+        self.query_one(StripsBoard).set_presence(presence)
+        self.query_one(StatusLine).set_away(presence.get(self.room.seat or -1) == "away")
+
+    def restore_prompt(self) -> None:
+        """Show the choices again after the server refused our pick (e.g. a stale version)."""
+        if not self._ready:
+            return
+        prompt = self.query_one(PromptPanel)
+        prompt.clear()
+        if self.room.view is not None:
+            prompt.update_view(self.room.view, self.room.seconds_left(self.room.seat))
+
+    # --- the player's input ---------------------------------------------------------------
+
+    def action_choose(self, index: int) -> None:
+        """A number key: pick that choice."""
+        self.query_one(PromptPanel).choose_index(index)
+
+    def on_prompt_panel_chosen(self, message: PromptPanel.Chosen) -> None:
+        message.stop()
+        choice = message.choice
+        if choice.get("fatal"):
+            from selfish_tui.screens.confirm import ConfirmScreen
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self._send_choice(choice)
+
+            self.app.push_screen(
+                ConfirmScreen(f"{choice.get('label', 'This')}: this certainly kills you. "
+                              "Do it anyway?", yes="Do it", no="Choose again"),
+                answered,
+            )
+            return
+        self._send_choice(choice)
+
+    def _send_choice(self, choice: dict[str, Any]) -> None:
+        if self.selfish.act(self.room, choice):
+            self.query_one(PromptPanel).clear()
+
+    def on_hand_panel_card_chosen(self, message: HandPanel.CardChosen) -> None:
+        message.stop()
+        self.query_one(PromptPanel).highlight_card(message.card_id)
+
+    def on_hand_panel_card_focused(self, message: HandPanel.CardFocused) -> None:
+        message.stop()
+        self._detail(message.text)
+
+    def on_strips_board_cell_focused(self, message: StripsBoard.CellFocused) -> None:
+        message.stop()
+        self._detail(message.text)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        prompt = self.query_one(PromptPanel)
+        if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.choices):
+            view = self.room.view or {}
+            choice = prompt.choices[event.option_index]
+            self._detail(catalogue_text_for_choice(choice, view, self.room.catalogue))
+
+    def _detail(self, text: str) -> None:
+        self.query_one("#detail", Static).update(text)
+
+    def action_focus_panel(self, widget_id: str) -> None:
+        """Move the keyboard to a panel."""
+        self.query_one(f"#{widget_id}").focus()
+
+    def action_chat(self) -> None:
+        """Open the chat input."""
+        chat = self.query_one("#chat", Input)
+        chat.display = True
+        chat.focus()
+
+    def action_close_chat(self) -> None:
+        """Hide the chat input and return to the prompt."""
+        chat = self.query_one("#chat", Input)
+        if chat.display:
+            chat.value = ""
+            chat.display = False
+            self.query_one("#prompt-options", OptionList).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if text:
+            self.selfish.send_chat(self.room, text)
+        self.action_close_chat()
+
+    def action_toggle_bell(self) -> None:
+        """Turn the bell for 'your turn' on or off."""
+        self.selfish.bell_enabled = not self.selfish.bell_enabled
+        self.notify("Bell on: it rings when you must decide." if self.selfish.bell_enabled
+                    else "Bell off.")
+
+    def action_show_result(self) -> None:
+        """Open the game-over dialog again after closing it to look at the board."""
+        if self.room.game_over is not None or (self.room.view or {}).get("over"):
+            self.selfish.show_game_over(self.room)

@@ -1,0 +1,32 @@
+"""Shown instead of a broken layout while the terminal is smaller than 80x24."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+
+
+class TooSmallScreen(Screen[None]):
+    """A notice with the current and the needed size; the app removes it once big enough."""
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__()
+        self.width = width
+        self.height = height
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="too-small")
+
+    def _text(self) -> str:
+        return (f"Terminal too small\n\n{self.width}x{self.height} — Selfish needs at least "
+                f"{MIN_WIDTH}x{MIN_HEIGHT}.\nEnlarge the window (or zoom out) to continue.\n\n"
+                "ctrl+q quits")
+
+    def set_size(self, width: int, height: int) -> None:
+        """Update the size shown."""
+        self.width, self.height = width, height
+        self.query_one("#too-small", Static).update(self._text())

@@ -1,0 +1,122 @@
+"""The status line: edition, turn, whose turn, phase, what we wait for, the timer countdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from selfish_tui import clock
+from selfish_tui.model import View, player_name, seat_colour
+
+PHASES = {
+    "actions": "actions",
+    "stay_or_move": "stay or move",
+    "resolving": "resolving",
+    "over": "game over",
+}
+
+KIND_WORDS = {
+    "actions": "to play or pass",
+    "stay_or_move": "to stay or move",
+    "pay": "to choose cards to pay",
+    "react": "to react",
+    "take": "to take a card",
+    "meteoroid": "to discard 2",
+    "swap": "to choose a swap",
+    "shark_bait": "to move a shark",
+    "freeloader": "to choose who advances",
+    "hurricane": "to discard",
+    "pick": "to pick a card for the sharks",
+}
+
+
+class StatusLine(Static):
+    """One line summarising the game. The countdown ticks locally from the server's deadline."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self.view_data: View | None = None
+        self.room = ""
+        self.deadline: float | None = None
+        self.connection_note = ""
+        self.away = False
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._tick)
+
+    def update_view(self, view: View, room: str = "", seconds_left: float | None = None) -> None:
+        """Show a new view; ``seconds_left`` starts a countdown (None: no timer running)."""
+        self.view_data = view
+        self.room = room or self.room
+        self.deadline = None if seconds_left is None else clock.now() + seconds_left
+        self._redraw()
+
+    def set_connection_note(self, note: str) -> None:
+        """Show a connection problem ('reconnecting in 2 s…') until cleared with ''."""
+        self.connection_note = note
+        self._redraw()
+
+    def set_away(self, away: bool) -> None:
+        """Say that the server marked our seat away (its bot plays until we act)."""
+        if away != self.away:
+            self.away = away
+            self._redraw()
+
+    def seconds_left(self) -> int | None:
+        """Whole seconds until the current deadline, or None."""
+        if self.deadline is None:
+            return None
+        return max(0, int(self.deadline - clock.now() + 0.999))
+
+    def _tick(self) -> None:
+        if self.deadline is not None:
+            self._redraw()
+
+    def _redraw(self) -> None:
+        self.update(self.summary())
+
+    def summary(self) -> Text:
+        """The status line's content."""
+        line = Text(no_wrap=True, overflow="ellipsis")
+        if self.connection_note:
+            line.append(f" {self.connection_note} ", style="bold reverse bright_red")
+            line.append(" ")
+        if self.away:
+            line.append(" away: a bot plays for you until you choose ", style="bold reverse")
+            line.append(" ")
+        view = self.view_data
+        if view is None:
+            line.append("Not in a game.")
+            return line
+        edition = "Shipwrecked" if view.get("edition") == "shipwrecked" else "Space"
+        line.append(edition, style="bold")
+        if self.room:
+            line.append(f" {self.room}", style="dim")
+        line.append(f" · turn {view.get('turn', 0)} · ")
+        if view.get("over"):
+            winner = view.get("winner")
+            line.append("game over: ", style="bold")
+            line.append(f"{player_name(view, winner)} wins" if winner is not None
+                        else "nobody wins")
+            return line
+        active = view.get("active")
+        me = view.get("seat")
+        if active == me and me is not None:
+            line.append("your turn", style="bold reverse bright_green")
+        else:
+            line.append(f"{player_name(view, active)}'s turn", style=seat_colour(active))
+        line.append(f" · {PHASES.get(str(view.get('phase')), str(view.get('phase', '')))}")
+        waiting = [p for p in view.get("pending", []) if not p.get("done")]
+        if view.get("legal"):
+            line.append(" · ")
+            line.append("you decide", style="bold bright_yellow")
+        elif waiting:
+            names = ", ".join(player_name(view, p["seat"]) for p in waiting)
+            kind = KIND_WORDS.get(str(waiting[0].get("kind")), "")
+            line.append(f" · waiting for {names} {kind}".rstrip())
+        left = self.seconds_left()
+        if left is not None:
+            line.append(f" · {left}s left", style="bold" if left > 5 else "bold bright_red")
+        return line

@@ -1,0 +1,256 @@
+"""The Strips panel: the board (RULES C2) drawn as one column per seat, goal row on top."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from selfish_tui.model import (
+    SHARK,
+    Catalogue,
+    View,
+    goal_word,
+    player_name,
+    seat_colour,
+    short_name,
+)
+
+LABEL_WIDTH = 2
+# Short words for a seat's connection state in the narrow header.
+PRESENCE_WORDS = {"away": "away", "offline": "off", "left": "left"}
+
+
+class StripsBoard(Widget, can_focus=True):
+    """The board. Focus it and move the cursor with the arrow keys to read a cell in full."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "cursor(-1, 0)", "Left", show=False),
+        Binding("right", "cursor(1, 0)", "Right", show=False),
+        Binding("up", "cursor(0, 1)", "Up", show=False),
+        Binding("down", "cursor(0, -1)", "Down", show=False),
+    ]
+
+    class CellFocused(Message):
+        """The cursor moved onto a cell; ``text`` describes it in full for the detail line."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    cursor: reactive[tuple[int, int]] = reactive((0, 0))
+
+    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.catalogue = catalogue or Catalogue()
+        self.view_data: View | None = None
+        self.presence: dict[int, str] = {}
+        self._changed: set[tuple[int, int]] = set()
+
+    def update_view(self, view: View, presence: dict[int, str] | None = None) -> None:
+        """Show a new view; cells that changed since the last one are marked as the last move."""
+        previous = self.view_data
+        if previous is not None and previous.get("edition") == view.get("edition"):
+            changed = _cell_map(view).items() ^ _cell_map(previous).items()
+            if changed:
+                # Only a change on the board replaces the highlight, so the last move stays
+                # visible while cards are played or paid.
+                self._changed = {cell for cell, _ in changed}
+        self.view_data = view
+        self.border_subtitle = piles(view)
+        if presence is not None:
+            self.presence = presence
+        if self.cursor == (0, 0) and view.get("seat") is not None:
+            me = _player(view, view["seat"])
+            if me:
+                self.cursor = (int(me["col"]), int(me["row"]))
+        self.refresh()
+
+    def set_presence(self, presence: dict[int, str]) -> None:
+        """Mark seats as away / bot etc. (from the room's seat list)."""
+        self.presence = presence
+        self.refresh()
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        """Move the reading cursor within the board."""
+        if not self.view_data:
+            return
+        cols = int(self.view_data.get("seats", 1))
+        rows = int(self.view_data.get("rows", 7))
+        x, y = self.cursor
+        self.cursor = (max(0, min(cols - 1, x + dx)), max(0, min(rows - 1, y + dy)))
+
+    def watch_cursor(self) -> None:
+        if self.view_data is not None and self.has_focus:
+            self.post_message(self.CellFocused(self.describe(*self.cursor)))
+        self.refresh()
+
+    def on_focus(self) -> None:
+        if self.view_data is not None:
+            self.post_message(self.CellFocused(self.describe(*self.cursor)))
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def describe(self, col: int, row: int) -> str:
+        """Everything on one cell, in words."""
+        view = self.view_data or {}
+        edition = str(view.get("edition", "space"))
+        goal = int(view.get("goal_row", 6))
+        parts = [f"{player_name(view, col)}'s strip, row {row}"]
+        if row == goal:
+            parts[0] += f" ({goal_word(edition)})"
+        elif row > goal:
+            parts[0] += " (past the raft)"
+        for player in view.get("players", []):
+            if (player["col"], player["row"]) == (col, row):
+                state = "" if player.get("alive", True) else " (dead)"
+                parts.append(f"{player['name']} stands here{state}")
+        for cell in view.get("board", []):
+            if (cell["col"], cell["row"]) == (col, row):
+                card = cell["card"]
+                text = self.catalogue.text(card.get("key"))
+                shark = " Shark icon." if card.get("shark") else ""
+                parts.append(f"{card.get('name')}: {text}{shark}".strip())
+        sharks = sum(1 for s in view.get("sharks", []) if tuple(s) == (col, row))
+        if sharks:
+            parts.append("a shark swims here" if sharks == 1 else "two sharks swim here")
+        return " — ".join(parts)
+
+    def render(self) -> Text:
+        view = self.view_data
+        if view is None:
+            return Text("Waiting for the game…", style="dim")
+        return self._draw(view, self.content_size.width)
+
+    def _draw(self, view: View, width: int) -> Text:
+        seats = int(view.get("seats", len(view.get("players", []))))
+        rows = int(view.get("rows", 7))
+        goal = int(view.get("goal_row", rows - 1))
+        edition = str(view.get("edition", "space"))
+        water = edition == "shipwrecked"
+        colw = max(5, min(16, (width - LABEL_WIDTH) // max(1, seats)))
+        active = view.get("active")
+        pending = {p["seat"] for p in view.get("pending", []) if not p.get("done")}
+        by_cell_player = {(p["col"], p["row"]): p for p in view.get("players", [])}
+        by_cell_card = {(c["col"], c["row"]): c["card"] for c in view.get("board", [])}
+        shark_count: dict[tuple[int, int], int] = {}
+        for s in view.get("sharks", []):
+            shark_count[(s[0], s[1])] = shark_count.get((s[0], s[1]), 0) + 1
+        players = {p["seat"]: p for p in view.get("players", [])}
+
+        out = Text(no_wrap=True, overflow="crop")
+        # Header: the strip owner's name, then hand size and state.
+        out.append(" " * LABEL_WIDTH)
+        for col in range(seats):
+            p = players.get(col, {})
+            marker = "▶" if col == active and not view.get("over") else " "
+            name = f"{marker}{p.get('name', '?')}"[: colw - 1]
+            style = seat_colour(col)
+            if col == active:
+                style += " bold reverse"
+            out.append(name, style=style)
+            out.append(" " * (colw - len(name)))
+        out.append("\n")
+        out.append(" " * LABEL_WIDTH)
+        for col in range(seats):
+            p = players.get(col, {})
+            if not p.get("alive", True):
+                state = "dead"
+            elif self.presence.get(col) in PRESENCE_WORDS:
+                state = f"{p.get('hand_count', 0)}c {PRESENCE_WORDS[self.presence[col]]}"
+            else:
+                count = int(p.get("hand_count", 0))
+                state = f"{count} card" + ("" if count == 1 else "s")
+                if col in pending and col != active:
+                    # Deciding out of turn (a reaction, a pick): '…' like someone thinking.
+                    state += " …"
+                if len(state) > colw - 2:
+                    state = f"{count}c" + (" …" if state.endswith("…") else "")
+            if p.get("flared"):
+                state += " ☀"
+            cell = f" {state}"[:colw]
+            out.append(cell, style="dim" if not p.get("alive", True) else "")
+            out.append(" " * (colw - len(cell)))
+        out.append("\n")
+
+        for row in range(rows - 1, -1, -1):
+            out.append(f"{row} " if row != goal else "★ ", style="bold" if row == goal else "dim")
+            for col in range(seats):
+                out.append_text(self._cell(view, col, row, colw, goal, water, by_cell_player,
+                                           by_cell_card, shark_count))
+            if row:
+                out.append("\n")
+        return out
+
+    def _cell(self, view: View, col: int, row: int, colw: int, goal: int, water: bool,
+              by_player: dict[tuple[int, int], Any], by_card: dict[tuple[int, int], Any],
+              sharks: dict[tuple[int, int], int]) -> Text:
+        player = by_player.get((col, row))
+        card = by_card.get((col, row))
+        n_sharks = sharks.get((col, row), 0)
+        body = Text(no_wrap=True)
+        if n_sharks:
+            body.append(SHARK * n_sharks, style="bold bright_red")
+        room = colw - 1 - len(body.plain)
+        if player is not None:
+            alive = player.get("alive", True)
+            mark = "@" if alive else "✝"
+            style = seat_colour(player["seat"]) + (" bold" if alive else " dim strike")
+            if player["seat"] == view.get("active") and alive:
+                style += " reverse"
+            body.append(f"{mark}{player['name']}"[:room], style=style)
+        elif card is not None:
+            # Shark-icon cards (W2) in italic cyan; underline is kept for the last move.
+            style = "bright_white" if not card.get("shark") else "italic cyan"
+            body.append(short_name(card, room), style=style)
+        elif row == goal:
+            body.append(goal_word(str(view.get("edition"))).upper()[:room], style="bold")
+        elif row > goal:
+            body.append("", style="dim")
+        elif not n_sharks:
+            body.append("~" if water else "·", style="blue" if water else "dim")
+        body.truncate(colw - 1)
+        body.pad_right(colw - 1 - len(body.plain))
+        if (col, row) in self._changed:
+            body.stylize("underline")
+        if row == goal:
+            body.stylize("bold")
+        if self.has_focus and self.cursor == (col, row):
+            body.stylize("reverse")
+        cell = Text(" ")
+        cell.append_text(body)
+        return cell
+
+
+def piles(view: View) -> str:
+    """The public piles (RULES C4) in a few words: the deck's size and the discard pile."""
+    discard = view.get("discard") or []
+    top = f", top: {discard[-1].get('name')}" if discard else ""
+    return f"deck {view.get('draw_count', 0)} · discards {len(discard)}{top}"
+
+
+def _player(view: View, seat: int) -> dict[str, Any] | None:
+    for p in view.get("players", []):
+        if p.get("seat") == seat:
+            return dict(p)
+    return None
+
+
+def _cell_map(view: View) -> dict[tuple[int, int], str]:
+    """What stands on each cell, as comparable strings (for the last-move highlight)."""
+    cells: dict[tuple[int, int], str] = {}
+    for p in view.get("players", []):
+        cells[(p["col"], p["row"])] = f"p{p['seat']}{p.get('alive', True)}"
+    for c in view.get("board", []):
+        key = (c["col"], c["row"])
+        cells[key] = cells.get(key, "") + f"c{c['card'].get('id')}"
+    for s in view.get("sharks", []):
+        key = (s[0], s[1])
+        cells[key] = cells.get(key, "") + "s"
+    return cells

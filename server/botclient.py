@@ -1,0 +1,315 @@
+"""``selfish bot``: a headless client that plays through the protocol, for load tests and demos.
+
+    selfish bot HOST[:PORT] (--create EDITION --seats N [--server-bots M] | --room CODE)
+                [--level random|basic] [--games K] [--name NAME]
+
+It speaks only the wire protocol (its decisions come from the engine's bot functions applied to
+the view it receives, exactly as a remote program would). With ``--create`` it opens a room with
+``autostart``, so the game begins when the table is full, and it asks for a rematch after each
+game while it is the host. After every game it prints
+``game ROOM finished: winner NAME after T turns`` and exits 0 after K games. If the connection
+drops (server restart) it reconnects with its token and carries on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.codec import MessageDecoder, encode
+from protocol.messages import BOT_LEVELS, EDITIONS, MAX_SEATS, MIN_SEATS, TIMERS
+from server.config import DEFAULT_PORT
+
+Message = dict[str, Any]
+
+#: Errors that are part of normal play and need no reaction (a newer state is on its way).
+BENIGN = frozenset({"stale_version", "not_your_turn", "game_over"})
+
+
+class BotError(Exception):
+    """The bot cannot go on (refused by the server, or the server is gone for good)."""
+
+
+@dataclass
+class GameResult:
+    """One finished game, as announced by ``game_over``."""
+
+    room: str
+    game: int
+    winner: int | None
+    winner_name: str | None
+    turns: int
+
+    def line(self) -> str:
+        """The line ``selfish bot`` prints."""
+        return (f"game {self.room} finished: winner {self.winner_name or 'none'} "
+                f"after {self.turns} turns")  # fmt: skip
+
+
+@dataclass
+class CreateSpec:
+    """What room to create."""
+
+    edition: str
+    seats: int
+    server_bots: int = 0
+    timer: int = 0
+    public: bool = True
+    seed: int | None = None
+
+
+@dataclass
+class HeadlessBot:
+    """A protocol client that plays one seat with an engine bot until ``games`` games end.
+
+    ``frames`` records every message received when ``record`` is set (tests inspect it).
+    ``on_line`` receives the per-game lines; ``on_room`` the room code once known.
+    """
+
+    host: str
+    port: int
+    name: str = "bot"
+    level: str = "basic"
+    create: CreateSpec | None = None
+    room: str | None = None
+    games: int = 1
+    reconnect: float = 15.0  # seconds to keep trying after the connection drops
+    record: bool = False
+    act_delay: float = 0.0  # think time before each act
+    max_rate: float = 15.0  # acts per second at most: stays under the server's default limit
+    on_line: Callable[[str], None] | None = None
+    on_room: Callable[[str], None] | None = None
+    seed: int | None = None
+
+    token: str | None = None
+    player: str | None = None
+    seat: int | None = None
+    host_id: str | None = None
+    results: list[GameResult] = field(default_factory=list)
+    frames: list[Message] = field(default_factory=list)
+    connections: int = 0
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+        self._acted: int | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._done = False
+        self._next_id = 0
+        self._sent: dict[int, Message] = {}  # requests awaiting their direct reply
+        self._last_act = 0.0
+
+    # ------------------------------------------------------------------ plumbing
+
+    def send(self, message: Message) -> None:
+        """Send one message (with a fresh request id)."""
+        if self._writer is None or self._writer.is_closing():
+            return
+        self._next_id += 1
+        self._sent[self._next_id] = message
+        self._writer.write(encode({**message, "id": self._next_id}))
+
+    async def run(self) -> list[GameResult]:
+        """Play until ``games`` games have ended; return their results."""
+        deadline: float | None = None
+        loop = asyncio.get_running_loop()
+        while not self._done:
+            try:
+                await self._session()
+                deadline = None
+            except (ConnectionError, OSError, asyncio.IncompleteReadError):
+                if not self.connections:
+                    raise  # never reached the server: nothing to resume
+            if self._done:
+                break
+            # Lost the connection (server restart?): come back with the token.
+            if deadline is None:
+                deadline = loop.time() + self.reconnect
+            if loop.time() > deadline:
+                raise BotError("lost the connection to the server")
+            await asyncio.sleep(0.1)
+        return self.results
+
+    async def _session(self) -> None:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        self._writer = writer
+        self.connections += 1
+        self._acted = None  # an act lost with the old connection must be sent again
+        self._sent.clear()
+        decoder = MessageDecoder(max_size=None)
+        hello: Message = {"type": "hello", "protocol": 1, "name": self.name}
+        if self.token:
+            hello["token"] = self.token
+        self.send(hello)
+        try:
+            while not self._done:
+                try:
+                    data = await asyncio.wait_for(reader.read(1 << 16), 20.0)
+                except TimeoutError:
+                    self.send({"type": "ping"})
+                    continue
+                if not data:
+                    return
+                for message in decoder.feed(data):
+                    if self.record:
+                        self.frames.append(message)
+                    await self._on_message(message)
+                    if self._done:
+                        break
+        finally:
+            writer.close()
+            self._writer = None
+
+    # ------------------------------------------------------------------ behaviour
+
+    async def _on_message(self, msg: Message) -> None:
+        kind = msg.get("type")
+        request = self._sent.pop(msg["id"], None) if isinstance(msg.get("id"), int) else None
+        if kind == "welcome":
+            resumed = self.token is not None
+            self.token, self.player = msg["token"], msg["player"]
+            if not resumed or (self.seat is None and self.room is None):
+                self._enter_room()
+        elif kind == "joined":
+            self.room, self.seat = msg["room"], msg["seat"]
+            if self.on_room is not None:
+                self.on_room(msg["room"])
+        elif kind == "room":
+            self.host_id = msg["host"]
+        elif kind == "state":
+            await self._on_state(msg)
+        elif kind == "game_over":
+            self._on_game_over(msg)
+        elif kind == "error":
+            if msg["code"] == "rate_limited":
+                # The request was dropped: back off, then redo it (an act is redone from a
+                # fresh state, since the game may have moved on).
+                await asyncio.sleep(0.5)
+                if request is None or request["type"] == "act":
+                    self._acted = None
+                    if self.room is not None:
+                        self.send({"type": "sync", "room": self.room})
+                else:
+                    self.send(request)
+            elif msg["code"] not in BENIGN:
+                raise BotError(f"server refused: {msg['code']}: {msg['message']}")
+        elif kind == "bye" and msg.get("reason") == "replaced":
+            raise BotError("replaced by another connection with the same token")
+
+    def _enter_room(self) -> None:
+        if self.create is not None and self.room is None:
+            spec = self.create
+            request: Message = {
+                "type": "create_room", "edition": spec.edition, "seats": spec.seats,
+                "bots": spec.server_bots, "bot_level": self.level, "timer": spec.timer,
+                "public": spec.public, "autostart": True,
+            }  # fmt: skip
+            if spec.seed is not None:
+                request["seed"] = spec.seed
+            self.send(request)
+        elif self.room is not None:
+            self.send({"type": "join_room", "room": self.room, "as": "player"})
+        else:
+            raise BotError("nothing to do: give a room to create or join")
+
+    async def _on_state(self, msg: Message) -> None:
+        from server.engine.bots import choose  # the engine's bots; lazy so --help stays fast
+
+        view = msg["view"]
+        version = msg["version"]
+        if not view["legal"] or version == self._acted:
+            return
+        self._acted = version
+        loop = asyncio.get_running_loop()
+        wait = max(self.act_delay, self._last_act + 1.0 / self.max_rate - loop.time())
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_act = loop.time()
+        choice = choose(self.level, view, self._rng)
+        self.send({"type": "act", "room": msg["room"], "version": version, "choice": choice})
+
+    def _on_game_over(self, msg: Message) -> None:
+        result = GameResult(msg["room"], msg["game"], msg["winner"], msg["winner_name"],
+                            msg["turns"])  # fmt: skip
+        self.results.append(result)
+        if self.on_line is not None:
+            self.on_line(result.line())
+        if len(self.results) >= self.games:
+            self.send({"type": "leave_room", "room": msg["room"]})
+            self._done = True
+        elif self.host_id == self.player:
+            self.send({"type": "rematch", "room": msg["room"]})
+
+
+# ---------------------------------------------------------------------- command line
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` (IPv6 literals in brackets) -> (host, port)."""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        return host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT
+    if text.count(":") == 1:
+        host, port = text.split(":")
+        return host, int(port)
+    return text, DEFAULT_PORT
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``selfish bot`` argument parser."""
+    p = argparse.ArgumentParser(prog="selfish bot",
+                                description="A headless client that plays through the protocol.")
+    p.add_argument("address", metavar="HOST[:PORT]", help=f"server (default port {DEFAULT_PORT})")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--create", metavar="EDITION", choices=EDITIONS,
+                      help="create a room of this edition (space or shipwrecked)")
+    what.add_argument("--room", metavar="CODE", help="join this room as a player")
+    p.add_argument("--seats", type=int, default=2, choices=range(MIN_SEATS, MAX_SEATS + 1),
+                   help="table size with --create (default 2)")
+    p.add_argument("--server-bots", type=int, default=0, metavar="M",
+                   help="with --create: seats the server fills with its own bots")
+    p.add_argument("--timer", type=int, default=0, choices=TIMERS, help="turn timer, seconds")
+    p.add_argument("--level", choices=BOT_LEVELS, default="basic", help="how this bot plays")
+    p.add_argument("--games", type=int, default=1, metavar="K", help="games to play (default 1)")
+    p.add_argument("--name", default=None, help="player name (default bot-NNNN)")
+    p.add_argument("--delay", type=float, default=0.0, help="think time per decision, seconds")
+    p.add_argument("--max-rate", type=float, default=15.0,
+                   help="decisions per second at most (default 15, under the server's limit)")
+    return p  # fmt: skip
+
+
+def bot_main(argv: list[str]) -> int:
+    """Entry point of ``selfish bot``; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        host, port = parse_address(args.address)
+    except ValueError:
+        print(f"selfish bot: bad address {args.address!r}", file=sys.stderr)
+        return 2
+    if args.create and not 0 <= args.server_bots < args.seats:
+        print("selfish bot: --server-bots must be 0 .. seats-1", file=sys.stderr)
+        return 2
+    create = CreateSpec(args.create, args.seats, args.server_bots, args.timer) \
+        if args.create else None  # fmt: skip
+    bot = HeadlessBot(
+        host, port, name=args.name or f"bot-{random.randrange(10_000):04d}", level=args.level,
+        create=create, room=args.room.upper() if args.room else None, games=max(1, args.games),
+        act_delay=args.delay, max_rate=max(0.1, args.max_rate),
+        on_line=lambda line: print(line, flush=True),
+        on_room=(lambda code: print(f"room {code}", file=sys.stderr, flush=True)),
+    )  # fmt: skip
+    try:
+        asyncio.run(bot.run())
+    except BotError as exc:
+        print(f"selfish bot: {exc}", file=sys.stderr)
+        return 1
+    except (ConnectionError, OSError) as exc:
+        print(f"selfish bot: cannot reach {host}:{port}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0

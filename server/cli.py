@@ -1,0 +1,83 @@
+"""``selfish-server``: run the game server until SIGTERM/SIGINT.
+
+Settings come from ServerConfig defaults, then ``--config FILE`` (TOML, keys named like the
+ServerConfig fields, optionally under ``[server]``), then the flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from server.config import DEFAULT_PORT, ServerConfig, default_db_path, load_toml
+
+log = logging.getLogger("selfish.server")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``selfish-server`` argument parser (every flag defaults to 'not given')."""
+    p = argparse.ArgumentParser(prog="selfish-server", description="The Selfish game server.")
+    p.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
+    p.add_argument("--db", help=f"SQLite file (default {default_db_path()}; ':memory:' = none)")
+    p.add_argument("--log-level", help="DEBUG, INFO (default), WARNING or ERROR")
+    p.add_argument("--config", metavar="FILE", help="TOML file with settings; flags win")
+    return p
+
+
+def make_config(args: argparse.Namespace) -> ServerConfig:
+    """Defaults < config file < flags."""
+    settings: dict[str, object] = {"host": "0.0.0.0", "db": default_db_path()}
+    if args.config:
+        settings.update(load_toml(args.config))
+    for key in ("host", "port", "db", "log_level"):
+        value = getattr(args, key)
+        if value is not None:
+            settings[key] = value
+    return ServerConfig(**settings)  # type: ignore[arg-type]
+
+
+async def serve(config: ServerConfig) -> int:
+    """Run until a signal asks to stop; then shut down gracefully."""
+    from server.tcp import start_server
+
+    running = await start_server(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # Signal handlers are unavailable on some platforms (Windows): Ctrl-C still works there.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    print(f"selfish-server listening on {config.host}:{running.port}", file=sys.stderr, flush=True)
+    await stop.wait()
+    log.info("signal received")
+    await running.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``selfish-server`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        config = make_config(args)
+    except (OSError, ValueError, TypeError) as exc:
+        print(f"selfish-server: bad configuration: {exc}", file=sys.stderr)
+        return 2
+    level = getattr(logging, str(config.log_level).upper(), None)
+    if not isinstance(level, int):
+        print(f"selfish-server: unknown log level {config.log_level!r}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        return asyncio.run(serve(config))
+    except OSError as exc:
+        print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,399 @@
+"""The lobby: identities, rooms by code, and the dispatch of every request after ``hello``.
+
+The lobby is transport-agnostic: it talks to connections through the small :class:`Connection`
+protocol (``server.session.Session`` implements it over TCP), so tests could drive it directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    Act,
+    AddBot,
+    Back,
+    Chat,
+    CreateRoom,
+    GetReplay,
+    Hello,
+    JoinRoom,
+    LeaveRoom,
+    ListReplays,
+    ListRooms,
+    Ping,
+    Rematch,
+    RemoveBot,
+    Request,
+    Start,
+    Sync,
+    check_chat,
+    reply,
+    welcome,
+)
+from server.config import ServerConfig
+from server.engine import CATALOGUE
+from server.limits import TokenBucket
+from server.room import Room, Status
+from server.store import Store
+
+log = logging.getLogger("selfish.server")
+
+Message = dict[str, Any]
+
+
+class Connection(Protocol):
+    """What the lobby needs from a client connection."""
+
+    peer: str
+    chat_bucket: TokenBucket
+
+    def send(self, message: Message) -> None:
+        """Queue a message to the client."""
+
+    def close_after(self, message: Message) -> None:
+        """Send ``message`` and then close the connection."""
+
+
+@dataclass
+class Player:
+    """An identity: survives reconnects (by token) and, through the store, restarts."""
+
+    id: str
+    token: str
+    name: str
+    connection: Connection | None = None
+    rooms: list[str] = field(default_factory=list)  # codes, in join order
+
+
+def server_version() -> str:
+    """``selfish-server <package version>``."""
+    try:
+        from importlib.metadata import version
+
+        return f"selfish-server {version('selfish-tui')}"
+    except Exception:  # not installed (running from a checkout)
+        return "selfish-server 0.1.0"
+
+
+class Lobby:
+    """All players and rooms of one server."""
+
+    def __init__(self, config: ServerConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.players: dict[str, Player] = {}
+        self.by_token: dict[str, Player] = {}
+        self.rooms: dict[str, Room] = {}
+        self.version = server_version()
+
+    # ------------------------------------------------------------------ Hub (for rooms)
+
+    def send(self, player: str, message: Message) -> None:
+        """Send to a player's live connection; nothing if they are away."""
+        p = self.players.get(player)
+        if p is not None and p.connection is not None:
+            p.connection.send(message)
+
+    def connected(self, player: str) -> bool:
+        """Whether the player has a live connection."""
+        p = self.players.get(player)
+        return p is not None and p.connection is not None
+
+    def player_name(self, player: str) -> str:
+        """A player's display name."""
+        p = self.players.get(player)
+        return p.name if p is not None else player
+
+    def room_closed(self, room: Room) -> None:
+        """Forget a closed room."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            log.info("room %s closed", room.code)
+        for p in self.players.values():
+            if room.code in p.rooms:
+                p.rooms.remove(room.code)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def restore(self) -> None:
+        """Load identities and resume every unfinished stored game (call inside the loop)."""
+        for pid, token, name in self.store.players():
+            player = Player(pid, token, name)
+            self.players[pid] = player
+            self.by_token[token] = player
+        for stored in self.store.unfinished_games():
+            try:
+                room = Room.restore(self, stored)
+            except Exception:
+                log.exception("game %d could not be replayed; marking it abandoned", stored.id)
+                self.store.finish_game(stored.id, "abandoned", None, 0)
+                continue
+            if room.code in self.rooms:
+                room.code = self._new_code()
+            self.rooms[room.code] = room
+            for pid in room.members:
+                if pid in self.players:
+                    self.players[pid].rooms.append(room.code)
+            room.resume()
+            log.info("room %s: game %d resumed after %d decisions", room.code, stored.id,
+                     len(stored.decisions))  # fmt: skip
+
+    def shutdown(self) -> None:
+        """Stop every room's clocks; unfinished games stay stored for the next start."""
+        for room in self.rooms.values():
+            room.close(abandon=False)
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(4))
+            if code not in self.rooms:
+                return code
+
+    # ------------------------------------------------------------------ connections
+
+    def hello(self, conn: Connection, req: Hello) -> Player:
+        """Identify a connection: a new player, or the one the token names."""
+        if req.token is not None:
+            player = self.by_token.get(req.token)
+            if player is None:
+                raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
+            player.name = req.name
+            old = player.connection
+            if old is not None and old is not conn:
+                old.close_after({"type": "bye", "reason": "replaced",
+                                 "message": "you connected again elsewhere"})  # fmt: skip
+        else:
+            pid = "p" + secrets.token_hex(4)
+            while pid in self.players:
+                pid = "p" + secrets.token_hex(4)
+            player = Player(pid, secrets.token_urlsafe(18), req.name)
+            self.players[pid] = player
+            self.by_token[player.token] = player
+        self.store.save_player(player.id, player.token, player.name)
+        player.connection = conn
+        log.info("%s is %s (%s)%s", conn.peer, player.name, player.id,
+                 " resuming" if req.token else "")  # fmt: skip
+        conn.send(welcome(player.id, player.token, self.version, req.id))
+        for code in list(player.rooms):
+            room = self.rooms.get(code)
+            if room is None:
+                player.rooms.remove(code)
+                continue
+            conn.send(self._joined(room, player.id))
+            room.broadcast_room()  # everyone sees the player connected again
+            room.send_game(player.id)
+        return player
+
+    def disconnect(self, conn: Connection, player: Player | None) -> None:
+        """A connection ended; the player keeps seats, rooms nobody can use are closed."""
+        if player is None or player.connection is not conn:
+            return
+        player.connection = None
+        for code in list(player.rooms):
+            room = self.rooms.get(code)
+            if room is None:
+                continue
+            people_here = any(self.connected(p) for p in room.members)
+            if room.status != Status.PLAYING and not people_here:
+                # A waiting or finished table with nobody connected would linger forever.
+                room.close(abandon=False)
+                self.room_closed(room)
+            else:
+                room.broadcast_room()
+
+    # ------------------------------------------------------------------ requests
+
+    def handle(self, conn: Connection, player: Player, req: Request) -> None:
+        """Carry out one request of a welcomed player; raise ProtocolError if it is refused."""
+        handler = self._handlers.get(type(req))
+        if handler is None:  # hello twice
+            raise ProtocolError(ErrorCode.ALREADY_WELCOMED, "you are already welcomed")
+        handler(self, conn, player, req)
+
+    def _ok(self, conn: Connection, req: Request) -> Callable[[], None]:
+        return lambda: conn.send(reply("ok", req.id))
+
+    def _room(self, code: str) -> Room:
+        room = self.rooms.get(code)
+        if room is None:
+            raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
+        return room
+
+    def _member(self, code: str, player: Player) -> Room:
+        room = self._room(code)
+        if player.id not in room.members:
+            raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {code}")
+        return room
+
+    def _joined(self, room: Room, pid: str) -> Message:
+        seat = room.seat_of(pid)
+        return {
+            "type": "joined", "room": room.code,
+            "role": "spectator" if seat is None else "player",
+            "seat": None if seat is None else seat.index, "edition": room.edition,
+            "catalogue": CATALOGUE[room.edition],
+        }  # fmt: skip
+
+    def _check_room_quota(self, player: Player) -> None:
+        if len(player.rooms) >= self.config.max_rooms_per_player:
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_ROOMS,
+                f"you are in {len(player.rooms)} rooms already (limit "
+                f"{self.config.max_rooms_per_player})",
+            )
+
+    def _autostart(self, room: Room) -> None:
+        if room.can_autostart():
+            room.start(room.first_seed)
+
+    def _ping(self, conn: Connection, player: Player, req: Ping) -> None:
+        conn.send(reply("pong", req.id))
+
+    def _list_rooms(self, conn: Connection, player: Player, req: ListRooms) -> None:
+        rooms = [r.summary() for r in self.rooms.values() if r.public and r.status != Status.OVER]
+        conn.send(reply("rooms", req.id, rooms=rooms))
+
+    def _create(self, conn: Connection, player: Player, req: CreateRoom) -> None:
+        if len(self.rooms) >= self.config.max_rooms:
+            raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
+        self._check_room_quota(player)
+        if req.seed is not None and not self.config.allow_seed:
+            raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+        room = Room(self, self._new_code(), req.edition, req.seats, public=req.public,
+                    timer=req.timer, autostart=req.autostart)  # fmt: skip
+        room.first_seed = req.seed
+        room.join_player(player.id, player.name)
+        for _ in range(req.bots):
+            room.add_bot(req.bot_level)
+        self.rooms[room.code] = room
+        player.rooms.append(room.code)
+        log.info("room %s created by %s (%s, %d seats, %d bots, timer %d)", room.code,
+                 player.name, req.edition, req.seats, req.bots, req.timer)  # fmt: skip
+        conn.send({**self._joined(room, player.id), **({"id": req.id} if req.id is not None
+                                                        else {})})  # fmt: skip
+        room.broadcast_room()
+        self._autostart(room)
+
+    def _join(self, conn: Connection, player: Player, req: JoinRoom) -> None:
+        room = self._room(req.room)
+        if player.id in room.members:
+            raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {room.code}")
+        self._check_room_quota(player)
+        if req.as_ == "spectator":
+            room.join_spectator(player.id)
+        else:
+            room.join_player(player.id, player.name)
+        player.rooms.append(room.code)
+        log.info("room %s: %s joined as %s", room.code, player.name, req.as_)
+        joined = self._joined(room, player.id)
+        if req.id is not None:
+            joined["id"] = req.id
+        conn.send(joined)
+        room.broadcast_room()
+        room.send_game(player.id)
+        self._autostart(room)
+
+    def _leave(self, conn: Connection, player: Player, req: LeaveRoom) -> None:
+        room = self._member(req.room, player)
+        conn.send(reply("ok", req.id))
+        if room.code in player.rooms:
+            player.rooms.remove(room.code)
+        log.info("room %s: %s left", room.code, player.name)
+        room.leave(player.id)
+
+    def _add_bot(self, conn: Connection, player: Player, req: AddBot) -> None:
+        room = self._member(req.room, player)
+        room.require_host(player.id)
+        room.add_bot(req.level)
+        conn.send(reply("ok", req.id))
+        room.broadcast_room()
+        self._autostart(room)
+
+    def _remove_bot(self, conn: Connection, player: Player, req: RemoveBot) -> None:
+        room = self._member(req.room, player)
+        room.require_host(player.id)
+        room.remove_bot(req.seat)
+        conn.send(reply("ok", req.id))
+        room.broadcast_room()
+
+    def _start(self, conn: Connection, player: Player, req: Start) -> None:
+        room = self._member(req.room, player)
+        room.require_host(player.id)
+        room.start(room.first_seed, ack=self._ok(conn, req))
+
+    def _act(self, conn: Connection, player: Player, req: Act) -> None:
+        room = self._room(req.room)
+        room.act(player.id, req.version, req.choice, ack=self._ok(conn, req))
+
+    def _chat(self, conn: Connection, player: Player, req: Chat) -> None:
+        room = self._member(req.room, player)
+        text = check_chat(req.text, self.config.max_chat)
+        if not conn.chat_bucket.allow():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
+        conn.send(reply("ok", req.id))
+        seat = room.seat_of(player.id)
+        line = {"type": "chat", "room": room.code, "player": player.id,
+                "name": seat.name if seat else player.name,
+                "seat": seat.index if seat else None, "text": text}  # fmt: skip
+        for member in room.members:
+            self.send(member, line)
+
+    def _rematch(self, conn: Connection, player: Player, req: Rematch) -> None:
+        room = self._member(req.room, player)
+        room.require_host(player.id)
+        room.rematch(ack=self._ok(conn, req))
+
+    def _back(self, conn: Connection, player: Player, req: Back) -> None:
+        room = self._member(req.room, player)
+        if room.seat_of(player.id) is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "only seated players can be away")
+        conn.send(reply("ok", req.id))
+        room.back(player.id)
+
+    def _sync(self, conn: Connection, player: Player, req: Sync) -> None:
+        room = self._member(req.room, player)
+        conn.send(reply("ok", req.id))
+        conn.send(room.room_message())
+        room.send_game(player.id)
+
+    def _list_replays(self, conn: Connection, player: Player, req: ListReplays) -> None:
+        games = [
+            {"game": g.id, "room": g.room, "edition": g.edition, "names": g.names,
+             "winner": g.winner, "turns": g.turns, "ended": g.ended}
+            for g in self.store.finished_games(50)
+        ]  # fmt: skip
+        conn.send(reply("replays", req.id, games=games))
+
+    def _get_replay(self, conn: Connection, player: Player, req: GetReplay) -> None:
+        game = self.store.game(req.game)
+        if game is None or game.status != "over":
+            raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no finished game {req.game}")
+        conn.send(reply(
+            "replay", req.id, game=game.id, room=game.room, edition=game.edition,
+            names=game.names, seed=game.seed, winner=game.winner, turns=game.turns,
+            decisions=[[seat, choice] for seat, choice in game.decisions],
+        ))  # fmt: skip
+
+    _handlers: dict[type[Request], Callable[[Lobby, Connection, Player, Any], None]] = {
+        Ping: _ping,
+        ListRooms: _list_rooms,
+        CreateRoom: _create,
+        JoinRoom: _join,
+        LeaveRoom: _leave,
+        AddBot: _add_bot,
+        RemoveBot: _remove_bot,
+        Start: _start,
+        Act: _act,
+        Chat: _chat,
+        Rematch: _rematch,
+        Back: _back,
+        Sync: _sync,
+        ListReplays: _list_replays,
+        GetReplay: _get_replay,
+    }

@@ -1,0 +1,651 @@
+"""A room: its seats and members, one engine game at a time, turn timers and bot takeover.
+
+Everything here is synchronous and runs on the event loop thread; the only asynchronous part is
+one ``loop.call_at`` handle per room that fires when a bot, an away seat or an expired turn timer
+must decide. A request either raises :class:`ProtocolError` before changing anything, or applies
+completely (engine, then store commit, then messages out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from protocol.codec import normalize
+from protocol.errors import ErrorCode, ProtocolError
+from server.config import ServerConfig
+from server.engine import EngineError, Event, Game
+from server.store import Store, StoredGame
+
+log = logging.getLogger("selfish.server")
+
+Message = dict[str, Any]
+Ack = Callable[[], None] | None
+
+
+class Hub(Protocol):
+    """What a room needs from the lobby around it."""
+
+    config: ServerConfig
+    store: Store
+
+    def send(self, player: str, message: Message) -> None:
+        """Send to the player's connection, if any."""
+
+    def connected(self, player: str) -> bool:
+        """Whether the player has a live connection."""
+
+    def player_name(self, player: str) -> str:
+        """A player's current display name."""
+
+    def room_closed(self, room: Room) -> None:
+        """Forget a room whose last member left."""
+
+
+class Status(StrEnum):
+    """Where a room is in its life."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass
+class Seat:
+    """One seat at the table: a human (possibly away or gone) or a server bot."""
+
+    index: int
+    kind: str  # "human" | "bot"
+    name: str
+    player: str | None = None
+    level: str = "basic"
+    left: bool = False  # the human left mid-game: a bot plays the seat until the game ends
+    away: bool = False
+    timeouts: int = 0  # timeouts in a row
+
+    @property
+    def automated(self) -> bool:
+        """True when a bot plays this seat without waiting for anyone."""
+        return self.kind == "bot" or self.left
+
+    def to_wire(self, connected: bool) -> Message:
+        """The seat as shown in a ``room`` message."""
+        return {
+            "seat": self.index, "name": self.name, "kind": self.kind, "player": self.player,
+            "level": self.level if self.kind == "bot" else None,
+            "connected": connected, "away": self.away, "left": self.left,
+        }  # fmt: skip
+
+    def to_record(self) -> Message:
+        """The seat as persisted with its game."""
+        return {"kind": self.kind, "name": self.name, "player": self.player,
+                "level": self.level, "left": self.left}  # fmt: skip
+
+    @classmethod
+    def from_record(cls, index: int, record: Message) -> Seat:
+        """Inverse of :meth:`to_record`."""
+        return cls(index, str(record["kind"]), str(record["name"]), record.get("player"),
+                   str(record.get("level", "basic")), bool(record.get("left", False)))  # fmt: skip
+
+
+def rebuild(edition: str, names: list[str], seed: int,
+            decisions: Iterable[tuple[int, Message]]) -> Game:  # fmt: skip
+    """Replay stored decisions, matching each against the legal choices in wire form so that
+    tuples that became lists in storage still compare equal."""
+    game = Game(edition, names, seed)
+    for seat, stored in decisions:
+        wanted = normalize(stored)
+        for option in game.legal(seat):
+            if normalize(option) == wanted:
+                game.apply(seat, option)
+                break
+        else:
+            raise ValueError(f"stored decision {stored!r} of seat {seat} is not legal on replay")
+    return game
+
+
+class Room:
+    """A table: seats, members (seated humans and spectators), the current game."""
+
+    def __init__(self, hub: Hub, code: str, edition: str, size: int, *, public: bool = True,
+                 timer: int = 0, autostart: bool = False) -> None:  # fmt: skip
+        self.hub = hub
+        self.code = code
+        self.edition = edition
+        self.size = size
+        self.public = public
+        self.timer = timer
+        self.autostart = autostart
+        self.seats: list[Seat | None] = [None] * size
+        self.members: dict[str, str] = {}  # player id -> "player" | "spectator", in join order
+        self.host: str | None = None
+        self.status = Status.WAITING
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.version_base = 0
+        self.first_seed: int | None = None  # create_room's seed, used by the first start
+        self.closed = False
+        self._opened: dict[int, float] = {}  # seat -> loop time its current decision opened
+        self._handle: asyncio.TimerHandle | None = None
+        self._rng = random.Random()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def config(self) -> ServerConfig:
+        """The server settings."""
+        return self.hub.config
+
+    @property
+    def version(self) -> int:
+        """The state version: +1 per decision, rising across rematches."""
+        return self.version_base + (len(self.game.decisions) if self.game else 0)
+
+    def seat_of(self, player: str) -> Seat | None:
+        """The seat ``player`` holds in this room (None for spectators and strangers)."""
+        for seat in self.seats:
+            if seat is not None and seat.player == player and not seat.left:
+                return seat
+        return None
+
+    def humans(self) -> int:
+        """Seats held by people."""
+        return sum(1 for s in self.seats if s is not None and s.kind == "human")
+
+    def filled(self) -> int:
+        """Seats taken."""
+        return sum(1 for s in self.seats if s is not None)
+
+    def host_name(self) -> str | None:
+        """The host's display name."""
+        if self.host is None:
+            return None
+        seat = self.seat_of(self.host)
+        return seat.name if seat else self.hub.player_name(self.host)
+
+    def summary(self) -> Message:
+        """The entry for ``rooms`` (list_rooms)."""
+        spectators = sum(1 for role in self.members.values() if role == "spectator")
+        return {
+            "room": self.code, "edition": self.edition, "size": self.size,
+            "filled": self.filled(), "humans": self.humans(),
+            "bots": sum(1 for s in self.seats if s is not None and s.kind == "bot"),
+            "status": str(self.status), "timer": self.timer, "host": self.host_name(),
+            "spectators": spectators,
+        }  # fmt: skip
+
+    def room_message(self) -> Message:
+        """The ``room`` broadcast."""
+        return {
+            "type": "room", "room": self.code, "edition": self.edition, "size": self.size,
+            "public": self.public, "timer": self.timer, "autostart": self.autostart,
+            "host": self.host, "status": str(self.status), "game": self.game_id,
+            "seats": [
+                None if s is None
+                else s.to_wire(s.kind == "bot" or (s.player is not None and not s.left
+                                                   and self.hub.connected(s.player)))
+                for s in self.seats
+            ],
+            "spectators": [
+                {"player": p, "name": self.hub.player_name(p)}
+                for p, role in self.members.items() if role == "spectator"
+            ],
+        }  # fmt: skip
+
+    # ------------------------------------------------------------------ membership
+
+    def _unique_name(self, name: str) -> str:
+        taken = {s.name for s in self.seats if s is not None}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name} {n}" in taken:
+            n += 1
+        return f"{name} {n}"
+
+    def join_player(self, player: str, name: str) -> int:
+        """Seat ``player``; a player who left a running game gets their seat back."""
+        if player in self.members:
+            raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
+        if self.status != Status.WAITING:
+            for seat in self.seats:
+                if seat is not None and seat.player == player and seat.left:
+                    seat.left = False
+                    seat.timeouts = 0
+                    self.members[player] = "player"
+                    self._persist_seats()
+                    self._adopt_host(player)
+                    self._reschedule()
+                    return seat.index
+            raise ProtocolError(ErrorCode.GAME_STARTED, f"the game in {self.code} has begun")
+        index = self._free_seat()
+        self.seats[index] = Seat(index, "human", self._unique_name(name), player)
+        self.members[player] = "player"
+        self._adopt_host(player)
+        return index
+
+    def join_spectator(self, player: str) -> None:
+        """Let ``player`` watch."""
+        if player in self.members:
+            raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
+        self.members[player] = "spectator"
+        self._adopt_host(player)
+
+    def _adopt_host(self, player: str) -> None:
+        if self.host is None or self.host not in self.members:
+            self.host = player
+
+    def _free_seat(self) -> int:
+        for index, seat in enumerate(self.seats):
+            if seat is None:
+                return index
+        raise ProtocolError(ErrorCode.ROOM_FULL, f"room {self.code} has no free seat")
+
+    def leave(self, player: str) -> None:
+        """Remove ``player``; during a game (or after it) their seat is kept for a bot."""
+        if player not in self.members:
+            raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
+        del self.members[player]
+        seat = self.seat_of(player)
+        if seat is not None:
+            if self.status == Status.WAITING:
+                self.seats[seat.index] = None
+            else:
+                seat.left, seat.away = True, False
+                self._persist_seats()
+                if self.status == Status.PLAYING:
+                    self._announce_events([Event("away", f"{seat.name} left; a bot plays on.",
+                                                 seat=seat.index)])  # fmt: skip
+                    self._reschedule()
+        if self.host == player:
+            # The longest-present remaining member takes over (dicts keep join order).
+            self.host = next(iter(self.members), None)
+        if not self.members:
+            self.close(abandon=True)
+            self.hub.room_closed(self)
+        else:
+            self.broadcast_room()
+
+    def add_bot(self, level: str) -> int:
+        """Fill the lowest free seat with a server bot."""
+        if self.status != Status.WAITING:
+            raise ProtocolError(ErrorCode.GAME_STARTED, "bots can only be added before the game")
+        index = self._free_seat()
+        taken = {s.name for s in self.seats if s is not None}
+        n = 1
+        while f"Bot {n}" in taken:
+            n += 1
+        self.seats[index] = Seat(index, "bot", f"Bot {n}", level=level)
+        return index
+
+    def remove_bot(self, index: int) -> None:
+        """Free a bot's seat."""
+        if self.status != Status.WAITING:
+            raise ProtocolError(ErrorCode.GAME_STARTED, "bots can only be removed before the game")
+        seat = self.seats[index] if 0 <= index < self.size else None
+        if seat is None or seat.kind != "bot":
+            raise ProtocolError(ErrorCode.BAD_SEAT, f"seat {index} holds no bot")
+        self.seats[index] = None
+
+    def require_host(self, player: str) -> None:
+        """Raise ``not_host`` unless ``player`` hosts the room."""
+        if self.host != player:
+            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+
+    # ------------------------------------------------------------------ starting
+
+    def can_autostart(self) -> bool:
+        """True when the room should start on its own now."""
+        return self.autostart and self.status == Status.WAITING and self.filled() == self.size
+
+    def start(self, seed: int | None = None, ack: Ack = None) -> None:
+        """Begin the game (host checks are the caller's). ``ack`` runs once the request is
+        known to be valid, before anything is broadcast (the direct reply goes first)."""
+        if self.status != Status.WAITING:
+            raise ProtocolError(ErrorCode.GAME_STARTED, f"the game in {self.code} has begun")
+        if self.filled() < self.size:
+            raise ProtocolError(ErrorCode.SEATS_EMPTY, "every seat must be filled first")
+        if ack:
+            ack()
+        self._begin(seed)
+
+    def rematch(self, seed: int | None = None, ack: Ack = None) -> None:
+        """Same seats, new seed; seats of people who left become bots."""
+        if self.status != Status.OVER:
+            raise ProtocolError(ErrorCode.NOT_OVER, "the game is not over")
+        if ack:
+            ack()
+        for seat in self.seats:
+            if seat is not None and seat.left:
+                seat.kind, seat.player, seat.left, seat.level = "bot", None, False, "basic"
+            if seat is not None:
+                seat.away, seat.timeouts = False, 0
+        self.version_base = self.version + 1
+        self._begin(seed)
+
+    def _begin(self, seed: int | None) -> None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**62)
+        seats = [s for s in self.seats if s is not None]
+        names = [s.name for s in seats]
+        self.game = Game(self.edition, names, seed)
+        self._rng = random.Random(seed ^ 0x5E1F)
+        self.game_id = self.hub.store.create_game(
+            self.code, self.edition, names, [s.to_record() for s in seats],
+            {"public": self.public, "timer": self.timer, "autostart": self.autostart},
+            seed, self.version_base,
+        )  # fmt: skip
+        self.status = Status.PLAYING
+        log.info("room %s: game %d started (%s, %s)", self.code, self.game_id, self.edition,
+                 ", ".join(names))  # fmt: skip
+        self._track_opened(None)
+        self.broadcast_room()
+        for player in list(self.members):
+            self.send_game(player)
+        self._reschedule()
+
+    @classmethod
+    def restore(cls, hub: Hub, stored: StoredGame) -> Room:
+        """Rebuild a room around an unfinished stored game (after a server restart)."""
+        settings = stored.settings
+        room = cls(hub, stored.room, stored.edition, len(stored.names),
+                   public=bool(settings.get("public", True)), timer=int(settings.get("timer", 0)),
+                   autostart=bool(settings.get("autostart", False)))  # fmt: skip
+        room.seats = [Seat.from_record(i, rec) for i, rec in enumerate(stored.seats)]
+        room.game = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
+        room.game_id = stored.id
+        room.version_base = stored.version_base
+        room.status = Status.PLAYING
+        room._rng = random.Random(stored.seed ^ len(stored.decisions))
+        for seat in room.seats:
+            if seat is not None and seat.kind == "human" and seat.player and not seat.left:
+                room.members[seat.player] = "player"
+        room.host = next(iter(room.members), None)
+        room._track_opened(None)
+        return room
+
+    # ------------------------------------------------------------------ playing
+
+    def act(self, player: str, version: int, choice: Message, ack: Ack = None) -> None:
+        """Apply a person's decision, after every check of PROTOCOL.md's ``act``."""
+        if player not in self.members:
+            raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "spectators cannot act")
+        if self.game is None or self.status == Status.WAITING:
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started")
+        if self.game.over:
+            raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
+        if version != self.version:
+            raise ProtocolError(
+                ErrorCode.STALE_VERSION, f"version {version} is stale; current is {self.version}"
+            )
+        if not self.game.legal(seat.index):
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "you have nothing to decide now")
+        wanted = normalize(choice)
+        legal = self.game.view(seat.index)["legal"]
+        match = next((option for option in legal if normalize(option) == wanted), None)
+        if match is None:
+            raise ProtocolError(ErrorCode.ILLEGAL_CHOICE, "that choice is not in view.legal")
+        if ack:
+            ack()
+        extra: list[Event] = []
+        seat.timeouts = 0
+        if seat.away:
+            seat.away = False
+            extra.append(Event("away", f"{seat.name} is back.", seat=seat.index))
+        self._apply(seat.index, match, "human", extra)
+        if extra:
+            self.broadcast_room()
+
+    def back(self, player: str) -> None:
+        """Clear the caller's away mark."""
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "only seated players can be away")
+        seat.timeouts = 0
+        if seat.away:
+            seat.away = False
+            self._announce_events([Event("away", f"{seat.name} is back.", seat=seat.index)])
+            self.broadcast_room()
+            self._reschedule()
+
+    def _apply(self, index: int, choice: Message, by: str, extra: list[Event]) -> None:
+        """Engine, then store commit, then messages: a state is never sent before it is stored."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        events = game.apply(index, choice)
+        recorded = game.decisions[-1][1]
+        self.hub.store.append_decision(
+            self.game_id, len(game.decisions) - 1, index, dict(recorded), by
+        )
+        self._track_opened(index)
+        self._broadcast_change(extra + events)
+        if game.over:
+            self._finish()
+        else:
+            self._reschedule()
+
+    def _finish(self) -> None:
+        game = self.game
+        assert game is not None and self.game_id is not None
+        self.status = Status.OVER
+        self._cancel()
+        self.hub.store.finish_game(self.game_id, "over", game.winner, game.turn)
+        winner_name = None if game.winner is None else game.names[game.winner]
+        log.info("room %s: game %d over, winner %s after %d turns", self.code, self.game_id,
+                 winner_name or "none", game.turn)  # fmt: skip
+        over = {"type": "game_over", "room": self.code, "game": self.game_id,
+                "winner": game.winner, "winner_name": winner_name, "turns": game.turn}  # fmt: skip
+        for player in self.members:
+            self.hub.send(player, over)
+        self.broadcast_room()
+
+    # ------------------------------------------------------------------ messages out
+
+    def _recipient_seat(self, player: str) -> int | None:
+        seat = self.seat_of(player)
+        return None if seat is None else seat.index
+
+    def _events_for(self, events: Iterable[Event], seat: int | None) -> list[Message]:
+        out = []
+        for event in events:
+            text = event.for_seat(seat)
+            if text is not None:
+                out.append({"kind": event.kind, "text": text, "seat": event.seat})
+        return out
+
+    def _state(self, seat: int | None) -> Message:
+        assert self.game is not None
+        return {"type": "state", "room": self.code, "version": self.version,
+                "view": self.game.view(seat)}  # fmt: skip
+
+    def _broadcast_change(self, events: list[Event]) -> None:
+        timer = self.timer_message()
+        for player in self.members:
+            if not self.hub.connected(player):
+                continue
+            seat = self._recipient_seat(player)
+            wire = self._events_for(events, seat)
+            if wire:
+                self.hub.send(player, {"type": "events", "room": self.code, "history": False,
+                                       "events": wire})  # fmt: skip
+            self.hub.send(player, self._state(seat))
+            if timer is not None:
+                self.hub.send(player, timer)
+
+    def _announce_events(self, events: list[Event]) -> None:
+        for player in self.members:
+            wire = self._events_for(events, self._recipient_seat(player))
+            if wire:
+                self.hub.send(player, {"type": "events", "room": self.code, "history": False,
+                                       "events": wire})  # fmt: skip
+
+    def broadcast_room(self) -> None:
+        """Send the ``room`` message to every member."""
+        message = self.room_message()
+        for player in self.members:
+            self.hub.send(player, message)
+
+    def send_game(self, player: str) -> None:
+        """Send a (re)joining member the log so far, the state and the timer."""
+        if self.game is None or not self.hub.connected(player):
+            return
+        seat = self._recipient_seat(player)
+        history = self._events_for(self.game.log, seat)[-self.config.history_events :]
+        self.hub.send(player, {"type": "events", "room": self.code, "history": True,
+                               "events": history})  # fmt: skip
+        self.hub.send(player, self._state(seat))
+        timer = self.timer_message()
+        if timer is not None and self.status == Status.PLAYING:
+            self.hub.send(player, timer)
+
+    def timer_message(self) -> Message | None:
+        """The ``timer`` message for the current decision, if the room shows timers."""
+        if self.status != Status.PLAYING:
+            return None
+        if not self.timer and not any(s is not None and s.away for s in self.seats):
+            return None
+        now = asyncio.get_running_loop().time()
+        timers = []
+        for index in sorted(self._opened):
+            seat = self.seats[index]
+            due = self._due(index)
+            if seat is None or seat.automated or due is None:
+                continue
+            timers.append({"seat": index, "seconds": round(max(0.0, due - now), 2),
+                           "away": seat.away})  # fmt: skip
+        return {"type": "timer", "room": self.code, "version": self.version, "timers": timers}
+
+    def _persist_seats(self) -> None:
+        if self.game_id is not None and self.status == Status.PLAYING:
+            seats = [s.to_record() for s in self.seats if s is not None]
+            self.hub.store.update_seats(self.game_id, seats)
+
+    # ------------------------------------------------------------------ timers and bots
+
+    def _needing(self) -> list[int]:
+        game = self.game
+        if game is None or game.over:
+            return []
+        return [s for s in game.pending_seats() if game.legal(s)]
+
+    def _track_opened(self, actor: int | None) -> None:
+        """Open a clock for every seat that newly has to decide (or that just decided and must
+        decide again); a seat still waiting in a simultaneous decision keeps its clock."""
+        now = asyncio.get_running_loop().time() if _has_loop() else 0.0
+        opened = {}
+        for seat in self._needing():
+            if seat == actor or seat not in self._opened:
+                opened[seat] = now
+            else:
+                opened[seat] = self._opened[seat]
+        self._opened = opened
+
+    def _due(self, index: int) -> float | None:
+        opened = self._opened.get(index)
+        seat = self.seats[index]
+        if opened is None or seat is None:
+            return None
+        if seat.automated:
+            return opened + self.config.bot_delay
+        if seat.away:
+            return opened + self.config.away_delay
+        if self.timer:
+            return opened + self.timer * self.config.timer_scale
+        return None
+
+    def _cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _reschedule(self) -> None:
+        self._cancel()
+        if self.status != Status.PLAYING or self.closed:
+            return
+        dues = [d for d in (self._due(s) for s in self._opened) if d is not None]
+        if dues:
+            self._handle = asyncio.get_running_loop().call_at(min(dues), self._fire)
+
+    def resume(self) -> None:
+        """Start the clocks (after :meth:`restore`, once the loop runs)."""
+        self._track_opened(None)
+        self._reschedule()
+
+    def _fire(self) -> None:
+        """The earliest deadline has come: the server decides for that seat."""
+        self._handle = None
+        try:
+            self._decide_for_due_seat()
+        except Exception:  # never let one room's failure reach the event loop
+            log.exception("room %s: automatic decision failed; the room is stalled", self.code)
+
+    def _decide_for_due_seat(self) -> None:
+        game = self.game
+        if game is None or game.over or self.status != Status.PLAYING:
+            return
+        now = asyncio.get_running_loop().time()
+        due = {s: d for s in self._opened if (d := self._due(s)) is not None}
+        if not due:
+            return
+        index = min(due, key=lambda s: (due[s], s))
+        if due[index] > now + 0.001:
+            self._reschedule()
+            return
+        seat = self.seats[index]
+        assert seat is not None
+        from server.engine.bots import choose  # lazy: bots may load tables on import
+
+        view = game.view(index)
+        choice = choose(seat.level if seat.kind == "bot" else "basic", view, self._rng)
+        label = str(choice.get("label", choice.get("do")))
+        extra: list[Event] = []
+        by = "bot"
+        if not seat.automated and seat.away:
+            by = "away"
+            extra.append(Event("bot", f"{seat.name} is away; their bot chose: {label}.",
+                               to=(index,), public_text=f"{seat.name} is away; their bot decided.",
+                               seat=index))  # fmt: skip
+        elif not seat.automated:
+            by = "timeout"
+            seat.timeouts += 1
+            extra.append(Event("timeout", f"{seat.name} ran out of time; their bot chose: {label}.",
+                               to=(index,),
+                               public_text=f"{seat.name} ran out of time; their bot decided.",
+                               seat=index))  # fmt: skip
+            if seat.timeouts >= self.config.away_after:
+                seat.away = True
+                extra.append(Event("away", f"{seat.name} is away; their bot plays until they act.",
+                                   seat=index))  # fmt: skip
+        try:
+            self._apply(index, choice, by, extra)
+        except EngineError:
+            log.exception("room %s: bot choice %r refused by the engine", self.code, choice)
+            return
+        if by == "timeout" and seat.away:
+            self.broadcast_room()
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self, abandon: bool) -> None:
+        """Stop the clocks; with ``abandon`` an unfinished game is recorded as abandoned."""
+        self._cancel()
+        self.closed = True
+        if abandon and self.status == Status.PLAYING and self.game and self.game_id is not None:
+            self.hub.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
+            log.info("room %s: game %d abandoned", self.code, self.game_id)
+
+
+def _has_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -1,0 +1,128 @@
+"""Framing and codec: round trips under arbitrary splits, and every way a frame can be bad."""
+
+from __future__ import annotations
+
+import struct
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.codec import MessageDecoder, decode_body, encode, normalize, pack
+from protocol.errors import ErrorCode, FrameError
+from protocol.framing import MAX_CLIENT_FRAME, FrameDecoder, frame
+
+scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+messages = st.dictionaries(st.text(max_size=10), values, max_size=6).map(
+    lambda m: {**m, "type": "x"}
+)
+
+
+def split(data: bytes, cuts: list[int]) -> list[bytes]:
+    """Cut ``data`` at the given offsets (sorted, deduplicated)."""
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    pieces, last = [], 0
+    for p in points:
+        pieces.append(data[last:p])
+        last = p
+    pieces.append(data[last:])
+    return pieces
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(messages, min_size=1, max_size=5), st.lists(st.integers(0, 10_000), max_size=12))
+def test_round_trip_with_random_splits(msgs: list[dict[str, object]], cuts: list[int]) -> None:
+    stream = b"".join(encode(m) for m in msgs)
+    decoder = MessageDecoder()
+    out: list[dict[str, object]] = []
+    for piece in split(stream, cuts):
+        out.extend(decoder.feed(piece))
+    assert out == msgs
+    assert decoder.buffered == 0
+    assert decoder.error is None
+
+
+def test_one_byte_at_a_time() -> None:
+    msgs = [{"type": "ping"}, {"type": "hello", "protocol": 1, "name": "Ann", "id": 3}]
+    stream = b"".join(encode(m) for m in msgs)
+    decoder = MessageDecoder()
+    out = []
+    for i in range(len(stream)):
+        out.extend(decoder.feed(stream[i : i + 1]))
+    assert out == msgs
+
+
+def test_documented_example_bytes() -> None:
+    assert encode({"type": "ping"}).hex(" ") == "00 00 00 0b 81 a4 74 79 70 65 a4 70 69 6e 67"
+
+
+def test_limit_is_inclusive() -> None:
+    pad = MAX_CLIENT_FRAME - 20
+    overhead = len(pack({"type": "x", "pad": "a" * pad})) - pad
+    body = pack({"type": "x", "pad": "a" * (MAX_CLIENT_FRAME - overhead)})
+    assert len(body) == MAX_CLIENT_FRAME
+    assert MessageDecoder().feed(frame(body))[0]["type"] == "x"
+
+
+def test_oversize_rejected_from_header_alone() -> None:
+    decoder = FrameDecoder()
+    with pytest.raises(FrameError) as info:
+        decoder.feed(struct.pack(">I", MAX_CLIENT_FRAME + 1))
+    assert info.value.code == ErrorCode.BAD_FRAME
+    with pytest.raises(FrameError):  # poisoned for good
+        decoder.feed(b"")
+
+
+def test_unbounded_decoder_for_clients() -> None:
+    big = {"type": "state", "blob": "z" * (MAX_CLIENT_FRAME * 2)}
+    assert MessageDecoder(max_size=None).feed(encode(big)) == [big]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"\xc1",  # never-used msgpack byte
+        b"\x82\xa4type",  # truncated map
+        msgpack.packb([1, 2]),  # not a map
+        msgpack.packb("hello"),
+        msgpack.packb({1: "x"}),  # non-string key
+        msgpack.packb({"type": "ping"}) + b"\x00",  # trailing bytes
+        msgpack.packb({"type": msgpack.ExtType(5, b"x")}),  # ext types are not allowed
+        b"",  # empty body
+        b"\xa2\xff\xfe",  # invalid utf-8 string
+    ],
+)
+def test_garbage_bodies(body: bytes) -> None:
+    with pytest.raises(FrameError):
+        MessageDecoder().feed(frame(body))
+
+
+def test_bin_values_decode_as_bytes() -> None:
+    assert decode_body(b"\x81\xa4type\xc4\x01\xff") == {"type": b"\xff"}
+
+
+def test_good_messages_before_a_bad_frame_are_kept() -> None:
+    decoder = MessageDecoder()
+    out = decoder.feed(encode({"type": "ping"}) + frame(b"\xc1") + encode({"type": "ping"}))
+    assert out == [{"type": "ping"}]
+    assert decoder.error is not None and decoder.error.code == ErrorCode.BAD_FRAME
+    with pytest.raises(FrameError):
+        decoder.feed(b"")
+
+
+def test_oversize_after_good_frame() -> None:
+    decoder = MessageDecoder()
+    out = decoder.feed(encode({"type": "ping"}) + struct.pack(">I", 10**9))
+    assert out == [{"type": "ping"}]
+    assert decoder.error is not None
+
+
+def test_normalize_turns_tuples_into_lists() -> None:
+    assert normalize({"cell": (1, 2)}) == {"cell": [1, 2]}

@@ -1,0 +1,145 @@
+"""Request validation: every request parses, and every validation error code is produced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from protocol.codec import MessageDecoder, encode
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    CLIENT_TYPES,
+    Act,
+    AddBot,
+    Back,
+    Chat,
+    CreateRoom,
+    GetReplay,
+    Hello,
+    JoinRoom,
+    LeaveRoom,
+    ListReplays,
+    ListRooms,
+    Ping,
+    Rematch,
+    RemoveBot,
+    Request,
+    Start,
+    Sync,
+    check_chat,
+    error,
+    parse_client,
+    welcome,
+)
+
+EXAMPLES: list[Request] = [
+    Hello(name="Ann", id=1),
+    Hello(name="Bob", token="tok"),
+    Ping(),
+    ListRooms(id=2),
+    CreateRoom(edition="space", seats=4, timer=60, bots=2, bot_level="random", autostart=True),
+    CreateRoom(edition="shipwrecked", seats=2, public=False, seed=7),
+    JoinRoom(room="QZKX"),
+    JoinRoom(room="QZKX", as_="spectator"),
+    LeaveRoom(room="QZKX"),
+    AddBot(room="QZKX", level="random"),
+    RemoveBot(room="QZKX", seat=3),
+    Start(room="QZKX"),
+    Act(room="QZKX", version=17, choice={"do": "move", "label": "Move"}),
+    Chat(room="QZKX", text="hi"),
+    Rematch(room="QZKX"),
+    Back(room="QZKX"),
+    Sync(room="QZKX"),
+    ListReplays(),
+    GetReplay(game=12),
+]
+
+
+@pytest.mark.parametrize("request_", EXAMPLES, ids=lambda r: r.TYPE)
+def test_every_request_round_trips_over_the_wire(request_: Request) -> None:
+    wire = MessageDecoder().feed(encode(request_.to_wire()))[0]
+    assert parse_client(wire) == request_
+
+
+def test_examples_cover_every_client_type() -> None:
+    assert {r.TYPE for r in EXAMPLES} == CLIENT_TYPES
+
+
+def test_join_as_is_spelled_as_on_the_wire() -> None:
+    assert JoinRoom(room="ABCD", as_="spectator").to_wire()["as"] == "spectator"
+
+
+def test_lower_case_room_codes_are_accepted() -> None:
+    assert parse_client({"type": "start", "room": "qzkx"}) == Start(room="QZKX")
+
+
+BAD: list[tuple[dict[str, Any], ErrorCode]] = [
+    ({"name": "x"}, ErrorCode.BAD_REQUEST),  # no type
+    ({"type": 5}, ErrorCode.BAD_REQUEST),
+    ({"type": "ping", "id": "7"}, ErrorCode.BAD_REQUEST),
+    ({"type": "ping", "id": True}, ErrorCode.BAD_REQUEST),
+    ({"type": "launch_missiles"}, ErrorCode.UNKNOWN_TYPE),
+    ({"type": "hello", "protocol": 2, "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ({"type": "hello", "protocol": True, "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ({"type": "hello", "name": "Ann"}, ErrorCode.BAD_REQUEST),
+    ({"type": "hello", "protocol": 1, "name": ""}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 1, "name": "   "}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 1, "name": "x" * 25}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 1, "name": "a\x07b"}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 1, "name": 42}, ErrorCode.BAD_REQUEST),
+    ({"type": "hello", "protocol": 1, "name": "A", "token": 1}, ErrorCode.BAD_REQUEST),
+    ({"type": "create_room", "edition": "moon", "seats": 3}, ErrorCode.BAD_OPTION),
+    ({"type": "create_room", "edition": "space", "seats": 6}, ErrorCode.BAD_OPTION),
+    ({"type": "create_room", "edition": "space", "seats": "4"}, ErrorCode.BAD_REQUEST),
+    ({"type": "create_room", "edition": "space", "seats": 3, "timer": 45}, ErrorCode.BAD_OPTION),
+    ({"type": "create_room", "edition": "space", "seats": 3, "bots": 3}, ErrorCode.BAD_OPTION),
+    ({"type": "create_room", "edition": "space", "seats": 3, "public": 1}, ErrorCode.BAD_REQUEST),
+    ({"type": "create_room", "edition": "space", "seats": 3, "seed": "s"}, ErrorCode.BAD_REQUEST),
+    ({"type": "create_room", "edition": "space", "seats": 3, "bot_level": "god"},
+     ErrorCode.BAD_OPTION),
+    ({"type": "join_room", "room": "TOOLONG"}, ErrorCode.NO_SUCH_ROOM),
+    ({"type": "join_room", "room": "AB1D"}, ErrorCode.NO_SUCH_ROOM),
+    ({"type": "join_room", "room": "ABCD", "as": "referee"}, ErrorCode.BAD_OPTION),
+    ({"type": "join_room"}, ErrorCode.BAD_REQUEST),
+    ({"type": "add_bot", "room": "ABCD", "level": "smart"}, ErrorCode.BAD_OPTION),
+    ({"type": "remove_bot", "room": "ABCD"}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": 1}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": "1", "choice": {}}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": 1, "choice": [1]}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": 1, "choice": {1: 2}}, ErrorCode.BAD_REQUEST),
+    ({"type": "chat", "room": "ABCD", "text": None}, ErrorCode.BAD_REQUEST),
+    ({"type": "get_replay", "game": "12"}, ErrorCode.BAD_REQUEST),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("msg", "code"), BAD, ids=[f"{i}-{c}" for i, (_, c) in enumerate(BAD)])
+def test_bad_requests_get_stable_codes(msg: dict[str, Any], code: ErrorCode) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_client(msg)
+    assert info.value.code == code
+    wire = info.value.to_wire(9)
+    assert wire == {"type": "error", "code": str(code), "message": info.value.message, "id": 9}
+
+
+def test_name_is_trimmed() -> None:
+    assert parse_client({"type": "hello", "protocol": 1, "name": " Ann "}) == Hello(name="Ann")
+
+
+@pytest.mark.parametrize("text", ["", "  \n ", "x" * 301, "bell\x07"])
+def test_bad_chat(text: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        check_chat(text)
+    assert info.value.code == ErrorCode.BAD_CHAT
+
+
+def test_chat_newlines_become_spaces() -> None:
+    assert check_chat("a\nb\tc") == "a b c"
+    assert check_chat("y" * 300) == "y" * 300
+
+
+def test_server_builders() -> None:
+    assert welcome("p1", "t", "s 1", 4) == {
+        "type": "welcome", "protocol": 1, "player": "p1", "token": "t", "server": "s 1", "id": 4,
+    }  # fmt: skip
+    assert error(ErrorCode.NOT_HOST, "no") == {"type": "error", "code": "not_host", "message": "no"}

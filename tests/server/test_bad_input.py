@@ -1,0 +1,193 @@
+"""Bad input: every violation gets its error code and never disturbs another connection."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from typing import Any
+
+import pytest
+
+from protocol.codec import encode
+from protocol.framing import frame
+from protocol.messages import ListRooms
+from server.lobby import Lobby
+from server.tcp import RunningServer
+from tests.server.conftest import Client, ClientFactory, ServerFactory, drive
+
+
+async def duel(server: RunningServer, connect: ClientFactory) -> tuple[Client, Client, str]:
+    """Ann and Bob at a started 2-seat table."""
+    ann = await connect(server.port, "Ann")
+    code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2,
+                               "seed": 9}))["room"]  # fmt: skip
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    await ann.request({"type": "start", "room": code})
+    return ann, bob, code
+
+
+async def finish(ann: Client, bob: Client, code: str) -> None:
+    """The honest players still play a whole game."""
+    for client in (ann, bob):  # states queued before drive() starts are in the inbox already
+        client.send({"type": "sync", "room": code})
+    a, b = await asyncio.wait_for(asyncio.gather(drive(ann, code), drive(bob, code)), 30)
+    assert a["game"] == b["game"]
+
+
+GARBAGE: list[tuple[str, bytes]] = [
+    ("oversize", struct.pack(">I", 65_537) + b"\x80" * 100),
+    ("huge", struct.pack(">I", 0xFFFF_FFFF)),
+    ("not-msgpack", frame(b"\xc1\xc1\xc1")),
+    ("truncated-body", frame(b"\x82\xa4type\xa4pi")),
+    ("not-a-map", frame(b"\x93\x01\x02\x03")),
+    ("int-keys", frame(b"\x81\x01\x02")),
+    ("random", bytes(range(7, 200))),
+]
+
+
+@pytest.mark.parametrize(("label", "data"), GARBAGE, ids=[g[0] for g in GARBAGE])
+async def test_bad_frames_close_only_that_connection(
+    server: RunningServer, connect: ClientFactory, label: str, data: bytes
+) -> None:
+    ann, bob, code = await duel(server, connect)
+    evil = await connect(server.port)
+    evil.send_raw(data)
+    error = await evil.expect("error")
+    assert error["code"] == "bad_frame"
+    assert await evil.closed()
+    await finish(ann, bob, code)
+
+
+async def test_bad_frame_after_welcome_and_good_frames_first(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann, bob, code = await duel(server, connect)
+    evil = await connect(server.port, "Eve")
+    evil.send_raw(encode({"type": "ping", "id": 1}) + frame(b"\xc1"))
+    assert (await evil.recv())["type"] == "pong"  # the good frame before it was still handled
+    assert (await evil.recv())["code"] == "bad_frame"
+    assert await evil.closed()
+    await finish(ann, bob, code)
+
+
+async def test_truncated_frame_then_hang_up(server: RunningServer, connect: ClientFactory) -> None:
+    ann, bob, code = await duel(server, connect)
+    evil = await connect(server.port)
+    evil.send_raw(struct.pack(">I", 100) + b"\x81" * 10)
+    await evil.close()
+    await finish(ann, bob, code)
+
+
+async def test_split_frames_byte_by_byte(server: RunningServer, connect: ClientFactory) -> None:
+    slow = await connect(server.port)
+    data = encode({"type": "hello", "protocol": 1, "name": "Slow", "id": 1})
+    for i in range(len(data)):
+        slow.send_raw(data[i : i + 1])
+        await slow.writer.drain()
+    assert (await slow.recv())["type"] == "welcome"
+
+
+WRONG: list[tuple[dict[str, Any], str]] = [
+    ({"type": "act", "room": "{code}", "version": "x", "choice": {}}, "bad_request"),
+    ({"type": "act", "room": "{code}", "version": 0, "choice": "move"}, "bad_request"),
+    ({"type": "chat", "room": "{code}", "text": 5}, "bad_request"),
+    ({"type": "join_room", "room": ["{code}"]}, "bad_request"),
+    ({"type": "ping", "id": "x"}, "bad_request"),
+    ({"type": None}, "bad_request"),
+    ({"type": "teleport"}, "unknown_type"),
+    ({"type": "create_room", "edition": "space", "seats": 3, "timer": 5}, "bad_option"),
+]
+
+
+async def test_wrong_types_and_unknown_messages(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann, bob, code = await duel(server, connect)
+    evil = await connect(server.port, "Eve")
+    for message, expected in WRONG:
+        fixed = {k: (v.replace("{code}", code) if isinstance(v, str) else v)
+                 for k, v in message.items()}  # fmt: skip
+        if isinstance(fixed.get("room"), list):
+            fixed["room"] = [code]
+        evil.send({**fixed, "id": 5} if "id" not in fixed else fixed)
+        error = await evil.expect("error")
+        assert error["code"] == expected, (message, error)
+    assert (await evil.request({"type": "ping"}))["type"] == "pong"  # still connected
+    await finish(ann, bob, code)
+
+
+async def test_out_of_turn_stale_illegal_and_over(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann, bob, code = await duel(server, connect)
+    room = server.lobby.rooms[code]
+    assert room.game is not None
+    active = room.game.pending_seats()[0]
+    mover, idle = (ann, bob) if active == 0 else (bob, ann)
+    legal = room.game.view(active)["legal"]
+    version = room.version
+    assert await idle.error({"type": "act", "room": code, "version": version,
+                             "choice": legal[0]}) == "not_your_turn"  # fmt: skip
+    assert await mover.error({"type": "act", "room": code, "version": version - 1,
+                              "choice": legal[0]}) == "stale_version"  # fmt: skip
+    assert await mover.error({"type": "act", "room": code, "version": version,
+                              "choice": {"do": "fly"}}) == "illegal_choice"  # fmt: skip
+    tampered = {**legal[0], "label": "something else"}
+    assert await mover.error({"type": "act", "room": code, "version": version,
+                              "choice": tampered}) == "illegal_choice"  # fmt: skip
+    assert room.version == version  # nothing changed
+    await finish(ann, bob, code)
+    assert await ann.error({"type": "act", "room": code, "version": room.version,
+                            "choice": legal[0]}) == "game_over"  # fmt: skip
+
+
+async def test_flood_is_rate_limited(make_server: ServerFactory, connect: ClientFactory) -> None:
+    server = await make_server(rate_per_second=5.0, rate_burst=10)
+    flood = await connect(server.port, "Flood")
+    for i in range(60):
+        flood.send({"type": "ping", "id": i})
+    codes = []
+    for _ in range(60):
+        msg = await flood.recv()
+        codes.append(msg["type"] if msg["type"] == "pong" else msg["code"])
+    assert codes.count("pong") < 20 and "rate_limited" in codes
+    calm = await connect(server.port, "Calm")  # another connection is unaffected
+    assert (await calm.request({"type": "ping"}))["type"] == "pong"
+    await asyncio.sleep(0.5)
+    assert (await flood.request({"type": "ping"}))["type"] == "pong"  # and the flood recovers
+
+
+async def test_too_many_connections(make_server: ServerFactory, connect: ClientFactory) -> None:
+    server = await make_server(max_connections_per_address=2)
+    first = await connect(server.port, "One")
+    await connect(server.port, "Two")
+    third = await connect(server.port)
+    assert (await third.expect("error"))["code"] == "too_many_connections"
+    assert await third.closed()
+    assert (await first.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_idle_timeout(make_server: ServerFactory, connect: ClientFactory) -> None:
+    server = await make_server(idle_timeout=0.2)
+    sleepy = await connect(server.port, "Sleepy")
+    awake = await connect(server.port, "Awake")
+    for _ in range(4):
+        await asyncio.sleep(0.1)
+        assert (await awake.request({"type": "ping"}))["type"] == "pong"
+    error = await sleepy.expect("error", timeout=2)
+    assert error["code"] == "idle_timeout"
+    assert await sleepy.closed()
+    assert (await awake.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_internal_error_keeps_the_connection(
+    server: RunningServer, connect: ClientFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(Lobby._handlers, ListRooms, broken)
+    client = await connect(server.port, "Ann")
+    assert await client.error({"type": "list_rooms"}) == "internal_error"
+    assert (await client.request({"type": "ping"}))["type"] == "pong"

@@ -1,0 +1,184 @@
+"""Rooms: create, list, join, spectate, seats, bots, host changes, chat, start, rematch."""
+
+from __future__ import annotations
+
+from server.tcp import RunningServer
+from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, over_version
+
+
+async def create(client: Client, **options: object) -> str:
+    joined = await client.request({"type": "create_room", "edition": "space", "seats": 3,
+                                   **options})  # fmt: skip
+    assert joined["type"] == "joined", joined
+    return str(joined["room"])
+
+
+async def test_create_list_join_spectate(server: RunningServer, connect: ClientFactory) -> None:
+    ann = await connect(server.port, "Ann")
+    joined = await ann.request({"type": "create_room", "edition": "shipwrecked", "seats": 3,
+                                "timer": 60})  # fmt: skip
+    assert joined["role"] == "player" and joined["seat"] == 0
+    assert joined["catalogue"]["pirate"]["name"] == "Pirate"
+    code = joined["room"]
+    room = await ann.expect("room")
+    assert room["host"] == ann.player and room["seats"][1] is None and room["timer"] == 60
+    await create(ann, public=False)  # private rooms are not listed
+    bob = await connect(server.port, "Bob")
+    listing = await bob.request({"type": "list_rooms"})
+    assert [r["room"] for r in listing["rooms"]] == [code]
+    assert listing["rooms"][0]["host"] == "Ann" and listing["rooms"][0]["status"] == "waiting"
+    joined = await bob.request({"type": "join_room", "room": code.lower()})
+    assert joined["seat"] == 1
+    seen = await ann.expect("room", room=code)
+    while seen["seats"][1] is None:
+        seen = await ann.expect("room", room=code)
+    assert seen["seats"][1]["name"] == "Bob" and seen["seats"][1]["connected"]
+    cid = await connect(server.port, "Cid")
+    watching = await cid.request({"type": "join_room", "room": code, "as": "spectator"})
+    assert watching["seat"] is None
+    seen = await ann.expect("room", room=code)
+    while not seen["spectators"]:
+        seen = await ann.expect("room", room=code)
+    assert seen["spectators"] == [{"player": cid.player, "name": "Cid"}]
+
+
+async def test_duplicate_names_get_a_suffix(server: RunningServer, connect: ClientFactory) -> None:
+    a = await connect(server.port, "Sam")
+    code = await create(a, seats=2)
+    b = await connect(server.port, "Sam")
+    await b.request({"type": "join_room", "room": code})
+    room = await b.expect("room")
+    assert [s["name"] for s in room["seats"]] == ["Sam", "Sam 2"]
+
+
+async def test_bots_start_and_host_rules(server: RunningServer, connect: ClientFactory) -> None:
+    ann = await connect(server.port, "Ann")
+    code = await create(ann)
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    assert await bob.error({"type": "add_bot", "room": code}) == "not_host"
+    assert await bob.error({"type": "start", "room": code}) == "not_host"
+    assert await ann.error({"type": "start", "room": code}) == "seats_empty"
+    assert await ann.error({"type": "remove_bot", "room": code, "seat": 1}) == "bad_seat"
+    assert await ann.error({"type": "remove_bot", "room": code, "seat": 9}) == "bad_seat"
+    assert (await ann.request({"type": "add_bot", "room": code, "level": "random"}))["type"] == "ok"
+    assert await ann.error({"type": "add_bot", "room": code}) == "room_full"
+    assert (await ann.request({"type": "remove_bot", "room": code, "seat": 2}))["type"] == "ok"
+    assert (await ann.request({"type": "add_bot", "room": code}))["type"] == "ok"
+    cid = await connect(server.port, "Cid")
+    assert await cid.error({"type": "join_room", "room": code}) == "room_full"
+    assert await cid.error({"type": "act", "room": code, "version": 0,
+                            "choice": {"do": "done"}}) == "not_in_room"  # fmt: skip
+    assert await bob.error({"type": "act", "room": code, "version": 0,
+                            "choice": {"do": "done"}}) == "not_started"  # fmt: skip
+    assert await ann.error({"type": "rematch", "room": code}) == "not_over"
+    ok = await ann.request({"type": "start", "room": code})
+    assert ok["type"] == "ok"
+    # After the direct reply: room (playing), the log so far, then each seat's own state.
+    assert (await ann.expect("room"))["status"] == "playing"
+    history = await ann.expect("events")
+    assert history["history"] and history["events"]
+    state = await ann.expect("state")
+    assert state["view"]["seat"] == 0 and state["view"]["hand"] is not None
+    assert await ann.error({"type": "start", "room": code}) == "game_started"
+    assert await ann.error({"type": "add_bot", "room": code}) == "game_started"
+    assert await ann.error({"type": "remove_bot", "room": code, "seat": 2}) == "game_started"
+    assert await cid.error({"type": "join_room", "room": code}) == "game_started"
+    listing = await cid.request({"type": "list_rooms"})
+    assert listing["rooms"][0]["status"] == "playing"
+
+
+async def test_host_leaves_and_room_closes(server: RunningServer, connect: ClientFactory) -> None:
+    ann = await connect(server.port, "Ann")
+    code = await create(ann)
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    assert (await ann.request({"type": "leave_room", "room": code}))["type"] == "ok"
+    room = await bob.expect("room", host=bob.player)
+    assert room["seats"][0] is None  # before the game a leaver's seat is freed
+    assert await ann.error({"type": "leave_room", "room": code}) == "not_in_room"
+    await bob.request({"type": "leave_room", "room": code})
+    assert await ann.error({"type": "join_room", "room": code}) == "no_such_room"
+    assert code not in server.lobby.rooms
+
+
+async def test_room_errors(server: RunningServer, connect: ClientFactory) -> None:
+    ann = await connect(server.port, "Ann")
+    code = await create(ann)
+    assert await ann.error({"type": "join_room", "room": code}) == "already_in_room"
+    assert await ann.error({"type": "join_room", "room": "ZZZZ"}) == "no_such_room"
+    assert await ann.error({"type": "create_room", "edition": "space", "seats": 9}) == "bad_option"
+    assert await ann.error({"type": "sync", "room": "QQQQ"}) == "no_such_room"
+
+
+async def test_seed_refused_unless_allowed(
+    make_server: ServerFactory, connect: ClientFactory
+) -> None:
+    server = await make_server(allow_seed=False)
+    ann = await connect(server.port, "Ann")
+    assert await ann.error({"type": "create_room", "edition": "space", "seats": 2,
+                            "seed": 3}) == "bad_option"  # fmt: skip
+
+
+async def test_room_quotas(make_server: ServerFactory, connect: ClientFactory) -> None:
+    server = await make_server(max_rooms_per_player=2, max_rooms=3)
+    ann = await connect(server.port, "Ann")
+    await create(ann)
+    code = await create(ann)
+    assert await ann.error({"type": "create_room", "edition": "space", "seats": 2}) == (
+        "too_many_rooms"
+    )
+    bob = await connect(server.port, "Bob")
+    await create(bob)
+    assert await bob.error({"type": "create_room", "edition": "space", "seats": 2}) == (
+        "server_full"
+    )
+    cid = await connect(server.port, "Cid")
+    await cid.request({"type": "join_room", "room": code})
+    assert len(server.lobby.rooms) == 3
+
+
+async def test_chat(make_server: ServerFactory, connect: ClientFactory) -> None:
+    server = await make_server(chat_burst=3, chat_per_second=0.01)
+    ann = await connect(server.port, "Ann")
+    code = await create(ann)
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code, "as": "spectator"})
+    assert (await ann.request({"type": "chat", "room": code, "text": "hi\nall"}))["type"] == "ok"
+    line = await bob.expect("chat")
+    assert line == {"type": "chat", "room": code, "player": ann.player, "name": "Ann", "seat": 0,
+                    "text": "hi all"}  # fmt: skip
+    assert (await ann.expect("chat"))["text"] == "hi all"
+    assert await ann.error({"type": "chat", "room": code, "text": "x" * 301}) == "bad_chat"
+    assert await ann.error({"type": "chat", "room": code, "text": "   "}) == "bad_chat"
+    await ann.request({"type": "chat", "room": code, "text": "two"})
+    await ann.request({"type": "chat", "room": code, "text": "three"})
+    assert await ann.error({"type": "chat", "room": code, "text": "four"}) == "rate_limited"
+    assert (await bob.request({"type": "chat", "room": code, "text": "me"}))["type"] == "ok"
+    outsider = await connect(server.port, "Eve")
+    assert await outsider.error({"type": "chat", "room": code, "text": "x"}) == "not_in_room"
+
+
+async def test_autostart_rematch_and_replays(server: RunningServer, connect: ClientFactory) -> None:
+    ann = await connect(server.port, "Ann")
+    joined = await ann.request({"type": "create_room", "edition": "space", "seats": 2, "bots": 1,
+                                "bot_level": "random", "autostart": True, "seed": 5})  # fmt: skip
+    code = joined["room"]
+    # Ann is the only person: act until the game is over.
+    over = await drive(ann, code)
+    assert over["game"] >= 1
+    assert (await ann.request({"type": "rematch", "room": code}))["type"] == "ok"
+    state = await ann.expect("state")
+    assert state["version"] > over_version(ann)
+    assert await ann.error({"type": "rematch", "room": code}) == "not_over"
+    replays = await ann.request({"type": "list_replays"})
+    assert [g["game"] for g in replays["games"]] == [over["game"]]
+    replay = await ann.request({"type": "get_replay", "game": over["game"]})
+    assert replay["seed"] == 5 and replay["edition"] == "space" and replay["decisions"]
+    from server.engine import replay as engine_replay
+
+    game = engine_replay("space", replay["names"], replay["seed"],
+                         [tuple(d) for d in replay["decisions"]])  # fmt: skip
+    assert game.over and game.winner == replay["winner"]
+    assert await ann.error({"type": "get_replay", "game": 999}) == "no_such_game"
+    assert await ann.error({"type": "get_replay", "game": over["game"] + 1}) == "no_such_game"

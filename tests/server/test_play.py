@@ -1,0 +1,84 @@
+"""Whole games over TCP between headless clients, a spectator, and the hidden-information audit."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.botclient import CreateSpec, HeadlessBot
+from server.tcp import RunningServer
+from tests.server.conftest import Client, ClientFactory
+from tests.server.hidden import audit
+
+
+async def play_table(
+    server: RunningServer, connect: ClientFactory, edition: str, people: int, server_bots: int,
+    seed: int, games: int = 1,
+) -> tuple[list[HeadlessBot], Client]:
+    """A room with ``people`` headless clients (recording) and ``server_bots`` bots, plus a
+    spectator; play ``games`` games; return the clients."""
+    codes: asyncio.Queue[str] = asyncio.Queue()
+    spec = CreateSpec(edition, people + server_bots, server_bots, seed=seed)
+    host = HeadlessBot("127.0.0.1", server.port, max_rate=1e4, name="Host", record=True,
+                       games=games, seed=seed, create=spec, on_room=codes.put_nowait)
+    first = asyncio.create_task(host.run())
+    code = await asyncio.wait_for(codes.get(), 5)
+    spectator = await connect(server.port, "Watcher")
+    assert (await spectator.request({"type": "join_room", "room": code, "as": "spectator"}))[
+        "role"] == "spectator"
+    others = [HeadlessBot("127.0.0.1", server.port, max_rate=1e4, name=f"P{i}", room=code,
+                          record=True, games=games, seed=seed + i)
+              for i in range(1, people)]  # fmt: skip
+    await asyncio.wait_for(asyncio.gather(first, *(b.run() for b in others)), 60)
+    for _ in range(games):
+        await spectator.expect("game_over", timeout=10)
+    return [host, *others], spectator
+
+
+@pytest.mark.parametrize("edition", ["space", "shipwrecked"])
+async def test_whole_game_between_headless_clients(
+    server: RunningServer, connect: ClientFactory, edition: str
+) -> None:
+    bots, spectator = await play_table(server, connect, edition, people=3, server_bots=1, seed=7,
+                                       games=2)  # fmt: skip
+    lines = {tuple(r.line() for r in bot.results) for bot in bots}
+    assert len(lines) == 1 and len(next(iter(lines))) == 2  # everyone saw the same two games
+    assert all(line.startswith("game ") for line in next(iter(lines)))
+    # Every seat received a state after every change: versions rise by exactly one.
+    for bot in bots:
+        versions = [m["version"] for m in bot.frames if m["type"] == "state"]
+        assert versions == sorted(versions)
+    spectator_states = [m for m in spectator.seen if m["type"] == "state"]
+    assert spectator_states and all(m["view"]["hand"] is None for m in spectator_states)
+    stored = server.store.finished_games()
+    assert len(stored) == 2
+
+
+@pytest.mark.parametrize("edition", ["space", "shipwrecked"])
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_no_seat_sees_another_hand(
+    server: RunningServer, connect: ClientFactory, edition: str, seed: int
+) -> None:
+    bots, spectator = await play_table(server, connect, edition, people=4, server_bots=0,
+                                       seed=seed)  # fmt: skip
+    frames: dict[int | None, list[dict[str, object]]] = {}
+    for bot in bots:
+        assert bot.seat is not None
+        frames[bot.seat] = bot.frames
+    frames[None] = spectator.seen
+    assert audit(frames) > 50
+
+
+def test_audit_catches_a_leak() -> None:
+    card = {"id": 5, "key": "laser_blast", "name": "Laser Blast", "kind": "action"}
+    mine = {"type": "state", "version": 3,
+            "view": {"hand": [card], "legal": [], "decision": None, "players": []}}
+    theirs = {"type": "state", "version": 3,
+              "view": {"hand": [], "legal": [], "decision": None, "players": [{"hand": [card]}]}}
+    with pytest.raises(AssertionError):
+        audit({0: [mine], 1: [{**theirs, "view": {**theirs["view"], "players": [card]}}]})
+    # ... but what a reveal shows the looker is allowed.
+    looker = {"type": "state", "version": 3, "view": {
+        "hand": [], "decision": {"reveal": [card]}, "legal": [{"do": "take", "card": 5}]}}
+    assert audit({0: [mine], 1: [looker]}) == 2

@@ -1,0 +1,88 @@
+"""Reconnect with the token mid-game, and a server restart on the same database."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from server.botclient import CreateSpec, HeadlessBot
+from tests.server.conftest import ClientFactory, ServerFactory, drive
+
+
+async def test_reconnect_mid_game_with_token(
+    make_server: ServerFactory, connect: ClientFactory
+) -> None:
+    server = await make_server()
+    ann = await connect(server.port, "Ann")
+    code = (await ann.request({"type": "create_room", "edition": "shipwrecked", "seats": 2,
+                               "seed": 3}))["room"]  # fmt: skip
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    await ann.request({"type": "start", "room": code})
+    room = server.lobby.rooms[code]
+    # Play a few decisions, then Bob's connection drops.
+    ann_task = asyncio.create_task(drive(ann, code))
+    bob_task = asyncio.create_task(drive(bob, code))
+    while room.game is not None and len(room.game.decisions) < 8:
+        await asyncio.sleep(0.001)
+    bob_task.cancel()
+    await bob.close()
+    while server.lobby.connected(bob.player):
+        await asyncio.sleep(0.001)
+    shown = room.room_message()["seats"][1]
+    assert shown["name"] == "Bob" and not shown["connected"]  # the seat is kept
+    version = room.version
+    back = await connect(server.port)
+    welcome = await back.hello("Bob", token=bob.token)
+    assert welcome["player"] == bob.player
+    joined = await back.expect("joined")
+    assert joined["room"] == code and joined["seat"] == 1
+    history = await back.expect("events")
+    assert history["history"] and len(history["events"]) > 3
+    state = await back.expect("state")
+    assert state["version"] >= version  # Ann may have moved on meanwhile
+    assert state["view"]["seat"] == 1
+    # Put the state back in the inbox so drive() sees it, then finish the game together.
+    back.inbox.insert(0, state)
+    results = await asyncio.wait_for(asyncio.gather(ann_task, drive(back, code)), 30)
+    assert results[0]["game"] == results[1]["game"]
+    # Ann was told when Bob dropped and when he came back.
+    flags = [m["seats"][1]["connected"] for m in ann.seen
+             if m["type"] == "room" and m["seats"][1] is not None]  # fmt: skip
+    assert False in flags and flags[-1] is True
+
+
+async def test_restart_on_same_database_resumes_the_game(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "selfish.sqlite3")
+    server = await make_server(db=db)
+    port = server.port
+    codes: asyncio.Queue[str] = asyncio.Queue()
+    spec = CreateSpec("space", 3, 1, seed=21)
+    host = HeadlessBot("127.0.0.1", port, max_rate=1e4, name="Ann", act_delay=0.01, seed=1,
+                       record=True, create=spec, on_room=codes.put_nowait)
+    tasks = [asyncio.create_task(host.run())]
+    code = await codes.get()
+    guest = HeadlessBot("127.0.0.1", port, max_rate=1e4, name="Bob", room=code,
+                        act_delay=0.01, seed=2, record=True)
+    tasks.append(asyncio.create_task(guest.run()))
+    room = server.lobby.rooms[code]
+    while room.game is None or len(room.game.decisions) < 10:
+        await asyncio.sleep(0.005)
+    assert not room.game.over
+    game_id = room.game_id
+    await server.stop()
+    done = len(room.game.decisions)
+    # Same database, same port: the game is replayed and the clients come back by token.
+    again = await make_server(db=db, port=port)
+    resumed = again.lobby.rooms[code]
+    assert resumed.game_id == game_id and len(resumed.game.decisions) == done
+    results = await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    assert results[0][0].game == results[1][0].game == game_id
+    assert host.connections >= 2 and guest.connections >= 2
+    versions = [m["version"] for m in host.frames if m["type"] == "state"]
+    assert versions == sorted(versions)  # nothing went back in time
+    assert [g.id for g in again.store.finished_games()] == [game_id]
+    stored = again.store.game(game_id)
+    assert stored is not None and stored.status == "over" and len(stored.decisions) > done

@@ -1,0 +1,24 @@
+"""Fixtures for the client's tests: an in-process server with instant bots, a frozen clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from selfish_tui import clock
+from selfish_tui.local import EmbeddedServer
+
+
+@pytest.fixture(scope="session")
+def server_port() -> Iterator[int]:
+    """One embedded server for the whole session (each test makes its own rooms)."""
+    with EmbeddedServer(":memory:", bot_delay=0.0, away_delay=0.0, rate_per_second=1000.0,
+                        rate_burst=1000) as server:
+        yield server.port
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop countdowns from ticking, so snapshots with a timer are stable."""
+    monkeypatch.setattr(clock, "now", lambda: 1000.0)

@@ -1,0 +1,75 @@
+"""Playing the client by key presses, as a person would, for the Pilot tests."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from textual.pilot import Pilot
+
+from selfish_tui.app import SelfishApp
+from selfish_tui.screens.confirm import ConfirmScreen
+from selfish_tui.screens.gameover import GameOverScreen
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.state import RoomState
+from selfish_tui.widgets.prompt import PromptPanel
+
+# How much a simple player likes each kind of choice: moving on keeps games short.
+WEIGHTS = {"move": 8, "done": 3, "stay": 2, "play": 2, "accept": 2, "block": 2}
+
+
+def pick(legal: list[dict[str, Any]], rng: random.Random) -> int:
+    """Index of the choice to make: weighted, and never a fatal one if anything else exists."""
+    indices = [i for i, c in enumerate(legal) if not c.get("fatal")] or list(range(len(legal)))
+    weights = [WEIGHTS.get(str(legal[i].get("do")), 1) for i in indices]
+    return rng.choices(indices, weights)[0]
+
+
+async def press_choice(pilot: Pilot[None], index: int) -> None:
+    """Choose the prompt's choice ``index`` with the keyboard: a digit, or arrows and Enter."""
+    if index < 9:
+        await pilot.press(str(index + 1))
+        return
+    await pilot.press("p", "home", *["down"] * index, "enter")
+
+
+async def wait_for(pilot: Pilot[None], condition: Any, timeout: float = 20.0) -> None:
+    """Let the app run until ``condition()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {condition}")
+        await pilot.pause(0.01)
+
+
+def current_room(app: SelfishApp) -> RoomState | None:
+    """The room the app shows."""
+    return app.rooms.get(app.current or "")
+
+
+async def play_to_end(pilot: Pilot[None], app: SelfishApp, rng: random.Random,
+                      timeout: float = 60.0, max_decisions: int | None = None) -> int:
+    """Answer every prompt by key presses until the game-over dialog shows; returns how many
+    decisions were made (stops early after ``max_decisions``)."""
+    deadline = time.monotonic() + timeout
+    made = 0
+    while not isinstance(app.screen, GameOverScreen):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game did not end in time ({made} decisions made)")
+        if max_decisions is not None and made >= max_decisions:
+            return made
+        screen = app.screen
+        if isinstance(screen, ConfirmScreen):
+            await pilot.press("y")
+            continue
+        room = current_room(app)
+        if isinstance(screen, TableScreen) and room is not None and room.view is not None:
+            prompt = screen.query_one(PromptPanel)
+            legal = room.view.get("legal") or []
+            if legal and prompt.choices == legal:
+                await press_choice(pilot, pick(legal, rng))
+                made += 1
+                continue
+        await pilot.pause(0.01)
+    return made

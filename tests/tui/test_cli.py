@@ -1,0 +1,86 @@
+"""The `selfish` command line: parsing, address handling and the server dispatchers."""
+
+from __future__ import annotations
+
+import pytest
+
+from selfish_tui import cli
+from selfish_tui.client import parse_address
+
+
+def test_play_defaults_and_options() -> None:
+    args = cli.build_parser().parse_args(["play"])
+    assert (args.edition, args.bots, args.seed, args.resume) == ("space", 3, None, False)
+    args = cli.build_parser().parse_args(
+        ["play", "--edition", "shipwrecked", "--bots", "4", "--seed", "9", "--name", "Ann",
+         "--resume"])
+    assert (args.edition, args.bots, args.seed, args.name, args.resume) == (
+        "shipwrecked", 4, 9, "Ann", True)
+
+
+@pytest.mark.parametrize("argv", [["play", "--bots", "5"], ["play", "--bots", "0"],
+                                  ["play", "--edition", "moon"], ["play", "--name", ""],
+                                  ["play", "--name", "x" * 25], ["connect"]])
+def test_bad_arguments_exit_with_usage(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        cli.build_parser().parse_args(argv)
+    assert raised.value.code == 2
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("example.org", ("example.org", 7777)),
+    ("example.org:9000", ("example.org", 9000)),
+    ("127.0.0.1:7", ("127.0.0.1", 7)),
+    ("[::1]:8000", ("::1", 8000)),
+    ("[::1]", ("::1", 7777)),
+])
+def test_parse_address(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", ":80", "host:0", "host:70000", "host:port"])
+def test_parse_address_rejects(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
+
+
+def test_connect_with_a_bad_address_fails_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["connect", "host:notaport"]) == 2
+    assert "selfish:" in capsys.readouterr().err
+
+
+def test_simulate_is_dispatched_to_the_server_package(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["simulate", "--edition", "space", "--players", "2", "--games", "1",
+                     "--seed", "3"]) == 0
+    assert capsys.readouterr().out
+
+
+def test_bot_is_dispatched_to_the_server_package(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["bot", "--help"])
+    assert raised.value.code == 0
+    assert "selfish bot" in capsys.readouterr().out
+
+
+def test_default_name_is_printable_and_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SELFISH_NAME", "Zoë\x07" + "z" * 40)
+    name = cli.default_name()
+    assert name.isprintable() and 1 <= len(name) <= 24 and name.startswith("Zoë")
+
+
+def test_tokens_are_kept_per_server_and_private(tmp_path: object,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from selfish_tui import paths
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert paths.load_token("local") is None
+    paths.save_token("local", "t1")
+    paths.save_token("example.org:7777", "t2")
+    assert paths.load_token("local") == "t1"
+    assert paths.load_token("example.org:7777") == "t2"
+    assert paths.local_db_path().parent == paths.data_dir()
+    mode = os.stat(paths.data_dir() / "identities.json").st_mode & 0o777
+    assert mode == 0o600

@@ -1,0 +1,205 @@
+"""Pilot tests: whole games against an in-process server with bots, played by key presses."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from protocol.codec import MessageDecoder, encode
+from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.local import EmbeddedServer
+from selfish_tui.screens.gameover import GameOverScreen
+from selfish_tui.screens.help import HelpScreen
+from selfish_tui.screens.lobby import CreateRoomScreen, WaitingRoomScreen
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.widgets.log import GameLog
+from selfish_tui.widgets.status import StatusLine
+
+from .pilot import current_room, play_to_end, wait_for
+
+
+@pytest.mark.parametrize(("edition", "bots", "seed"), [
+    ("space", 3, 11),
+    ("shipwrecked", 4, 12),
+    ("shipwrecked", 1, 5),
+])
+async def test_local_game_to_the_end(server_port: int, edition: str, bots: int,
+                                     seed: int) -> None:
+    app = SelfishApp("127.0.0.1", server_port, "You",
+                     plan=LocalPlan(edition=edition, bots=bots, seed=seed))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        made = await play_to_end(pilot, app, random.Random(seed))
+        room = current_room(app)
+        assert room is not None and room.view is not None
+        assert room.view["over"] and room.view["edition"] == edition
+        assert room.game_over is not None and room.game_over["turns"] >= 1
+        assert made >= 1
+        text = str(app.screen.query_one("#gameover-text").render())
+        assert ("wins" in text) and "You (you)" in text
+        # Rematch: the host presses r and a fresh game of the same table begins.
+        await pilot.press("r")
+        await wait_for(pilot, lambda: room.view is not None and not room.view["over"])
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> None:
+    app = SelfishApp("127.0.0.1", server_port, "Host")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.player_id is not None)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
+        # Defaults: Space, 4 seats, 2 bots. Make it 3 seats and 1 bot with keys, then create.
+        await pilot.press("tab", "enter", "up", "enter", "tab", "enter", "up", "enter")
+        await pilot.click("#create")
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+        room = current_room(app)
+        assert room is not None and room.is_host
+        await wait_for(pilot, lambda: len(room.info.get("seats") or []) == 3)
+        assert sum(1 for s in room.info["seats"] if s is None) == 1
+        await pilot.press("a")
+        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
+        await pilot.press("c", *"glhf", "enter")
+        await wait_for(pilot, lambda: any(e.kind == "chat" for e in room.log))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await play_to_end(pilot, app, random.Random(3))
+        assert room.view is not None and room.view["over"]
+        # Leaving returns to the lobby, which lists rooms again.
+        await pilot.press("l")
+        await wait_for(pilot, lambda: app.screen is app.lobby)
+
+
+async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
+    app = SelfishApp("127.0.0.1", server_port, "You",
+                     plan=LocalPlan(edition="space", bots=2, seed=21))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is table
+        await pilot.press("c", *"hi all", "enter")
+        await wait_for(pilot, lambda: any("You: hi all" in line
+                                          for line in table.query_one(GameLog).lines_text))
+        await pilot.press("s", "up", "right")
+        detail = str(table.query_one("#detail").render())
+        assert "strip, row 1" in detail
+        await pilot.press("ctrl+q")  # a game is running: asks first
+        await pilot.press("n")
+        assert app.screen is table
+        await pilot.press("ctrl+q", "y")
+        await wait_for(pilot, lambda: not app.is_running, timeout=5)
+
+
+async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
+    db = str(tmp_path) + "/games.sqlite3"  # type: ignore[operator]
+    first = EmbeddedServer(db, bot_delay=0.0)
+    port = first.start()
+    app = SelfishApp("127.0.0.1", port, "You", plan=LocalPlan(edition="shipwrecked", bots=2,
+                                                               seed=8),
+                     backoff=(0.1, 0.2))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+            await play_to_end(pilot, app, random.Random(1), max_decisions=3)
+            room = current_room(app)
+            assert room is not None
+            code = room.code
+            first.stop()
+            await wait_for(pilot, lambda: "Connection lost" in str(
+                app.screen.query_one(StatusLine).summary()) if isinstance(
+                app.screen, TableScreen) else False)
+            # The server comes back on the same port with the same database.
+            second = EmbeddedServer(db, bot_delay=0.0, port=port)
+            second.start()
+            try:
+                await wait_for(pilot, lambda: app.client is not None and app.client.connected)
+                await wait_for(pilot, lambda: "Connection lost" not in str(
+                    app.screen.query_one(StatusLine).summary()))
+                assert app.current == code and current_room(app) is room
+                await play_to_end(pilot, app, random.Random(2))
+                assert isinstance(app.screen, GameOverScreen)
+            finally:
+                second.stop()
+    finally:
+        first.stop()
+
+
+class RawPlayer:
+    """A bare protocol client (no Textual) that hosts a room and plays simply: move if it can."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.room = ""
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self, **room: object) -> str:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.decoder = MessageDecoder(max_size=None)
+        self.send({"type": "hello", "protocol": 1, "name": "Host"})
+        self.send({"type": "create_room", **room})
+        early: list[dict[str, object]] = []
+        while not self.room:
+            for message in await self.receive():
+                if message["type"] == "joined":
+                    self.room = str(message["room"])
+                early.append(message)
+        self.task = asyncio.create_task(self._play(early))
+        return self.room
+
+    def send(self, message: dict[str, object]) -> None:
+        self.writer.write(encode(message))
+
+    async def receive(self) -> list[dict[str, object]]:
+        data = await self.reader.read(65536)
+        assert data, "server closed the connection"
+        return self.decoder.feed(data)
+
+    async def _play(self, early: list[dict[str, object]]) -> None:
+        # The game may start in the very read that brought `joined`: handle those first.
+        batch = early
+        while True:
+            for message in batch:
+                view = message.get("view")
+                if message["type"] == "state" and isinstance(view, dict) and view["legal"]:
+                    await asyncio.sleep(0.02)  # slow enough for the spectator to see play
+                    legal = view["legal"]
+                    best = next((c for do in ("move", "done", "accept") for c in legal
+                                 if c["do"] == do and not c.get("fatal")), legal[0])
+                    self.send({"type": "act", "room": self.room, "version": message["version"],
+                               "choice": best})
+            batch = await self.receive()
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        self.writer.close()
+
+
+async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
+    host = RawPlayer(server_port)
+    code = await host.start(edition="shipwrecked", seats=3, bots=2, public=False,
+                            autostart=True)
+    app = SelfishApp("127.0.0.1", server_port, "Watcher")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.player_id is not None)
+            await pilot.press("j", *code.lower())
+            await pilot.click("#spectator")
+            # The table opens (the game may already be over, with the result on top).
+            await wait_for(pilot, lambda: any(isinstance(s, TableScreen)
+                                              for s in app.screen_stack))
+            room = current_room(app)
+            assert room is not None and room.role == "spectator" and room.seat is None
+            await wait_for(pilot, lambda: room.view is not None and room.view["over"],
+                           timeout=30)
+            assert room.view is not None and room.view["hand"] is None
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            text = str(app.screen.query_one("#gameover-text").render())
+            assert "(you)" not in text and "wins" in text
+    finally:
+        await host.stop()

@@ -1,0 +1,88 @@
+"""Focused checks of what the table shows, on seeded engine positions (no server)."""
+
+from __future__ import annotations
+
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.widgets.hand import HandPanel
+from selfish_tui.widgets.prompt import PromptPanel
+from selfish_tui.widgets.strips import StripsBoard
+
+from .fixtures import feed_game, find_game, offline_app
+from .test_snapshots import deciding
+
+
+async def reaction_prompt(legal: int) -> tuple[str, str, str, int, tuple[int, int]]:
+    """Title, question, highlighted label, choice count and size of a reaction prompt."""
+    game = find_game("shipwrecked", deciding("react", "shipwrecked", legal=legal))
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0, {0: 20.0})
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        question = str(prompt.query_one("#prompt-question").render())
+        index = prompt.options.highlighted
+        assert index is not None
+        label = str(prompt.choices[index]["label"])
+        return (str(prompt.border_title), question.split("\n")[1], label, len(prompt.choices),
+                (prompt.size.width, prompt.size.height))
+
+
+async def test_reaction_prompt_looks_the_same_with_or_without_a_block(
+        frozen_clock: None) -> None:
+    """RULES C13: same title, countdown, default (do not block) and panel either way."""
+    can = await reaction_prompt(2)
+    cannot = await reaction_prompt(1)
+    assert can[3] == 2 and cannot[3] == 1
+    assert can[0] == cannot[0] == "Reaction"
+    assert can[1] == cannot[1] == "20s left"
+    assert can[2] == cannot[2] == "Do not block"
+    assert can[4] == cannot[4]
+
+
+async def test_hack_suit_prompt_shows_the_victims_hand() -> None:
+    game = find_game("space", deciding("take", "space"))
+    revealed = game.view(0)["decision"]["reveal"]
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        text = str(app.screen.query_one("#prompt-reveal").render())
+        for card in revealed:
+            assert card["name"] in text
+        assert all(c["do"] == "take" for c in app.screen.query_one(PromptPanel).choices)
+
+
+async def test_board_hand_and_number_keys() -> None:
+    game = find_game("shipwrecked", deciding("actions", "shipwrecked", min_turn=8, sharks=2))
+    app = offline_app()
+    sent: list[dict[str, object]] = []
+    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        board = str(table.query_one(StripsBoard).render())
+        assert board.count("▲") == 2 and "RAFT" in board
+        for player in game.view(0)["players"]:
+            assert player["name"][:6] in board
+        hand = table.query_one(HandPanel)
+        assert len(hand.cards) == len(game.view(0)["hand"])
+        assert hand.border_subtitle.startswith(f"food {game.view(0)['resources']}")
+        legal = game.view(0)["legal"]
+        await pilot.press(str(len(legal)))
+        assert sent == [legal[-1]]
+        # The prompt waits for the next state instead of letting the same choice go twice.
+        await pilot.press(str(len(legal)))
+        assert len(sent) == 1
+
+
+async def test_spectator_view_hides_the_hand() -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=4))
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, None)
+        await pilot.pause()
+        hand = app.screen.query_one(HandPanel)
+        assert hand.spectating and not hand.cards
+        assert app.screen.query_one(PromptPanel).choices == []
