@@ -1,0 +1,1 @@
+"""Selfish in the terminal: the Textual client (see docs/client.md)."""

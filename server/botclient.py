@@ -169,6 +169,9 @@ class HeadlessBot:
     async def _on_message(self, msg: Message) -> None:
         kind = msg.get("type")
         request = self._sent.pop(msg["id"], None) if isinstance(msg.get("id"), int) else None
+        if request is not None and request["type"] == "leave_room" and kind != "error":
+            self._done = True
+            return
         if kind == "welcome":
             resumed = self.token is not None
             self.token, self.player = msg["token"], msg["player"]
@@ -239,8 +242,8 @@ class HeadlessBot:
         if self.on_line is not None:
             self.on_line(result.line())
         if len(self.results) >= self.games:
+            # Leave politely; the run ends when the server confirms (see _on_message).
             self.send({"type": "leave_room", "room": msg["room"]})
-            self._done = True
         elif self.host_id == self.player:
             self.send({"type": "rematch", "room": msg["room"]})
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import sys
 
 from server.config import DEFAULT_PORT, ServerConfig, default_db_path, load_toml
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
     try:
         return asyncio.run(serve(config))
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:  # port taken, database unreadable, ...
         print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
         return 1
 

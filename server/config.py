@@ -49,6 +49,7 @@ class ServerConfig:
     chat_per_second: float = 1.0
     chat_burst: int = 5
     allow_seed: bool = False  # a chosen seed reveals the deck order: only for local games
+    empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
 
     # Play pace
     bot_delay: float = 0.3  # server bots decide this long after the decision opens

@@ -6,6 +6,7 @@ protocol (``server.session.Session`` implements it over TCP), so tests could dri
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import string
@@ -197,15 +198,24 @@ class Lobby:
         player.connection = None
         for code in list(player.rooms):
             room = self.rooms.get(code)
-            if room is None:
-                continue
-            people_here = any(self.connected(p) for p in room.members)
-            if room.status != Status.PLAYING and not people_here:
-                # A waiting or finished table with nobody connected would linger forever.
-                room.close(abandon=False)
-                self.room_closed(room)
-            else:
+            if room is not None and not self._close_if_unused(room):
                 room.broadcast_room()
+
+    def _close_if_unused(self, room: Room, grace: float | None = None) -> bool:
+        """Close a waiting or finished room in which nobody is connected (it would linger
+        forever) once ``grace`` seconds pass without anyone coming back; a running game stays,
+        since its players may return. True if the room is closed now."""
+        if room.closed or room.status == Status.PLAYING:
+            return room.closed
+        if any(self.connected(p) for p in room.members):
+            return False
+        grace = self.config.empty_room_grace if grace is None else grace
+        if grace > 0:
+            asyncio.get_running_loop().call_later(grace, self._close_if_unused, room, 0.0)
+            return False
+        room.close(abandon=False)
+        self.room_closed(room)
+        return True
 
     # ------------------------------------------------------------------ requests
 
@@ -231,14 +241,13 @@ class Lobby:
             raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {code}")
         return room
 
-    def _joined(self, room: Room, pid: str) -> Message:
+    def _joined(self, room: Room, pid: str, request: int | None = None) -> Message:
         seat = room.seat_of(pid)
-        return {
-            "type": "joined", "room": room.code,
-            "role": "spectator" if seat is None else "player",
-            "seat": None if seat is None else seat.index, "edition": room.edition,
-            "catalogue": CATALOGUE[room.edition],
-        }  # fmt: skip
+        return reply(
+            "joined", request, room=room.code, role="spectator" if seat is None else "player",
+            seat=None if seat is None else seat.index, edition=room.edition,
+            catalogue=CATALOGUE[room.edition],
+        )
 
     def _check_room_quota(self, player: Player) -> None:
         if len(player.rooms) >= self.config.max_rooms_per_player:
@@ -275,8 +284,7 @@ class Lobby:
         player.rooms.append(room.code)
         log.info("room %s created by %s (%s, %d seats, %d bots, timer %d)", room.code,
                  player.name, req.edition, req.seats, req.bots, req.timer)  # fmt: skip
-        conn.send({**self._joined(room, player.id), **({"id": req.id} if req.id is not None
-                                                        else {})})  # fmt: skip
+        conn.send(self._joined(room, player.id, req.id))
         room.broadcast_room()
         self._autostart(room)
 
@@ -291,10 +299,7 @@ class Lobby:
             room.join_player(player.id, player.name)
         player.rooms.append(room.code)
         log.info("room %s: %s joined as %s", room.code, player.name, req.as_)
-        joined = self._joined(room, player.id)
-        if req.id is not None:
-            joined["id"] = req.id
-        conn.send(joined)
+        conn.send(self._joined(room, player.id, req.id))
         room.broadcast_room()
         room.send_game(player.id)
         self._autostart(room)
@@ -306,6 +311,7 @@ class Lobby:
             player.rooms.remove(room.code)
         log.info("room %s: %s left", room.code, player.name)
         room.leave(player.id)
+        self._close_if_unused(room)
 
     def _add_bot(self, conn: Connection, player: Player, req: AddBot) -> None:
         room = self._member(req.room, player)

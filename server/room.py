@@ -604,7 +604,13 @@ class Room:
         from server.engine.bots import choose  # lazy: bots may load tables on import
 
         view = game.view(index)
-        choice = choose(seat.level if seat.kind == "bot" else "basic", view, self._rng)
+        try:
+            choice = choose(seat.level if seat.kind == "bot" else "basic", view, self._rng)
+        except Exception:  # a bot bug must not stall the table: fall back to a safe choice
+            log.exception("room %s: bot failed for seat %d; taking a plain choice", self.code,
+                          index)  # fmt: skip
+            legal = view["legal"]
+            choice = next((c for c in legal if not c.get("fatal")), legal[0])
         label = str(choice.get("label", choice.get("do")))
         extra: list[Event] = []
         by = "bot"

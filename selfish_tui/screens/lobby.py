@@ -270,7 +270,7 @@ class WaitingRoomScreen(Screen[None]):
             yield Static("", id="seats")
             yield GameLog(id="waiting-log")
         yield Input(placeholder="Say something (Enter sends, Esc closes)", id="waiting-chat",
-                    max_length=300)
+                    max_length=300, compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

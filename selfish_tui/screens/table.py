@@ -61,7 +61,7 @@ class TableScreen(Screen[None]):
         yield Static("", id="detail")
         yield StatusLine(id="status")
         yield Input(placeholder="Say something (Enter sends, Esc closes)", id="chat",
-                    max_length=300)
+                    max_length=300, compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -58,12 +58,12 @@ class HandPanel(OptionList):
         self.cards = list(hand or [])
         self.clear_options()
         if hand is None:
-            self.add_option(Option(Text("Spectating: hands are hidden.", style="dim"),
+            self.add_option(Option(Text("  Spectating: hands are hidden.", style="dim"),
                                    disabled=True))
             self.border_subtitle = ""
             return
         if not self.cards:
-            self.add_option(Option(Text("No cards.", style="dim"), disabled=True))
+            self.add_option(Option(Text("  No cards.", style="dim"), disabled=True))
         # Resources first (by value), then actions by name: a stable order is easier to scan.
         self.cards.sort(key=lambda c: (c.get("kind") != "resource", -int(c.get("value") or 0),
                                        str(c.get("name")), int(c.get("id", 0))))

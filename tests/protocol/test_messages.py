@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocol.codec import MessageDecoder, encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -143,3 +145,29 @@ def test_server_builders() -> None:
         "type": "welcome", "protocol": 1, "player": "p1", "token": "t", "server": "s 1", "id": 4,
     }  # fmt: skip
     assert error(ErrorCode.NOT_HOST, "no") == {"type": "error", "code": "not_host", "message": "no"}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([*sorted(CLIENT_TYPES), "nope", 3, None]),
+    st.dictionaries(
+        st.sampled_from(["id", "room", "name", "protocol", "edition", "seats", "timer", "bots",
+                         "version", "choice", "text", "seat", "level", "as", "game", "token",
+                         "seed", "public", "autostart", "bot_level"]),
+        json_values, max_size=6),
+)  # fmt: skip
+def test_parse_client_never_fails_unexpectedly(kind: object, fields: dict[str, Any]) -> None:
+    try:
+        request = parse_client({**fields, "type": kind})
+    except ProtocolError as exc:
+        assert exc.code in ErrorCode
+    else:
+        assert kind == request.TYPE

@@ -17,7 +17,7 @@ Message = dict[str, Any]
 
 # Fast settings: bots answer at once; rate limits high enough for bot-speed games.
 FAST = {"port": 0, "bot_delay": 0.0, "away_delay": 0.05, "rate_per_second": 10_000.0,
-        "rate_burst": 10_000, "allow_seed": True}  # fmt: skip
+        "rate_burst": 10_000, "allow_seed": True, "empty_room_grace": 0.0}  # fmt: skip
 
 
 class Client:

@@ -30,10 +30,10 @@ def card_ids(obj: Any, out: set[int] | None = None) -> set[int]:
     return out
 
 
-def audit(frames: dict[int | None, list[Message]]) -> int:
+def audit(frames: dict[int | None, list[Message]]) -> tuple[int, int]:
     """Assert that no recipient's frames show another seat's hand card, except what a reveal
     shows the looker; ``frames`` maps seat (None = spectator) to every frame it received.
-    Returns the number of states checked."""
+    Returns the number of states checked and how many of them carried a reveal."""
     hands: dict[tuple[int, int], set[int]] = {}
     for seat, received in frames.items():
         for msg in received:
@@ -43,7 +43,7 @@ def audit(frames: dict[int | None, list[Message]]) -> int:
                 hands[(seat, msg["version"])] = {card["id"] for card in hand}
     seats = {s for s in frames if s is not None}
     action_names: set[str] = set()
-    checked = 0
+    checked = reveals = 0
     for seat, received in frames.items():
         for msg in received:
             if msg["type"] == "joined":
@@ -55,6 +55,7 @@ def audit(frames: dict[int | None, list[Message]]) -> int:
                     assert view["hand"] is None and view["legal"] == []
                 decision = view.get("decision") or {}
                 allowed = {card["id"] for card in decision.get("reveal") or []}
+                reveals += bool(allowed)
                 others: set[int] = set()
                 for other in seats - {seat}:
                     others |= hands.get((other, version), set())
@@ -66,4 +67,4 @@ def audit(frames: dict[int | None, list[Message]]) -> int:
                     if event["kind"] == "draw" and event["seat"] not in (seat, None):
                         shown = [n for n in action_names if n in event["text"]]
                         assert not shown, f"seat {seat} sees another's draw: {event['text']}"
-    return checked
+    return checked, reveals

@@ -191,3 +191,28 @@ async def test_internal_error_keeps_the_connection(
     client = await connect(server.port, "Ann")
     assert await client.error({"type": "list_rooms"}) == "internal_error"
     assert (await client.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_random_requests_never_break_anything(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    """A fuzzing client: every message gets exactly one reply and nobody else is disturbed."""
+    import random
+
+    ann, bob, code = await duel(server, connect)
+    rng = random.Random(4)
+    kinds = ["act", "join_room", "leave_room", "add_bot", "remove_bot", "start", "chat",
+             "rematch", "back", "sync", "create_room", "get_replay", "list_rooms", "hello"]
+    values: list[object] = [None, True, 0, -1, 2**40, "", "x", code, code.lower(), [], {},
+                            {"do": "done"}, [1, "a"], "space", 3, 120, "spectator"]
+    keys = ["room", "version", "choice", "text", "seat", "level", "as", "game", "edition",
+            "seats", "timer", "bots", "name", "protocol"]  # fmt: skip
+    fuzz = await connect(server.port, "Fuzz")
+    for _ in range(300):
+        message = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 5))}
+        reply = await fuzz.request({**message, "type": rng.choice(kinds)})
+        assert reply["type"] in ("ok", "error", "joined", "rooms", "replay"), reply
+        if reply["type"] == "error":
+            assert reply["code"] != "internal_error", (message, reply)
+    assert (await fuzz.request({"type": "ping"}))["type"] == "pong"
+    await finish(ann, bob, code)

@@ -18,7 +18,10 @@ from server.config import ServerConfig, load_toml
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_server_process_plays_bots_and_stops_on_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+async def test_server_process_plays_bots_and_stops_on_signal(
+    tmp_path: Path, stop_signal: signal.Signals
+) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     settings = tmp_path / "fast.toml"
     settings.write_text("bot_delay = 0.0\nrate_per_second = 1000.0\nrate_burst = 1000\n")
@@ -58,7 +61,7 @@ async def test_server_process_plays_bots_and_stops_on_sigterm(tmp_path: Path) ->
     assert len(lines) == 2 and lines == out_b.decode().splitlines()
     for line in lines:
         assert re.fullmatch(rf"game {code} finished: winner .+ after \d+ turns", line), line
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(stop_signal)
     _, err = await asyncio.wait_for(proc.communicate(), 10)
     assert proc.returncode == 0
     assert b"server stopped" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from server.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, over_version
 
@@ -182,3 +184,34 @@ async def test_autostart_rematch_and_replays(server: RunningServer, connect: Cli
     assert game.over and game.winner == replay["winner"]
     assert await ann.error({"type": "get_replay", "game": 999}) == "no_such_game"
     assert await ann.error({"type": "get_replay", "game": over["game"] + 1}) == "no_such_game"
+
+
+async def test_finished_room_closes_when_last_connected_member_leaves(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann = await connect(server.port, "Ann")
+    code = await create(ann, seats=2)
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    await bob.close()
+    while server.lobby.connected(str(bob.player)):
+        await asyncio.sleep(0.001)
+    assert code in server.lobby.rooms  # Ann is still there
+    await ann.request({"type": "leave_room", "room": code})
+    assert code not in server.lobby.rooms
+
+
+async def test_waiting_room_survives_a_short_drop(
+    make_server: ServerFactory, connect: ClientFactory
+) -> None:
+    server = await make_server(empty_room_grace=0.2)
+    ann = await connect(server.port, "Ann")
+    code = await create(ann, seats=2)
+    await ann.close()
+    await asyncio.sleep(0.05)
+    back = await connect(server.port)
+    await back.hello("Ann", token=ann.token)
+    assert (await back.expect("joined"))["room"] == code  # still there, seat kept
+    await back.close()
+    await asyncio.sleep(0.4)
+    assert code not in server.lobby.rooms  # nobody came back this time

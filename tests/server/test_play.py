@@ -67,7 +67,9 @@ async def test_no_seat_sees_another_hand(
         assert bot.seat is not None
         frames[bot.seat] = bot.frames
     frames[None] = spectator.seen
-    assert audit(frames) > 50
+    checked, reveals = audit(frames)
+    assert checked > 50
+    print(f"{checked} states audited, {reveals} with a reveal")
 
 
 def test_audit_catches_a_leak() -> None:
@@ -81,4 +83,20 @@ def test_audit_catches_a_leak() -> None:
     # ... but what a reveal shows the looker is allowed.
     looker = {"type": "state", "version": 3, "view": {
         "hand": [], "decision": {"reveal": [card]}, "legal": [{"do": "take", "card": 5}]}}
-    assert audit({0: [mine], 1: [looker]}) == 2
+    assert audit({0: [mine], 1: [looker]}) == (2, 1)
+
+
+async def test_reveal_is_shown_to_the_looker_only(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    """Two-seat Space games are deterministic (no simultaneous decisions): play seeds until a
+    Hack Suit reveal happens, auditing every game, so the looker's exception is exercised."""
+    for seed in range(1, 30):
+        bots, spectator = await play_table(server, connect, "space", people=2, server_bots=0,
+                                           seed=seed)  # fmt: skip
+        frames: dict[int | None, list[dict[str, object]]] = {b.seat: b.frames for b in bots}
+        frames[None] = spectator.seen
+        _, reveals = audit(frames)
+        if reveals:
+            return
+    pytest.fail("no Hack Suit reveal in 29 games")
