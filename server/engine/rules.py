@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import cast
 
-from . import shipwrecked, space
+from . import action_cards, shipwrecked, space
+from .action_cards import FORWARD_ONLY, KNOCK_BACK, TETHERS
 from .actions import ALWAYS_ASK, Choice, Decision, distinct, distinct_pairs, payment_ways
 from .cards import (
     BLOCKER,
@@ -31,11 +32,8 @@ Flow = Generator[Decision, object, None]
 Asking = Generator[Decision, object, Choice]
 
 # Action cards by how they choose a target (C12).
-FORWARD_ONLY = frozenset({"rocket_booster", "freestyle_sprint"})
 ANY_OPPONENT = frozenset({"hole_in_suit", "oxygen_siphon", "message_in_a_bottle"})
 HOLDING_OPPONENT = frozenset({"tractor_beam", "hack_suit", "pirate", "lost"})
-OFF_START_OPPONENT = frozenset({"laser_blast", "rogue_wave"})
-TETHERS = frozenset({"tether", "ride_the_wave"})
 
 
 class Ended(Exception):
@@ -184,7 +182,7 @@ class Rules:
                     targets = opponents
                 elif key in HOLDING_OPPONENT:
                     targets = [o for o in opponents if s.hands[o]]
-                elif key in OFF_START_OPPONENT:
+                elif key in KNOCK_BACK:  # not one on row 0 (C10)
                     targets = [o for o in opponents if s.rows[o] > 0]
                 else:  # Shield / Dive: reactions only
                     continue
@@ -473,10 +471,8 @@ class Rules:
         blocked = False
         if target is not None:
             blocked = yield from self.react(p, target, card)
-        if self.space:
-            yield from space.resolve_action(self, p, card, target, blocked)
-        else:
-            yield from shipwrecked.resolve_action(self, p, card, target, blocked)
+        yield from action_cards.resolve_action(self, p, card, target, blocked)
+        if not self.space:
             shipwrecked.raft_check(self)
 
     def react(self, attacker: int, target: int, card: Card) -> Generator[Decision, object, bool]:

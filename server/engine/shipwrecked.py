@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from .actions import Choice, Decision, distinct
 from .cards import Card, Location, card_name
-from .space import look_and_take
 from .state import MAX_SHARKS, Cell
 
 if TYPE_CHECKING:
@@ -233,35 +232,3 @@ def shark_step(g: Rules, seat: int, card: Card, fed: list[bool]) -> Flow:
             for index in indices:
                 fed[index] = True
     yield from bites(g, victims)
-
-
-def resolve_action(g: Rules, p: int, card: Card, target: int | None, blocked: bool) -> Flow:
-    """W5: resolve an action card played by ``p`` (already discarded, reaction done)."""
-    key = card.key
-    if key == "freestyle_sprint":
-        yield from g.forward(p)
-    elif key == "ride_the_wave":
-        yield from g.forward(p)
-        if target is not None and not blocked:
-            yield from g.back(target)
-    elif blocked or target is None:
-        return
-    elif key == "rogue_wave":
-        yield from g.back(target)
-    elif key == "message_in_a_bottle":
-        yield from g.steal_units(p, target, 2)
-    elif key == "lost":
-        lose_random(g, target)
-    elif key == "pirate":
-        yield from look_and_take(g, p, target)
-
-
-def lose_random(g: Rules, victim: int) -> None:
-    """Lost: one card at random from the victim's hand is discarded (face up: public)."""
-    s = g.s
-    hand = s.hands[victim]
-    if not hand:
-        return
-    card = hand.pop(s.rng.randrange(len(hand)))
-    s.discard.append(card)
-    g.say("discard", f"{g.name(victim)} loses {card_name(card)} (Lost).", victim)
