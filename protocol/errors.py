@@ -43,6 +43,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_CHOICE = "illegal_choice"
     BAD_CHAT = "bad_chat"
     NO_SUCH_GAME = "no_such_game"
+    STORE_UNAVAILABLE = "store_unavailable"
     INTERNAL_ERROR = "internal_error"
 
 

@@ -27,6 +27,10 @@ from server.config import DEFAULT_PORT
 
 Message = dict[str, Any]
 
+#: Reconnect backoff: the first retry after about this many seconds, doubling up to RETRY_MAX.
+RETRY_FIRST = 0.1
+RETRY_MAX = 2.0
+
 #: Errors that are part of normal play and need no reaction (a newer state is on its way).
 BENIGN = frozenset({"stale_version", "not_your_turn", "game_over"})
 
@@ -102,6 +106,7 @@ class HeadlessBot:
         self._next_id = 0
         self._sent: dict[int, Message] = {}  # requests awaiting their direct reply
         self._last_act = 0.0
+        self._welcomed = False  # the current connection got a welcome (resets the backoff)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -116,6 +121,7 @@ class HeadlessBot:
     async def run(self) -> list[GameResult]:
         """Play until ``games`` games have ended; return their results."""
         deadline: float | None = None
+        backoff = RETRY_FIRST
         loop = asyncio.get_running_loop()
         while not self._done:
             try:
@@ -126,12 +132,17 @@ class HeadlessBot:
                     raise  # never reached the server: nothing to resume
             if self._done:
                 break
-            # Lost the connection (server restart?): come back with the token.
+            if self._welcomed:  # the last connection got in: start the backoff afresh
+                self._welcomed = False
+                backoff = RETRY_FIRST
+            # Lost the connection (server restart?): come back with the token, backing off
+            # (with jitter, so that a restarted server is not hit by every client at once).
             if deadline is None:
                 deadline = loop.time() + self.reconnect
             if loop.time() > deadline:
                 raise BotError("lost the connection to the server")
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(backoff * random.uniform(0.5, 1.0))
+            backoff = min(RETRY_MAX, backoff * 2)
         return self.results
 
     async def _session(self) -> None:
@@ -173,6 +184,7 @@ class HeadlessBot:
             self._done = True
             return
         if kind == "welcome":
+            self._welcomed = True
             resumed = self.token is not None
             self.token, self.player = msg["token"], msg["player"]
             if not resumed or (self.seat is None and self.room is None):

@@ -13,6 +13,7 @@ import logging
 import signal
 import sqlite3
 import sys
+from collections.abc import Callable
 
 from server.config import DEFAULT_PORT, ServerConfig, default_db_path, load_toml
 
@@ -60,6 +61,17 @@ async def serve(config: ServerConfig) -> int:
     return 0
 
 
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop when it is installed (a faster loop, not a dependency), else None:
+    the standard asyncio loop."""
+    try:
+        import uvloop  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``selfish-server`` console script."""
     args = build_parser().parse_args(argv)
@@ -74,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
     try:
-        return asyncio.run(serve(config))
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            return runner.run(serve(config))
     except (OSError, sqlite3.Error) as exc:  # port taken, database unreadable, ...
         print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
         return 1

@@ -35,7 +35,10 @@ class ServerConfig:
 
     # Connections
     max_frame: int = 65_536
-    idle_timeout: float = 120.0  # seconds without any frame before the connection is closed
+    idle_timeout: float = 120.0  # seconds without a complete frame before the connection closes
+    # A started frame must be complete within this many seconds: without it a client trickling
+    # one byte now and then would hold its connection (and buffer) forever.
+    frame_timeout: float = 30.0
     max_connections: int = 2_000
     max_connections_per_address: int = 16
     max_write_buffer: int = 8 * 1024 * 1024  # a client that reads nothing is cut off here
@@ -45,6 +48,9 @@ class ServerConfig:
     # Rooms and chat
     max_rooms: int = 1_000
     max_rooms_per_player: int = 4
+    # Open rooms created from one IP address. Identities are free, so without this one client
+    # could fill max_rooms with games whose only human left (they wait for them forever).
+    max_rooms_per_address: int = 16
     max_chat: int = 300
     chat_per_second: float = 1.0
     chat_burst: int = 5

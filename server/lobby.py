@@ -10,6 +10,7 @@ import asyncio
 import logging
 import secrets
 import string
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -52,10 +53,14 @@ class Connection(Protocol):
     """What the lobby needs from a client connection."""
 
     peer: str
+    address: str  # the client's IP address
     chat_bucket: TokenBucket
 
     def send(self, message: Message) -> None:
         """Queue a message to the client."""
+
+    def send_frame(self, data: bytes) -> None:
+        """Queue an already encoded frame (see protocol.codec.encode) to the client."""
 
     def close_after(self, message: Message) -> None:
         """Send ``message`` and then close the connection."""
@@ -91,6 +96,8 @@ class Lobby:
         self.players: dict[str, Player] = {}
         self.by_token: dict[str, Player] = {}
         self.rooms: dict[str, Room] = {}
+        self._created_from: dict[Room, str] = {}  # open room -> address of its creator
+        self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self.version = server_version()
 
     # ------------------------------------------------------------------ Hub (for rooms)
@@ -100,6 +107,12 @@ class Lobby:
         p = self.players.get(player)
         if p is not None and p.connection is not None:
             p.connection.send(message)
+
+    def send_frame(self, player: str, data: bytes) -> None:
+        """Send an encoded frame to a player's live connection; nothing if they are away."""
+        p = self.players.get(player)
+        if p is not None and p.connection is not None:
+            p.connection.send_frame(data)
 
     def connected(self, player: str) -> bool:
         """Whether the player has a live connection."""
@@ -116,6 +129,11 @@ class Lobby:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             log.info("room %s closed", room.code)
+        address = self._created_from.pop(room, None)
+        if address is not None:
+            self.rooms_by_address[address] -= 1
+            if not self.rooms_by_address[address]:
+                del self.rooms_by_address[address]
         for p in self.players.values():
             if room.code in p.rooms:
                 p.rooms.remove(room.code)
@@ -259,7 +277,14 @@ class Lobby:
 
     def _autostart(self, room: Room) -> None:
         if room.can_autostart():
-            room.start(room.first_seed)
+            try:
+                room.start(room.first_seed)
+            except ProtocolError as exc:
+                # The request that filled the table has had its reply: the room just stays
+                # waiting (its host may send ``start`` later, when the database is back).
+                if exc.code != ErrorCode.STORE_UNAVAILABLE:
+                    raise
+                log.warning("room %s: cannot start: %s", room.code, exc.message)
 
     def _ping(self, conn: Connection, player: Player, req: Ping) -> None:
         conn.send(reply("pong", req.id))
@@ -271,7 +296,16 @@ class Lobby:
     def _create(self, conn: Connection, player: Player, req: CreateRoom) -> None:
         if len(self.rooms) >= self.config.max_rooms:
             raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
+        if not self.store.writable:  # its game could not be recorded: refuse it now
+            raise ProtocolError(ErrorCode.STORE_UNAVAILABLE,
+                                "the server cannot record new games right now")  # fmt: skip
         self._check_room_quota(player)
+        if self.rooms_by_address[conn.address] >= self.config.max_rooms_per_address:
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_ROOMS,
+                f"{self.rooms_by_address[conn.address]} open rooms were created from your "
+                f"address (limit {self.config.max_rooms_per_address})",
+            )
         if req.seed is not None and not self.config.allow_seed:
             raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
         room = Room(self, self._new_code(), req.edition, req.seats, public=req.public,
@@ -281,6 +315,8 @@ class Lobby:
         for _ in range(req.bots):
             room.add_bot(req.bot_level)
         self.rooms[room.code] = room
+        self._created_from[room] = conn.address
+        self.rooms_by_address[conn.address] += 1
         player.rooms.append(room.code)
         log.info("room %s created by %s (%s, %d seats, %d bots, timer %d)", room.code,
                  player.name, req.edition, req.seats, req.bots, req.timer)  # fmt: skip

@@ -20,7 +20,8 @@ from protocol.codec import normalize
 from protocol.errors import ErrorCode, ProtocolError
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
-from server.store import Store, StoredGame
+from server.store import Store, StoredGame, StoreUnavailable
+from server.wire import StateFrames, encode
 
 log = logging.getLogger("selfish.server")
 
@@ -36,6 +37,9 @@ class Hub(Protocol):
 
     def send(self, player: str, message: Message) -> None:
         """Send to the player's connection, if any."""
+
+    def send_frame(self, player: str, data: bytes) -> None:
+        """Send an already encoded frame to the player's connection, if any."""
 
     def connected(self, player: str) -> bool:
         """Whether the player has a live connection."""
@@ -133,6 +137,7 @@ class Room:
         self._opened: dict[int, float] = {}  # seat -> loop time its current decision opened
         self._handle: asyncio.TimerHandle | None = None
         self._rng = random.Random()
+        self._frames: StateFrames | None = None  # the current version's state frames
 
     # ------------------------------------------------------------------ reading
 
@@ -310,36 +315,42 @@ class Room:
             raise ProtocolError(ErrorCode.GAME_STARTED, f"the game in {self.code} has begun")
         if self.filled() < self.size:
             raise ProtocolError(ErrorCode.SEATS_EMPTY, "every seat must be filled first")
-        if ack:
-            ack()
-        self._begin(seed)
+        self._begin(seed, self.version_base, ack)
 
     def rematch(self, seed: int | None = None, ack: Ack = None) -> None:
         """Same seats, new seed; seats of people who left become bots."""
         if self.status != Status.OVER:
             raise ProtocolError(ErrorCode.NOT_OVER, "the game is not over")
-        if ack:
-            ack()
-        for seat in self.seats:
+        for seat in self.seats:  # harmless even if the rematch is then refused: they left
             if seat is not None and seat.left:
                 seat.kind, seat.player, seat.left, seat.level = "bot", None, False, "basic"
             if seat is not None:
                 seat.away, seat.timeouts = False, 0
-        self.version_base = self.version + 1
-        self._begin(seed)
+        self._begin(seed, self.version + 1, ack)
 
-    def _begin(self, seed: int | None) -> None:
+    def _begin(self, seed: int | None, version_base: int, ack: Ack) -> None:
+        """Record the new game, then acknowledge and start it. The record comes first so
+        that a database refusing writes refuses the request before anything changes."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         seats = [s for s in self.seats if s is not None]
         names = [s.name for s in seats]
+        try:
+            game_id = self.hub.store.create_game(
+                self.code, self.edition, names, [s.to_record() for s in seats],
+                {"public": self.public, "timer": self.timer, "autostart": self.autostart},
+                seed, version_base,
+            )  # fmt: skip
+        except StoreUnavailable as exc:
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
+            ) from exc
+        if ack:
+            ack()
+        self.game_id = game_id
+        self.version_base = version_base
         self.game = Game(self.edition, names, seed)
         self._rng = random.Random(seed ^ 0x5E1F)
-        self.game_id = self.hub.store.create_game(
-            self.code, self.edition, names, [s.to_record() for s in seats],
-            {"public": self.public, "timer": self.timer, "autostart": self.autostart},
-            seed, self.version_base,
-        )  # fmt: skip
         self.status = Status.PLAYING
         log.info("room %s: game %d started (%s, %s)", self.code, self.game_id, self.edition,
                  ", ".join(names))  # fmt: skip
@@ -388,9 +399,13 @@ class Room:
             )
         if not self.game.legal(seat.index):
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "you have nothing to decide now")
-        wanted = normalize(choice)
-        legal = self.game.view(seat.index)["legal"]
-        match = next((option for option in legal if normalize(option) == wanted), None)
+        legal = self._legal(seat.index)
+        # A choice sent back verbatim usually equals its option as decoded; compare the wire
+        # forms (tuples become lists, ...) only when it does not.
+        match = next((option for option in legal if option == choice), None)
+        if match is None:
+            wanted = normalize(choice)
+            match = next((option for option in legal if normalize(option) == wanted), None)
         if match is None:
             raise ProtocolError(ErrorCode.ILLEGAL_CHOICE, "that choice is not in view.legal")
         if ack:
@@ -461,24 +476,40 @@ class Room:
                 out.append({"kind": event.kind, "text": text, "seat": event.seat})
         return out
 
-    def _state(self, seat: int | None) -> Message:
+    def _state_frames(self) -> StateFrames:
+        """The state frames of the current version: the view's shared part is built and
+        encoded once per change, however many members receive it."""
         assert self.game is not None
-        return {"type": "state", "room": self.code, "version": self.version,
-                "view": self.game.view(seat)}  # fmt: skip
+        frames = self._frames
+        if frames is None or frames.game is not self.game or frames.version != self.version:
+            frames = self._frames = StateFrames(self.game, self.code, self.version, frames)
+        return frames
+
+    def _legal(self, seat: int) -> list[Message]:
+        """``view.legal`` of ``seat`` as last sent (the view is not rebuilt to check an act)."""
+        assert self.game is not None
+        frames = self._state_frames()
+        legal = frames.legal.get(seat)
+        return legal if legal is not None else self.game.seat_view(seat)["legal"]
 
     def _broadcast_change(self, events: list[Event]) -> None:
         timer = self.timer_message()
+        timer_frame = None if timer is None else encode(timer)
+        frames = self._state_frames()
+        last: tuple[list[Message], bytes] | None = None  # most seats see the same events
         for player in self.members:
             if not self.hub.connected(player):
                 continue
             seat = self._recipient_seat(player)
             wire = self._events_for(events, seat)
             if wire:
-                self.hub.send(player, {"type": "events", "room": self.code, "history": False,
-                                       "events": wire})  # fmt: skip
-            self.hub.send(player, self._state(seat))
-            if timer is not None:
-                self.hub.send(player, timer)
+                if last is None or last[0] != wire:
+                    last = wire, encode({"type": "events", "room": self.code, "history": False,
+                                         "events": wire})  # fmt: skip
+                self.hub.send_frame(player, last[1])
+            self.hub.send_frame(player, frames.frame(seat))
+            if timer_frame is not None:
+                self.hub.send_frame(player, timer_frame)
 
     def _announce_events(self, events: list[Event]) -> None:
         for player in self.members:
@@ -489,9 +520,9 @@ class Room:
 
     def broadcast_room(self) -> None:
         """Send the ``room`` message to every member."""
-        message = self.room_message()
+        message = encode(self.room_message())  # the same bytes for every member
         for player in self.members:
-            self.hub.send(player, message)
+            self.hub.send_frame(player, message)
 
     def send_game(self, player: str) -> None:
         """Send a (re)joining member the log so far, the state and the timer."""
@@ -501,7 +532,7 @@ class Room:
         history = self._events_for(self.game.log, seat)[-self.config.history_events :]
         self.hub.send(player, {"type": "events", "room": self.code, "history": True,
                                "events": history})  # fmt: skip
-        self.hub.send(player, self._state(seat))
+        self.hub.send_frame(player, self._state_frames().frame(seat))
         timer = self.timer_message()
         if timer is not None and self.status == Status.PLAYING:
             self.hub.send(player, timer)

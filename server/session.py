@@ -11,12 +11,14 @@ import contextlib
 import logging
 from typing import Any
 
-from protocol.codec import MessageDecoder, encode
+from protocol.codec import MessageDecoder
 from protocol.errors import ErrorCode, FrameError, ProtocolError
 from protocol.messages import Hello, Ping, parse_client, reply, request_id
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.lobby import Lobby, Player
+from server.outbox import Outbox
+from server.wire import encode
 
 log = logging.getLogger("selfish.server")
 
@@ -27,8 +29,10 @@ class Session:
     """A TCP connection speaking the Selfish protocol."""
 
     def __init__(self, lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 config: ServerConfig) -> None:  # fmt: skip
+                 config: ServerConfig, outbox: Outbox) -> None:  # fmt: skip
         self.lobby = lobby
+        self.outbox = outbox
+        self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
         self.reader = reader
         self.writer = writer
         self.config = config
@@ -44,10 +48,31 @@ class Session:
     # ------------------------------------------------------------------ output
 
     def send(self, message: dict[str, Any]) -> None:
-        """Write one frame; never blocks. A client that stops reading is cut off."""
-        if self.closing or self.writer.is_closing():
+        """Queue one frame; it is written at the end of the tick, after the store commits."""
+        if self.closing:
             return
-        self.writer.write(encode(message))
+        self._out.append(encode(message))  # server.wire.encode: one Packer for the server
+        if len(self._out) == 1:
+            self.outbox.queue(self)
+
+    def send_frame(self, data: bytes) -> None:
+        """Queue one frame that is already encoded (a broadcast encodes once for everyone)."""
+        if self.closing:
+            return
+        self._out.append(data)
+        if len(self._out) == 1:
+            self.outbox.queue(self)
+
+    def flush(self) -> None:
+        """Write the queued frames at once; never blocks. A client that stops reading is cut
+        off."""
+        out = self._out
+        if not out:
+            return
+        self._out = []
+        if self.writer.is_closing():
+            return
+        self.writer.write(out[0] if len(out) == 1 else b"".join(out))
         if self.writer.transport.get_write_buffer_size() > self.config.max_write_buffer:
             log.warning("%s: not reading its messages; closing", self.peer)
             self.closing = True
@@ -56,6 +81,7 @@ class Session:
     def close_after(self, message: dict[str, Any]) -> None:
         """Send ``message``, then close the connection (the read loop then ends)."""
         self.send(message)
+        self.outbox.flush()  # commit and write what is queued, this frame included, first
         self.closing = True
         self.writer.close()
 
@@ -68,17 +94,24 @@ class Session:
     async def run(self) -> None:
         """Read until the client leaves, breaks the framing, idles out, or the server stops."""
         log.info("%s connected", self.peer)
+        loop = asyncio.get_running_loop()
+        # Deadlines count from complete messages, not from bytes: a client that trickles a byte
+        # now and then must not keep its connection (and a half-read frame) alive forever.
+        idle_end = loop.time() + self.config.idle_timeout
+        frame_end: float | None = None  # set while part of a frame is buffered
         try:
             while not self.closing:
+                end = idle_end if frame_end is None else min(idle_end, frame_end)
                 try:
-                    data = await asyncio.wait_for(
-                        self.reader.read(READ_CHUNK), self.config.idle_timeout
-                    )
+                    # timeout_at, not wait_for: on 3.11 wait_for wraps every read in a new Task
+                    async with asyncio.timeout_at(end):
+                        data = await self.reader.read(READ_CHUNK)
                 except TimeoutError:
-                    self._fail(ProtocolError(
-                        ErrorCode.IDLE_TIMEOUT,
-                        f"no message for {self.config.idle_timeout:g} seconds",
-                    ))  # fmt: skip
+                    if frame_end is not None and frame_end <= idle_end:
+                        text = f"a frame took over {self.config.frame_timeout:g} seconds"
+                    else:
+                        text = f"no message for {self.config.idle_timeout:g} seconds"
+                    self._fail(ProtocolError(ErrorCode.IDLE_TIMEOUT, text))
                     break
                 if not data:
                     break
@@ -87,6 +120,13 @@ class Session:
                 except FrameError as exc:
                     self._fail(exc)
                     break
+                now = loop.time()
+                if messages:
+                    idle_end = now + self.config.idle_timeout
+                if not self.decoder.buffered:
+                    frame_end = None
+                elif frame_end is None or messages:  # a new frame has begun
+                    frame_end = now + self.config.frame_timeout
                 for message in messages:
                     if self.closing:
                         break

@@ -1,20 +1,33 @@
 """SQLite persistence: players, and each game as its setup plus an append-only decision list.
 
-Every write commits at once, and the room commits a decision before it sends the resulting
-state, so whatever a client has seen survives a crash. WAL mode keeps commits cheap. Choices are
-stored as msgpack blobs, exactly as they travel on the wire.
+Group commit: a write joins the open transaction and calls :attr:`Store.on_write`; the server
+(``server.outbox.Outbox``) commits once per event-loop tick and only then sends the messages of
+that tick, so whatever a client has seen survives a crash, and the server pays for one commit
+per tick instead of one per write. Without ``on_write`` (tools, tests using the store
+directly) every write commits at once. Choices are stored as msgpack blobs, exactly as they
+travel on the wire.
+
+A database that stops taking writes (read-only, disk full, I/O error) must not stop the server:
+a failed write or commit is logged once as an error, :attr:`Store.failed` says why, and the
+games go on in memory (what was not stored is lost at the next restart). Only
+:meth:`Store.create_game` raises (:class:`StoreUnavailable`): a new game is refused rather than
+played unrecorded. The first commit that succeeds again clears :attr:`Store.failed`.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.codec import pack, unpack
+
+log = logging.getLogger("selfish.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -70,6 +83,10 @@ class StoredGame:
     decisions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
 
+class StoreUnavailable(Exception):
+    """The database refuses writes: a new game cannot be recorded."""
+
+
 class Store:
     """A thin synchronous wrapper over one SQLite connection (the server is single-threaded)."""
 
@@ -77,7 +94,7 @@ class Store:
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.path = path
-        # autocommit off; every public write method commits before returning
+        # autocommit off: writes collect in a transaction until _written() or commit()
         self._db = sqlite3.connect(path, isolation_level="DEFERRED", check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -85,25 +102,89 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.executescript(SCHEMA)
         self._db.commit()
+        # Set by the server to batch commits (see the module docstring); None commits each write.
+        self.on_write: Callable[[], None] | None = None
+        self._dirty = False
+        self.failed: str | None = None  # why the last write failed; None while writes work
+
+    @property
+    def writable(self) -> bool:
+        """False from a failed write until a commit succeeds again."""
+        return self.failed is None
+
+    def _failure(self, exc: sqlite3.Error) -> None:
+        if self.failed is None:  # once per outage: a busy server would flood the log otherwise
+            log.error("database %s is not writable (%s): running games go on in memory only "
+                      "and new games are refused until a write succeeds again", self.path, exc)
+        self.failed = str(exc) or type(exc).__name__
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor | None:
+        """Run one write statement; None (logged, :attr:`failed` set) if the database refuses
+        it. A failed statement leaves the rest of the open transaction as it was."""
+        try:
+            cur = self._db.execute(sql, params)
+            self._written()
+        except sqlite3.Error as exc:
+            self._failure(exc)
+            return None
+        return cur
+
+    @property
+    def dirty(self) -> bool:
+        """True while writes wait in an open transaction for :meth:`commit`."""
+        return self._dirty
+
+    def _written(self) -> None:
+        if self.on_write is None:
+            self._commit()
+        else:
+            self._dirty = True
+            self.on_write()
+
+    def commit(self) -> None:
+        """Commit the open transaction, if any. A failed commit is logged (see the module
+        docstring) and rolled back: its writes are lost, the server goes on."""
+        if self._dirty:
+            self._dirty = False
+            try:
+                self._commit()
+            except sqlite3.Error as exc:
+                self._failure(exc)
+                try:
+                    self._db.rollback()
+                except sqlite3.Error:
+                    log.exception("database rollback failed")
+
+    def _commit(self) -> None:
+        self._db.commit()
+        if self.failed is not None:
+            log.warning("database %s is writable again", self.path)
+            self.failed = None
+
+    def rollback(self) -> None:
+        """Drop the open transaction (after a failed :meth:`commit`)."""
+        self._dirty = False
+        self._db.rollback()
 
     def close(self) -> None:
         """Flush and close (idempotent)."""
         try:
             self._db.commit()
-            self._db.close()
         except sqlite3.ProgrammingError:
-            pass  # already closed
+            return  # already closed
+        except sqlite3.Error as exc:
+            self._failure(exc)  # nothing more can be saved: close anyway
+        self._db.close()
 
     # -- players -----------------------------------------------------------------------------
 
     def save_player(self, player: str, token: str, name: str) -> None:
         """Insert or rename a player."""
-        self._db.execute(
+        self._write(
             "INSERT INTO players (id, token, name, created) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
             (player, token, name, time.time()),
         )
-        self._db.commit()
 
     def players(self) -> list[tuple[str, str, str]]:
         """Every known (id, token, name)."""
@@ -121,39 +202,37 @@ class Store:
         seed: int,
         version_base: int,
     ) -> int:
-        """Record a new game's setup; returns its id."""
-        cur = self._db.execute(
+        """Record a new game's setup; returns its id. Raises StoreUnavailable if the database
+        refuses the write."""
+        cur = self._write(
             "INSERT INTO games (room, edition, names, seats, settings, seed, version_base, "
             "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
             (room, edition, json.dumps(names), json.dumps(seats), json.dumps(settings),
              seed, version_base, time.time()),
         )  # fmt: skip
-        self._db.commit()
-        assert cur.lastrowid is not None
+        if cur is None or cur.lastrowid is None:
+            raise StoreUnavailable(self.failed or "the game could not be recorded")
         return cur.lastrowid
 
     def append_decision(
         self, game: int, n: int, seat: int, choice: dict[str, Any], by: str
     ) -> None:
-        """Append decision number ``n`` (0-based) and commit."""
-        self._db.execute(
+        """Append decision number ``n`` (0-based); committed with the tick's other writes."""
+        self._write(
             "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)",
             (game, n, seat, pack(choice), by, time.time()),
         )
-        self._db.commit()
 
     def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
         """Record a change of seat occupants (a player left and a bot took over)."""
-        self._db.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
-        self._db.commit()
+        self._write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
 
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
         """Mark a game over (or abandoned)."""
-        self._db.execute(
+        self._write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
             (status, winner, turns, time.time(), game),
         )
-        self._db.commit()
 
     def _load(self, row: tuple[Any, ...], with_decisions: bool) -> StoredGame:
         game = StoredGame(

@@ -24,6 +24,7 @@ from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
 from server.config import ServerConfig
 from server.lobby import Lobby
+from server.outbox import Outbox
 from server.session import Session
 from server.store import Store
 
@@ -44,6 +45,11 @@ class RunningServer:
     per_address: Counter[str] = field(default_factory=Counter)
     stopping: bool = False
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
+    outbox: Outbox = field(init=False)
+
+    def __post_init__(self) -> None:
+        # From here on the store commits once per tick, just before that tick's output.
+        self.outbox = Outbox(self.store)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -61,7 +67,7 @@ class RunningServer:
             ).to_wire()))  # fmt: skip
             writer.close()
             return
-        session = Session(self.lobby, reader, writer, self.config)
+        session = Session(self.lobby, reader, writer, self.config, self.outbox)
         self.sessions.add(session)
         self.tasks.add(task)
         self.per_address[address] += 1

@@ -11,7 +11,7 @@ from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .rules import Rules
 from .state import State
-from .views import build_view, snapshot
+from .views import build_view, public_view, seat_view, snapshot
 
 
 class Game:
@@ -84,6 +84,14 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
         return build_view(self, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        """The spectator view, which every seat's view extends (same as ``view(None)``)."""
+        return public_view(self)
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``)."""
+        return seat_view(self, seat)
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state, secrets included: for comparisons and debugging only."""

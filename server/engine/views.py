@@ -23,8 +23,35 @@ def location_dict(loc: Location) -> dict[str, Any]:
     return {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark}
 
 
+#: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`).
+SEAT_KEYS = ("seat", "hand", "resources", "decision", "legal")
+
+
 def build_view(game: Game, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see now; ``None`` is a spectator (no hand, public events only)."""
+    view = public_view(game)
+    if seat is not None:
+        view.update(seat_view(game, seat))  # same keys: their order stays that of public_view
+    return view
+
+
+def seat_view(game: Game, seat: int) -> dict[str, Any]:
+    """The :data:`SEAT_KEYS` part of ``seat``'s view: with :func:`public_view` it makes the
+    whole view, so a server can build the shared part once per change for every seat."""
+    rules = game.rules
+    s = rules.s
+    decision = game.decision
+    legal: list[Choice] = [decorate(rules, seat, choice) for choice in game.legal(seat)]
+    mine = None
+    if decision is not None and legal:
+        mine = {"kind": decision.kind, "prompt": decision.prompt,
+                "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])]}
+    return {"seat": seat, "hand": [card_dict(c) for c in s.hands[seat]],
+            "resources": s.units(seat), "decision": mine, "legal": legal}
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
     rules = game.rules
     s = rules.s
     decision = game.decision
@@ -33,15 +60,9 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         picked = set(game._picks)
         pending = [{"seat": o, "kind": decision.kind, "done": o in picked}
                    for o in decision.options]
-    legal: list[Choice] = [] if seat is None else [
-        decorate(rules, seat, choice) for choice in game.legal(seat)]
-    mine = None
-    if decision is not None and seat is not None and legal:
-        mine = {"kind": decision.kind, "prompt": decision.prompt,
-                "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])]}
     return {
         "edition": s.edition.value,
-        "seat": seat,
+        "seat": None,
         "seats": s.seats,
         "names": list(s.names),
         "turn": s.turn,
@@ -66,11 +87,11 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         "discard": [card_dict(c) for c in s.discard],
         "loc_draw_count": len(s.loc_draw),
         "loc_discard": [location_dict(loc) for loc in s.loc_discard],
-        "hand": None if seat is None else [card_dict(c) for c in s.hands[seat]],
-        "resources": None if seat is None else s.units(seat),
+        "hand": None,
+        "resources": None,
         "pending": pending,
-        "decision": mine,
-        "legal": legal,
+        "decision": None,
+        "legal": [],
     }
 
 

@@ -1,0 +1,585 @@
+"""Load benchmark: a real ``selfish-server`` under N protocol clients, against a bare baseline.
+
+    python bench/load.py [--clients N] [--seconds S] [--think MS] [--json]
+                         [--procs P] [--drain D] [--baseline-seconds B] [--no-baseline]
+
+Starts ``selfish-server`` on 127.0.0.1 (a subprocess with its own temporary SQLite database and a
+temporary ``--config`` TOML that lets one address open N connections and lifts the rate limits),
+connects N headless protocol clients (asyncio, spread over P client processes) in 4-seat rooms,
+and plays games back to back: each client acts ``--think`` ms after a state that gives it a
+choice arrives (a newer state restarts the wait), picking one of ``view.legal`` at random.
+The tables open spread evenly over the first think time (not all in the same millisecond).
+Rematches start new games for ``--seconds``; then the games in progress play to their end
+(at most ``--drain`` more seconds) and everything stops.
+
+Reported: decisions/second (acts answered by their state, sent within the window), act->state
+round trip p50/p99/max in ms, errors (error frames other than the stale_version races of
+simultaneous decisions, which are counted apart, plus lost connections), games started and
+finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play phase, and server
+RSS per connected client: (RSS with every client connected, welcomed and idle - RSS before they
+connect) / N. The same load generator then drives ``bench/baseline_server.py`` (a bare asyncio
+server answering each act with a ~500-byte map to the 4 members of the room) for
+``--baseline-seconds`` and the server's decisions/second is printed as a ratio of it.
+
+Client and server processes share this machine's cores: the report gives the CPU the client
+processes used as well, so a saturated load generator shows. ``--json`` prints one JSON object
+as the last line. This script prints figures; it never asserts them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+HERE = Path(__file__).resolve().parent
+HOST = "127.0.0.1"
+SEATS = 4
+BENIGN = {"stale_version", "not_your_turn"}  # races of simultaneous decisions, not faults
+# Frame bodies that start (after a fixmap header) like these need no decoding; a state whose
+# view ends with an empty "legal" (the server and the baseline both put it last) gives no choice.
+SKIP = tuple(b"\xa4type" + msgpack.packb(t) for t in ("events", "ok", "timer", "pong"))
+STATE = b"\xa4type" + msgpack.packb("state")
+NO_LEGAL = msgpack.packb("legal") + msgpack.packb([])
+CONNECT_PARALLEL = 64  # connection attempts in flight per client process (listen backlog)
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+# ---------------------------------------------------------------------- the server processes
+
+
+def proc_cpu(pid: int) -> float:
+    """utime + stime of ``pid`` in seconds."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # fields 14 and 15 of stat(5)
+
+
+def proc_rss(pid: int) -> int:
+    """Resident set size of ``pid`` in bytes."""
+    with open(f"/proc/{pid}/statm") as fh:
+        return int(fh.read().split()[1]) * PAGE
+
+
+@dataclass
+class Target:
+    """A started server process."""
+
+    name: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    def stop(self) -> int:
+        """SIGTERM, then wait (kill after 15 s); returns the exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+def start_target(name: str, argv: list[str], workdir: Path, marker: str) -> Target:
+    """Run ``argv`` with stderr to a log file and wait for ``marker HOST:PORT`` in it."""
+    log = workdir / f"{name}.log"
+    fh = open(log, "wb")  # noqa: SIM115 - the child keeps writing to it
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fh, stderr=fh)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for line in log.read_text(errors="replace").splitlines():
+            if marker in line:
+                port = int(line.rsplit(":", 1)[1])
+                return Target(name, proc, port, log)
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    raise SystemExit(f"{name} did not start:\n{log.read_text(errors='replace')}")
+
+
+def server_argv(workdir: Path, clients: int) -> list[str]:
+    """``selfish-server`` on loopback with limits raised for one address and N clients."""
+    config = workdir / "server.toml"
+    config.write_text(
+        "# bench/load.py: every client comes from 127.0.0.1 and acts as fast as it likes\n"
+        f"max_connections = {clients + 64}\n"
+        f"max_connections_per_address = {clients + 64}\n"
+        f"max_rooms = {clients // SEATS + 64}\n"
+        f"max_rooms_per_address = {clients // SEATS + 64}\n"
+        "rate_per_second = 100000.0\n"
+        "rate_burst = 100000\n"
+        "idle_timeout = 3600.0\n"
+        'log_level = "WARNING"\n'
+    )
+    script = shutil.which("selfish-server", path=os.path.dirname(sys.executable))
+    command = [script] if script else [sys.executable, "-m", "server.cli"]
+    return [*command, "--host", HOST, "--port", "0", "--db", str(workdir / "server.sqlite3"),
+            "--config", str(config)]  # fmt: skip
+
+
+def baseline_argv() -> list[str]:
+    """The bare asyncio baseline server."""
+    return [sys.executable, str(HERE / "baseline_server.py"), "--host", HOST, "--port", "0"]
+
+
+# ---------------------------------------------------------------------- the load generator
+
+
+@dataclass
+class Stats:
+    """What one client process measured."""
+
+    latencies: list[float] = field(default_factory=list)  # ms, act -> its state
+    decisions_window: int = 0  # acts sent inside the window and answered by their state
+    decisions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    benign: Counter[str] = field(default_factory=Counter)
+    games_started: int = 0
+    games_finished: int = 0
+    unfinished: int = 0
+    connected: int = 0
+    cpu: float = 0.0
+
+
+class Client(asyncio.Protocol):
+    """One headless player: a hand-rolled frame reader and a random choice from view.legal."""
+
+    def __init__(self, gen: Generator, host: bool) -> None:
+        self.gen = gen
+        self.host = host
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.welcomed: asyncio.Future[None] = gen.loop.create_future()
+        self.room: str | None = None
+        self.partners: list[Client] = []
+        self.state: dict[str, Any] | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.acted: int | None = None  # version of the act awaiting its state
+        self.acted_at = 0.0
+        self.game_seen: int | None = None
+        self.done = False
+        self.rng = random.Random(id(self))
+
+    # plumbing
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.gen.closing:
+            self.gen.stats.errors["connection_lost"] += 1
+            if not self.welcomed.done():
+                self.welcomed.set_exception(ConnectionError("lost before welcome"))
+            self.finish()
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            body = msgpack.packb(message, use_bin_type=True)
+            self.transport.write(len(body).to_bytes(4, "big") + body)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        while len(buf) >= 4:
+            size = int.from_bytes(buf[:4], "big")
+            if len(buf) < 4 + size:
+                break
+            end = 4 + size
+            # Decoding every frame would make the clients, not the server, the bottleneck at
+            # --think 0: frames that need no reaction are recognised from their bytes.
+            head = bytes(buf[5:16])  # after a fixmap header: "type" and the type string
+            if head.startswith(SKIP):
+                pass
+            elif (head.startswith(STATE) and self.acted is None
+                  and buf[end - len(NO_LEGAL) : end] == NO_LEGAL):  # fmt: skip
+                self.idle_state()
+            else:
+                self.handle(msgpack.unpackb(memoryview(buf)[4:end], raw=False,
+                                            strict_map_key=False))  # fmt: skip
+            del buf[:end]
+
+    def idle_state(self) -> None:
+        """A state without choices for us while no act of ours awaits its answer."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.state = None
+
+    # behaviour
+    def handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "state":
+            self.on_state(msg)
+        elif kind in ("events", "ok", "timer", "room", "pong"):
+            if (kind == "room" and self.host and msg.get("status") == "playing"
+                    and msg.get("game") != self.game_seen):  # fmt: skip
+                self.game_seen = msg.get("game")
+                self.gen.stats.games_started += 1
+        elif kind == "welcome":
+            self.welcomed.set_result(None)
+        elif kind == "joined":
+            self.room = msg["room"]
+            if self.host:
+                for partner in self.partners:
+                    partner.send({"type": "join_room", "room": self.room, "as": "player"})
+        elif kind == "game_over":
+            self.on_game_over(msg)
+        elif kind == "error":
+            code = str(msg.get("code"))
+            if code in BENIGN:
+                self.gen.stats.benign[code] += 1
+            else:
+                self.gen.stats.errors[code] += 1
+            self.acted = None
+        elif kind == "bye":
+            self.gen.stats.errors["bye"] += 1
+
+    def on_state(self, msg: dict[str, Any]) -> None:
+        version = msg["version"]
+        gen = self.gen
+        if self.acted is not None and version > self.acted:
+            now = gen.loop.time()
+            gen.stats.latencies.append((now - self.acted_at) * 1000.0)
+            gen.stats.decisions += 1
+            if self.acted_at <= gen.window_end:
+                gen.stats.decisions_window += 1
+            self.acted = None
+        if self.timer is not None:  # a newer state replaces the one being thought about
+            self.timer.cancel()
+            self.timer = None
+        if msg["view"]["legal"] and not self.done:
+            self.state = msg
+            if gen.think > 0:
+                self.timer = gen.loop.call_later(gen.think, self.act)
+            else:
+                self.act()
+
+    def act(self) -> None:
+        self.timer = None
+        state = self.state
+        if state is None or self.transport is None:
+            return
+        self.state = None
+        self.acted = state["version"]
+        self.acted_at = self.gen.loop.time()
+        self.send({"type": "act", "room": state["room"], "version": state["version"],
+                   "choice": self.rng.choice(state["view"]["legal"])})  # fmt: skip
+
+    def on_game_over(self, msg: dict[str, Any]) -> None:
+        if not self.host:
+            return
+        self.gen.stats.games_finished += 1
+        if self.gen.loop.time() < self.gen.window_end:
+            self.send({"type": "rematch", "room": msg["room"]})
+        else:
+            self.finish()
+            for partner in self.partners:
+                partner.finish()
+
+    def finish(self) -> None:
+        if not self.done:
+            self.done = True
+            if self.timer is not None:
+                self.timer.cancel()
+            if self.host:
+                self.gen.rooms_left -= 1
+                if self.gen.rooms_left <= 0 and not self.gen.all_done.done():
+                    self.gen.all_done.set_result(None)
+
+
+class Generator:
+    """The clients of one process, driven by commands from the parent over a pipe."""
+
+    def __init__(self, index: int, clients: int, port: int, think: float, pipe: Connection,
+                 edition_offset: int) -> None:  # fmt: skip
+        self.index = index
+        self.count = clients
+        self.port = port
+        self.think = think
+        self.pipe = pipe
+        self.edition_offset = edition_offset
+        self.stats = Stats()
+        self.closing = False
+        self.window_end = math.inf
+        self.loop = asyncio.get_running_loop()
+        self.rooms_left = clients // SEATS
+        self.all_done: asyncio.Future[None] = self.loop.create_future()
+        self.clients: list[Client] = []
+
+    async def _connect(self, client: Client, gate: asyncio.Semaphore) -> None:
+        async with gate:
+            for attempt in range(5):
+                try:
+                    await self.loop.create_connection(lambda: client, HOST, self.port)
+                    break
+                except OSError:
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.2 * (attempt + 1))
+            client.send({"type": "hello", "protocol": 1, "name": f"load{self.index}"})
+            await client.welcomed
+            self.stats.connected += 1
+
+    async def _recv(self) -> Any:
+        return await self.loop.run_in_executor(None, self.pipe.recv)
+
+    async def run(self) -> None:
+        # 1. connect and say hello; then stay idle while the parent measures memory
+        for n in range(self.count):
+            self.clients.append(Client(self, host=n % SEATS == 0))
+        for n in range(0, self.count, SEATS):
+            self.clients[n].partners = self.clients[n + 1 : n + SEATS]
+        gate = asyncio.Semaphore(CONNECT_PARALLEL)
+        results = await asyncio.gather(*(self._connect(c, gate) for c in self.clients),
+                                       return_exceptions=True)  # fmt: skip
+        failures = [r for r in results if isinstance(r, BaseException)]
+        for failure in failures:
+            self.stats.errors[f"connect: {type(failure).__name__}"] += 1
+        self.pipe.send(("connected", self.stats.connected))
+        command, window, drain = await self._recv()
+        if command != "go":
+            return
+        # 2. rooms, then games back to back until the window ends, then the games in play end
+        start = self.loop.time()
+        self.window_end = start + window
+        cpu0 = _own_cpu()
+        editions = ("space", "shipwrecked")
+        hosts = self.clients[::SEATS]
+        for n, client in enumerate(hosts):
+            create = {"type": "create_room", "edition": editions[(n + self.edition_offset) % 2],
+                      "seats": SEATS, "public": False, "autostart": True}  # fmt: skip
+            # Tables open spread over one think time: people do not all sit down in the same
+            # millisecond, and with a fixed think time tables opened together stay in lockstep.
+            self.loop.call_later(self.think * n / len(hosts), client.send, create)
+        if failures:
+            self.rooms_left = 0
+            self.all_done.set_result(None)
+        with contextlib.suppress(TimeoutError):  # the drain ran out: unfinished games count
+            await asyncio.wait_for(asyncio.shield(self.all_done), window + drain)
+        self.stats.unfinished = max(0, self.rooms_left)
+        self.stats.cpu = _own_cpu() - cpu0
+        self.closing = True
+        for client in self.clients:
+            if client.transport is not None:
+                client.transport.close()
+        await asyncio.sleep(0.1)
+        stats = self.stats
+        self.pipe.send(("done", {
+            "latencies": stats.latencies, "decisions_window": stats.decisions_window,
+            "decisions": stats.decisions, "errors": dict(stats.errors),
+            "benign": dict(stats.benign), "games_started": stats.games_started,
+            "games_finished": stats.games_finished, "unfinished": stats.unfinished,
+            "cpu": stats.cpu,
+        }))  # fmt: skip
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def client_process(index: int, clients: int, port: int, think: float, pipe: Connection,
+                   edition_offset: int) -> None:  # fmt: skip
+    """Entry point of one load-generator process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+
+    async def main() -> None:
+        await Generator(index, clients, port, think, pipe, edition_offset).run()
+
+    try:
+        import uvloop  # type: ignore[import-not-found]  # optional: a lighter load generator
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
+
+
+# ---------------------------------------------------------------------- one measurement
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The q-quantile (0..1) by nearest rank; NaN when empty."""
+    if not sorted_values:
+        return math.nan
+    rank = max(0, math.ceil(q * len(sorted_values)) - 1)
+    return sorted_values[rank]
+
+
+def measure(target: Target, clients: int, seconds: float, think_ms: float, procs: int,
+            drain: float) -> dict[str, Any]:  # fmt: skip
+    """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures."""
+    pid = target.proc.pid
+    time.sleep(0.5)  # let the server settle after start-up before the "before" reading
+    rss_before = proc_rss(pid)
+    cpu_start = proc_cpu(pid)
+    ctx = mp.get_context("fork")
+    share = [clients // SEATS // procs * SEATS] * procs
+    for n in range(clients // SEATS - sum(share) // SEATS):
+        share[n] += SEATS
+    share = [s for s in share if s]
+    pipes: list[Connection] = []
+    workers = []
+    for index, count in enumerate(share):
+        parent, child = ctx.Pipe()
+        args = (index, count, target.port, think_ms / 1000.0, child, index)
+        worker = ctx.Process(target=client_process, args=args, daemon=True)
+        worker.start()
+        pipes.append(parent)
+        workers.append(worker)
+    connect_start = time.monotonic()
+    connected = sum(pipe.recv()[1] for pipe in pipes)
+    connect_seconds = time.monotonic() - connect_start
+    time.sleep(1.0)  # idle: every client welcomed, nothing in flight
+    rss_idle = proc_rss(pid)
+    cpu_go = proc_cpu(pid)
+    for pipe in pipes:
+        pipe.send(("go", seconds, drain))
+    go = time.monotonic()
+    rss_peak = rss_idle
+    cpu_window: float | None = None
+    results: list[dict[str, Any]] = []
+    waiting = list(pipes)
+    while waiting:
+        for ready in wait(waiting, timeout=0.5):
+            assert isinstance(ready, Connection)
+            results.append(ready.recv()[1])
+            waiting.remove(ready)
+        if target.proc.poll() is None:
+            rss_peak = max(rss_peak, proc_rss(pid))
+            if cpu_window is None and time.monotonic() >= go + seconds:
+                cpu_window = proc_cpu(pid) - cpu_go
+    wall = time.monotonic() - go
+    cpu_end = proc_cpu(pid) if target.proc.poll() is None else math.nan
+    for worker in workers:
+        worker.join(5)
+    latencies = sorted(x for r in results for x in r["latencies"])
+    errors: Counter[str] = Counter()
+    benign: Counter[str] = Counter()
+    for r in results:
+        errors.update(r["errors"])
+        benign.update(r["benign"])
+    if target.proc.poll() is not None:
+        errors["server_died"] += 1
+    decisions_window = sum(r["decisions_window"] for r in results)
+    return {
+        "clients": clients, "connected": connected, "think_ms": think_ms, "seconds": seconds,
+        "client_processes": len(share),
+        "connect_seconds": round(connect_seconds, 2),
+        "decisions_per_second": round(decisions_window / seconds, 1),
+        "decisions": sum(r["decisions"] for r in results),
+        "rtt_ms_p50": round(percentile(latencies, 0.50), 2),
+        "rtt_ms_p99": round(percentile(latencies, 0.99), 2),
+        "rtt_ms_max": round(latencies[-1], 2) if latencies else math.nan,
+        "errors": sum(errors.values()), "error_codes": dict(errors),
+        "stale_races": sum(benign.values()),
+        "games_started": sum(r["games_started"] for r in results),
+        "games_finished": sum(r["games_finished"] for r in results),
+        "games_unfinished": sum(r["unfinished"] for r in results),
+        "play_wall_seconds": round(wall, 1),
+        "server_cpu_seconds_window": round(cpu_window if cpu_window is not None
+                                           else cpu_end - cpu_go, 2),
+        "server_cpu_seconds_play": round(cpu_end - cpu_go, 2),
+        "server_cpu_seconds_total": round(cpu_end - cpu_start, 2),
+        "client_cpu_seconds": round(sum(r["cpu"] for r in results), 2),
+        "server_rss_before_mib": round(rss_before / 2**20, 1),
+        "server_rss_idle_mib": round(rss_idle / 2**20, 1),
+        "server_rss_peak_mib": round(rss_peak / 2**20, 1),
+        "server_rss_per_client_kib": round((rss_idle - rss_before) / max(1, connected) / 1024, 1),
+    }  # fmt: skip
+
+
+# ---------------------------------------------------------------------- command line
+
+
+def report(name: str, r: dict[str, Any]) -> None:
+    """Human-readable lines for one measurement."""
+    print(f"{name}: {r['connected']}/{r['clients']} clients in {r['client_processes']} "
+          f"process(es), think {r['think_ms']:g} ms, window {r['seconds']:g} s "
+          f"(connected in {r['connect_seconds']} s)")
+    print(f"  decisions/s {r['decisions_per_second']}  (total {r['decisions']})")
+    print(f"  act->state ms  p50 {r['rtt_ms_p50']}  p99 {r['rtt_ms_p99']}  max {r['rtt_ms_max']}")
+    print(f"  errors {r['errors']} {r['error_codes'] or ''}  stale races {r['stale_races']}")
+    print(f"  games started {r['games_started']}  finished {r['games_finished']}  "
+          f"unfinished rooms {r['games_unfinished']}  (play phase {r['play_wall_seconds']} s)")
+    print(f"  server CPU s: window {r['server_cpu_seconds_window']}  play "
+          f"{r['server_cpu_seconds_play']}  total {r['server_cpu_seconds_total']};  "
+          f"clients' CPU s {r['client_cpu_seconds']}")
+    print(f"  server RSS MiB: before {r['server_rss_before_mib']}  idle "
+          f"{r['server_rss_idle_mib']}  peak {r['server_rss_peak_mib']};  per connected idle "
+          f"client {r['server_rss_per_client_kib']} KiB")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the server measurement, then the baseline, and print the figures."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--clients", type=int, default=400, help="clients, a multiple of 4 (400)")
+    p.add_argument("--seconds", type=float, default=20.0,
+                   help="window in which games are (re)started (20)")
+    p.add_argument("--think", type=float, default=0.0, help="ms between a state and the act (0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object last")
+    p.add_argument("--procs", type=int, default=0,
+                   help="client processes (default: 1 per 400 clients, at most 4)")
+    p.add_argument("--drain", type=float, default=300.0,
+                   help="seconds after the window for games in play to end (300)")
+    p.add_argument("--baseline-seconds", type=float, default=0.0,
+                   help="window of the baseline run (default: min(--seconds, 20))")
+    p.add_argument("--no-baseline", action="store_true", help="skip the baseline")
+    args = p.parse_args(argv)  # fmt: skip
+    clients = max(SEATS, args.clients // SEATS * SEATS)
+    procs = args.procs or min(4, max(1, round(clients / 400)))
+    procs = max(1, min(procs, clients // SEATS))
+    with tempfile.TemporaryDirectory(prefix="selfish-load-") as tmp:
+        workdir = Path(tmp)
+        server = start_target("selfish-server", server_argv(workdir, clients), workdir,
+                              "listening on")  # fmt: skip
+        try:
+            result = measure(server, clients, args.seconds, args.think, procs, args.drain)
+        finally:
+            result_status = server.stop()
+        result["server_exit_status"] = result_status
+        report("selfish-server", result)
+        out: dict[str, Any] = {"server": result}
+        if not args.no_baseline:
+            base_seconds = args.baseline_seconds or min(args.seconds, 20.0)
+            baseline = start_target("baseline", baseline_argv(), workdir, "baseline listening on")
+            try:
+                base = measure(baseline, clients, base_seconds, args.think, procs, 10.0)
+            finally:
+                baseline.stop()
+            report("baseline", base)
+            ratio = result["decisions_per_second"] / max(1e-9, base["decisions_per_second"])
+            print(f"server throughput = {ratio:.1%} of the baseline "
+                  f"({result['decisions_per_second']} / {base['decisions_per_second']} "
+                  f"decisions/s)")  # fmt: skip
+            out["baseline"] = base
+            out["ratio_to_baseline"] = round(ratio, 3)
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
