@@ -2,13 +2,15 @@
 
     python bench/load.py [--clients N] [--seconds S] [--think MS] [--json]
                          [--procs P] [--drain D] [--baseline-seconds B] [--no-baseline]
+                         [--lockstep]
 
 Starts ``selfish-server`` on 127.0.0.1 (a subprocess with its own temporary SQLite database and a
 temporary ``--config`` TOML that lets one address open N connections and lifts the rate limits),
 connects N headless protocol clients (asyncio, spread over P client processes) in 4-seat rooms,
 and plays games back to back: each client acts ``--think`` ms after a state that gives it a
 choice arrives (a newer state restarts the wait), picking one of ``view.legal`` at random.
-The tables open spread evenly over the first think time (not all in the same millisecond).
+The tables open spread evenly over the first think time (not all in the same millisecond;
+``--lockstep`` opens them together, a worst case that a fixed think time keeps in step).
 Rematches start new games for ``--seconds``; then the games in progress play to their end
 (at most ``--drain`` more seconds) and everything stops.
 
@@ -323,6 +325,7 @@ class Generator:
         self.edition_offset = edition_offset
         self.stats = Stats()
         self.closing = False
+        self.lockstep = False  # open every table at once (a worst case) instead of spread out
         self.window_end = math.inf
         self.loop = asyncio.get_running_loop()
         self.rooms_left = clients // SEATS
@@ -359,7 +362,7 @@ class Generator:
         for failure in failures:
             self.stats.errors[f"connect: {type(failure).__name__}"] += 1
         self.pipe.send(("connected", self.stats.connected))
-        command, window, drain = await self._recv()
+        command, window, drain, self.lockstep = await self._recv()
         if command != "go":
             return
         # 2. rooms, then games back to back until the window ends, then the games in play end
@@ -373,7 +376,8 @@ class Generator:
                       "seats": SEATS, "public": False, "autostart": True}  # fmt: skip
             # Tables open spread over one think time: people do not all sit down in the same
             # millisecond, and with a fixed think time tables opened together stay in lockstep.
-            self.loop.call_later(self.think * n / len(hosts), client.send, create)
+            delay = 0.0 if self.lockstep else self.think * n / len(hosts)
+            self.loop.call_later(delay, client.send, create)
         if failures:
             self.rooms_left = 0
             self.all_done.set_result(None)
@@ -429,7 +433,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 
 def measure(target: Target, clients: int, seconds: float, think_ms: float, procs: int,
-            drain: float) -> dict[str, Any]:  # fmt: skip
+            drain: float, lockstep: bool = False) -> dict[str, Any]:  # fmt: skip
     """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures."""
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
@@ -456,7 +460,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     rss_idle = proc_rss(pid)
     cpu_go = proc_cpu(pid)
     for pipe in pipes:
-        pipe.send(("go", seconds, drain))
+        pipe.send(("go", seconds, drain, lockstep))
     go = time.monotonic()
     rss_peak = rss_idle
     cpu_window: float | None = None
@@ -486,6 +490,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     decisions_window = sum(r["decisions_window"] for r in results)
     return {
         "clients": clients, "connected": connected, "think_ms": think_ms, "seconds": seconds,
+        "lockstep": lockstep,
         "client_processes": len(share),
         "connect_seconds": round(connect_seconds, 2),
         "decisions_per_second": round(decisions_window / seconds, 1),
@@ -547,6 +552,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline-seconds", type=float, default=0.0,
                    help="window of the baseline run (default: min(--seconds, 20))")
     p.add_argument("--no-baseline", action="store_true", help="skip the baseline")
+    p.add_argument("--lockstep", action="store_true",
+                   help="open every table at the same moment (default: spread over one think "
+                        "time); with a fixed think time the tables then stay in step")  # fmt: skip
     args = p.parse_args(argv)  # fmt: skip
     clients = max(SEATS, args.clients // SEATS * SEATS)
     procs = args.procs or min(4, max(1, round(clients / 400)))
@@ -556,7 +564,8 @@ def main(argv: list[str] | None = None) -> int:
         server = start_target("selfish-server", server_argv(workdir, clients), workdir,
                               "listening on")  # fmt: skip
         try:
-            result = measure(server, clients, args.seconds, args.think, procs, args.drain)
+            result = measure(server, clients, args.seconds, args.think, procs, args.drain,
+                             args.lockstep)  # fmt: skip
         finally:
             result_status = server.stop()
         result["server_exit_status"] = result_status
@@ -566,7 +575,8 @@ def main(argv: list[str] | None = None) -> int:
             base_seconds = args.baseline_seconds or min(args.seconds, 20.0)
             baseline = start_target("baseline", baseline_argv(), workdir, "baseline listening on")
             try:
-                base = measure(baseline, clients, base_seconds, args.think, procs, 10.0)
+                base = measure(baseline, clients, base_seconds, args.think, procs, 10.0,
+                               args.lockstep)  # fmt: skip
             finally:
                 baseline.stop()
             report("baseline", base)

@@ -113,7 +113,10 @@ async def start_server(config: ServerConfig) -> RunningServer:
         await holder[0]._handle(reader, writer)
 
     try:
-        server = await asyncio.start_server(handle, config.host, config.port)
+        # asyncio's default backlog (100) drops SYNs when many clients reconnect at once (after
+        # a restart): they then wait a second for the kernel's retry. The kernel caps the value.
+        server = await asyncio.start_server(handle, config.host, config.port,
+                                            backlog=max(100, min(config.max_connections, 4096)))
     except OSError:
         lobby.shutdown()
         store.close()

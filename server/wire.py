@@ -18,9 +18,21 @@ from server.engine import Game
 from server.engine.views import SEAT_KEYS
 
 _SEAT_KEYS = frozenset(SEAT_KEYS)
-# The large parts of the shared view, which most changes leave as they were: comparing one with
-# the previous version's value costs a fifth of packing it again, so equal ones reuse the bytes.
-_STABLE_KEYS = ("discard", "board", "loc_discard")
+
+
+def _card_ids(cards: list[dict[str, Any]]) -> tuple[object, ...]:
+    return tuple([card["id"] for card in cards])
+
+
+def _board_ids(board: list[dict[str, Any]]) -> tuple[object, ...]:
+    return tuple([(place["col"], place["row"], place["card"]["id"]) for place in board])
+
+
+# The large parts of the shared view, which most changes leave as they were. Each has a compact
+# fingerprint: a card's map is fixed by its id within a game, so equal fingerprints mean equal
+# values, and the previous version's packed bytes are reused (checking costs a fraction of
+# packing again, and a fingerprint is far smaller to keep than the value).
+_STABLE_KEYS = {"discard": _card_ids, "board": _board_ids, "loc_discard": _card_ids}
 _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer every call
 
 
@@ -54,7 +66,8 @@ class StateFrames:
     def __init__(self, game: Game, room: str, version: int,
                  previous: StateFrames | None = None) -> None:  # fmt: skip
         self.game = game
-        # value and packed pair of each of _STABLE_KEYS, from the previous version of this game
+        # fingerprint and packed pair of each of _STABLE_KEYS, from the previous version of
+        # this game (fingerprints hold only within one game)
         self._stable: dict[str, tuple[object, bytes]] = (
             previous._stable if previous is not None and previous.game is game else {}
         )
@@ -72,11 +85,12 @@ class StateFrames:
         self._spectator = _pairs({key: view[key] for key in SEAT_KEYS})
         stable: dict[str, tuple[object, bytes]] = {}
         parts = [self._head, _map_header(self._size)]
-        for key in _STABLE_KEYS:
+        for key, fingerprint in _STABLE_KEYS.items():
             value = view.pop(key)
+            print_ = fingerprint(value)
             old = self._stable.get(key)
-            packed = old[1] if old is not None and old[0] == value else _pack(key) + _pack(value)
-            stable[key] = (value, packed)
+            packed = old[1] if old is not None and old[0] == print_ else _pack(key) + _pack(value)
+            stable[key] = (print_, packed)
             parts.append(packed)
         self._stable = stable
         parts.append(_pairs({k: v for k, v in view.items() if k not in _SEAT_KEYS}))

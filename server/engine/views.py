@@ -12,15 +12,29 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 
+# Views are built for every seat after every decision, and a card's map never changes: each is
+# made once and copied after. Keyed by id() with the card kept in the entry, so that an id cannot
+# be reused by another object while its entry exists.
+_CARD_DICTS: dict[int, tuple[object, dict[str, Any]]] = {}
+
+
 def card_dict(card: Card) -> dict[str, Any]:
     """A game card as a wire-safe map."""
-    return {"id": card.id, "key": card.key, "name": card.type.name,
-            "kind": card.type.kind.value, "value": card.value, "dir": card.dir}
+    hit = _CARD_DICTS.get(id(card))
+    if hit is None or hit[0] is not card:
+        hit = _CARD_DICTS[id(card)] = (card, {
+            "id": card.id, "key": card.key, "name": card.type.name,
+            "kind": card.type.kind.value, "value": card.value, "dir": card.dir})
+    return dict(hit[1])
 
 
 def location_dict(loc: Location) -> dict[str, Any]:
     """A location card as a wire-safe map."""
-    return {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark}
+    hit = _CARD_DICTS.get(id(loc))
+    if hit is None or hit[0] is not loc:
+        hit = _CARD_DICTS[id(loc)] = (loc, {
+            "id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark})
+    return dict(hit[1])
 
 
 #: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`).
