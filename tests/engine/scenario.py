@@ -138,3 +138,42 @@ def hand(game: Game, seat: int) -> list[str]:
 def texts(game: Game, seat: int | None = None) -> list[str]:
     """The log as ``seat`` reads it (everything when seat is None and unredacted is wanted)."""
     return [t for t in (e.for_seat(seat) for e in game.log) if t is not None]
+
+
+# ---------------------------------------------------------------------- reading a scenario
+def s_of(game: Game) -> State:
+    """The game's secret state (tests only)."""
+    return game.rules.s
+
+
+def pos(game: Game, seat: int) -> tuple[int, int]:
+    """Where a seat's character stands."""
+    return s_of(game).pos(seat)
+
+
+def units(game: Game, seat: int) -> int:
+    """A seat's resource units."""
+    return s_of(game).units(seat)
+
+
+def plays(game: Game, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal 'play' choices."""
+    return [c for c in game.legal(seat) if c["do"] == "play"]
+
+
+def do_play(game: Game, seat: int, key: str, target: int | None = None) -> None:
+    """Play the seat's card of this key (on ``target``), checking invariants."""
+    choice: dict[str, Any] = {"do": "play", "card": card_id(game, seat, key)}
+    if target is not None:
+        choice["target"] = target
+    play(game, choice)
+
+
+def kinds(game: Game) -> list[str]:
+    """Pending decision kinds, as the public view shows them."""
+    return [p["kind"] for p in game.view(None)["pending"]]
+
+
+def discard_keys(game: Game) -> list[str]:
+    """Keys of the game discard pile, bottom to top."""
+    return [c.key for c in s_of(game).discard]

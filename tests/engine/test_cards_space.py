@@ -6,35 +6,19 @@ from typing import Any
 
 from server.engine import Edition, Game
 from server.engine.cards import GAME_DECKS
-from server.engine.state import State
-from tests.engine.scenario import build, card_id, hand, play, texts
-
-
-def s_of(game: Game) -> State:
-    return game.rules.s
-
-
-def pos(game: Game, seat: int) -> tuple[int, int]:
-    return s_of(game).pos(seat)
-
-
-def units(game: Game, seat: int) -> int:
-    return s_of(game).units(seat)
-
-
-def do_play(game: Game, seat: int, key: str, target: int | None = None) -> None:
-    choice: dict[str, Any] = {"do": "play", "card": card_id(game, seat, key)}
-    if target is not None:
-        choice["target"] = target
-    play(game, choice)
-
-
-def kinds(game: Game) -> list[str]:
-    return [p["kind"] for p in game.view(None)["pending"]]
-
-
-def discard_keys(game: Game) -> list[str]:
-    return [c.key for c in s_of(game).discard]
+from tests.engine.scenario import (
+    build,
+    card_id,
+    discard_keys,
+    do_play,
+    hand,
+    kinds,
+    play,
+    pos,
+    s_of,
+    texts,
+    units,
+)
 
 
 def move_onto(location: str, **extra: Any) -> Game:

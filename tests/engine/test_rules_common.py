@@ -14,28 +14,23 @@ import pytest
 
 from server.engine import Edition, Game, check_invariants, replay
 from server.engine.cards import GAME_DECKS, LOCATION_DECKS
-from server.engine.state import State
-from tests.engine.scenario import NAMES, build, card_id, hand, play, texts
+from tests.engine.scenario import (
+    NAMES,
+    build,
+    card_id,
+    discard_keys,
+    do_play,
+    hand,
+    kinds,
+    play,
+    plays,
+    pos,
+    s_of,
+    texts,
+    units,
+)
 
 # ------------------------------------------------------------------------- helpers
-
-
-def s_of(game: Game) -> State:
-    """The game's secret state (tests only)."""
-    return game.rules.s
-
-
-def pos(game: Game, seat: int) -> tuple[int, int]:
-    return s_of(game).pos(seat)
-
-
-def units(game: Game, seat: int) -> int:
-    return s_of(game).units(seat)
-
-
-def plays(game: Game, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal 'play' choices."""
-    return [c for c in game.legal(seat) if c["do"] == "play"]
 
 
 def played_keys(game: Game, seat: int) -> set[str]:
@@ -48,22 +43,6 @@ def targets(game: Game, seat: int, key: str) -> set[int | None]:
     """The targets offered for playing a card of this key."""
     deck = GAME_DECKS[s_of(game).edition]
     return {c.get("target") for c in plays(game, seat) if deck[int(str(c["card"]))].key == key}
-
-
-def do_play(game: Game, seat: int, key: str, target: int | None = None) -> None:
-    choice: dict[str, Any] = {"do": "play", "card": card_id(game, seat, key)}
-    if target is not None:
-        choice["target"] = target
-    play(game, choice)
-
-
-def kinds(game: Game) -> list[str]:
-    """Pending decision kind, as the public view shows it."""
-    return [p["kind"] for p in game.view(None)["pending"]]
-
-
-def discard_keys(game: Game) -> list[str]:
-    return [c.key for c in s_of(game).discard]
 
 
 def view_card_ids(view: Any) -> set[int]:

@@ -7,39 +7,23 @@ from typing import Any
 
 from server.engine import Edition, Game
 from server.engine.cards import GAME_DECKS, LOCATION_DECKS
-from server.engine.state import State
-from tests.engine.scenario import build, card_id, hand, play, texts
-
-
-def s_of(game: Game) -> State:
-    return game.rules.s
-
-
-def pos(game: Game, seat: int) -> tuple[int, int]:
-    return s_of(game).pos(seat)
-
-
-def units(game: Game, seat: int) -> int:
-    return s_of(game).units(seat)
+from tests.engine.scenario import (
+    build,
+    card_id,
+    do_play,
+    hand,
+    kinds,
+    play,
+    plays,
+    pos,
+    s_of,
+    texts,
+    units,
+)
 
 
 def alive(game: Game, seat: int) -> bool:
     return s_of(game).alive[seat]
-
-
-def plays(game: Game, seat: int) -> list[dict[str, Any]]:
-    return [c for c in game.legal(seat) if c["do"] == "play"]
-
-
-def do_play(game: Game, seat: int, key: str, target: int | None = None) -> None:
-    choice: dict[str, Any] = {"do": "play", "card": card_id(game, seat, key)}
-    if target is not None:
-        choice["target"] = target
-    play(game, choice)
-
-
-def kinds(game: Game) -> list[str]:
-    return [p["kind"] for p in game.view(None)["pending"]]
 
 
 # ------------------------------------------------------------------------- S1, S2 decks
