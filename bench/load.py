@@ -131,6 +131,7 @@ def server_argv(workdir: Path, clients: int) -> list[str]:
         f"max_connections_per_address = {clients + 64}\n"
         f"max_rooms = {clients // SEATS + 64}\n"
         f"max_rooms_per_address = {clients // SEATS + 64}\n"
+        f"new_players_burst = {clients + 64}\n"
         "rate_per_second = 100000.0\n"
         "rate_burst = 100000\n"
         "idle_timeout = 3600.0\n"

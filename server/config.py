@@ -51,6 +51,11 @@ class ServerConfig:
     # Open rooms created from one IP address. Identities are free, so without this one client
     # could fill max_rooms with games whose only human left (they wait for them forever).
     max_rooms_per_address: int = 16
+    # New identities (hello without a token) from one IP address: a burst, then a refill per
+    # second. Each identity is kept for good (memory and a database row), so a client looping
+    # on hello must not be able to mint them without end.
+    new_players_burst: int = 100
+    new_players_per_second: float = 1.0
     max_chat: int = 300
     chat_per_second: float = 1.0
     chat_burst: int = 5

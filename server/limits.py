@@ -27,3 +27,8 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
+
+    def full(self) -> bool:
+        """True when the bucket has refilled to its whole burst."""
+        now = self._clock()
+        return self._tokens + (now - self._last) * self.rate >= self.burst

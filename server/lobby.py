@@ -98,6 +98,7 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
+        self._new_players: dict[str, TokenBucket] = {}  # per address (new_players_* settings)
         self.version = server_version()
 
     # ------------------------------------------------------------------ Hub (for rooms)
@@ -188,6 +189,7 @@ class Lobby:
                 old.close_after({"type": "bye", "reason": "replaced",
                                  "message": "you connected again elsewhere"})  # fmt: skip
         else:
+            self._allow_new_player(conn.address)
             pid = "p" + secrets.token_hex(4)
             while pid in self.players:
                 pid = "p" + secrets.token_hex(4)
@@ -208,6 +210,21 @@ class Lobby:
             room.broadcast_room()  # everyone sees the player connected again
             room.send_game(player.id)
         return player
+
+    def _allow_new_player(self, address: str) -> None:
+        """Refuse a new identity when this address has minted too many lately."""
+        bucket = self._new_players.get(address)
+        if bucket is None:
+            if len(self._new_players) >= 10_000:
+                # Forget full buckets: an address that is back to its whole burst needs none.
+                self._new_players = {a: b for a, b in self._new_players.items() if not b.full()}
+            bucket = TokenBucket(self.config.new_players_per_second,
+                                 self.config.new_players_burst)
+            self._new_players[address] = bucket
+        if not bucket.allow():
+            raise ProtocolError(ErrorCode.RATE_LIMITED,
+                                "too many new players from your address: wait, or send hello "
+                                "with your token to resume your identity")
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""

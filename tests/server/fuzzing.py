@@ -44,6 +44,7 @@ FUZZ_SETTINGS: dict[str, Any] = {
     "chat_per_second": 1e6, "chat_burst": 10**6, "allow_seed": True, "empty_room_grace": 0.0,
     "max_connections_per_address": 10_000, "max_connections": 10_000, "max_rooms": 100_000,
     "max_rooms_per_address": 100_000,
+    "new_players_burst": 1_000_000,
 }  # fmt: skip
 
 #: Direct replies to a request (anything else the server sends is a broadcast).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.tcp import RunningServer
-from tests.server.conftest import ClientFactory
+from tests.server.conftest import ClientFactory, ServerFactory
 
 
 async def test_welcome_shape(server: RunningServer, connect: ClientFactory) -> None:
@@ -49,3 +49,19 @@ async def test_token_restores_identity_and_replaces_old_connection(
     assert bye["reason"] == "replaced"
     assert await first.closed()
     assert (await second.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_one_address_cannot_mint_identities_without_end(
+    make_server: ServerFactory, connect: ClientFactory
+) -> None:
+    server = await make_server(new_players_burst=3, new_players_per_second=0.001)
+    client = await connect(server.port)
+    tokens = []
+    for _ in range(3):
+        tokens.append((await client.hello("Ann"))["token"])
+        client = await connect(server.port)
+    hello = {"type": "hello", "protocol": 1, "name": "Ann"}
+    assert await client.error(hello) == "rate_limited"
+    # Resuming an identity with its token is never limited, and the refused connection lives on.
+    resumed = await client.request({**hello, "token": tokens[0]})
+    assert resumed["type"] == "welcome" and resumed["token"] == tokens[0]
