@@ -59,7 +59,8 @@ SEATS = 4
 BENIGN = {"stale_version", "not_your_turn"}  # races of simultaneous decisions, not faults
 # Frame bodies that start (after a fixmap header) like these need no decoding; a state whose
 # view ends with an empty "legal" (the server and the baseline both put it last) gives no choice.
-SKIP = tuple(b"\xa4type" + msgpack.packb(t) for t in ("events", "ok", "timer", "pong"))
+SKIP = tuple(b"\xa4type" + msgpack.packb(t) for t in ("events", "timer", "pong"))
+OK = b"\xa4type" + msgpack.packb("ok")
 STATE = b"\xa4type" + msgpack.packb("state")
 NO_LEGAL = msgpack.packb("legal") + msgpack.packb([])
 CONNECT_PARALLEL = 64  # connection attempts in flight per client process (listen backlog)
@@ -181,6 +182,10 @@ class Client(asyncio.Protocol):
         self.state: dict[str, Any] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.acted: int | None = None  # version of the act awaiting its state
+        # Until the act's direct reply arrives, states come from other seats' picks (in a
+        # simultaneous decision) and must neither answer our act nor be acted on again.
+        self.inflight = False
+        self.acks = True  # the bare baseline sends no direct reply to an act
         self.acted_at = 0.0
         self.game_seen: int | None = None
         self.done = False
@@ -216,6 +221,8 @@ class Client(asyncio.Protocol):
             head = bytes(buf[5:16])  # after a fixmap header: "type" and the type string
             if head.startswith(SKIP):
                 pass
+            elif head.startswith(OK):
+                self.inflight = False
             elif (head.startswith(STATE) and self.acted is None
                   and buf[end - len(NO_LEGAL) : end] == NO_LEGAL):  # fmt: skip
                 self.idle_state()
@@ -242,6 +249,7 @@ class Client(asyncio.Protocol):
                 self.game_seen = msg.get("game")
                 self.gen.stats.games_started += 1
         elif kind == "welcome":
+            self.acks = msg.get("server") != "baseline"
             self.welcomed.set_result(None)
         elif kind == "joined":
             self.room = msg["room"]
@@ -257,12 +265,15 @@ class Client(asyncio.Protocol):
             else:
                 self.gen.stats.errors[code] += 1
             self.acted = None
+            self.inflight = False
         elif kind == "bye":
             self.gen.stats.errors["bye"] += 1
 
     def on_state(self, msg: dict[str, Any]) -> None:
         version = msg["version"]
         gen = self.gen
+        if self.inflight:
+            return
         if self.acted is not None and version > self.acted:
             now = gen.loop.time()
             gen.stats.latencies.append((now - self.acted_at) * 1000.0)
@@ -287,6 +298,7 @@ class Client(asyncio.Protocol):
             return
         self.state = None
         self.acted = state["version"]
+        self.inflight = self.acks
         self.acted_at = self.gen.loop.time()
         self.send({"type": "act", "room": state["room"], "version": state["version"],
                    "choice": self.rng.choice(state["view"]["legal"])})  # fmt: skip

@@ -393,7 +393,7 @@ class Room:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started")
         if self.game.over:
             raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
-        if version != self.version:
+        if version != self.version and not self._same_simultaneous_decision(version):
             raise ProtocolError(
                 ErrorCode.STALE_VERSION, f"version {version} is stale; current is {self.version}"
             )
@@ -418,6 +418,19 @@ class Room:
         self._apply(seat.index, match, "human", extra)
         if extra:
             self.broadcast_room()
+
+    def _same_simultaneous_decision(self, version: int) -> bool:
+        """Whether ``version`` lies within the simultaneous decision still open.
+
+        Other seats' picks bump the version but change nothing a seat chooses from, so a pick
+        raced by another seat's pick is still good; refusing it would make people pick twice.
+        """
+        assert self.game is not None
+        decision = self.game.decision
+        if decision is None or not decision.simultaneous:
+            return False
+        picked = len(decision.options) - len(self.game.pending_seats())
+        return self.version - picked <= version < self.version
 
     def back(self, player: str) -> None:
         """Clear the caller's away mark."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import struct
 from typing import Any
 
@@ -216,3 +217,43 @@ async def test_random_requests_never_break_anything(
             assert reply["code"] != "internal_error", (message, reply)
     assert (await fuzz.request({"type": "ping"}))["type"] == "pong"
     await finish(ann, bob, code)
+
+
+async def test_a_pick_raced_by_another_seats_pick_is_accepted(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann = await connect(server.port, "Ann")
+    code = (await ann.request({"type": "create_room", "edition": "shipwrecked", "seats": 2,
+                               "seed": 3}))["room"]  # fmt: skip
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    await ann.request({"type": "start", "room": code})
+    room = server.lobby.rooms[code]
+    clients = {0: ann, 1: bob}
+    rng = random.Random(0)
+    game = room.game
+    assert game is not None
+    while not game.over:
+        decision = game.decision
+        assert decision is not None
+        if decision.simultaneous and len(game.pending_seats()) == 2:
+            opened = room.version
+            first, second = game.pending_seats()
+            for seat in (first, second):  # both answer the state they saw when it opened
+                choice = room.game.view(seat)["legal"][0]
+                reply = await clients[seat].request(
+                    {"type": "act", "room": code, "version": opened, "choice": choice})
+                assert reply["type"] == "ok", reply
+            # A version from before the decision opened is still refused.
+            if room.game is game and not game.over and game.pending_seats():
+                seat = game.pending_seats()[0]
+                assert await clients[seat].error(
+                    {"type": "act", "room": code, "version": opened - 1,
+                     "choice": game.view(seat)["legal"][0]}) == "stale_version"
+            return
+        seat = game.pending_seats()[0]
+        choice = rng.choice(game.view(seat)["legal"])
+        reply = await clients[seat].request(
+            {"type": "act", "room": code, "version": room.version, "choice": choice})
+        assert reply["type"] == "ok", reply
+    raise AssertionError("the seeded game never reached a simultaneous decision")
