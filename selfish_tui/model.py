@@ -157,7 +157,11 @@ def playable_cards(view: View) -> set[int]:
     for choice in view.get("legal") or []:
         if choice.get("do") in ("play", "block", "change"):
             found.update(choice_cards(choice))
-    return found
+    # The engine offers one choice per kind of card (identical copies are one choice), so mark
+    # every copy that is the same as an offered card.
+    hand = view.get("hand") or []
+    kinds = {(c.get("key"), c.get("dir")) for c in hand if c.get("id") in found}
+    return {c["id"] for c in hand if (c.get("key"), c.get("dir")) in kinds} | found
 
 
 def player_name(view: View, seat: int | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from selfish_tui.model import playable_cards
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.prompt import PromptPanel
@@ -86,3 +87,11 @@ async def test_spectator_view_hides_the_hand() -> None:
         hand = app.screen.query_one(HandPanel)
         assert hand.spectating and not hand.cards
         assert app.screen.query_one(PromptPanel).choices == []
+
+
+def test_every_copy_of_a_playable_card_is_marked() -> None:
+    hand = [{"id": 1, "key": "rocket_booster", "dir": None},
+            {"id": 2, "key": "rocket_booster", "dir": None},
+            {"id": 3, "key": "shield", "dir": None}]
+    view = {"hand": hand, "legal": [{"do": "play", "card": 1}, {"do": "done"}]}
+    assert playable_cards(view) == {1, 2}
