@@ -171,3 +171,15 @@ async def drive(client: Client, code: str, timeout: float = 30.0) -> dict[str, o
             choice = next((c for c in msg["view"]["legal"] if not c.get("fatal")),
                           msg["view"]["legal"][0])  # fmt: skip
             client.send({"type": "act", "room": code, "version": acted, "choice": choice})
+
+
+async def duel(server: RunningServer, connect: ClientFactory, edition: str = "space",
+               seed: int = 9) -> tuple[Client, Client, str]:
+    """Ann and Bob at a started 2-seat table."""
+    ann = await connect(server.port, "Ann")
+    code = (await ann.request({"type": "create_room", "edition": edition, "seats": 2,
+                               "seed": seed}))["room"]  # fmt: skip
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    await ann.request({"type": "start", "room": code})
+    return ann, bob, code

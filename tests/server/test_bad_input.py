@@ -14,18 +14,7 @@ from protocol.framing import frame
 from protocol.messages import ListRooms
 from server.lobby import Lobby
 from server.tcp import RunningServer
-from tests.server.conftest import Client, ClientFactory, ServerFactory, drive
-
-
-async def duel(server: RunningServer, connect: ClientFactory) -> tuple[Client, Client, str]:
-    """Ann and Bob at a started 2-seat table."""
-    ann = await connect(server.port, "Ann")
-    code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2,
-                               "seed": 9}))["room"]  # fmt: skip
-    bob = await connect(server.port, "Bob")
-    await bob.request({"type": "join_room", "room": code})
-    await ann.request({"type": "start", "room": code})
-    return ann, bob, code
+from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, duel
 
 
 async def finish(ann: Client, bob: Client, code: str) -> None:
@@ -222,12 +211,7 @@ async def test_random_requests_never_break_anything(
 async def test_a_pick_raced_by_another_seats_pick_is_accepted(
     server: RunningServer, connect: ClientFactory
 ) -> None:
-    ann = await connect(server.port, "Ann")
-    code = (await ann.request({"type": "create_room", "edition": "shipwrecked", "seats": 2,
-                               "seed": 3}))["room"]  # fmt: skip
-    bob = await connect(server.port, "Bob")
-    await bob.request({"type": "join_room", "room": code})
-    await ann.request({"type": "start", "room": code})
+    ann, bob, code = await duel(server, connect, "shipwrecked", 3)
     room = server.lobby.rooms[code]
     clients = {0: ann, 1: bob}
     rng = random.Random(0)

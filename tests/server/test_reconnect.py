@@ -6,19 +6,14 @@ import asyncio
 from pathlib import Path
 
 from server.botclient import CreateSpec, HeadlessBot
-from tests.server.conftest import ClientFactory, ServerFactory, drive
+from tests.server.conftest import ClientFactory, ServerFactory, drive, duel
 
 
 async def test_reconnect_mid_game_with_token(
     make_server: ServerFactory, connect: ClientFactory
 ) -> None:
     server = await make_server()
-    ann = await connect(server.port, "Ann")
-    code = (await ann.request({"type": "create_room", "edition": "shipwrecked", "seats": 2,
-                               "seed": 3}))["room"]  # fmt: skip
-    bob = await connect(server.port, "Bob")
-    await bob.request({"type": "join_room", "room": code})
-    await ann.request({"type": "start", "room": code})
+    ann, bob, code = await duel(server, connect, "shipwrecked", 3)
     room = server.lobby.rooms[code]
     # Play a few decisions, then Bob's connection drops.
     ann_task = asyncio.create_task(drive(ann, code))
