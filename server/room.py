@@ -377,7 +377,6 @@ class Room:
             if seat is not None and seat.kind == "human" and seat.player and not seat.left:
                 room.members[seat.player] = "player"
         room.host = next(iter(room.members), None)
-        room._track_opened(None)
         return room
 
     # ------------------------------------------------------------------ playing
@@ -583,7 +582,7 @@ class Room:
     def _track_opened(self, actor: int | None) -> None:
         """Open a clock for every seat that newly has to decide (or that just decided and must
         decide again); a seat still waiting in a simultaneous decision keeps its clock."""
-        now = asyncio.get_running_loop().time() if _has_loop() else 0.0
+        now = asyncio.get_running_loop().time()
         opened = {}
         for seat in self._needing():
             if seat == actor or seat not in self._opened:
@@ -692,10 +691,3 @@ class Room:
             self.hub.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
             log.info("room %s: game %d abandoned", self.code, self.game_id)
 
-
-def _has_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True

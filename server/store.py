@@ -105,6 +105,10 @@ class Store:
         # Set by the server to batch commits (see the module docstring); None commits each write.
         self.on_write: Callable[[], None] | None = None
         self._dirty = False
+        # Decisions of this tick, inserted by one executemany just before the commit: a busy
+        # server appends thousands a second, and one statement per decision cost more than
+        # the commit itself.
+        self._decisions: list[tuple[int, int, int, bytes, str, float]] = []
         self.failed: str | None = None  # why the last write failed; None while writes work
 
     @property
@@ -147,6 +151,7 @@ class Store:
         if self._dirty:
             self._dirty = False
             try:
+                self._insert_decisions()
                 self._commit()
             except sqlite3.Error as exc:
                 self._failure(exc)
@@ -154,6 +159,14 @@ class Store:
                     self._db.rollback()
                 except sqlite3.Error:
                     log.exception("database rollback failed")
+
+    def _insert_decisions(self) -> None:
+        rows, self._decisions = self._decisions, []
+        if rows:
+            self._db.executemany(
+                "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
 
     def _commit(self) -> None:
         self._db.commit()
@@ -164,11 +177,13 @@ class Store:
     def rollback(self) -> None:
         """Drop the open transaction (after a failed :meth:`commit`)."""
         self._dirty = False
+        self._decisions = []
         self._db.rollback()
 
     def close(self) -> None:
         """Flush and close (idempotent)."""
         try:
+            self._insert_decisions()
             self._db.commit()
         except sqlite3.ProgrammingError:
             return  # already closed
@@ -218,10 +233,14 @@ class Store:
         self, game: int, n: int, seat: int, choice: dict[str, Any], by: str
     ) -> None:
         """Append decision number ``n`` (0-based); committed with the tick's other writes."""
-        self._write(
-            "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)",
-            (game, n, seat, pack(choice), by, time.time()),
-        )
+        row = (game, n, seat, pack(choice), by, time.time())
+        if self.on_write is None:
+            self._write("INSERT INTO decisions (game, n, seat, choice, by, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?)", row)  # fmt: skip
+        else:
+            self._decisions.append(row)
+            self._dirty = True
+            self.on_write()
 
     def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
         """Record a change of seat occupants (a player left and a bot took over)."""
@@ -241,6 +260,10 @@ class Store:
             version_base=row[7], status=row[8], winner=row[9], turns=row[10], ended=row[11],
         )  # fmt: skip
         if with_decisions:
+            try:
+                self._insert_decisions()  # this tick's decisions belong to the game too
+            except sqlite3.Error as exc:
+                self._failure(exc)
             for seat, blob in self._db.execute(
                 "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
             ):

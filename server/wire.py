@@ -4,35 +4,35 @@ Every seat's view is the spectator view with the keys of ``views.SEAT_KEYS`` rep
 map is its header followed by its key/value pairs in any order, so a state frame for one
 recipient is the packed shared pairs (built and packed once per change, whatever the number of
 recipients) plus that seat's own pairs. The decoded message equals ``{"type": "state", "room":
-..., "version": ..., "view": game.view(seat)}``; only the order of the view's keys differs.
+..., "version": ..., "view": game.view(seat)}``; only the order of the view's keys differs (the
+seat's keys, ``legal`` last, come at the end).
+
+Most of a change leaves most of a view as it was, and a busy server builds thousands of views a
+second, so the bytes of what did not change are reused: each card's map is packed once for the
+life of the process (the piles are joined from those bytes), the board is repacked only when it
+changed, and a seat with nothing to decide keeps its packed part until its hand changes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
 from protocol.framing import HEADER as _HEADER
 from server.engine import Game
-from server.engine.views import SEAT_KEYS
+from server.engine.cards import Card, Location
+from server.engine.views import (
+    PILE_KEYS,
+    SEAT_KEYS,
+    card_dict,
+    idle_seat_key,
+    location_dict,
+    piles,
+)
 
 _SEAT_KEYS = frozenset(SEAT_KEYS)
-
-
-def _card_ids(cards: list[dict[str, Any]]) -> tuple[object, ...]:
-    return tuple([card["id"] for card in cards])
-
-
-def _board_ids(board: list[dict[str, Any]]) -> tuple[object, ...]:
-    return tuple([(place["col"], place["row"], place["card"]["id"]) for place in board])
-
-
-# The large parts of the shared view, which most changes leave as they were. Each has a compact
-# fingerprint: a card's map is fixed by its id within a game, so equal fingerprints mean equal
-# values, and the previous version's packed bytes are reused (checking costs a fraction of
-# packing again, and a fingerprint is far smaller to keep than the value).
-_STABLE_KEYS = {"discard": _card_ids, "board": _board_ids, "loc_discard": _card_ids}
 _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer every call
 
 
@@ -44,6 +44,12 @@ def _pack(obj: object) -> bytes:
 
 def _map_header(size: int) -> bytes:
     data = _packer.pack_map_header(size)
+    assert isinstance(data, bytes)
+    return data
+
+
+def _array_header(size: int) -> bytes:
+    data = _packer.pack_array_header(size)
     assert isinstance(data, bytes)
     return data
 
@@ -60,40 +66,64 @@ def _pairs(mapping: dict[str, Any]) -> bytes:
     return packed[len(_map_header(len(mapping))) :]
 
 
+# id(card) -> (card, its packed map). Cards are immutable module-level objects that live as long
+# as the process (the engine deals from its static decks), so an id is never reused while the
+# entry exists; the card is kept in the entry all the same.
+_PACKED_CARDS: dict[int, tuple[object, bytes]] = {}
+_CARD_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "discard": card_dict, "loc_discard": location_dict,
+}  # fmt: skip
+
+
+def _packed_pile(key: str, cards: Sequence[Card | Location]) -> bytes:
+    """``key`` and its pile, packed as :func:`server.engine.views.public_view` maps it."""
+    to_map = _CARD_MAPS[key]
+    parts = [_pack(key), _array_header(len(cards))]
+    for card in cards:
+        hit = _PACKED_CARDS.get(id(card))
+        if hit is None or hit[0] is not card:
+            hit = _PACKED_CARDS[id(card)] = (card, _pack(to_map(card)))
+        parts.append(hit[1])
+    return b"".join(parts)
+
+
+def _board_print(board: list[dict[str, Any]]) -> tuple[object, ...]:
+    # a location's map is fixed by its id: equal prints mean equal boards
+    return tuple([(place["col"], place["row"], place["card"]["id"]) for place in board])
+
+
 class StateFrames:
     """The ``state`` frames of one version of a room's game, built on demand per recipient."""
 
     def __init__(self, game: Game, room: str, version: int,
                  previous: StateFrames | None = None) -> None:  # fmt: skip
         self.game = game
-        # fingerprint and packed pair of each of _STABLE_KEYS, from the previous version of
-        # this game (fingerprints hold only within one game)
-        self._stable: dict[str, tuple[object, bytes]] = (
-            previous._stable if previous is not None and previous.game is game else {}
-        )
+        # What the previous version of the same game had packed (prints hold within one game).
+        same_game = previous is not None and previous.game is game
+        self._board: tuple[object, bytes] | None = previous._board if same_game else None
+        # seat -> (idle_seat_key, packed seat pairs) of the seats with nothing to decide
+        self._idle: dict[int, tuple[tuple[int, ...], bytes]] = previous._idle if same_game else {}
         self.version = version
         self._head = b"".join((_map_header(4), _pack("type"), _pack("state"), _pack("room"),
                                _pack(room), _pack("version"), _pack(version), _pack("view")))
         self._shared: bytes | None = None
         self._spectator = b""
-        self._size = 0
         self.legal: dict[int, list[dict[str, Any]]] = {}  # seat -> view.legal, as sent
 
     def _build_shared(self) -> bytes:
-        view = self.game.public_view()
-        self._size = len(view)
-        self._spectator = _pairs({key: view[key] for key in SEAT_KEYS})
-        stable: dict[str, tuple[object, bytes]] = {}
-        parts = [self._head, _map_header(self._size)]
-        for key, fingerprint in _STABLE_KEYS.items():
-            value = view.pop(key)
-            print_ = fingerprint(value)
-            old = self._stable.get(key)
-            packed = old[1] if old is not None and old[0] == print_ else _pack(key) + _pack(value)
-            stable[key] = (print_, packed)
-            parts.append(packed)
-        self._stable = stable
-        parts.append(_pairs({k: v for k, v in view.items() if k not in _SEAT_KEYS}))
+        view = self.game.public_view(with_piles=False)
+        size = len(view)
+        self._spectator = _pairs({key: view.pop(key) for key in SEAT_KEYS})
+        parts = [self._head, _map_header(size)]
+        for key, cards in piles(self.game).items():
+            del view[key]
+            parts.append(_packed_pile(key, cards))
+        board = view.pop("board")
+        board_print = _board_print(board)
+        if self._board is None or self._board[0] != board_print:
+            self._board = (board_print, _pack("board") + _pack(board))
+        parts.append(self._board[1])
+        parts.append(_pairs(view))
         self._shared = b"".join(parts)
         return self._shared
 
@@ -104,6 +134,18 @@ class StateFrames:
         return b"".join((_HEADER.pack(len(shared) + len(part)), shared, part))
 
     def _seat_pairs(self, seat: int) -> bytes:
+        key = idle_seat_key(self.game, seat)
+        if key is not None:
+            self.legal[seat] = []
+            cached = self._idle.get(seat)
+            if cached is not None and cached[0] == key:
+                return cached[1]
         view = self.game.seat_view(seat)
         self.legal[seat] = view["legal"]
-        return _pairs(view)
+        packed = _pairs(view)
+        if key is not None:
+            self._idle[seat] = (key, packed)
+        return packed
+
+
+assert set(PILE_KEYS) == set(_CARD_MAPS)  # a new pile needs its card mapping here

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
 
 # Views are built for every seat after every decision, and a card's map never changes: each is
-# made once and copied after. Keyed by id() with the card kept in the entry, so that an id cannot
-# be reused by another object while its entry exists.
+# made once and shared by every view after (views are read-only: copying each card's map for every
+# view of every change cost more than all the rest of building it). Keyed by id() with the card
+# kept in the entry, so that an id cannot be reused by another object while its entry exists.
 _CARD_DICTS: dict[int, tuple[object, dict[str, Any]]] = {}
 
 
@@ -25,7 +26,7 @@ def card_dict(card: Card) -> dict[str, Any]:
         hit = _CARD_DICTS[id(card)] = (card, {
             "id": card.id, "key": card.key, "name": card.type.name,
             "kind": card.type.kind.value, "value": card.value, "dir": card.dir})
-    return dict(hit[1])
+    return hit[1]
 
 
 def location_dict(loc: Location) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def location_dict(loc: Location) -> dict[str, Any]:
     if hit is None or hit[0] is not loc:
         hit = _CARD_DICTS[id(loc)] = (loc, {
             "id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark})
-    return dict(hit[1])
+    return hit[1]
 
 
 #: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`).
@@ -64,8 +65,33 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
             "resources": s.units(seat), "decision": mine, "legal": legal}
 
 
-def public_view(game: Game) -> dict[str, Any]:
-    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
+def idle_seat_key(game: Game, seat: int) -> tuple[int, ...] | None:
+    """While ``seat`` has nothing to decide, its :func:`seat_view` is fixed by the ids of the
+    cards in its hand (in order), which this returns; None while it has choices. A server keeps
+    the encoded seat part of a waiting seat and reuses it until its hand changes."""
+    if game.legal(seat):
+        return None
+    return tuple([card.id for card in game.rules.s.hands[seat]])
+
+
+#: The keys of the public view that hold whole piles of cards (bottom to top): the largest part of
+#: a view, and the part that grows through a game (see :func:`piles`).
+PILE_KEYS = ("discard", "loc_discard")
+
+
+def piles(game: Game) -> dict[str, list[Card] | list[Location]]:
+    """The cards behind :data:`PILE_KEYS`, each mapped by :func:`card_dict` or
+    :func:`location_dict` in the view: for a server that encodes each card once and reuses the
+    bytes (cards are immutable and live as long as the process)."""
+    s = game.rules.s
+    return {"discard": s.discard, "loc_discard": s.loc_discard}
+
+
+def public_view(game: Game, with_piles: bool = True) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
+
+    ``with_piles=False`` leaves the :data:`PILE_KEYS` None, for a caller that encodes them from
+    :func:`piles` itself."""
     rules = game.rules
     s = rules.s
     decision = game.decision
@@ -98,9 +124,9 @@ def public_view(game: Game) -> dict[str, Any]:
                   for (col, row), loc in sorted(s.board.items())],
         "sharks": [[col, row] for col, row in s.sharks],
         "draw_count": len(s.draw),
-        "discard": [card_dict(c) for c in s.discard],
+        "discard": [card_dict(c) for c in s.discard] if with_piles else None,
         "loc_draw_count": len(s.loc_draw),
-        "loc_discard": [location_dict(loc) for loc in s.loc_discard],
+        "loc_discard": [location_dict(loc) for loc in s.loc_discard] if with_piles else None,
         "hand": None,
         "resources": None,
         "pending": pending,

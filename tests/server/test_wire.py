@@ -27,6 +27,10 @@ def test_state_frames_decode_to_the_full_views_through_whole_games() -> None:
                     message = msgpack.unpackb(data[4:], raw=False)
                     assert message == {"type": "state", "room": "ABCD", "version": version,
                                        "view": normalize(game.view(seat))}  # fmt: skip
+                    # the seat's keys come last, "legal" at the very end (PROTOCOL.md: a client
+                    # may read view.legal without decoding the rest)
+                    assert list(message["view"])[-5:] == ["seat", "hand", "resources",
+                                                          "decision", "legal"]  # fmt: skip
                     if seat is not None:
                         assert frames.legal[seat] == game.view(seat)["legal"]
                 if game.over:
