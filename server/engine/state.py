@@ -48,7 +48,7 @@ class State:
 
     def units(self, seat: int) -> int:
         """Resource units (oxygen / food) in a hand."""
-        return sum(card.value for card in self.hands[seat])
+        return sum([card.value for card in self.hands[seat]])  # a list is faster than a genexpr
 
     def pos(self, seat: int) -> Cell:
         """The (column, row) a seat's character stands on."""

@@ -198,9 +198,8 @@ def is_fatal(rules: Rules, seat: int, choice: Choice) -> bool:
     """C18: the choice certainly kills the chooser."""
     s = rules.s
     do = choice["do"]
-    units = s.units(seat)
     if do == "stay" and "discard" not in choice:
-        return _oxygen_left(rules, seat, 1) <= 0 if rules.space else units == 0
+        return _oxygen_left(rules, seat, 1) <= 0 if rules.space else s.units(seat) == 0
     if do == "accept" and rules.space:
         attack = rules.attack
         if attack == "hole_in_suit":
@@ -215,16 +214,21 @@ def is_fatal(rules: Rules, seat: int, choice: Choice) -> bool:
         cards = choice["cards"]
         assert isinstance(cards, list)
         deck = GAME_DECKS[s.edition]
-        return units - sum(deck[card_id].value for card_id in cards) <= 0
+        return s.units(seat) - sum(deck[card_id].value for card_id in cards) <= 0
     if not rules.space:
         return _eaten_for_sure(rules, seat, choice)
     return False
+
+
+_MAY_MEET_A_SHARK = frozenset(("move", "play", "advance", "swap", "accept"))
 
 
 def _eaten_for_sure(rules: Rules, seat: int, choice: Choice) -> bool:
     """Shipwrecked (C18, W7): the choice puts the chooser on a shark's cell with no food left."""
     s = rules.s
     do = choice["do"]
+    if do not in _MAY_MEET_A_SHARK:
+        return False
     col, row = s.pos(seat)
     units = s.units(seat)
     ahead = (col, row + 1)
