@@ -1,15 +1,26 @@
 """One client connection: bytes in through the sans-IO decoder, requests to the lobby, frames out.
 
+A session is the connection's ``asyncio.Protocol``: the transport calls :meth:`data_received`,
+which feeds the decoder and handles every completed message on the spot. There is no task per
+connection and no coroutine waiting on a read: at thousands of messages a second, waking a task
+and entering a timeout context around every read cost about a fifth of the server's CPU.
+
 A session enforces the per-connection limits (frame size, message rate, idle time, unread
-output) so that a misbehaving client only ever hurts itself.
+output) so that a misbehaving client only ever hurts itself. Its deadlines are plain floats,
+moved on each message, and one timer per connection fires at the earliest of them; a timer that
+finds its deadline moved later is set again for the new one. So a busy connection never touches
+the event loop's timer heap, and a silent one is still dropped on time.
+
+Output is never paused (``pause_writing`` is left a no-op): the game cannot wait for one slow
+client, so :meth:`Session.flush` cuts off a client whose unread output passes
+``max_write_buffer`` instead.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from typing import Any
+from typing import Any, Protocol, cast
 
 from protocol.codec import MessageDecoder
 from protocol.errors import ErrorCode, FrameError, ProtocolError
@@ -22,28 +33,142 @@ from server.wire import encode
 
 log = logging.getLogger("selfish.server")
 
-READ_CHUNK = 65_536
+# Seconds a closing connection has to take its last frames (an error, ``bye``) before it is cut
+# off: a peer that stops reading must not keep a closed session in memory.
+CLOSE_GRACE = 1.0
 
 
-class Session:
+class Registry(Protocol):
+    """Where sessions are counted (``server.tcp.RunningServer``)."""
+
+    def admit(self, session: Session) -> bool:
+        """Count a new connection; False (after telling the client why) if it is refused."""
+
+    def release(self, session: Session) -> None:
+        """Forget an admitted connection that has ended."""
+
+
+class Session(asyncio.Protocol):
     """A TCP connection speaking the Selfish protocol."""
 
-    def __init__(self, lobby: Lobby, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 config: ServerConfig, outbox: Outbox) -> None:  # fmt: skip
+    transport: asyncio.Transport  # set by connection_made, before anything else can run
+
+    def __init__(self, lobby: Lobby, config: ServerConfig, outbox: Outbox,
+                 registry: Registry) -> None:  # fmt: skip
         self.lobby = lobby
-        self.outbox = outbox
-        self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
-        self.reader = reader
-        self.writer = writer
         self.config = config
-        peer = writer.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.outbox = outbox
+        self.registry = registry
+        self._loop = asyncio.get_running_loop()
+        self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
+        self.address = ""  # the client's IP address
+        self.peer = ""  # address:port, for the log
         self.decoder = MessageDecoder(config.max_frame)
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         self.chat_bucket = TokenBucket(config.chat_per_second, config.chat_burst)
         self.player: Player | None = None
         self.closing = False
+        self._admitted = False
+        # Deadlines count from complete messages, not from bytes: a client that trickles a byte
+        # now and then must not keep its connection (and a half-read frame) alive forever.
+        self._idle_end = 0.0
+        self._frame_end: float | None = None  # set while part of a frame is buffered
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
+
+    # ------------------------------------------------------------------ transport events
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvloop's transports implement asyncio.Transport without subclassing it
+        self.transport = cast(asyncio.Transport, transport)
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        if not self.registry.admit(self):
+            self.closing = True
+            self.transport.close()
+            return
+        self._admitted = True
+        log.info("%s connected", self.peer)
+        self._idle_end = self._loop.time() + self.config.idle_timeout
+        self._arm(self._idle_end)
+
+    def data_received(self, data: bytes) -> None:
+        if self.closing:
+            return
+        decoder = self.decoder
+        try:
+            messages = decoder.feed(data)
+        except FrameError as exc:
+            self._fail(exc)
+            return
+        now = self._loop.time()
+        if messages:
+            self._idle_end = now + self.config.idle_timeout
+        if not decoder.buffered:
+            self._frame_end = None
+        elif self._frame_end is None or messages:  # a new frame has begun
+            self._frame_end = now + self.config.frame_timeout
+            self._arm(self._frame_end)
+        for message in messages:
+            if self.closing:
+                return
+            self._handle(message)
+        if decoder.error is not None and not self.closing:
+            self._fail(decoder.error)
+
+    def eof_received(self) -> bool:
+        # The client will send nothing more: as with a read returning b"", the connection ends,
+        # after the answers to what it did send.
+        if not self.closing:
+            if self._out:
+                self.outbox.flush()
+            self._close()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closing = True
+        self._out = []  # nobody left to read them
+        if self._timer is not None:
+            self._timer.cancel()  # a pending timer would keep this session alive
+            self._timer = None
+        if not self._admitted:
+            return
+        self._admitted = False
+        try:
+            self.lobby.disconnect(self, self.player)
+        except Exception:
+            log.exception("%s: error while disconnecting", self.peer)
+        self.registry.release(self)
+        who = f" ({self.player.name})" if self.player else ""
+        log.info("%s disconnected%s", self.peer, who)
+
+    # ------------------------------------------------------------------ deadlines
+
+    def _arm(self, when: float) -> None:
+        """Have the connection's timer fire by ``when``. A later deadline needs nothing: the
+        timer, firing early, sets itself again."""
+        if self._timer is not None:
+            if self._timer_at <= when:
+                return
+            self._timer.cancel()
+        self._timer_at = when
+        self._timer = self._loop.call_at(when, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        if self.closing:
+            return
+        idle_end, frame_end = self._idle_end, self._frame_end
+        end = idle_end if frame_end is None else min(idle_end, frame_end)
+        if end > self._loop.time():
+            self._arm(end)  # messages came since: the deadline moved
+        elif frame_end is not None and frame_end <= idle_end:
+            text = f"a frame took over {self.config.frame_timeout:g} seconds"
+            self._fail(ProtocolError(ErrorCode.IDLE_TIMEOUT, text))
+        else:
+            text = f"no message for {self.config.idle_timeout:g} seconds"
+            self._fail(ProtocolError(ErrorCode.IDLE_TIMEOUT, text))
 
     # ------------------------------------------------------------------ output
 
@@ -70,82 +195,35 @@ class Session:
         if not out:
             return
         self._out = []
-        if self.writer.is_closing():
+        transport = self.transport
+        if transport.is_closing():
             return
-        self.writer.write(out[0] if len(out) == 1 else b"".join(out))
-        if self.writer.transport.get_write_buffer_size() > self.config.max_write_buffer:
+        transport.write(out[0] if len(out) == 1 else b"".join(out))
+        if transport.get_write_buffer_size() > self.config.max_write_buffer:
             log.warning("%s: not reading its messages; closing", self.peer)
             self.closing = True
-            self.writer.transport.abort()
+            transport.abort()
 
     def close_after(self, message: dict[str, Any]) -> None:
-        """Send ``message``, then close the connection (the read loop then ends)."""
+        """Send ``message``, then close the connection."""
+        if self.closing:
+            return
         self.send(message)
         self.outbox.flush()  # commit and write what is queued, this frame included, first
+        self._close()
+
+    def _close(self) -> None:
         self.closing = True
-        self.writer.close()
+        self.transport.close()  # connection_lost follows once the output is written
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._loop.call_later(CLOSE_GRACE, self.transport.abort)
 
     def _fail(self, error: ProtocolError) -> None:
         log.info("%s: %s; closing", self.peer, error)
         self.close_after(error.to_wire())
 
     # ------------------------------------------------------------------ input
-
-    async def run(self) -> None:
-        """Read until the client leaves, breaks the framing, idles out, or the server stops."""
-        log.info("%s connected", self.peer)
-        loop = asyncio.get_running_loop()
-        # Deadlines count from complete messages, not from bytes: a client that trickles a byte
-        # now and then must not keep its connection (and a half-read frame) alive forever.
-        idle_end = loop.time() + self.config.idle_timeout
-        frame_end: float | None = None  # set while part of a frame is buffered
-        try:
-            while not self.closing:
-                end = idle_end if frame_end is None else min(idle_end, frame_end)
-                try:
-                    # timeout_at, not wait_for: on 3.11 wait_for wraps every read in a new Task
-                    async with asyncio.timeout_at(end):
-                        data = await self.reader.read(READ_CHUNK)
-                except TimeoutError:
-                    if frame_end is not None and frame_end <= idle_end:
-                        text = f"a frame took over {self.config.frame_timeout:g} seconds"
-                    else:
-                        text = f"no message for {self.config.idle_timeout:g} seconds"
-                    self._fail(ProtocolError(ErrorCode.IDLE_TIMEOUT, text))
-                    break
-                if not data:
-                    break
-                try:
-                    messages = self.decoder.feed(data)
-                except FrameError as exc:
-                    self._fail(exc)
-                    break
-                now = loop.time()
-                if messages:
-                    idle_end = now + self.config.idle_timeout
-                if not self.decoder.buffered:
-                    frame_end = None
-                elif frame_end is None or messages:  # a new frame has begun
-                    frame_end = now + self.config.frame_timeout
-                for message in messages:
-                    if self.closing:
-                        break
-                    self._handle(message)
-                if self.decoder.error is not None and not self.closing:
-                    self._fail(self.decoder.error)
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.closing = True
-            try:
-                self.lobby.disconnect(self, self.player)
-            except Exception:
-                log.exception("%s: error while disconnecting", self.peer)
-            self.writer.close()
-            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-                await asyncio.wait_for(self.writer.wait_closed(), 1.0)
-            who = f" ({self.player.name})" if self.player else ""
-            log.info("%s disconnected%s", self.peer, who)
 
     def _handle(self, message: dict[str, Any]) -> None:
         """One decoded message: rate limit, validate, dispatch; errors become ``error`` frames."""

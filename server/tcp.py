@@ -11,11 +11,15 @@ Embedding::
     await running.stop()       # tells clients "bye", stops rooms, flushes and closes the store
 
 ``ServerConfig()`` defaults to 127.0.0.1, an in-memory store and the protocol's limits.
+
+Every accepted connection gets a :class:`server.session.Session` as its protocol; the running
+server only counts them (the connection limits) and, on shutdown, waits for them to close.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
@@ -41,44 +45,54 @@ class RunningServer:
     server: asyncio.Server
     port: int
     sessions: set[Session] = field(default_factory=set)
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
     per_address: Counter[str] = field(default_factory=Counter)
     stopping: bool = False
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: Outbox = field(init=False)
+    _all_closed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # From here on the store commits once per tick, just before that tick's output.
         self.outbox = Outbox(self.store)
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+    def new_session(self) -> Session:
+        """The protocol of a connection just accepted."""
+        return Session(self.lobby, self.config, self.outbox, self)
+
+    def admit(self, session: Session) -> bool:
+        """Count a new connection, or refuse it (it is closed) past the connection limits."""
         if self.stopping:
-            writer.close()
-            return
+            return False
+        address = session.address
         if (self.per_address[address] >= self.config.max_connections_per_address
                 or len(self.sessions) >= self.config.max_connections):  # fmt: skip
             log.warning("%s: too many connections; refused", address)
-            writer.write(encode(ProtocolError(
+            session.transport.write(encode(ProtocolError(
                 ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address"
             ).to_wire()))  # fmt: skip
-            writer.close()
-            return
-        session = Session(self.lobby, reader, writer, self.config, self.outbox)
+            return False
         self.sessions.add(session)
-        self.tasks.add(task)
         self.per_address[address] += 1
-        try:
-            await session.run()
-        finally:
-            self.sessions.discard(session)
-            self.tasks.discard(task)
-            self.per_address[address] -= 1
-            if not self.per_address[address]:
-                del self.per_address[address]
+        return True
+
+    def release(self, session: Session) -> None:
+        """Forget a connection that has ended."""
+        self.sessions.discard(session)
+        address = session.address
+        self.per_address[address] -= 1
+        if not self.per_address[address]:
+            del self.per_address[address]
+        if not self.sessions:
+            self._all_closed.set()
+
+    async def _all_gone(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for every connection to end; True if they did."""
+        if self.sessions:
+            self._all_closed.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):
+                    await self._all_closed.wait()
+        return not self.sessions
 
     async def stop(self) -> None:
         """Stop accepting, say ``bye`` to every client, stop the rooms, flush the store."""
@@ -93,10 +107,12 @@ class RunningServer:
         for session in list(self.sessions):
             session.close_after({"type": "bye", "reason": "shutdown",
                                  "message": "server is shutting down"})  # fmt: skip
-        if self.tasks:
-            _, pending = await asyncio.wait(set(self.tasks), timeout=self.config.shutdown_grace)
-            for task in pending:
-                task.cancel()
+        if not await self._all_gone(self.config.shutdown_grace):
+            # Clients that did not take their goodbye in time are cut off; each connection
+            # then ends (and leaves the lobby) within a tick or two.
+            for session in list(self.sessions):
+                session.transport.abort()
+            await self._all_gone(1.0)
         self.store.close()
         log.info("server stopped")
         self.stopped.set()
@@ -107,23 +123,26 @@ async def start_server(config: ServerConfig) -> RunningServer:
     store = Store(config.db, config.db_synchronous)
     lobby = Lobby(config, store)
     lobby.restore()
-    holder: list[RunningServer] = []
+    running: RunningServer | None = None
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await holder[0]._handle(reader, writer)
+    def new_session() -> Session:
+        assert running is not None  # connections are accepted only once it exists
+        return running.new_session()
 
     try:
         # asyncio's default backlog (100) drops SYNs when many clients reconnect at once (after
         # a restart): they then wait a second for the kernel's retry. The kernel caps the value.
-        server = await asyncio.start_server(handle, config.host, config.port,
-                                            backlog=max(100, min(config.max_connections, 4096)))
+        backlog = max(100, min(config.max_connections, 4096))
+        server = await asyncio.get_running_loop().create_server(
+            new_session, config.host, config.port, backlog=backlog, start_serving=False
+        )
     except OSError:
         lobby.shutdown()
         store.close()
         raise
     port = int(server.sockets[0].getsockname()[1])
     running = RunningServer(config, lobby, store, server, port)
-    holder.append(running)
+    await server.start_serving()
     log.info("listening on %s:%d (store %s, %d rooms resumed)", config.host, port, config.db,
              len(lobby.rooms))  # fmt: skip
     return running
