@@ -9,27 +9,28 @@ seat's keys, ``legal`` last, come at the end).
 
 Most of a change leaves most of a view as it was, and a busy server builds thousands of views a
 second, so the bytes of what did not change are reused: each card's map is packed once for the
-life of the process (the piles are joined from those bytes), the board is repacked only when it
-changed, and a seat with nothing to decide keeps its packed part until its hand changes.
+life of the process (the piles are joined from those bytes), the board and the piles are rebuilt
+and repacked only when they changed, and a seat with nothing to decide keeps its packed part until
+its hand changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
 from protocol.framing import HEADER as _HEADER
 from server.engine import Game
-from server.engine.cards import Card, Location
 from server.engine.views import (
-    PILE_KEYS,
+    BULKY_KEYS,
     SEAT_KEYS,
+    bulky_sources,
+    bulky_value,
     card_dict,
     idle_seat_key,
     location_dict,
-    piles,
 )
 
 _SEAT_KEYS = frozenset(SEAT_KEYS)
@@ -75,21 +76,19 @@ _CARD_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
 }  # fmt: skip
 
 
-def _packed_pile(key: str, cards: Sequence[Card | Location]) -> bytes:
-    """``key`` and its pile, packed as :func:`server.engine.views.public_view` maps it."""
-    to_map = _CARD_MAPS[key]
-    parts = [_pack(key), _array_header(len(cards))]
-    for card in cards:
+def _packed_bulky(key: str, source: list[Any]) -> bytes:
+    """``key`` and its value, packed as :func:`server.engine.views.public_view` builds it; a
+    pile is joined from its cards' packed maps."""
+    to_map = _CARD_MAPS.get(key)
+    if to_map is None:
+        return _pack(key) + _pack(bulky_value(key, source))
+    parts = [_pack(key), _array_header(len(source))]
+    for card in source:
         hit = _PACKED_CARDS.get(id(card))
         if hit is None or hit[0] is not card:
             hit = _PACKED_CARDS[id(card)] = (card, _pack(to_map(card)))
         parts.append(hit[1])
     return b"".join(parts)
-
-
-def _board_print(board: list[dict[str, Any]]) -> tuple[object, ...]:
-    # a location's map is fixed by its id: equal prints mean equal boards
-    return tuple([(place["col"], place["row"], place["card"]["id"]) for place in board])
 
 
 class StateFrames:
@@ -100,7 +99,8 @@ class StateFrames:
         self.game = game
         # What the previous version of the same game had packed (prints hold within one game).
         same_game = previous is not None and previous.game is game
-        self._board: tuple[object, bytes] | None = previous._board if same_game else None
+        # key of views.BULKY_KEYS -> (a copy of its source, its packed key and value)
+        self._bulky: dict[str, tuple[list[Any], bytes]] = previous._bulky if same_game else {}
         # seat -> (idle_seat_key, packed seat pairs) of the seats with nothing to decide
         self._idle: dict[int, tuple[tuple[int, ...], bytes]] = previous._idle if same_game else {}
         self.version = version
@@ -111,18 +111,19 @@ class StateFrames:
         self.legal: dict[int, list[dict[str, Any]]] = {}  # seat -> view.legal, as sent
 
     def _build_shared(self) -> bytes:
-        view = self.game.public_view(with_piles=False)
+        view = self.game.public_view(bulky=False)
         size = len(view)
         self._spectator = _pairs({key: view.pop(key) for key in SEAT_KEYS})
         parts = [self._head, _map_header(size)]
-        for key, cards in piles(self.game).items():
+        bulky: dict[str, tuple[list[Any], bytes]] = {}
+        for key, source in bulky_sources(self.game).items():
             del view[key]
-            parts.append(_packed_pile(key, cards))
-        board = view.pop("board")
-        board_print = _board_print(board)
-        if self._board is None or self._board[0] != board_print:
-            self._board = (board_print, _pack("board") + _pack(board))
-        parts.append(self._board[1])
+            old = self._bulky.get(key)
+            if old is None or old[0] != source:
+                old = (list(source), _packed_bulky(key, source))
+            bulky[key] = old
+            parts.append(old[1])
+        self._bulky = bulky
         parts.append(_pairs(view))
         self._shared = b"".join(parts)
         return self._shared
@@ -148,4 +149,4 @@ class StateFrames:
         return packed
 
 
-assert set(PILE_KEYS) == set(_CARD_MAPS)  # a new pile needs its card mapping here
+assert set(_CARD_MAPS) <= set(BULKY_KEYS)

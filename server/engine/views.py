@@ -74,24 +74,35 @@ def idle_seat_key(game: Game, seat: int) -> tuple[int, ...] | None:
     return tuple([card.id for card in game.rules.s.hands[seat]])
 
 
-#: The keys of the public view that hold whole piles of cards (bottom to top): the largest part of
-#: a view, and the part that grows through a game (see :func:`piles`).
-PILE_KEYS = ("discard", "loc_discard")
+#: The keys of the public view built from long lists of cards: most of a view's bytes, and mostly
+#: unchanged from one change to the next (see :func:`bulky_sources`).
+BULKY_KEYS = ("board", "discard", "loc_discard")
 
 
-def piles(game: Game) -> dict[str, list[Card] | list[Location]]:
-    """The cards behind :data:`PILE_KEYS`, each mapped by :func:`card_dict` or
-    :func:`location_dict` in the view: for a server that encodes each card once and reuses the
-    bytes (cards are immutable and live as long as the process)."""
+def bulky_sources(game: Game) -> dict[str, list[Any]]:
+    """What each of :data:`BULKY_KEYS` is built from (by :func:`bulky_value`), as lists that
+    compare equal exactly when the built values do: the piles' cards (immutable objects, so equal
+    lists compare by identity, fast) and the board's (cell, location) pairs in the board's own
+    order. A server rebuilds and re-encodes a part only when its source changed."""
     s = game.rules.s
-    return {"discard": s.discard, "loc_discard": s.loc_discard}
+    return {"board": list(s.board.items()), "discard": s.discard, "loc_discard": s.loc_discard}
 
 
-def public_view(game: Game, with_piles: bool = True) -> dict[str, Any]:
+def bulky_value(key: str, source: list[Any]) -> list[dict[str, Any]]:
+    """The view's value of ``key`` (one of :data:`BULKY_KEYS`) from its :func:`bulky_sources`."""
+    if key == "board":
+        return [{"col": col, "row": row, "card": location_dict(loc)}
+                for (col, row), loc in sorted(source)]  # fmt: skip
+    if key == "discard":
+        return [card_dict(card) for card in source]
+    return [location_dict(loc) for loc in source]
+
+
+def public_view(game: Game, bulky: bool = True) -> dict[str, Any]:
     """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
 
-    ``with_piles=False`` leaves the :data:`PILE_KEYS` None, for a caller that encodes them from
-    :func:`piles` itself."""
+    ``bulky=False`` leaves the :data:`BULKY_KEYS` None, for a caller that builds (or reuses)
+    them from :func:`bulky_sources` itself."""
     rules = game.rules
     s = rules.s
     decision = game.decision
@@ -120,13 +131,12 @@ def public_view(game: Game, with_piles: bool = True) -> dict[str, Any]:
              "flared": rules.flared(o)}
             for o in range(s.seats)
         ],
-        "board": [{"col": col, "row": row, "card": location_dict(loc)}
-                  for (col, row), loc in sorted(s.board.items())],
+        "board": bulky_value("board", list(s.board.items())) if bulky else None,
         "sharks": [[col, row] for col, row in s.sharks],
         "draw_count": len(s.draw),
-        "discard": [card_dict(c) for c in s.discard] if with_piles else None,
+        "discard": bulky_value("discard", s.discard) if bulky else None,
         "loc_draw_count": len(s.loc_draw),
-        "loc_discard": [location_dict(loc) for loc in s.loc_discard] if with_piles else None,
+        "loc_discard": bulky_value("loc_discard", s.loc_discard) if bulky else None,
         "hand": None,
         "resources": None,
         "pending": pending,
