@@ -506,22 +506,26 @@ class Room:
 
     def _broadcast_change(self, events: list[Event]) -> None:
         timer = self.timer_message()
-        timer_frame = None if timer is None else encode(timer)
+        tail = b"" if timer is None else encode(timer)
         frames = self._state_frames()
-        last: tuple[list[Message], bytes] | None = None  # most seats see the same events
+        # Most changes tell everyone the same: their events frame is then encoded once.
+        public = None
+        if all(event.to is None for event in events):
+            public = self._events_frame(events, None) if events else b""
         for player in self.members:
             if not self.hub.connected(player):
                 continue
             seat = self._recipient_seat(player)
-            wire = self._events_for(events, seat)
-            if wire:
-                if last is None or last[0] != wire:
-                    last = wire, encode({"type": "events", "room": self.code, "history": False,
-                                         "events": wire})  # fmt: skip
-                self.hub.send_frame(player, last[1])
-            self.hub.send_frame(player, frames.frame(seat))
-            if timer_frame is not None:
-                self.hub.send_frame(player, timer_frame)
+            head = public if public is not None else self._events_frame(events, seat)
+            # one frame string per member: events first, then the state, then the timer
+            self.hub.send_frame(player, b"".join((head, frames.frame(seat), tail)))
+
+    def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
+        """The ``events`` frame of ``events`` as ``seat`` may read them; b"" if it sees none."""
+        wire = self._events_for(events, seat)
+        if not wire:
+            return b""
+        return encode({"type": "events", "room": self.code, "history": False, "events": wire})
 
     def _announce_events(self, events: list[Event]) -> None:
         for player in self.members:
