@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import signal
 import sqlite3
 import sys
@@ -79,8 +80,11 @@ async def serve(config: ServerConfig) -> int:
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's event loop when it is installed (a faster loop, not a dependency), else None:
-    the standard asyncio loop."""
+    """uvloop's event loop when it is installed (a faster loop, not a dependency; ``pip install
+    'selfish-tui[fast]'``), else None: the standard asyncio loop. ``SELFISH_NO_UVLOOP=1`` keeps
+    the standard loop even when uvloop is installed (to compare, or to rule it out)."""
+    if os.environ.get("SELFISH_NO_UVLOOP"):
+        return None
     try:
         import uvloop  # type: ignore[import-not-found,unused-ignore]
     except ImportError:

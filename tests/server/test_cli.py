@@ -94,3 +94,10 @@ def test_bot_command_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
     # Nothing listens on port 1: a clean error, no traceback.
     assert bot_main(["127.0.0.1:1", "--room", "ABCD"]) == 1
     assert "selfish bot" in capsys.readouterr().err
+
+
+def test_selfish_no_uvloop_keeps_the_standard_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from server.cli import _loop_factory
+
+    monkeypatch.setenv("SELFISH_NO_UVLOOP", "1")
+    assert _loop_factory() is None
