@@ -101,3 +101,11 @@ def test_selfish_no_uvloop_keeps_the_standard_event_loop(monkeypatch: pytest.Mon
 
     monkeypatch.setenv("SELFISH_NO_UVLOOP", "1")
     assert _loop_factory() is None
+
+
+def test_uvloop_is_used_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    uvloop = pytest.importorskip("uvloop")
+    from server.cli import _loop_factory
+
+    monkeypatch.delenv("SELFISH_NO_UVLOOP", raising=False)
+    assert _loop_factory() is uvloop.new_event_loop
