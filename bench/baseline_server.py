@@ -7,9 +7,11 @@ before any rules, storage or views. Turns rotate through the seats, and a game e
 ``DECISIONS`` acts (about the length of a real 4-seat game). As in the real server's frames,
 ``view.legal`` is the last key (the load generator skips decoding states without choices).
 
-    python bench/baseline_server.py [--host 127.0.0.1] [--port 0]
+    python bench/baseline_server.py [--host 127.0.0.1] [--port 0] [--uvloop]
 
-prints ``baseline listening on HOST:PORT`` on stderr and runs until SIGTERM/SIGINT.
+prints ``baseline listening on HOST:PORT`` on stderr and runs until SIGTERM/SIGINT. It runs on
+the standard asyncio event loop; ``--uvloop`` runs it on uvloop instead (when installed), the
+loop ``selfish-server`` uses when it is installed, for a like-for-like comparison.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import asyncio
 import contextlib
 import signal
 import sys
-from typing import Any
+from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 
@@ -71,8 +73,8 @@ class Conn(asyncio.Protocol):
         self.room: BaselineRoom | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # uvloop's transports implement asyncio.Transport without subclassing it
+        self.transport = cast(asyncio.Transport, transport)
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.transport is not None
@@ -137,5 +139,16 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--uvloop", action="store_true",
+                        help="run on uvloop (if installed) instead of the standard asyncio loop")
     args = parser.parse_args()
-    asyncio.run(main(args.host, args.port))
+    factory = None
+    if args.uvloop:
+        try:
+            import uvloop  # type: ignore[import-not-found,unused-ignore]
+
+            factory = uvloop.new_event_loop
+        except ImportError:
+            print("baseline: uvloop is not installed, running on asyncio", file=sys.stderr)
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main(args.host, args.port))

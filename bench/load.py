@@ -2,7 +2,7 @@
 
     python bench/load.py [--clients N] [--seconds S] [--think MS] [--json]
                          [--procs P] [--drain D] [--baseline-seconds B] [--no-baseline]
-                         [--lockstep]
+                         [--baseline-uvloop] [--server-no-uvloop] [--lockstep]
 
 Starts ``selfish-server`` on 127.0.0.1 (a subprocess with its own temporary SQLite database and a
 temporary ``--config`` TOML that lets one address open N connections and lifts the rate limits),
@@ -17,15 +17,32 @@ Rematches start new games for ``--seconds``; then the games in progress play to 
 Reported: decisions/second (acts answered by their state, sent within the window), act->state
 round trip p50/p99/max in ms, errors (error frames other than the stale_version races of
 simultaneous decisions, which are counted apart, plus lost connections), games started and
-finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play phase, and server
-RSS per connected client: (RSS with every client connected, welcomed and idle - RSS before they
-connect) / N. The same load generator then drives ``bench/baseline_server.py`` (a bare asyncio
-server answering each act with a ~500-byte map to the 4 members of the room) for
-``--baseline-seconds`` and the server's decisions/second is printed as a ratio of it.
+finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play phase, CPU
+microseconds per decision of the server and of the clients, the event loop of the server and of
+the clients, and server RSS per connected client: (RSS with every client connected, welcomed
+and idle - RSS before they connect) / N. The same load generator then drives
+``bench/baseline_server.py`` (a bare asyncio server answering each act with a ~500-byte map to
+the 4 members of the room) for ``--baseline-seconds`` and the server's decisions/second is
+printed as a ratio of it. The baseline runs on the standard asyncio loop, as the issue defines
+it; ``--baseline-uvloop`` measures it a second time on uvloop (when installed), the loop
+``selfish-server`` runs on when uvloop is installed, so both ratios are printed.
+``--server-no-uvloop`` runs ``selfish-server`` on the standard loop (``SELFISH_NO_UVLOOP=1``).
+A process's loop is read from /proc/PID/maps (uvloop's extension mapped or not); the clients
+use uvloop when it is installed.
 
-Client and server processes share this machine's cores: the report gives the CPU the client
-processes used as well, so a saturated load generator shows. ``--json`` prints one JSON object
-as the last line. This script prints figures; it never asserts them.
+Client and server processes share this machine's cores, so the clients are kept cheap: a frame
+is recognised from its first bytes, and of a state (~3 KB) only the head (room, version) and
+view.legal, read from the end of the frame, are decoded (see ``Client.state_frame``; anything
+laid out otherwise is decoded whole). About 40 us of client CPU per decision against the
+server, 30 against the baseline (on a 2-core machine at ``--think 0 --clients 400``: the
+server's and the baseline's single thread each use a full core, the clients 0.2 and 0.8 core).
+P defaults to one process per 400 clients, at least 2 and at most 4 and the number of cores.
+Measured at ``--think 0 --clients 400`` on 2 cores: with 1 process or 2 both targets keep a
+full core and the baseline's figure is the same; with 2 the server's is 3-6% higher (likely
+because its acts arrive more bunched, and it commits and flushes once per event-loop tick);
+with 4 the client processes take CPU from the target (the baseline's figure drops). The report
+gives the CPU the client processes used, so a saturated load generator shows. ``--json``
+prints one JSON object as the last line. This script prints figures; it never asserts them.
 """
 
 from __future__ import annotations
@@ -33,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import json
 import math
 import multiprocessing as mp
@@ -41,6 +59,7 @@ import random
 import resource
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -49,7 +68,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 
@@ -57,12 +76,18 @@ HERE = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
 SEATS = 4
 BENIGN = {"stale_version", "not_your_turn"}  # races of simultaneous decisions, not faults
-# Frame bodies that start (after a fixmap header) like these need no decoding; a state whose
-# view ends with an empty "legal" (the server and the baseline both put it last) gives no choice.
+# Decoding whole frames would make the clients, not the server, the bottleneck at --think 0 (a
+# ~3 KB state takes ~55 us to unpack, its head and view.legal ~2 us), so frames are recognised
+# from their first bytes (after the fixmap header: "type" and the type string) and a state is
+# read in two places: its head (room, version) and, from the end, view.legal, which the server
+# and the baseline both put last (server/wire.py appends the seat's keys after the shared part).
 SKIP = tuple(b"\xa4type" + msgpack.packb(t) for t in ("events", "timer", "pong"))
 OK = b"\xa4type" + msgpack.packb("ok")
 STATE = b"\xa4type" + msgpack.packb("state")
-NO_LEGAL = msgpack.packb("legal") + msgpack.packb([])
+LEGAL = msgpack.packb("legal")
+NO_LEGAL = LEGAL + msgpack.packb([])
+HEAD_MAX = 96  # bytes that hold a state's head: fixmap, type, room (a short code), version, view
+FRAME_SIZE = struct.Struct(">I")
 CONNECT_PARALLEL = 64  # connection attempts in flight per client process (listen backlog)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -82,6 +107,18 @@ def proc_rss(pid: int) -> int:
     """Resident set size of ``pid`` in bytes."""
     with open(f"/proc/{pid}/statm") as fh:
         return int(fh.read().split()[1]) * PAGE
+
+
+def proc_loop(pid: int) -> str:
+    """"uvloop" if uvloop's extension is mapped into ``pid`` (selfish-server imports it only to
+    run on it; the baseline only with --uvloop), else "asyncio" (the standard event loop)."""
+    with open(f"/proc/{pid}/maps") as fh:
+        return "uvloop" if "/uvloop/loop." in fh.read() else "asyncio"
+
+
+def loop_name(loop: asyncio.AbstractEventLoop) -> str:
+    """"uvloop" or "asyncio": the event loop ``loop`` is."""
+    return "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
 
 
 @dataclass
@@ -105,11 +142,12 @@ class Target:
         return self.proc.returncode
 
 
-def start_target(name: str, argv: list[str], workdir: Path, marker: str) -> Target:
+def start_target(name: str, argv: list[str], workdir: Path, marker: str,
+                 env: dict[str, str] | None = None) -> Target:  # fmt: skip
     """Run ``argv`` with stderr to a log file and wait for ``marker HOST:PORT`` in it."""
     log = workdir / f"{name}.log"
     fh = open(log, "wb")  # noqa: SIM115 - the child keeps writing to it
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fh, stderr=fh)
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fh, stderr=fh, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         for line in log.read_text(errors="replace").splitlines():
@@ -144,9 +182,10 @@ def server_argv(workdir: Path, clients: int) -> list[str]:
             "--config", str(config)]  # fmt: skip
 
 
-def baseline_argv() -> list[str]:
-    """The bare asyncio baseline server."""
-    return [sys.executable, str(HERE / "baseline_server.py"), "--host", HOST, "--port", "0"]
+def baseline_argv(uvloop: bool = False) -> list[str]:
+    """The bare asyncio baseline server (on the standard loop unless ``uvloop``)."""
+    argv = [sys.executable, str(HERE / "baseline_server.py"), "--host", HOST, "--port", "0"]
+    return [*argv, "--uvloop"] if uvloop else argv
 
 
 # ---------------------------------------------------------------------- the load generator
@@ -179,7 +218,7 @@ class Client(asyncio.Protocol):
         self.welcomed: asyncio.Future[None] = gen.loop.create_future()
         self.room: str | None = None
         self.partners: list[Client] = []
-        self.state: dict[str, Any] | None = None
+        self.state: tuple[str, int, list[Any]] | None = None  # room, version, legal
         self.timer: asyncio.TimerHandle | None = None
         self.acted: int | None = None  # version of the act awaiting its state
         # Until the act's direct reply arrives, states come from other seats' picks (in a
@@ -193,8 +232,8 @@ class Client(asyncio.Protocol):
 
     # plumbing
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # uvloop's transports implement asyncio.Transport without subclassing it
+        self.transport = cast(asyncio.Transport, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.gen.closing:
@@ -205,31 +244,87 @@ class Client(asyncio.Protocol):
 
     def send(self, message: dict[str, Any]) -> None:
         if self.transport is not None and not self.transport.is_closing():
-            body = msgpack.packb(message, use_bin_type=True)
-            self.transport.write(len(body).to_bytes(4, "big") + body)
+            body = self.gen.packer.pack(message)
+            self.transport.write(FRAME_SIZE.pack(len(body)) + body)
 
     def data_received(self, data: bytes) -> None:
+        # Frames are read where they lie: in ``data`` itself when no partial frame is pending
+        # (no copy), else in the buffer, which is compacted once per call, not once per frame.
         buf = self.buffer
-        buf += data
-        while len(buf) >= 4:
-            size = int.from_bytes(buf[:4], "big")
-            if len(buf) < 4 + size:
+        frames: bytes | bytearray = data
+        if buf:
+            buf += data
+            frames = buf
+        size = len(frames)
+        pos = 0
+        while size - pos >= 4:
+            end = pos + 4 + FRAME_SIZE.unpack_from(frames, pos)[0]
+            if end > size:
                 break
-            end = 4 + size
-            # Decoding every frame would make the clients, not the server, the bottleneck at
-            # --think 0: frames that need no reaction are recognised from their bytes.
-            head = bytes(buf[5:16])  # after a fixmap header: "type" and the type string
-            if head.startswith(SKIP):
+            if frames.startswith(STATE, pos + 5):
+                if not self.state_frame(frames, pos + 4, end):
+                    self.decode(frames, pos + 4, end)
+            elif frames.startswith(SKIP, pos + 5):
                 pass
-            elif head.startswith(OK):
+            elif frames.startswith(OK, pos + 5):
                 self.inflight = False
-            elif (head.startswith(STATE) and self.acted is None
-                  and buf[end - len(NO_LEGAL) : end] == NO_LEGAL):  # fmt: skip
-                self.idle_state()
             else:
-                self.handle(msgpack.unpackb(memoryview(buf)[4:end], raw=False,
-                                            strict_map_key=False))  # fmt: skip
-            del buf[:end]
+                self.decode(frames, pos + 4, end)
+            pos = end
+        if buf:
+            del buf[:pos]
+        elif pos < size:
+            buf += data[pos:]
+
+    def decode(self, frames: bytes | bytearray, start: int, end: int) -> None:
+        """Decode the whole frame body ``frames[start:end]`` and handle the message."""
+        self.handle(msgpack.unpackb(frames[start:end], raw=False, strict_map_key=False))
+
+    def state_frame(self, frames: bytes | bytearray, start: int, end: int) -> bool:
+        """Handle the state whose body is ``frames[start:end]`` from its head and its last value
+        (view.legal). False when its bytes are not laid out as expected: decode it whole then.
+
+        ``legal`` is the value after the last ``"legal"`` string; it must take exactly the rest
+        of the frame (unpackb raises otherwise) and be ``[]`` or a list of choices (maps with
+        "do"). A "legal" string inside view.legal could pass for the view's key only as the
+        last key of a choice holding a list of choices: protocol/PROTOCOL.md lists the keys of
+        a choice, and "legal" is not one. (A wrong pick would be refused by the server and
+        counted as an error, not as a decision.) The head is read with a msgpack Unpacker.
+        """
+        if frames.endswith(NO_LEGAL, start, end):
+            if self.acted is None:  # no choice, no act awaiting its state: nothing to read
+                self.idle_state()
+                return True
+            legal: list[Any] = []
+        else:
+            at = frames.rfind(LEGAL, start, end)
+            if at < 0:
+                return False
+            try:
+                legal = msgpack.unpackb(frames[at + len(LEGAL) : end], raw=False,
+                                        strict_map_key=False)  # fmt: skip
+            except (ValueError, msgpack.UnpackException):
+                return False
+            if type(legal) is not list or not all(
+                type(choice) is dict and "do" in choice for choice in legal
+            ):
+                return False
+        head = msgpack.Unpacker(raw=False)
+        head.feed(frames[start : min(end, start + HEAD_MAX)])
+        try:
+            if (head.read_map_header() != 4 or head.unpack() != "type"
+                    or head.unpack() != "state" or head.unpack() != "room"):  # fmt: skip
+                return False
+            room = head.unpack()
+            if head.unpack() != "version":
+                return False
+            version = head.unpack()
+            if head.unpack() != "view" or type(room) is not str or type(version) is not int:
+                return False
+        except (ValueError, msgpack.UnpackException):  # OutOfData: a longer head than expected
+            return False
+        self.on_state(room, version, legal)
+        return True
 
     def idle_state(self) -> None:
         """A state without choices for us while no act of ours awaits its answer."""
@@ -242,7 +337,7 @@ class Client(asyncio.Protocol):
     def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "state":
-            self.on_state(msg)
+            self.on_state(msg["room"], msg["version"], msg["view"]["legal"])
         elif kind in ("events", "ok", "timer", "room", "pong"):
             if (kind == "room" and self.host and msg.get("status") == "playing"
                     and msg.get("game") != self.game_seen):  # fmt: skip
@@ -269,8 +364,7 @@ class Client(asyncio.Protocol):
         elif kind == "bye":
             self.gen.stats.errors["bye"] += 1
 
-    def on_state(self, msg: dict[str, Any]) -> None:
-        version = msg["version"]
+    def on_state(self, room: str, version: int, legal: list[Any]) -> None:
         gen = self.gen
         if self.inflight:
             return
@@ -284,8 +378,8 @@ class Client(asyncio.Protocol):
         if self.timer is not None:  # a newer state replaces the one being thought about
             self.timer.cancel()
             self.timer = None
-        if msg["view"]["legal"] and not self.done:
-            self.state = msg
+        if legal and not self.done:
+            self.state = (room, version, legal)
             if gen.think > 0:
                 self.timer = gen.loop.call_later(gen.think, self.act)
             else:
@@ -297,11 +391,12 @@ class Client(asyncio.Protocol):
         if state is None or self.transport is None:
             return
         self.state = None
-        self.acted = state["version"]
+        room, version, legal = state
+        self.acted = version
         self.inflight = self.acks
         self.acted_at = self.gen.loop.time()
-        self.send({"type": "act", "room": state["room"], "version": state["version"],
-                   "choice": self.rng.choice(state["view"]["legal"])})  # fmt: skip
+        self.send({"type": "act", "room": room, "version": version,
+                   "choice": self.rng.choice(legal)})  # fmt: skip
 
     def on_game_over(self, msg: dict[str, Any]) -> None:
         if not self.host:
@@ -344,6 +439,7 @@ class Generator:
         self.rooms_left = clients // SEATS
         self.all_done: asyncio.Future[None] = self.loop.create_future()
         self.clients: list[Client] = []
+        self.packer = msgpack.Packer(use_bin_type=True)  # reused: packb makes one per call
 
     async def _connect(self, client: Client, gate: asyncio.Semaphore) -> None:
         async with gate:
@@ -409,7 +505,7 @@ class Generator:
             "decisions": stats.decisions, "errors": dict(stats.errors),
             "benign": dict(stats.benign), "games_started": stats.games_started,
             "games_finished": stats.games_finished, "unfinished": stats.unfinished,
-            "cpu": stats.cpu,
+            "cpu": stats.cpu, "loop": loop_name(self.loop),
         }))  # fmt: skip
 
 
@@ -426,12 +522,12 @@ def client_process(index: int, clients: int, port: int, think: float, pipe: Conn
     async def main() -> None:
         await Generator(index, clients, port, think, pipe, edition_offset).run()
 
-    try:
-        import uvloop  # type: ignore[import-not-found]  # optional: a lighter load generator
-
-        uvloop.run(main())
+    try:  # uvloop when installed: a lighter load generator (the loop is in the report)
+        import uvloop  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         asyncio.run(main())
+    else:
+        uvloop.run(main())
 
 
 # ---------------------------------------------------------------------- one measurement
@@ -450,6 +546,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures."""
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
+    server_loop = proc_loop(pid)
     rss_before = proc_rss(pid)
     cpu_start = proc_cpu(pid)
     ctx = mp.get_context("fork")
@@ -501,13 +598,15 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     if target.proc.poll() is not None:
         errors["server_died"] += 1
     decisions_window = sum(r["decisions_window"] for r in results)
+    decisions = sum(r["decisions"] for r in results)
+    client_cpu = sum(r["cpu"] for r in results)
     return {
         "clients": clients, "connected": connected, "think_ms": think_ms, "seconds": seconds,
         "lockstep": lockstep,
         "client_processes": len(share),
         "connect_seconds": round(connect_seconds, 2),
         "decisions_per_second": round(decisions_window / seconds, 1),
-        "decisions": sum(r["decisions"] for r in results),
+        "decisions": decisions,
         "rtt_ms_p50": round(percentile(latencies, 0.50), 2),
         "rtt_ms_p99": round(percentile(latencies, 0.99), 2),
         "rtt_ms_max": round(latencies[-1], 2) if latencies else math.nan,
@@ -521,7 +620,11 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
                                            else cpu_end - cpu_go, 2),
         "server_cpu_seconds_play": round(cpu_end - cpu_go, 2),
         "server_cpu_seconds_total": round(cpu_end - cpu_start, 2),
-        "client_cpu_seconds": round(sum(r["cpu"] for r in results), 2),
+        "client_cpu_seconds": round(client_cpu, 2),
+        "server_cpu_us_per_decision": round((cpu_end - cpu_go) / max(1, decisions) * 1e6, 1),
+        "client_cpu_us_per_decision": round(client_cpu / max(1, decisions) * 1e6, 1),
+        "server_loop": server_loop,
+        "client_loop": "+".join(sorted({r["loop"] for r in results})) or "-",
         "server_rss_before_mib": round(rss_before / 2**20, 1),
         "server_rss_idle_mib": round(rss_idle / 2**20, 1),
         "server_rss_peak_mib": round(rss_peak / 2**20, 1),
@@ -545,6 +648,9 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"  server CPU s: window {r['server_cpu_seconds_window']}  play "
           f"{r['server_cpu_seconds_play']}  total {r['server_cpu_seconds_total']};  "
           f"clients' CPU s {r['client_cpu_seconds']}")
+    print(f"  CPU us per decision: server {r['server_cpu_us_per_decision']}  clients "
+          f"{r['client_cpu_us_per_decision']};  event loop: server {r['server_loop']}  clients "
+          f"{r['client_loop']}")
     print(f"  server RSS MiB: before {r['server_rss_before_mib']}  idle "
           f"{r['server_rss_idle_mib']}  peak {r['server_rss_peak_mib']};  per connected idle "
           f"client {r['server_rss_per_client_kib']} KiB")  # fmt: skip
@@ -559,23 +665,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.0, help="ms between a state and the act (0)")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     p.add_argument("--procs", type=int, default=0,
-                   help="client processes (default: 1 per 400 clients, at most 4)")
+                   help="client processes (default: 1 per 400 clients, at least 2, at most "
+                        "4 and the number of cores)")
     p.add_argument("--drain", type=float, default=300.0,
                    help="seconds after the window for games in play to end (300)")
     p.add_argument("--baseline-seconds", type=float, default=0.0,
                    help="window of the baseline run (default: min(--seconds, 20))")
     p.add_argument("--no-baseline", action="store_true", help="skip the baseline")
+    p.add_argument("--baseline-uvloop", action="store_true",
+                   help="measure the baseline a second time, on uvloop (if installed)")
+    p.add_argument("--server-no-uvloop", action="store_true",
+                   help="run selfish-server on the standard asyncio loop (SELFISH_NO_UVLOOP=1)")
     p.add_argument("--lockstep", action="store_true",
                    help="open every table at the same moment (default: spread over one think "
                         "time); with a fixed think time the tables then stay in step")  # fmt: skip
     args = p.parse_args(argv)  # fmt: skip
     clients = max(SEATS, args.clients // SEATS * SEATS)
-    procs = args.procs or min(4, max(1, round(clients / 400)))
+    # see the module docstring: 2 processes at 400 clients, never more than the cores
+    procs = args.procs or min(4, os.cpu_count() or 1, max(2, round(clients / 400)))
     procs = max(1, min(procs, clients // SEATS))
     with tempfile.TemporaryDirectory(prefix="selfish-load-") as tmp:
         workdir = Path(tmp)
+        # selfish-server runs on uvloop when it is installed, unless SELFISH_NO_UVLOOP is set
+        env = {**os.environ, "SELFISH_NO_UVLOOP": "1"} if args.server_no_uvloop else None
         server = start_target("selfish-server", server_argv(workdir, clients), workdir,
-                              "listening on")  # fmt: skip
+                              "listening on", env)  # fmt: skip
         try:
             result = measure(server, clients, args.seconds, args.think, procs, args.drain,
                              args.lockstep)  # fmt: skip
@@ -586,19 +700,29 @@ def main(argv: list[str] | None = None) -> int:
         out: dict[str, Any] = {"server": result}
         if not args.no_baseline:
             base_seconds = args.baseline_seconds or min(args.seconds, 20.0)
-            baseline = start_target("baseline", baseline_argv(), workdir, "baseline listening on")
-            try:
-                base = measure(baseline, clients, base_seconds, args.think, procs, 10.0,
-                               args.lockstep)  # fmt: skip
-            finally:
-                baseline.stop()
-            report("baseline", base)
-            ratio = result["decisions_per_second"] / max(1e-9, base["decisions_per_second"])
-            print(f"server throughput = {ratio:.1%} of the baseline "
-                  f"({result['decisions_per_second']} / {base['decisions_per_second']} "
-                  f"decisions/s)")  # fmt: skip
-            out["baseline"] = base
-            out["ratio_to_baseline"] = round(ratio, 3)
+            runs = [("baseline", False)]
+            if args.baseline_uvloop:
+                if importlib.util.find_spec("uvloop") is not None:
+                    runs.append(("baseline_uvloop", True))
+                else:
+                    print("--baseline-uvloop: uvloop is not installed, no second baseline")
+            for key, uvloop in runs:
+                name = "baseline" + (" on uvloop" if uvloop else "")
+                baseline = start_target(key, baseline_argv(uvloop), workdir,
+                                        "baseline listening on")  # fmt: skip
+                try:
+                    base = measure(baseline, clients, base_seconds, args.think, procs, 10.0,
+                                   args.lockstep)  # fmt: skip
+                finally:
+                    baseline.stop()
+                report(name, base)
+                ratio = result["decisions_per_second"] / max(1e-9, base["decisions_per_second"])
+                print(f"server throughput = {ratio:.1%} of the {name} "
+                      f"({result['decisions_per_second']} / {base['decisions_per_second']} "
+                      f"decisions/s; event loops: server {result['server_loop']}, baseline "
+                      f"{base['server_loop']})")  # fmt: skip
+                out[key] = base
+                out["ratio_to_" + key] = round(ratio, 3)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0
