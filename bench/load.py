@@ -369,7 +369,7 @@ class Client(asyncio.Protocol):
         if self.inflight:
             return
         if self.acted is not None and version > self.acted:
-            now = gen.loop.time()
+            now = time.perf_counter()
             gen.stats.latencies.append((now - self.acted_at) * 1000.0)
             gen.stats.decisions += 1
             if self.acted_at <= gen.window_end:
@@ -394,7 +394,9 @@ class Client(asyncio.Protocol):
         room, version, legal = state
         self.acted = version
         self.inflight = self.acks
-        self.acted_at = self.gen.loop.time()
+        # perf_counter, not loop.time(): uvloop's clock has 1 ms steps and is read once per loop
+        # iteration, which would quantise and inflate every round trip
+        self.acted_at = time.perf_counter()
         self.send({"type": "act", "room": room, "version": version,
                    "choice": self.rng.choice(legal)})  # fmt: skip
 
@@ -402,7 +404,7 @@ class Client(asyncio.Protocol):
         if not self.host:
             return
         self.gen.stats.games_finished += 1
-        if self.gen.loop.time() < self.gen.window_end:
+        if time.perf_counter() < self.gen.window_end:
             self.send({"type": "rematch", "room": msg["room"]})
         else:
             self.finish()
@@ -475,7 +477,7 @@ class Generator:
         if command != "go":
             return
         # 2. rooms, then games back to back until the window ends, then the games in play end
-        start = self.loop.time()
+        start = time.perf_counter()
         self.window_end = start + window
         cpu0 = _own_cpu()
         editions = ("space", "shipwrecked")
