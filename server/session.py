@@ -33,8 +33,8 @@ from server.wire import encode
 
 log = logging.getLogger("selfish.server")
 
-# Seconds a closing connection has to take its last frames (an error, ``bye``) before it is cut
-# off: a peer that stops reading must not keep a closed session in memory.
+# Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
+# before it is cut off: a peer that stops reading must not keep a closed session in memory.
 CLOSE_GRACE = 1.0
 
 
@@ -214,10 +214,18 @@ class Session(asyncio.Protocol):
 
     def _close(self) -> None:
         self.closing = True
-        self.transport.close()  # connection_lost follows once the output is written
+        transport = self.transport
+        # Half-close first (after the queued output) and go on reading, discarding: closing a
+        # socket with unread input makes the kernel reset the connection, and a client still
+        # sending (a trickler, a flooder) would lose the error that says why it was cut off. The
+        # client's own close (eof_received) then ends the connection, or the grace timer does.
+        if transport.can_write_eof():
+            transport.write_eof()
+        else:
+            transport.close()  # connection_lost follows once the output is written
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = self._loop.call_later(CLOSE_GRACE, self.transport.abort)
+        self._timer = self._loop.call_later(CLOSE_GRACE, transport.abort)
 
     def _fail(self, error: ProtocolError) -> None:
         log.info("%s: %s; closing", self.peer, error)

@@ -49,6 +49,20 @@ async def test_bad_frames_close_only_that_connection(
     await finish(ann, bob, code)
 
 
+async def test_a_client_still_sending_when_cut_off_reads_why(server: RunningServer) -> None:
+    """The server half-closes and drains a connection it ends: had it closed the socket with
+    input unread, the kernel would reset the connection and the error would be lost."""
+    for _ in range(5):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(frame(b"\xc1"))  # a bad frame: the server answers bad_frame and closes
+        for _ in range(20):  # and the client goes on sending while that happens
+            writer.write(b"\x00" * 4096)
+            await asyncio.sleep(0.001)
+        data = await asyncio.wait_for(reader.read(), 5)  # up to the server's EOF, no reset
+        assert b"bad_frame" in data
+        writer.close()
+
+
 async def test_bad_frame_after_welcome_and_good_frames_first(
     server: RunningServer, connect: ClientFactory
 ) -> None:

@@ -225,8 +225,12 @@ async def test_half_frame_then_stall_is_dropped_after_frame_timeout(
 
     async def trickle() -> None:  # one byte every 50 ms: far inside the idle timeout
         for byte in half[:-1]:
-            if refs[1]() not in server.sessions:
-                return  # dropped: writing on would only break our own socket
+            session = refs[1]()
+            if session is None or session.closing or session not in server.sessions:
+                # Dropped or being dropped: a byte sent to the closed socket would make the
+                # kernel reset the connection and discard the error frame still unread here.
+                return
+            del session
             trickler.send_raw(bytes([byte]))
             await asyncio.sleep(0.05)
 
