@@ -22,7 +22,8 @@ KEYS = """\
 - **← → ↑ ↓** on the strips move a cursor: the line under the panels describes that cell
 - **Enter** on a hand card jumps to the first choice that uses it
 - **c** chat (Enter sends, Esc closes) · **b** bell on your turn on/off
-- **g** shows the result again after a game · **?** or **F1** this help · **ctrl+q** quit
+- **g** shows the result again after a game · **q** leave the room (asks first mid-game)
+- **?** or **F1** this help · **ctrl+q** quit
 
 On the board `@Name` is a character (`✝` dead), `▶` marks whose turn it is, `…` someone
 deciding out of turn, `★` the goal row, `▲` a shark, *italic* a card with a shark icon; the

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 
 from selfish_tui.model import catalogue_text_for_choice
+from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import RoomState
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
@@ -33,6 +34,7 @@ class TableScreen(Screen[None]):
         Binding("h", "focus_panel('hand')", "Hand"),
         Binding("l", "focus_panel('log')", "Log"),
         Binding("c", "chat", "Chat"),
+        Binding("q", "leave", "Leave"),
         Binding("b", "toggle_bell", "Bell", show=False),
         Binding("g", "show_result", "Result", show=False),
         Binding("escape", "close_chat", "Close chat", show=False),
@@ -246,6 +248,26 @@ class TableScreen(Screen[None]):
         self.selfish.bell_enabled = not self.selfish.bell_enabled
         self.notify("Bell on: it rings when you must decide." if self.selfish.bell_enabled
                     else "Bell off.")
+
+    async def action_leave(self) -> None:
+        """Back to the lobby (connected to a server), asking first while our game runs. In
+        local play there is no lobby: it is the same as quitting."""
+        app = self.selfish
+        if app.local:
+            await app.action_quit()
+            return
+        room = self.room
+        if not room.in_progress():
+            app.leave_room(room)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                app.leave_room(room)
+
+        question = ("Leave this game? A bot plays your seat to the end, and you cannot take it "
+                    "back.")
+        app.push_screen(ConfirmScreen(question, yes="Leave", no="Keep playing"), answered)
 
     def action_show_result(self) -> None:
         """Open the game-over dialog again after closing it to look at the board."""

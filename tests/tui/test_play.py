@@ -10,6 +10,7 @@ import pytest
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.local import EmbeddedServer
+from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
 from selfish_tui.screens.lobby import CreateRoomScreen, WaitingRoomScreen
@@ -70,6 +71,32 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
         # Leaving returns to the lobby, which lists rooms again.
         await pilot.press("l")
         await wait_for(pilot, lambda: app.screen is app.lobby)
+
+
+async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: int) -> None:
+    app = SelfishApp("127.0.0.1", server_port, "Quitter")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.player_id is not None)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
+        await pilot.click("#create")  # defaults: Space, 4 seats, 2 bots
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+        room = current_room(app)
+        assert room is not None
+        await pilot.press("a")
+        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: room.view is not None)
+        table = app.screen
+        await pilot.press("q")  # our game runs: asks first, and "n" keeps playing
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.screen is table and room.code in app.rooms
+        await pilot.press("q", "y")
+        await wait_for(pilot, lambda: app.screen is app.lobby)
+        assert room.code not in app.rooms and app.current is None
+        assert app.is_running  # connected to a server, leaving a room is not quitting
 
 
 async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
