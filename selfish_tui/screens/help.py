@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import ClassVar
 
@@ -35,9 +36,13 @@ SECTION = re.compile(r"^## ", re.MULTILINE)
 
 
 def rules_path() -> Path | None:
-    """docs/rules.md of the source tree this package runs from, if it is there."""
-    candidate = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
-    return candidate if candidate.is_file() else None
+    """docs/rules.md of the source tree this package runs from, else the copy an installed
+    package put in ``<prefix>/share/selfish/``; None if neither is there."""
+    for candidate in (Path(__file__).resolve().parents[2] / "docs" / "rules.md",
+                      Path(sys.prefix) / "share" / "selfish" / "rules.md"):  # fmt: skip
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def rules_for(edition: str | None, catalogue: Catalogue | None = None) -> str:
