@@ -6,6 +6,7 @@ import asyncio
 import random
 
 import pytest
+from textual.pilot import Pilot
 
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import LocalPlan, SelfishApp
@@ -15,6 +16,7 @@ from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
 from selfish_tui.screens.lobby import CreateRoomScreen, WaitingRoomScreen
 from selfish_tui.screens.table import TableScreen
+from selfish_tui.state import RoomState
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.status import StatusLine
 
@@ -46,18 +48,26 @@ async def test_local_game_to_the_end(server_port: int, edition: str, bots: int,
         assert isinstance(app.screen, TableScreen)
 
 
+async def create_room(pilot: Pilot[None], app: SelfishApp, *keys: str) -> RoomState:
+    """From the lobby: n, then ``keys`` in the new-room dialog, then Create; the waiting room."""
+    await wait_for(pilot, lambda: app.player_id is not None)
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
+    await pilot.press(*keys)
+    await pilot.click("#create")
+    await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+    room = current_room(app)
+    assert room is not None
+    return room
+
+
 async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> None:
     app = SelfishApp("127.0.0.1", server_port, "Host")
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.player_id is not None)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
         # Defaults: Space, 4 seats, 2 bots. Make it 3 seats and 1 bot with keys, then create.
-        await pilot.press("tab", "enter", "up", "enter", "tab", "enter", "up", "enter")
-        await pilot.click("#create")
-        await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
-        room = current_room(app)
-        assert room is not None and room.is_host
+        room = await create_room(pilot, app, "tab", "enter", "up", "enter", "tab", "enter", "up",
+                                 "enter")  # fmt: skip
+        assert room.is_host
         await wait_for(pilot, lambda: len(room.info.get("seats") or []) == 3)
         assert sum(1 for s in room.info["seats"] if s is None) == 1
         await pilot.press("a")
@@ -76,13 +86,7 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
 async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: int) -> None:
     app = SelfishApp("127.0.0.1", server_port, "Quitter")
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.player_id is not None)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
-        await pilot.click("#create")  # defaults: Space, 4 seats, 2 bots
-        await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
-        room = current_room(app)
-        assert room is not None
+        room = await create_room(pilot, app)  # defaults: Space, 4 seats, 2 bots
         await pilot.press("a")
         await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
         await pilot.press("s")
