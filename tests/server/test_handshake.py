@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from server.tcp import RunningServer
 from tests.server.conftest import ClientFactory, ServerFactory
 
@@ -65,3 +67,20 @@ async def test_one_address_cannot_mint_identities_without_end(
     # Resuming an identity with its token is never limited, and the refused connection lives on.
     resumed = await client.request({**hello, "token": tokens[0]})
     assert resumed["type"] == "welcome" and resumed["token"] == tokens[0]
+
+
+async def test_a_client_that_half_closes_gets_its_answers_then_the_end(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    client = await connect(server.port)
+    client.send({"type": "ping", "id": 1})
+    client.send({"type": "hello", "protocol": 1, "name": "Ann"})
+    client.writer.write_eof()  # nothing more from this client
+    assert await client.recv() == {"type": "pong", "id": 1}
+    assert (await client.recv())["type"] == "welcome"
+    assert await client.closed()  # then the server ends the connection
+    for _ in range(100):  # and forgets it
+        if not server.sessions:
+            break
+        await asyncio.sleep(0.01)
+    assert not server.sessions and not server.per_address
