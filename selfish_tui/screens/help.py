@@ -28,8 +28,8 @@ KEYS = """\
 
 On the board `@Name` is a character (`✝` dead), `▶` marks whose turn it is, `…` someone
 deciding out of turn, `★` the goal row, `▲` a shark, *italic* a card with a shark icon; the
-last move is underlined. In the hand `●` marks a card you may play now. `☠` marks a choice
-that certainly kills you: you are asked to confirm it.
+last move is underlined, and so are hand sizes that just changed. In the hand `●` marks a card
+you may play now. `☠` marks a choice that certainly kills you: you are asked to confirm it.
 """
 
 SECTION = re.compile(r"^## ", re.MULTILINE)

@@ -50,6 +50,9 @@ class StripsBoard(Widget, can_focus=True):
         self.view_data: View | None = None
         self.presence: dict[int, str] = {}
         self._changed: set[tuple[int, int]] = set()
+        # Seats whose hand size changed with the latest view (a steal, a payment, a draw): the
+        # board does not show those moves, the header does.
+        self._hands_changed: set[int] = set()
 
     def update_view(self, view: View, presence: dict[int, str] | None = None) -> None:
         """Show a new view; cells that changed since the last one are marked as the last move."""
@@ -60,6 +63,9 @@ class StripsBoard(Widget, can_focus=True):
                 # Only a change on the board replaces the highlight, so the last move stays
                 # visible while cards are played or paid.
                 self._changed = {cell for cell, _ in changed}
+            before = {p["seat"]: p.get("hand_count") for p in previous.get("players", [])}
+            self._hands_changed = {p["seat"] for p in view.get("players", [])
+                                   if before.get(p["seat"]) != p.get("hand_count")}  # fmt: skip
         self.view_data = view
         self.border_subtitle = piles(view)
         if presence is not None:
@@ -175,7 +181,11 @@ class StripsBoard(Widget, can_focus=True):
             if p.get("flared"):
                 state += " ☀"
             cell = f" {state}"[:colw]
-            out.append(cell, style="dim" if not p.get("alive", True) else "")
+            style = "dim" if not p.get("alive", True) else ""
+            if col in self._hands_changed:
+                style += " underline"
+            out.append(" ")
+            out.append(cell[1:], style=style.strip())
             out.append(" " * (colw - len(cell)))
         out.append("\n")
 

@@ -95,3 +95,42 @@ def test_every_copy_of_a_playable_card_is_marked() -> None:
             {"id": 3, "key": "shield", "dir": None}]
     view = {"hand": hand, "legal": [{"do": "play", "card": 1}, {"do": "done"}]}
     assert playable_cards(view) == {1, 2}
+
+
+def _underlined(text: object) -> set[str]:
+    """The pieces of a rendered Text that are underlined."""
+    from rich.text import Text
+
+    assert isinstance(text, Text)
+    return {text.plain[span.start:span.end].strip() for span in text.spans
+            if "underline" in str(span.style)}  # fmt: skip
+
+
+async def test_the_last_move_and_changed_hand_sizes_are_underlined() -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = StripsBoard()
+        await app.screen.mount(board)
+        before = game.view(None)
+        board.update_view(before)
+        assert _underlined(board.render()) == set()  # nothing to compare with yet
+        after = {**before, "players": [dict(p) for p in before["players"]]}
+        thief, victim = after["players"][0], after["players"][1]
+        thief["hand_count"] += 1  # a steal: the board stays as it was
+        victim["hand_count"] -= 1
+        board.update_view(after)
+        marked = _underlined(board.render())
+        counts = sorted(m for m in marked if m[:1].isdigit())  # "3 cards", or "3c" when narrow
+        assert len(counts) == 2
+        assert {c.split()[0].rstrip("c") for c in counts} == {
+            str(thief["hand_count"]), str(victim["hand_count"])}
+        assert not any("@" in m for m in marked)  # no cell changed
+        moved = {**after, "players": [dict(p) for p in after["players"]]}
+        moved["players"][2]["row"] += 1  # a move: its cells are underlined, no hand size is
+        board.update_view(moved)
+        marked = _underlined(board.render())
+        assert "@" + moved["players"][2]["name"][:3] in marked  # the cell it moved to
+        assert "·" in marked  # and the one it left
+        assert not any(m[:1].isdigit() for m in marked)  # no hand size changed this time
+        await pilot.pause()
