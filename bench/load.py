@@ -19,8 +19,9 @@ round trip p50/p99/max in ms, errors (error frames other than the stale_version 
 simultaneous decisions, which are counted apart, plus lost connections), games started and
 finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play phase, CPU
 microseconds per decision of the server and of the clients, the event loop of the server and of
-the clients, and server RSS per connected client: (RSS with every client connected, welcomed
-and idle - RSS before they connect) / N. The same load generator then drives
+the clients, whether the server's rules engine is the compiled (mypyc) build, and server RSS per
+connected client: (RSS with every client connected, welcomed and idle - RSS before they
+connect) / N. The same load generator then drives
 ``bench/baseline_server.py`` (a bare asyncio server answering each act with a ~500-byte map to
 the 4 members of the room) for ``--baseline-seconds`` and the server's decisions/second is
 printed as a ratio of it. The baseline runs on the standard asyncio loop, as the issue defines
@@ -107,6 +108,13 @@ def proc_rss(pid: int) -> int:
     """Resident set size of ``pid`` in bytes."""
     with open(f"/proc/{pid}/statm") as fh:
         return int(fh.read().split()[1]) * PAGE
+
+
+def proc_engine(pid: int) -> str:
+    """"compiled" if the rules engine's mypyc build (setup.py, SELFISH_COMPILE=1) is mapped into
+    ``pid``, else "python"."""
+    with open(f"/proc/{pid}/maps") as fh:
+        return "compiled" if "/server/engine/__init__.cpython" in fh.read() else "python"
 
 
 def proc_loop(pid: int) -> str:
@@ -549,6 +557,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
     server_loop = proc_loop(pid)
+    engine = proc_engine(pid)
     rss_before = proc_rss(pid)
     cpu_start = proc_cpu(pid)
     ctx = mp.get_context("fork")
@@ -626,6 +635,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
         "server_cpu_us_per_decision": round((cpu_end - cpu_go) / max(1, decisions) * 1e6, 1),
         "client_cpu_us_per_decision": round(client_cpu / max(1, decisions) * 1e6, 1),
         "server_loop": server_loop,
+        "server_engine": engine,
         "client_loop": "+".join(sorted({r["loop"] for r in results})) or "-",
         "server_rss_before_mib": round(rss_before / 2**20, 1),
         "server_rss_idle_mib": round(rss_idle / 2**20, 1),
@@ -652,7 +662,8 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"clients' CPU s {r['client_cpu_seconds']}")
     print(f"  CPU us per decision: server {r['server_cpu_us_per_decision']}  clients "
           f"{r['client_cpu_us_per_decision']};  event loop: server {r['server_loop']}  clients "
-          f"{r['client_loop']}")
+          f"{r['client_loop']}" + (f";  engine {r['server_engine']}"
+                                   if name == "selfish-server" else ""))  # fmt: skip
     print(f"  server RSS MiB: before {r['server_rss_before_mib']}  idle "
           f"{r['server_rss_idle_mib']}  peak {r['server_rss_peak_mib']};  per connected idle "
           f"client {r['server_rss_per_client_kib']} KiB")  # fmt: skip
