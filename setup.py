@@ -1,9 +1,9 @@
 """Optional native build of the rules engine (the metadata is in pyproject.toml).
 
-``SELFISH_COMPILE=1`` compiles ``server/engine`` with mypyc, which the engine's ``mypy --strict``
-typing allows: the same code, about twice as fast (docs/operations.md). It needs mypy and a C
-compiler at build time, so it is off by default and meant for deployments, not editable
-development installs (compiled modules would shadow edits to the ``.py`` files):
+``SELFISH_COMPILE=1`` compiles ``server/engine`` and ``server/wire.py`` with mypyc, which their
+``mypy --strict`` typing allows: the same code, about twice as fast (docs/operations.md). It
+needs mypy and a C compiler at build time, so it is off by default and meant for deployments,
+not editable development installs (compiled modules would shadow edits to the ``.py`` files):
 
     pip install mypy && SELFISH_COMPILE=1 pip install --no-build-isolation .
 """
@@ -12,10 +12,14 @@ import os
 
 from setuptools import setup
 
-ext_modules = []
-if os.environ.get("SELFISH_COMPILE"):
-    from mypyc.build import mypycify
+# What SELFISH_COMPILE=1 compiles: the engine and the state-frame encoder, both mypy --strict
+# (tests/engine/test_compiled.py compiles the same list).
+COMPILED = ["server/engine", "server/wire.py"]
 
-    ext_modules = mypycify(["server/engine"], opt_level="3")
+if __name__ == "__main__":
+    ext_modules = []
+    if os.environ.get("SELFISH_COMPILE"):
+        from mypyc.build import mypycify
 
-setup(ext_modules=ext_modules)
+        ext_modules = mypycify(COMPILED, opt_level="3")
+    setup(ext_modules=ext_modules)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.framing import HEADER as _HEADER
 from server.engine import Game
@@ -98,11 +98,12 @@ class StateFrames:
                  previous: StateFrames | None = None) -> None:  # fmt: skip
         self.game = game
         # What the previous version of the same game had packed (prints hold within one game).
-        same_game = previous is not None and previous.game is game
         # key of views.BULKY_KEYS -> (a copy of its source, its packed key and value)
-        self._bulky: dict[str, tuple[list[Any], bytes]] = previous._bulky if same_game else {}
+        self._bulky: dict[str, tuple[list[Any], bytes]] = {}
         # seat -> (idle_seat_key, packed seat pairs) of the seats with nothing to decide
-        self._idle: dict[int, tuple[tuple[int, ...], bytes]] = previous._idle if same_game else {}
+        self._idle: dict[int, tuple[tuple[int, ...], bytes]] = {}
+        if previous is not None and previous.game is game:
+            self._bulky, self._idle = previous._bulky, previous._idle
         self.version = version
         self._head = b"".join((_map_header(4), _pack("type"), _pack("state"), _pack("room"),
                                _pack(room), _pack("version"), _pack(version), _pack("view")))

@@ -1,8 +1,9 @@
-"""The optional mypyc build of the engine (setup.py, SELFISH_COMPILE=1) plays the same games.
+"""The optional mypyc build (setup.py, SELFISH_COMPILE=1) plays the same games, byte for byte.
 
-Compiles a copy of ``server/engine`` with mypyc and replays seeded bot games in a subprocess that
-imports the compiled modules: every view and every final state must equal the pure-Python
-engine's, so a deployment that compiles the engine is the same game, only faster.
+Compiles a copy of ``server/engine`` and ``server/wire.py`` with mypyc and plays seeded bot games
+in a subprocess that imports the compiled modules, and again on the pure-Python modules: every
+view, every state frame a server would send and every final state must be the same, so a
+deployment that compiles them runs the same game, only faster.
 """
 
 from __future__ import annotations
@@ -16,20 +17,27 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # setup.py's list of compiled modules
+from setup import COMPILED  # noqa: E402
 
 PLAY = """
 import hashlib, json, random, sys
-from server.engine import Game
-from server.engine import rules
+from server import wire
+from server.engine import Game, rules
 from server.engine.bots import choose
-assert rules.__file__.endswith(".so") == (sys.argv[1] == "compiled"), rules.__file__
+for module in (rules, wire):
+    assert module.__file__.endswith(".so") == (sys.argv[1] == "compiled"), module.__file__
 out = {}
 for edition in ("space", "shipwrecked"):
     for seed in range(6):
         game = Game(edition, ["a", "b", "c", "d"], seed)
         rng = random.Random(seed)
         digest = hashlib.sha256()
+        frames = None
         while not game.over:
+            frames = wire.StateFrames(game, "ROOM", len(game.decisions), frames)
+            for seat in (None, 0, 1, 2, 3):
+                digest.update(frames.frame(seat))
             seat = game.pending_seats()[0]
             view = game.view(seat)
             digest.update(json.dumps(view, sort_keys=True).encode())
@@ -44,10 +52,12 @@ print(json.dumps(out, sort_keys=True))
 def test_the_compiled_engine_plays_exactly_the_same_games(tmp_path: Path) -> None:
     pytest.importorskip("mypyc")
     (tmp_path / "server").mkdir()
-    shutil.copy(ROOT / "server" / "__init__.py", tmp_path / "server")
-    shutil.copytree(ROOT / "server" / "engine", tmp_path / "server" / "engine",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    build = subprocess.run([sys.executable, "-m", "mypyc", "server/engine"], cwd=tmp_path,
+    for name in ("__init__.py", "wire.py"):
+        shutil.copy(ROOT / "server" / name, tmp_path / "server")
+    for package in ("server/engine", "protocol"):  # protocol: imported by wire, not compiled
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    build = subprocess.run([sys.executable, "-m", "mypyc", *COMPILED], cwd=tmp_path,
                            capture_output=True, text=True, timeout=600)  # fmt: skip
     assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
     compiled = _play(tmp_path, "compiled")
