@@ -16,22 +16,13 @@ its hand changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.framing import HEADER as _HEADER
 from server.engine import Game
-from server.engine.views import (
-    BULKY_KEYS,
-    SEAT_KEYS,
-    bulky_sources,
-    bulky_value,
-    card_dict,
-    idle_seat_key,
-    location_dict,
-)
+from server.engine.views import PILE_MAPS, SEAT_KEYS, bulky_sources, bulky_value, idle_seat_key
 
 _SEAT_KEYS = frozenset(SEAT_KEYS)
 _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer every call
@@ -71,15 +62,12 @@ def _pairs(mapping: dict[str, Any]) -> bytes:
 # as the process (the engine deals from its static decks), so an id is never reused while the
 # entry exists; the card is kept in the entry all the same.
 _PACKED_CARDS: dict[int, tuple[object, bytes]] = {}
-_CARD_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "discard": card_dict, "loc_discard": location_dict,
-}  # fmt: skip
 
 
 def _packed_bulky(key: str, source: list[Any]) -> bytes:
     """``key`` and its value, packed as :func:`server.engine.views.public_view` builds it; a
     pile is joined from its cards' packed maps."""
-    to_map = _CARD_MAPS.get(key)
+    to_map = PILE_MAPS.get(key)
     if to_map is None:
         return _pack(key) + _pack(bulky_value(key, source))
     parts = [_pack(key), _array_header(len(source))]
@@ -149,5 +137,3 @@ class StateFrames:
             self._idle[seat] = (key, packed)
         return packed
 
-
-assert set(_CARD_MAPS) <= set(BULKY_KEYS)

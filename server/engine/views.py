@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .actions import Choice, payment_ways
@@ -88,14 +89,20 @@ def bulky_sources(game: Game) -> dict[str, list[Any]]:
     return {"board": list(s.board.items()), "discard": s.discard, "loc_discard": s.loc_discard}
 
 
+#: The piles among :data:`BULKY_KEYS` and how each maps its cards: a pile's value is the list of
+#: its cards' maps, bottom to top.
+PILE_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "discard": card_dict, "loc_discard": location_dict,
+}  # fmt: skip
+
+
 def bulky_value(key: str, source: list[Any]) -> list[dict[str, Any]]:
     """The view's value of ``key`` (one of :data:`BULKY_KEYS`) from its :func:`bulky_sources`."""
     if key == "board":
         return [{"col": col, "row": row, "card": location_dict(loc)}
                 for (col, row), loc in sorted(source)]  # fmt: skip
-    if key == "discard":
-        return [card_dict(card) for card in source]
-    return [location_dict(loc) for loc in source]
+    to_map = PILE_MAPS[key]
+    return [to_map(card) for card in source]
 
 
 def public_view(game: Game, bulky: bool = True) -> dict[str, Any]:
