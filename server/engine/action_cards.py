@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Choice, Decision, distinct
 from .cards import Card, card_list, card_name
+from .state import remove_card
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -80,7 +81,7 @@ def look_and_take(g: Rules, looker: int, victim: int) -> Flow:
     choice = yield from g.ask(looker, "take", options, f"Take one card from {b}'s hand.",
                               reveal=list(hand))
     card = g.card_in_hand(victim, choice["card"])
-    hand.remove(card)
+    remove_card(hand, card)
     s.hands[looker].append(card)
     g.say("take", f"{a} takes {card_name(card)} from {b}.", looker, (looker, victim),
           f"{a} takes a card from {b}.")

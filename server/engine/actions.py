@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 from .cards import Card
 
@@ -48,10 +49,10 @@ def strip(choice: Choice) -> Choice:
 
 def distinct(cards: Iterable[Card]) -> list[Card]:
     """One card of each (type, direction): copies that differ in nothing are one choice."""
-    seen: set[tuple[str, str | None]] = set()
+    seen: set[str] = set()
     out: list[Card] = []
     for card in cards:
-        sig = (card.type.key, card.dir)
+        sig = card.sig
         if sig not in seen:
             seen.add(sig)
             out.append(card)
@@ -60,12 +61,15 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
 
 def distinct_pairs(cards: list[Card]) -> list[tuple[Card, Card]]:
     """Every way to choose 2 of ``cards`` that differs by type and direction."""
-    seen: set[tuple[tuple[str, str], tuple[str, str]]] = set()
+    seen: set[tuple[str, str]] = set()
     out: list[tuple[Card, Card]] = []
-    for i, first in enumerate(cards):
-        for second in cards[i + 1:]:
-            a = (first.type.key, first.dir or "")
-            b = (second.type.key, second.dir or "")
+    count = len(cards)
+    for i in range(count - 1):
+        first = cards[i]
+        a = first.sig
+        for j in range(i + 1, count):
+            second = cards[j]
+            b = second.sig
             sig = (a, b) if a <= b else (b, a)
             if sig not in seen:
                 seen.add(sig)
@@ -79,16 +83,47 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
     Exact payments if any exist; else a double (change is taken afterwards); a hand holding
     ``units`` or fewer pays everything it has, which is one way.
     """
-    resources = [card for card in hand if card.value]
-    total = sum(card.value for card in resources)
+    resources: list[Card] = []
+    singles: list[Card] = []
+    doubles: list[Card] = []
+    total = 0
+    for card in hand:
+        value = card.value
+        if value:
+            resources.append(card)
+            total += value
+            if value == 1:
+                singles.append(card)
+            elif value == 2:
+                doubles.append(card)
     if total <= units:
         return [resources]
-    singles = distinct(card for card in resources if card.value == 1)
-    doubles = distinct(card for card in resources if card.value == 2)
     if units == 1:
-        return [[card] for card in singles] if singles else [[card] for card in doubles]
+        return [[card] for card in distinct(singles or doubles)]
     # units == 2 (no card costs more): a double, or two singles.
-    ways: list[list[Card]] = [[card] for card in doubles]
-    all_singles = [card for card in resources if card.value == 1]
-    ways.extend([a, b] for a, b in distinct_pairs(all_singles))
+    ways: list[list[Card]] = [[card] for card in distinct(doubles)]
+    ways.extend([a, b] for a, b in distinct_pairs(singles))
     return ways
+
+
+def first_payment(hand: list[Card], units: int) -> list[Card]:
+    """``payment_ways(hand, units)[0]``, the way Space pays without asking (C6), found without
+    listing the others: payments are made on most turns."""
+    resources: list[Card] = []
+    singles: list[Card] = []
+    double: Card | None = None
+    total = 0
+    for card in hand:
+        value = card.value
+        if value:
+            resources.append(card)
+            total += value
+            if value == 1:
+                singles.append(card)
+            elif value == 2 and double is None:
+                double = card
+    if total <= units:
+        return resources
+    if units == 1:
+        return [singles[0]] if singles else [cast(Card, double)]
+    return [double] if double is not None else singles[:2]

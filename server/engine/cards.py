@@ -46,11 +46,20 @@ class Card:
     key: str = field(init=False, compare=False)
     value: int = field(init=False, compare=False)  # resource units; 0 for action cards
     is_action: bool = field(init=False, compare=False)
+    # The display name (see card_name), made once: event texts name cards all the time.
+    display: str = field(init=False, compare=False, repr=False)
+    # Equal exactly for copies that differ in nothing (type and direction); a str, whose hash
+    # Python caches, because choices are deduplicated by it in sets (actions.distinct).
+    sig: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", self.type.key)
-        object.__setattr__(self, "value", self.type.value)
-        object.__setattr__(self, "is_action", self.type.kind is Kind.ACTION)
+        ctype = self.type
+        object.__setattr__(self, "key", ctype.key)
+        object.__setattr__(self, "value", ctype.value)
+        object.__setattr__(self, "is_action", ctype.kind is Kind.ACTION)
+        object.__setattr__(self, "display",
+                           f"{ctype.name} ({self.dir})" if self.dir else ctype.name)
+        object.__setattr__(self, "sig", f"{ctype.key} {self.dir}" if self.dir else ctype.key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +80,11 @@ class Location:
     id: int
     type: LocationType
     shark: bool
+    # The location type's key, e.g. ``"wormhole"``: copied because it is read on every move.
+    key: str = field(init=False, compare=False, repr=False)
 
-    @property
-    def key(self) -> str:
-        """The location type's key, e.g. ``"wormhole"``."""
-        return self.type.key
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.type.key)
 
 
 R, A = Kind.RESOURCE, Kind.ACTION
@@ -157,12 +166,12 @@ SHARK_ICON_NOTE = " Shark icon: the sharks appear or move."
 
 def card_name(card: Card) -> str:
     """A card's display name, with its compass direction in Shipwrecked."""
-    return f"{card.type.name} ({card.dir})" if card.dir else card.type.name
+    return card.display
 
 
 def card_list(cards: list[Card]) -> str:
     """Display names joined for a sentence."""
-    return ", ".join(card_name(card) for card in cards) if cards else "nothing"
+    return ", ".join([card.display for card in cards]) if cards else "nothing"
 
 
 def game_deck(edition: Edition) -> list[Card]:

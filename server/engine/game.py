@@ -101,30 +101,37 @@ class Game:
     # ------------------------------------------------------------------ deciding
     def apply(self, seat: int, choice: Choice) -> list[Event]:
         """Take ``seat``'s choice (one of ``legal(seat)``, labels optional); return new events."""
-        if self._decision is None:
+        decision = self._decision
+        if decision is None:
             raise GameOver("the game is over")
-        options = self._decision.options.get(seat)
+        options = decision.options.get(seat)
         if options is None or seat in self._picks:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
         wanted = strip(choice)
-        for option in options:
-            if option == wanted:
-                break
-        else:
+        try:
+            index = options.index(wanted)  # the first equal option, compared in C
+        except ValueError:
+            index = -1
+        if index < 0:
             raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
-        start = len(self.rules.log)
+        option = options[index]
+        log = self.rules.log
+        start = len(log)
         self.decisions.append((seat, option))
-        if self._decision.simultaneous:
+        if decision.simultaneous:
             self._picks[seat] = option
             self.rules.say("pick", f"{self.names[seat]} has chosen.", seat)
-            if len(self._picks) < len(self._decision.options):
-                return self.rules.log[start:]
+            if len(self._picks) < len(decision.options):
+                return log[start:]
             answer: object = self._picks
             self._picks = {}
         else:
             answer = option
-        self._resume(answer)
-        return self.rules.log[start:]
+        try:  # _resume(answer), inlined: this is the engine's busiest call
+            self._decision = self._flow.send(answer)
+        except StopIteration:
+            self._decision = None
+        return log[start:]
 
     def _resume(self, answer: object) -> None:
         try:

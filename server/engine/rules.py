@@ -14,7 +14,15 @@ from typing import cast
 
 from . import action_cards, shipwrecked, space
 from .action_cards import FORWARD_ONLY, KNOCK_BACK, TETHERS
-from .actions import ALWAYS_ASK, Choice, Decision, distinct, distinct_pairs, payment_ways
+from .actions import (
+    ALWAYS_ASK,
+    Choice,
+    Decision,
+    distinct,
+    distinct_pairs,
+    first_payment,
+    payment_ways,
+)
 from .cards import (
     BLOCKER,
     GOAL_WORD,
@@ -23,17 +31,23 @@ from .cards import (
     Edition,
     Location,
     card_list,
-    card_name,
 )
 from .events import Event
-from .state import Cell, State, new_state
+from .state import State, new_state, remove_card
 
 Flow = Generator[Decision, object, None]
 Asking = Generator[Decision, object, Choice]
 
-# Action cards by how they choose a target (C12).
-ANY_OPPONENT = frozenset({"hole_in_suit", "oxygen_siphon", "message_in_a_bottle"})
-HOLDING_OPPONENT = frozenset({"tractor_beam", "hack_suit", "pirate", "lost"})
+# Action cards by how they choose a target (C12), looked up once per card in hand; the
+# reactions (Shield, Dive) are missing: they are never played as actions.
+FORWARD, TETHER, ANY_OPPONENT, HOLDING_OPPONENT, KNOCKED_BACK = range(5)
+TARGETING: dict[str, int] = {
+    **dict.fromkeys(FORWARD_ONLY, FORWARD),
+    **dict.fromkeys(TETHERS, TETHER),
+    **dict.fromkeys(("hole_in_suit", "oxygen_siphon", "message_in_a_bottle"), ANY_OPPONENT),
+    **dict.fromkeys(("tractor_beam", "hack_suit", "pirate", "lost"), HOLDING_OPPONENT),
+    **dict.fromkeys(KNOCK_BACK, KNOCKED_BACK),
+}
 
 
 class Ended(Exception):
@@ -49,6 +63,7 @@ class Rules:
         self.log: list[Event] = []
         self.space = edition is Edition.SPACE
         self.res = RESOURCE_WORD[edition]
+        self.blocker = BLOCKER[edition]
         # The seat that paid its last oxygen to travel survives until its card resolves (S3).
         self.travelling: int | None = None
         self.last_moved: int | None = None
@@ -93,7 +108,8 @@ class Rules:
         """S6 Solar Flare: the card just below a Space astronaut is a Solar Flare."""
         if not self.space:
             return False
-        card = self.s.board.get((self.s.cols[seat], self.s.rows[seat] - 1))
+        s = self.s
+        card = s.board.get((s.cols[seat], s.rows[seat] - 1))
         return card is not None and card.key == "solar_flare"
 
     # ----------------------------------------------------------------- the game's flow
@@ -125,13 +141,16 @@ class Rules:
         s.turn += 1
         s.active = p
         s.actions_played = 0
-        self.say("turn", f"Turn {s.turn}: {self.name(p)}.", p)
+        self.say("turn", f"Turn {s.turn}: {s.names[p]}.", p)
         s.phase = "draw"
         self.draw(p, 1)
         s.phase = "actions"
         while s.alive[p]:
-            choice = yield from self.ask(p, "actions", self.action_options(p),
-                                         "Play an action card, make change, or go on.")
+            # Always asked (ALWAYS_ASK): yielded here rather than through ask(), which costs a
+            # generator per decision on the path that nearly every decision takes.
+            answer = yield Decision("actions", {p: self.action_options(p)},
+                                    "Play an action card, make change, or go on.", {})
+            choice = cast(Choice, answer)
             do = choice["do"]
             if do == "done":
                 break
@@ -144,8 +163,9 @@ class Rules:
         if not s.alive[p]:
             return
         s.phase = "stay_or_move"
-        choice = yield from self.ask(p, "stay_or_move", self.stay_or_move_options(p),
-                                     "Stay or move?")
+        answer = yield Decision("stay_or_move", {p: self.stay_or_move_options(p)},
+                                "Stay or move?", {})
+        choice = cast(Choice, answer)
         if choice["do"] == "move":
             yield from self.travel(p)
         elif "discard" in choice:
@@ -162,34 +182,53 @@ class Rules:
     # ----------------------------------------------------------------- options
     def action_options(self, p: int) -> list[Choice]:
         """Phase 2 choices: each playable action card with each legal target, change, done."""
+        # Built at nearly every decision: one pass over the hand, and plain loops rather than
+        # comprehensions, which cost a function call each (before Python 3.12).
         s = self.s
+        rows, alive, hands, seats, goal_row = s.rows, s.alive, s.hands, s.seats, s.goal_row
         options: list[Choice] = []
-        may_play = not (s.seats == 2 and s.actions_played >= 1) and not self.flared(p)
-        if may_play:
-            opponents = [o for o in s.living() if o != p]
-            for card in distinct(c for c in s.hands[p] if c.is_action):
-                key = card.key
-                if key in FORWARD_ONLY:
-                    if s.rows[p] < s.goal_row:
-                        options.append({"do": "play", "card": card.id})
-                    continue
-                if key in TETHERS:
-                    targets = [o for o in opponents if s.rows[o] > 0]
-                    # Without a target its only effect is the forward move (C9, C12).
-                    if not targets and s.rows[p] < s.goal_row:
-                        options.append({"do": "play", "card": card.id})
-                elif key in ANY_OPPONENT:
-                    targets = opponents
-                elif key in HOLDING_OPPONENT:
-                    targets = [o for o in opponents if s.hands[o]]
-                elif key in KNOCK_BACK:  # not one on row 0 (C10)
-                    targets = [o for o in opponents if s.rows[o] > 0]
-                else:  # Shield / Dive: reactions only
-                    continue
-                options.extend({"do": "play", "card": card.id, "target": o} for o in targets)
-        doubles = distinct(c for c in s.hands[p] if c.value == 2)
+        may_play = not (seats == 2 and s.actions_played >= 1) and not self.flared(p)
+        doubles: list[Card] = []
+        opponents: list[int] = []  # made when first needed
+        seen: set[str] = set()  # one choice per distinct card (actions.distinct)
+        for card in hands[p]:
+            if not card.is_action:
+                if card.value == 2 and card.sig not in seen:
+                    seen.add(card.sig)
+                    doubles.append(card)
+                continue
+            if not may_play or card.sig in seen:
+                continue
+            seen.add(card.sig)
+            how = TARGETING.get(card.key)
+            if how is None:  # Shield / Dive: reactions only
+                continue
+            card_id = card.id
+            if how == FORWARD:
+                if rows[p] < goal_row:
+                    options.append({"do": "play", "card": card_id})
+                continue
+            if not opponents:
+                for o in range(seats):
+                    if o != p and alive[o]:
+                        opponents.append(o)
+            targeted = False
+            for o in opponents:
+                if how == ANY_OPPONENT:
+                    legal = True
+                elif how == HOLDING_OPPONENT:
+                    legal = bool(hands[o])
+                else:  # a knock-back, alone or after a Tether: not one on row 0 (C10)
+                    legal = rows[o] > 0
+                if legal:
+                    options.append({"do": "play", "card": card_id, "target": o})
+                    targeted = True
+            # Without a target a Tether's only effect is the forward move (C9, C12).
+            if how == TETHER and not targeted and rows[p] < goal_row:
+                options.append({"do": "play", "card": card_id})
         if doubles and self.singles_available(2):
-            options.extend({"do": "change", "card": card.id} for card in doubles)
+            for card in doubles:
+                options.append({"do": "change", "card": card.id})
         options.append({"do": "done"})
         return options
 
@@ -199,9 +238,10 @@ class Rules:
         options: list[Choice] = [{"do": "stay"}]
         if self.space:
             actions = [c for c in s.hands[p] if c.is_action]
-            options.extend({"do": "stay", "discard": [a.id, b.id]}
-                           for a, b in distinct_pairs(actions))
-        if s.units(p) >= 2 and s.rows[p] < s.goal_row:
+            if len(actions) >= 2:
+                options.extend([{"do": "stay", "discard": [a.id, b.id]}
+                                for a, b in distinct_pairs(actions)])
+        if s.rows[p] < s.goal_row and s.units(p) >= 2:
             options.append({"do": "move"})
         return options
 
@@ -220,24 +260,25 @@ class Rules:
     def draw(self, seat: int, count: int) -> None:
         """A seat draws ``count`` game cards (nothing for the dead, C17)."""
         s = self.s
+        who = s.names[seat]
         for _ in range(count):
             if not s.alive[seat]:
                 return
             card = self.draw_one()
             if card is None:
-                self.say("draw", f"{self.name(seat)} has nothing to draw.", seat)
+                self.say("draw", f"{who} has nothing to draw.", seat)
                 return
             s.hands[seat].append(card)
-            who = self.name(seat)
-            self.say("draw", f"{who} draws {card_name(card)}.", seat, (seat,),
+            self.say("draw", f"{who} draws {card.display}.", seat, (seat,),
                      f"{who} draws a card.")
 
     def discard_cards(self, seat: int, cards: list[Card]) -> None:
         """Move cards from a hand to the discard pile."""
         hand = self.s.hands[seat]
+        discard = self.s.discard
         for card in cards:
-            hand.remove(card)
-            self.s.discard.append(card)
+            remove_card(hand, card)
+            discard.append(card)
 
     def singles_available(self, wanted: int) -> bool:
         """Whether the discard and draw piles together hold ``wanted`` single resources."""
@@ -271,39 +312,54 @@ class Rules:
         """C7: swap a double in hand for two singles."""
         singles = self.take_singles(p, 2)
         self.discard_cards(p, [double])
-        self.say("change", f"{self.name(p)} makes change: {card_name(double)} for "
+        self.say("change", f"{self.s.names[p]} makes change: {double.display} for "
                  f"{card_list(singles)}.", p)
 
     def give_change(self, seat: int) -> None:
         """C6: after overpaying with a double, take one single back (or lose the unit)."""
         taken = self.take_singles(seat, 1)
+        who = self.s.names[seat]
         if taken:
-            self.say("change", f"{self.name(seat)} takes {card_name(taken[0])} as change.", seat)
+            self.say("change", f"{who} takes {taken[0].display} as change.", seat)
         else:
-            self.say("change", f"{self.name(seat)} gets no change: no single is left.", seat)
+            self.say("change", f"{who} gets no change: no single is left.", seat)
 
     # ----------------------------------------------------------------- paying and dying
-    def choose_payment(self, seat: int, units: int, prompt: str) -> Generator[
+    def ways_to_pay(self, seat: int, units: int) -> list[list[Card]]:
+        """The ways a seat may give up ``units`` (C6): Space pays the first way without asking,
+        Shipwrecked chooses among the distinct ways."""
+        hand = self.s.hands[seat]
+        if self.space:
+            return [first_payment(hand, units)]
+        return payment_ways(hand, units)
+
+    def choose_payment(self, seat: int, ways: list[list[Card]], prompt: str) -> Generator[
             Decision, object, list[Card]]:
-        """The cards a seat gives up for ``units`` (C6): automatic in Space, chosen in
-        Shipwrecked among the distinct ways."""
-        ways = payment_ways(self.s.hands[seat], units)
-        if self.space or len(ways) == 1:
-            return ways[0]
-        options: list[Choice] = [{"do": "pay", "cards": [c.id for c in way]} for way in ways]
-        choice = yield from self.ask(seat, "pay", options, prompt)
-        return [self.card_in_hand(seat, card_id) for card_id in cast(list[int], choice["cards"])]
+        """The way to pay that a seat chooses among several (so it is always asked)."""
+        options: list[Choice] = []
+        for way in ways:  # of one or two cards (C6)
+            ids = [way[0].id] if len(way) == 1 else [card.id for card in way]
+            options.append({"do": "pay", "cards": ids})
+        answer = yield Decision("pay", {seat: options}, prompt, {})
+        ids = cast(list[int], cast(Choice, answer)["cards"])
+        return [self.card_in_hand(seat, card_id) for card_id in ids]
 
     def pay(self, seat: int, units: int, why: str) -> Flow:
         """Discard resource cards worth ``units`` (C6), taking change after overpaying."""
         s = self.s
         if not s.alive[seat]:
             return
-        cards = yield from self.choose_payment(
-            seat, units, f"Choose the {self.res} to discard ({units}) for {why}.")
+        ways = self.ways_to_pay(seat, units)
+        if len(ways) == 1:
+            cards = ways[0]
+        else:
+            cards = yield from self.choose_payment(
+                seat, ways, f"Choose the {self.res} to discard ({units}) for {why}.")
         self.discard_cards(seat, cards)
-        paid = sum(c.value for c in cards)
-        self.say("pay", f"{self.name(seat)} discards {card_list(cards)} ({why}).", seat)
+        paid = 0
+        for card in cards:
+            paid += card.value
+        self.say("pay", f"{s.names[seat]} discards {card_list(cards)} ({why}).", seat)
         if paid > units:
             self.give_change(seat)
 
@@ -312,10 +368,14 @@ class Rules:
         s = self.s
         if not (s.alive[victim] and s.alive[thief]):
             return
-        cards = yield from self.choose_payment(
-            victim, units, f"Choose the {self.res} {self.name(thief)} takes ({units}).")
+        ways = self.ways_to_pay(victim, units)
+        if len(ways) == 1:
+            cards = ways[0]
+        else:
+            cards = yield from self.choose_payment(
+                victim, ways, f"Choose the {self.res} {self.name(thief)} takes ({units}).")
         for card in cards:
-            s.hands[victim].remove(card)
+            remove_card(s.hands[victim], card)
             s.hands[thief].append(card)
         taken = sum(c.value for c in cards)
         a, b = self.name(thief), self.name(victim)
@@ -328,11 +388,11 @@ class Rules:
 
     def breathe(self, p: int) -> Flow:
         """Staying costs 1 resource (C5); in Shipwrecked, none to pay means death (W3)."""
+        # The edition's flow itself, not a generator delegating to it: one layer less to
+        # resume on every decision taken while paying.
         if self.space:
-            yield from self.pay(p, 1, "staying")
-            self.check_oxygen(p)
-        else:
-            yield from self.food_or_die(p, "staying")
+            return self.lose_oxygen(p, 1, "staying")
+        return self.food_or_die(p, "staying")
 
     def lose_oxygen(self, seat: int, units: int, why: str) -> Flow:
         """Space: discard oxygen (C6); whoever reaches 0 dies (S3)."""
@@ -382,7 +442,7 @@ class Rules:
     # ----------------------------------------------------------------- moving
     def travel(self, p: int) -> Flow:
         """Phase 3 move: pay 2, then move forward (C5, C9)."""
-        self.say("move", f"{self.name(p)} moves.", p)
+        self.say("move", f"{self.s.names[p]} moves.", p)
         if self.space:
             self.travelling = p
             try:
@@ -400,23 +460,30 @@ class Rules:
         s = self.s
         if not s.alive[seat]:
             return
-        col, row = s.pos(seat)
+        col = s.cols[seat]
+        row = s.rows[seat]
+        who = s.names[seat]
         if row >= s.goal_row:
-            self.say("move", f"{self.name(seat)} is at {GOAL_WORD[s.edition]} and "
-                     "cannot move forward.", seat)
+            self.say("move", f"{who} is at {GOAL_WORD[s.edition]} and cannot move forward.",
+                     seat)
             return
         s.rows[seat] = row + 1
         self.last_moved = seat
-        self.say("move", f"{self.name(seat)} moves forward to row {row + 1}.", seat)
-        if not self.space:
+        self.say("move", f"{who} moves forward to row {row + 1}.", seat)
+        if not self.space and s.sharks:  # W7: no shark, no bite
             yield from shipwrecked.entered(self, [seat])
             if not s.alive[seat]:
                 return
         loc = self.draw_location()
-        s.board[(col, row)] = loc
-        self.say("location", f"{self.name(seat)} draws {loc.type.name}"
+        cell = (col, row)
+        s.board[cell] = loc
+        self.say("location", f"{who} draws {loc.type.name}"
                  f"{' (shark icon)' if loc.shark else ''}.", seat)
-        yield from self.resolve_location(seat, loc, (col, row))
+        # Resolving the card with everything it leads to (C17) is the edition's business.
+        if self.space:
+            yield from space.resolve_location(self, seat, loc, cell)
+        else:
+            yield from shipwrecked.resolve_location(self, seat, loc, cell)
 
     def draw_location(self) -> Location:
         """The top location card; an empty pile is the shuffled discard pile (C15)."""
@@ -440,7 +507,7 @@ class Rules:
             s.loc_discard.append(card)
         gone = f", discarding {card.type.name}" if card else ""
         self.say("back", f"{self.name(seat)} moves back to row {row - 1}{gone}.", seat)
-        if not self.space:
+        if not self.space and s.sharks:  # W7: no shark, no bite
             yield from shipwrecked.entered(self, [seat])
 
     def swap(self, a: int, b: int) -> Flow:
@@ -450,24 +517,18 @@ class Rules:
         s.rows[a], s.rows[b] = s.rows[b], s.rows[a]
         self.last_moved = a
         self.say("swap", f"{self.name(a)} and {self.name(b)} swap places.", a)
-        if not self.space:
+        if not self.space and s.sharks:  # W7: no shark, no bite
             yield from shipwrecked.entered(self, [a, b])
-
-    def resolve_location(self, seat: int, loc: Location, cell: Cell) -> Flow:
-        """Resolve a drawn location card with everything it leads to (C17)."""
-        if self.space:
-            yield from space.resolve_location(self, seat, loc, cell)
-        else:
-            yield from shipwrecked.resolve_location(self, seat, loc, cell)
 
     # ----------------------------------------------------------------- action cards
     def play(self, p: int, card: Card, target: int | None) -> Flow:
         """Play an action card: it is discarded, the target may react (C13), then it resolves."""
         s = self.s
-        self.discard_cards(p, [card])
+        remove_card(s.hands[p], card)
+        s.discard.append(card)
         s.actions_played += 1
-        on = f" on {self.name(target)}" if target is not None else ""
-        self.say("play", f"{self.name(p)} plays {card_name(card)}{on}.", p)
+        on = f" on {s.names[target]}" if target is not None else ""
+        self.say("play", f"{s.names[p]} plays {card.display}{on}.", p)
         blocked = False
         if target is not None:
             blocked = yield from self.react(p, target, card)
@@ -478,20 +539,22 @@ class Rules:
     def react(self, attacker: int, target: int, card: Card) -> Generator[Decision, object, bool]:
         """C13: the target always decides, block or accept; True when blocked."""
         s = self.s
-        blocker = BLOCKER[s.edition]
-        usable = [] if self.flared(target) else distinct(
-            c for c in s.hands[target] if c.key == blocker)
         options: list[Choice] = [{"do": "accept"}]
-        options.extend({"do": "block", "card": c.id} for c in usable)
+        if not self.flared(target):
+            blocker = self.blocker
+            blocks = [c for c in s.hands[target] if c.key == blocker]
+            if blocks:
+                options.extend([{"do": "block", "card": c.id} for c in distinct(blocks)])
         self.attack = card.key
-        choice = yield from self.ask(
-            target, "react", options,
-            f"{self.name(attacker)} plays {card_name(card)} on you.")
+        # Always asked (ALWAYS_ASK), so yielded here without the generator of ask().
+        answer = yield Decision("react", {target: options},
+                                f"{s.names[attacker]} plays {card.display} on you.", {})
+        choice = cast(Choice, answer)
         self.attack = None
         if choice["do"] == "block":
             shield = self.card_in_hand(target, choice["card"])
             self.discard_cards(target, [shield])
-            self.say("react", f"{self.name(target)} blocks it with {card_name(shield)}.", target)
+            self.say("react", f"{s.names[target]} blocks it with {shield.display}.", target)
             return True
-        self.say("react", f"{self.name(target)} does not block.", target)
+        self.say("react", f"{s.names[target]} does not block.", target)
         return False

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Choice, Decision, distinct
 from .cards import Card, Location, card_name
-from .state import MAX_SHARKS, Cell
+from .state import MAX_SHARKS, Cell, remove_card
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -58,17 +58,21 @@ def where(cell: Cell) -> str:
 def raft_check(g: Rules) -> None:
     """W4 b: living castaways on or past the raft row end the game."""
     s = g.s
-    on_raft = [seat for seat in s.order_from(s.active)
-               if s.alive[seat] and s.rows[seat] >= s.goal_row]
-    if on_raft:
-        g.win(on_raft[0], f"{g.name(on_raft[0])} reaches the raft")
+    alive, rows, goal_row, seats, active = s.alive, s.rows, s.goal_row, s.seats, s.active
+    if max(rows) < goal_row:  # the usual case, told at C speed
+        return
+    for step in range(seats):  # the first in seat order from the active player wins
+        seat = (active + step) % seats
+        if alive[seat] and rows[seat] >= goal_row:
+            g.win(seat, f"{g.name(seat)} reaches the raft")
 
 
 def entered(g: Rules, movers: list[int]) -> Flow:
     """W7: a living castaway entering a shark's cell must discard 1 food or be eaten."""
     s = g.s
     victims = [m for m in movers if s.alive[m] and s.pos(m) in s.sharks]
-    yield from bites(g, victims)
+    if victims:
+        yield from bites(g, victims)
 
 
 def bites(g: Rules, victims: list[int]) -> Flow:
@@ -198,7 +202,7 @@ def shark_movement(g: Rules, drawer: int) -> Flow:
                                  "The sharks move: pick a card; its direction steers them.")
     for seat, choice in picks.items():
         card = g.card_in_hand(seat, choice["card"])
-        s.hands[seat].remove(card)
+        remove_card(s.hands[seat], card)
         s.held[seat] = card
     fed = [False] * len(s.sharks)
     for seat in s.order_from(drawer):
@@ -231,4 +235,5 @@ def shark_step(g: Rules, seat: int, card: Card, fed: list[bool]) -> Flow:
             victims.append(victim)  # several sharks entering one cell bite once
             for index in indices:
                 fed[index] = True
-    yield from bites(g, victims)
+    if victims:
+        yield from bites(g, victims)

@@ -48,7 +48,11 @@ class State:
 
     def units(self, seat: int) -> int:
         """Resource units (oxygen / food) in a hand."""
-        return sum([card.value for card in self.hands[seat]])  # a list is faster than a genexpr
+        # A plain loop: faster than sum() over a comprehension for a hand's few cards.
+        total = 0
+        for card in self.hands[seat]:
+            total += card.value
+        return total
 
     def pos(self, seat: int) -> Cell:
         """The (column, row) a seat's character stands on."""
@@ -73,6 +77,17 @@ class State:
         """Sharks swim on rows 0 .. goal row - 1 of the board's columns (W7)."""
         col, row = cell
         return 0 <= col < self.seats and 0 <= row < self.goal_row
+
+
+def remove_card(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)`` by identity: every game card is a single shared object (see
+    ``GAME_DECKS``), and the dataclass equality that ``list.remove`` calls on each card before
+    the one sought costs more than the whole search."""
+    for index, other in enumerate(cards):
+        if other is card:
+            del cards[index]
+            return
+    raise ValueError(f"{card!r} is not in the list")
 
 
 def new_state(edition: Edition, names: list[str], seed: int) -> State:

@@ -1,0 +1,43 @@
+"""The engine's shortcuts agree with the plain definitions they stand in for."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.engine.actions import distinct, first_payment, payment_ways
+from server.engine.cards import GAME_DECKS, Edition, card_name
+from server.engine.state import remove_card
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_first_payment_is_the_first_of_the_payment_ways(edition: Edition) -> None:
+    deck = list(GAME_DECKS[edition])
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.randrange(0, 12))
+        for units in (1, 2):
+            assert first_payment(hand, units) == payment_ways(hand, units)[0]
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_card_signatures_tell_apart_exactly_type_and_direction(edition: Edition) -> None:
+    deck = GAME_DECKS[edition]
+    for a in deck:
+        assert a.display == card_name(a)
+        for b in deck:
+            assert (a.sig == b.sig) == ((a.type.key, a.dir) == (b.type.key, b.dir))
+    assert len(distinct(deck)) == len({(card.key, card.dir) for card in deck})
+
+
+def test_remove_card_removes_that_very_card_like_list_remove() -> None:
+    deck = GAME_DECKS[Edition.SHIPWRECKED]
+    hand = list(deck[:6])
+    expected = list(hand)
+    for card in (deck[3], deck[0], deck[5]):
+        remove_card(hand, card)
+        expected.remove(card)
+        assert hand == expected
+    with pytest.raises(ValueError):
+        remove_card(hand, deck[3])
