@@ -53,6 +53,9 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[bytes]:
         """Add ``data``; return every body completed by it, in order."""
+        body = self.whole(data)
+        if body is not None:
+            return [body]
         if self._error is not None:
             raise self._error
         self._buffer += data
@@ -79,6 +82,22 @@ class FrameDecoder:
             del self._buffer[: self._need]
             self._need = None
         return bodies
+
+    def whole(self, data: bytes) -> bytes | None:
+        """The body of ``data`` if it is exactly one acceptable frame and nothing is pending.
+
+        Otherwise None, and nothing is consumed: pass ``data`` to :meth:`feed`, which handles
+        every other case (partial or several frames, oversize, a poisoned decoder).
+        """
+        # Most reads carry exactly one small request: slice it out without touching the buffer.
+        if self._buffer or self._need is not None or self._error is not None:
+            return None
+        if len(data) < HEADER_SIZE:
+            return None
+        (size,) = HEADER.unpack_from(data)
+        if len(data) - HEADER_SIZE != size or (self.max_size is not None and size > self.max_size):
+            return None
+        return bytes(data[HEADER_SIZE:])
 
     def fail(self, error: FrameError) -> None:
         """Poison the decoder with ``error`` (a body that did not decode)."""

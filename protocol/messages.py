@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from protocol.codec import str_keys
 from protocol.errors import ErrorCode, ProtocolError
 
 PROTOCOL_VERSION = 1
@@ -20,6 +21,7 @@ EDITIONS = ("space", "shipwrecked")
 BOT_LEVELS = ("random", "basic")
 TIMERS = (0, 30, 60, 120)
 MIN_SEATS, MAX_SEATS = 2, 5
+SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 MAX_NAME = 24
 MAX_CHAT = 300
 ROOM_CODE_LENGTH = 4
@@ -96,7 +98,11 @@ def check_chat(text: str, max_length: int = MAX_CHAT) -> str:
 
 def room_code(msg: Mapping[str, Any]) -> str:
     """The ``room`` field, upper-cased; a malformed code cannot name a room."""
-    code = _str(msg, "room").upper()
+    # _str() inlined: nearly every request names a room.
+    raw = msg.get("room")
+    if not isinstance(raw, str):
+        raise _bad("room", "a string")
+    code = raw.upper()
     if len(code) != ROOM_CODE_LENGTH or not code.isascii() or not code.isalpha():
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code!r}")
     return code
@@ -105,11 +111,20 @@ def room_code(msg: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- client requests
 
 
+class _Typed:
+    """Holder of ``TYPE``, the wire ``type`` of a request class."""
+
+    # Not declared in the dataclass bodies: mypyc turns every name in the body of a compiled
+    # dataclass into a field, ClassVar included (mypyc/mypyc#1122), and the generated __init__
+    # then fails to set it ("attribute 'TYPE' is read-only"). So it lives on this plain base and
+    # each request class gets its value in the block that follows the classes.
+    TYPE: ClassVar[str] = ""
+
+
 @dataclass(frozen=True, kw_only=True)
-class Request:
+class Request(_Typed):
     """Base of every client message; ``id`` is echoed in the direct reply."""
 
-    TYPE: ClassVar[str] = ""
     id: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
@@ -127,7 +142,6 @@ class Request:
 class Hello(Request):
     """First message: identify (``token`` resumes an earlier identity)."""
 
-    TYPE: ClassVar[str] = "hello"
     name: str
     protocol: int = PROTOCOL_VERSION
     token: str | None = None
@@ -137,21 +151,16 @@ class Hello(Request):
 class Ping(Request):
     """Keep-alive."""
 
-    TYPE: ClassVar[str] = "ping"
-
 
 @dataclass(frozen=True, kw_only=True)
 class ListRooms(Request):
     """Ask for the public rooms."""
-
-    TYPE: ClassVar[str] = "list_rooms"
 
 
 @dataclass(frozen=True, kw_only=True)
 class CreateRoom(Request):
     """Open a room and take seat 0 as its host."""
 
-    TYPE: ClassVar[str] = "create_room"
     edition: str
     seats: int
     public: bool = True
@@ -166,7 +175,6 @@ class CreateRoom(Request):
 class JoinRoom(Request):
     """Join a room as a player or a spectator."""
 
-    TYPE: ClassVar[str] = "join_room"
     room: str
     as_: str = field(default="player", metadata={"wire": "as"})
 
@@ -182,14 +190,11 @@ class RoomRequest(Request):
 class LeaveRoom(RoomRequest):
     """Leave a room."""
 
-    TYPE: ClassVar[str] = "leave_room"
-
 
 @dataclass(frozen=True, kw_only=True)
 class AddBot(RoomRequest):
     """Host: fill the lowest free seat with a server bot."""
 
-    TYPE: ClassVar[str] = "add_bot"
     level: str = "basic"
 
 
@@ -197,7 +202,6 @@ class AddBot(RoomRequest):
 class RemoveBot(RoomRequest):
     """Host: free a bot's seat."""
 
-    TYPE: ClassVar[str] = "remove_bot"
     seat: int
 
 
@@ -205,14 +209,11 @@ class RemoveBot(RoomRequest):
 class Start(RoomRequest):
     """Host: start the game."""
 
-    TYPE: ClassVar[str] = "start"
-
 
 @dataclass(frozen=True, kw_only=True)
 class Act(RoomRequest):
     """Make a decision: ``choice`` is one map of the latest ``view.legal``, verbatim."""
 
-    TYPE: ClassVar[str] = "act"
     version: int
     choice: dict[str, Any]
 
@@ -221,7 +222,6 @@ class Act(RoomRequest):
 class Chat(RoomRequest):
     """Say something to the room."""
 
-    TYPE: ClassVar[str] = "chat"
     text: str
 
 
@@ -229,36 +229,46 @@ class Chat(RoomRequest):
 class Rematch(RoomRequest):
     """Host: same seats, new seed, after the game is over."""
 
-    TYPE: ClassVar[str] = "rematch"
-
 
 @dataclass(frozen=True, kw_only=True)
 class Back(RoomRequest):
     """Clear the caller's ``away`` mark."""
-
-    TYPE: ClassVar[str] = "back"
 
 
 @dataclass(frozen=True, kw_only=True)
 class Sync(RoomRequest):
     """Ask for the room, state and timer again."""
 
-    TYPE: ClassVar[str] = "sync"
-
 
 @dataclass(frozen=True, kw_only=True)
 class ListReplays(Request):
     """Ask for the latest finished games."""
-
-    TYPE: ClassVar[str] = "list_replays"
 
 
 @dataclass(frozen=True, kw_only=True)
 class GetReplay(Request):
     """Ask for one finished game's setup and decisions."""
 
-    TYPE: ClassVar[str] = "get_replay"
     game: int
+
+
+# The wire type of each request class (see _Typed for why it is not in the class bodies).
+Hello.TYPE = "hello"
+Ping.TYPE = "ping"
+ListRooms.TYPE = "list_rooms"
+CreateRoom.TYPE = "create_room"
+JoinRoom.TYPE = "join_room"
+LeaveRoom.TYPE = "leave_room"
+AddBot.TYPE = "add_bot"
+RemoveBot.TYPE = "remove_bot"
+Start.TYPE = "start"
+Act.TYPE = "act"
+Chat.TYPE = "chat"
+Rematch.TYPE = "rematch"
+Back.TYPE = "back"
+Sync.TYPE = "sync"
+ListReplays.TYPE = "list_replays"
+GetReplay.TYPE = "get_replay"
 
 
 # --------------------------------------------------------------------------- parsing
@@ -284,7 +294,7 @@ def _hello(m: Mapping[str, Any], rid: int | None) -> Request:
 
 def _create(m: Mapping[str, Any], rid: int | None) -> Request:
     edition = _option(_str(m, "edition"), EDITIONS, "edition")
-    seats = _option(_int(m, "seats"), tuple(range(MIN_SEATS, MAX_SEATS + 1)), "seats")
+    seats = _option(_int(m, "seats"), SEAT_COUNTS, "seats")
     bots = _int(m, "bots", 0)
     if not 0 <= bots < seats:
         raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")
@@ -312,9 +322,12 @@ def _join(m: Mapping[str, Any], rid: int | None) -> Request:
 
 def _act(m: Mapping[str, Any], rid: int | None) -> Request:
     code = room_code(m)
-    version = _int(m, "version")
+    # _int() inlined: act is most of the traffic.
+    version = m.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise _bad("version", "an integer")
     choice = m.get("choice")
-    if not isinstance(choice, dict) or not all(isinstance(k, str) for k in choice):
+    if not isinstance(choice, dict) or not str_keys(choice):
         raise _bad("choice", "a map with string keys")
     return Act(id=rid, room=code, version=version, choice=choice)
 
@@ -368,12 +381,17 @@ def parse_client(msg: Mapping[str, Any]) -> Request:
     kind = msg.get("type")
     if not isinstance(kind, str):
         raise _bad("type", "a string")
-    if "id" in msg and request_id(msg) is None:
+    # request_id() inlined, and "id" looked up once: this runs for every message.
+    rid = msg.get("id")
+    if rid is None:
+        if "id" in msg:
+            raise _bad("id", "an integer")
+    elif not isinstance(rid, int) or isinstance(rid, bool):
         raise _bad("id", "an integer")
     parser = PARSERS.get(kind)
     if parser is None:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
-    return parser(msg, request_id(msg))
+    return parser(msg, rid)
 
 
 # --------------------------------------------------------------------------- server messages
@@ -381,6 +399,7 @@ def parse_client(msg: Mapping[str, Any]) -> Request:
 
 def reply(kind: str, request: int | None, **fields: Any) -> dict[str, Any]:
     """A server message of ``kind``, echoing the request ``id`` when there is one."""
+
     out: dict[str, Any] = {"type": kind, **fields}
     if request is not None:
         out["id"] = request
