@@ -19,7 +19,7 @@ round trip p50/p99/max in ms, errors (error frames other than the stale_version 
 simultaneous decisions, which are counted apart, plus lost connections), games started and
 finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play phase, CPU
 microseconds per decision of the server and of the clients, the event loop of the server and of
-the clients, whether the server's rules engine is the compiled (mypyc) build, and server RSS per
+the clients, whether the server runs the compiled (mypyc) build of setup.py, and server RSS per
 connected client: (RSS with every client connected, welcomed and idle - RSS before they
 connect) / N. The same load generator then drives
 ``bench/baseline_server.py`` (a bare asyncio server answering each act with a ~500-byte map to
@@ -110,11 +110,11 @@ def proc_rss(pid: int) -> int:
         return int(fh.read().split()[1]) * PAGE
 
 
-def proc_engine(pid: int) -> str:
-    """"compiled" if the rules engine's mypyc build (setup.py, SELFISH_COMPILE=1) is mapped into
-    ``pid``, else "python"."""
+def proc_build(pid: int) -> str:
+    """"compiled" if setup.py's mypyc build (SELFISH_COMPILE=1) is mapped into ``pid`` (its
+    modules share one library named ``<hash>__mypyc``), else "python"."""
     with open(f"/proc/{pid}/maps") as fh:
-        return "compiled" if "/server/engine/__init__.cpython" in fh.read() else "python"
+        return "compiled" if "__mypyc." in fh.read() else "python"
 
 
 def proc_loop(pid: int) -> str:
@@ -169,8 +169,9 @@ def start_target(name: str, argv: list[str], workdir: Path, marker: str,
     raise SystemExit(f"{name} did not start:\n{log.read_text(errors='replace')}")
 
 
-def server_argv(workdir: Path, clients: int) -> list[str]:
-    """``selfish-server`` on loopback with limits raised for one address and N clients."""
+def server_argv(workdir: Path, clients: int, settings: tuple[str, ...] = ()) -> list[str]:
+    """``selfish-server`` on loopback with limits raised for one address and N clients, plus
+    ``settings`` (TOML lines such as ``db_synchronous = "FULL"``)."""
     config = workdir / "server.toml"
     config.write_text(
         "# bench/load.py: every client comes from 127.0.0.1 and acts as fast as it likes\n"
@@ -183,6 +184,7 @@ def server_argv(workdir: Path, clients: int) -> list[str]:
         "rate_burst = 100000\n"
         "idle_timeout = 3600.0\n"
         'log_level = "WARNING"\n'
+        + "".join(f"{line}\n" for line in settings)
     )
     script = shutil.which("selfish-server", path=os.path.dirname(sys.executable))
     command = [script] if script else [sys.executable, "-m", "server.cli"]
@@ -557,7 +559,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
     server_loop = proc_loop(pid)
-    engine = proc_engine(pid)
+    build = proc_build(pid)
     rss_before = proc_rss(pid)
     cpu_start = proc_cpu(pid)
     ctx = mp.get_context("fork")
@@ -635,7 +637,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
         "server_cpu_us_per_decision": round((cpu_end - cpu_go) / max(1, decisions) * 1e6, 1),
         "client_cpu_us_per_decision": round(client_cpu / max(1, decisions) * 1e6, 1),
         "server_loop": server_loop,
-        "server_engine": engine,
+        "server_build": build,
         "client_loop": "+".join(sorted({r["loop"] for r in results})) or "-",
         "server_rss_before_mib": round(rss_before / 2**20, 1),
         "server_rss_idle_mib": round(rss_idle / 2**20, 1),
@@ -662,7 +664,7 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"clients' CPU s {r['client_cpu_seconds']}")
     print(f"  CPU us per decision: server {r['server_cpu_us_per_decision']}  clients "
           f"{r['client_cpu_us_per_decision']};  event loop: server {r['server_loop']}  clients "
-          f"{r['client_loop']}" + (f";  engine {r['server_engine']}"
+          f"{r['client_loop']}" + (f";  build {r['server_build']}"
                                    if name == "selfish-server" else ""))  # fmt: skip
     print(f"  server RSS MiB: before {r['server_rss_before_mib']}  idle "
           f"{r['server_rss_idle_mib']}  peak {r['server_rss_peak_mib']};  per connected idle "
@@ -689,6 +691,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="measure the baseline a second time, on uvloop (if installed)")
     p.add_argument("--server-no-uvloop", action="store_true",
                    help="run selfish-server on the standard asyncio loop (SELFISH_NO_UVLOOP=1)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a server setting for the run, as a TOML line (repeatable), e.g. "
+                        "--set db_synchronous=\"FULL\"")  # fmt: skip
     p.add_argument("--lockstep", action="store_true",
                    help="open every table at the same moment (default: spread over one think "
                         "time); with a fixed think time the tables then stay in step")  # fmt: skip
@@ -701,8 +706,8 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
         # selfish-server runs on uvloop when it is installed, unless SELFISH_NO_UVLOOP is set
         env = {**os.environ, "SELFISH_NO_UVLOOP": "1"} if args.server_no_uvloop else None
-        server = start_target("selfish-server", server_argv(workdir, clients), workdir,
-                              "listening on", env)  # fmt: skip
+        argv = server_argv(workdir, clients, tuple(args.set))
+        server = start_target("selfish-server", argv, workdir, "listening on", env)
         try:
             result = measure(server, clients, args.seconds, args.think, procs, args.drain,
                              args.lockstep)  # fmt: skip

@@ -100,6 +100,25 @@ class Lobby:
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self._new_players: dict[str, TokenBucket] = {}  # per address (new_players_* settings)
         self.version = server_version()
+        # request type -> its handler (bound: a compiled build cannot keep methods in a class
+        # attribute)
+        self._handlers: dict[type[Request], Callable[[Connection, Player, Any], None]] = {
+            Ping: self._ping,
+            ListRooms: self._list_rooms,
+            CreateRoom: self._create,
+            JoinRoom: self._join,
+            LeaveRoom: self._leave,
+            AddBot: self._add_bot,
+            RemoveBot: self._remove_bot,
+            Start: self._start,
+            Act: self._act,
+            Chat: self._chat,
+            Rematch: self._rematch,
+            Back: self._back,
+            Sync: self._sync,
+            ListReplays: self._list_replays,
+            GetReplay: self._get_replay,
+        }
 
     # ------------------------------------------------------------------ Hub (for rooms)
 
@@ -119,6 +138,11 @@ class Lobby:
         """Whether the player has a live connection."""
         p = self.players.get(player)
         return p is not None and p.connection is not None
+
+    def connection(self, player: str) -> Connection | None:
+        """The player's live connection, if any."""
+        p = self.players.get(player)
+        return None if p is None else p.connection
 
     def player_name(self, player: str) -> str:
         """A player's display name."""
@@ -259,7 +283,7 @@ class Lobby:
         handler = self._handlers.get(type(req))
         if handler is None:  # hello twice
             raise ProtocolError(ErrorCode.ALREADY_WELCOMED, "you are already welcomed")
-        handler(self, conn, player, req)
+        handler(conn, player, req)
 
     def _ok(self, conn: Connection, req: Request) -> Callable[[], None]:
         return lambda: conn.send(reply("ok", req.id))
@@ -438,21 +462,3 @@ class Lobby:
             names=game.names, seed=game.seed, winner=game.winner, turns=game.turns,
             decisions=[[seat, choice] for seat, choice in game.decisions],
         ))  # fmt: skip
-
-    _handlers: dict[type[Request], Callable[[Lobby, Connection, Player, Any], None]] = {
-        Ping: _ping,
-        ListRooms: _list_rooms,
-        CreateRoom: _create,
-        JoinRoom: _join,
-        LeaveRoom: _leave,
-        AddBot: _add_bot,
-        RemoveBot: _remove_bot,
-        Start: _start,
-        Act: _act,
-        Chat: _chat,
-        Rematch: _rematch,
-        Back: _back,
-        Sync: _sync,
-        ListReplays: _list_replays,
-        GetReplay: _get_replay,
-    }

@@ -29,6 +29,13 @@ Message = dict[str, Any]
 Ack = Callable[[], None] | None
 
 
+class Outlet(Protocol):
+    """A member's live connection, as a room writes to it."""
+
+    def send_frame(self, data: bytes) -> None:
+        """Queue an already encoded frame to the client."""
+
+
 class Hub(Protocol):
     """What a room needs from the lobby around it."""
 
@@ -43,6 +50,9 @@ class Hub(Protocol):
 
     def connected(self, player: str) -> bool:
         """Whether the player has a live connection."""
+
+    def connection(self, player: str) -> Outlet | None:
+        """The player's live connection, if any."""
 
     def player_name(self, player: str) -> str:
         """A player's current display name."""
@@ -401,7 +411,11 @@ class Room:
         legal = self._legal(seat.index)
         # A choice sent back verbatim usually equals its option as decoded; compare the wire
         # forms (tuples become lists, ...) only when it does not.
-        match = next((option for option in legal if option == choice), None)
+        match = None
+        for option in legal:
+            if option == choice:
+                match = option
+                break
         if match is None:
             wanted = normalize(choice)
             match = next((option for option in legal if normalize(option) == wanted), None)
@@ -508,17 +522,26 @@ class Room:
         timer = self.timer_message()
         tail = b"" if timer is None else encode(timer)
         frames = self._state_frames()
-        # Most changes tell everyone the same: their events frame is then encoded once.
-        public = None
-        if all(event.to is None for event in events):
-            public = self._events_frame(events, None) if events else b""
+        # Every member reads the events alike except the seats some of them are addressed to:
+        # the events frame is encoded once for all the others.
+        private: set[int] = set()
+        for event in events:
+            if event.to is not None:
+                private.update(event.to)
+        public = self._events_frame(events, None) if events else b""
+        seats: dict[str, int] = {}
+        for seat in self.seats:
+            if seat is not None and seat.player is not None and not seat.left:
+                seats.setdefault(seat.player, seat.index)  # as seat_of: the first one
+        connection = self.hub.connection
         for player in self.members:
-            if not self.hub.connected(player):
+            conn = connection(player)
+            if conn is None:
                 continue
-            seat = self._recipient_seat(player)
-            head = public if public is not None else self._events_frame(events, seat)
+            index = seats.get(player)
+            head = public if index not in private else self._events_frame(events, index)
             # one frame string per member: events first, then the state, then the timer
-            self.hub.send_frame(player, b"".join((head, frames.frame(seat), tail)))
+            conn.send_frame(b"".join((head, frames.frame(index), tail)))
 
     def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
         """The ``events`` frame of ``events`` as ``seat`` may read them; b"" if it sees none."""

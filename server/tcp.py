@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
+from server import lobby as lobby_module
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.outbox import Outbox
@@ -118,6 +119,12 @@ class RunningServer:
         self.stopped.set()
 
 
+def build() -> str:
+    """"compiled" when the server runs setup.py's mypyc build (SELFISH_COMPILE=1), else
+    "python" (for the log: the two builds differ in speed, not in behaviour)."""
+    return "compiled" if (lobby_module.__file__ or "").endswith(".so") else "python"
+
+
 async def start_server(config: ServerConfig) -> RunningServer:
     """Open the store, resume unfinished games, and listen on ``config.host:config.port``."""
     store = Store(config.db, config.db_synchronous)
@@ -143,6 +150,6 @@ async def start_server(config: ServerConfig) -> RunningServer:
     port = int(server.sockets[0].getsockname()[1])
     running = RunningServer(config, lobby, store, server, port)
     await server.start_serving()
-    log.info("listening on %s:%d (store %s, %d rooms resumed)", config.host, port, config.db,
-             len(lobby.rooms))  # fmt: skip
+    log.info("listening on %s:%d (store %s, %d rooms resumed, %s build)", config.host, port,
+             config.db, len(lobby.rooms), build())  # fmt: skip
     return running

@@ -54,16 +54,23 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
     """The :data:`SEAT_KEYS` part of ``seat``'s view: with :func:`public_view` it makes the
     whole view, so a server can build the shared part once per change for every seat."""
+    s = game.rules.s
+    mine, legal = seat_choices(game, seat)
+    return {"seat": seat, "hand": [card_dict(c) for c in s.hands[seat]],
+            "resources": s.units(seat), "decision": mine, "legal": legal}  # fmt: skip
+
+
+def seat_choices(game: Game, seat: int) -> tuple[dict[str, Any] | None, list[Choice]]:
+    """The ``decision`` and ``legal`` values of ``seat``'s view: its open decision (None when
+    it has nothing to decide) and its legal choices, labelled (and marked when fatal)."""
     rules = game.rules
-    s = rules.s
     decision = game.decision
     legal: list[Choice] = [decorate(rules, seat, choice) for choice in game.legal(seat)]
     mine = None
     if decision is not None and legal:
         mine = {"kind": decision.kind, "prompt": decision.prompt,
-                "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])]}
-    return {"seat": seat, "hand": [card_dict(c) for c in s.hands[seat]],
-            "resources": s.units(seat), "decision": mine, "legal": legal}
+                "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])]}  # fmt: skip
+    return mine, legal
 
 
 def idle_seat_key(game: Game, seat: int) -> tuple[int, ...] | None:
@@ -105,51 +112,69 @@ def bulky_value(key: str, source: list[Any]) -> list[dict[str, Any]]:
     return [to_map(card) for card in source]
 
 
-def public_view(game: Game, bulky: bool = True) -> dict[str, Any]:
-    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
+#: The keys of the public view that stay the same for a whole game (see :func:`game_part`).
+GAME_KEYS = ("edition", "seats", "names", "rows")
 
-    ``bulky=False`` leaves the :data:`BULKY_KEYS` None, for a caller that builds (or reuses)
-    them from :func:`bulky_sources` itself."""
+
+def game_part(game: Game) -> dict[str, Any]:
+    """The :data:`GAME_KEYS` part of the public view: a server encodes it once per game."""
+    s = game.rules.s
+    return {"edition": s.edition.value, "seats": s.seats, "names": list(s.names), "rows": 7}
+
+
+def turn_part(game: Game) -> dict[str, Any]:
+    """The public view's keys that change from turn to turn, apart from the
+    :data:`BULKY_KEYS`: with :func:`game_part`, the bulky keys and the :data:`SEAT_KEYS` (all
+    None or empty in the public view) it makes the whole of :func:`public_view`."""
     rules = game.rules
     s = rules.s
     decision = game.decision
     pending = []
     if decision is not None:
-        picked = set(game._picks)
-        pending = [{"seat": o, "kind": decision.kind, "done": o in picked}
-                   for o in decision.options]
+        picked = game._picks
+        kind = decision.kind
+        pending = [{"seat": o, "kind": kind, "done": o in picked} for o in decision.options]
+    names, cols, rows, alive, hands, held = s.names, s.cols, s.rows, s.alive, s.hands, s.held
+    flared = rules.flared
     return {
-        "edition": s.edition.value,
-        "seat": None,
-        "seats": s.seats,
-        "names": list(s.names),
         "turn": s.turn,
         "active": s.active,
         "phase": s.phase,
-        "goal_row": s.goal_row,
-        "rows": 7,
+        "goal_row": s.goal_row,  # Shipwrecked: Raft Drift moves the raft (W6)
         "over": s.over,
         "winner": s.winner,
         "actions_played": s.actions_played,
         "last_moved": rules.last_moved,
         "players": [
-            {"seat": o, "name": s.names[o], "col": s.cols[o], "row": s.rows[o],
-             "alive": s.alive[o], "hand_count": len(s.hands[o]), "face_down": o in s.held,
-             "flared": rules.flared(o)}
+            {"seat": o, "name": names[o], "col": cols[o], "row": rows[o], "alive": alive[o],
+             "hand_count": len(hands[o]), "face_down": o in held, "flared": flared(o)}
             for o in range(s.seats)
         ],
-        "board": bulky_value("board", list(s.board.items())) if bulky else None,
         "sharks": [[col, row] for col, row in s.sharks],
         "draw_count": len(s.draw),
-        "discard": bulky_value("discard", s.discard) if bulky else None,
         "loc_draw_count": len(s.loc_draw),
-        "loc_discard": bulky_value("loc_discard", s.loc_discard) if bulky else None,
-        "hand": None,
-        "resources": None,
         "pending": pending,
-        "decision": None,
-        "legal": [],
     }
+
+
+#: The public view's values of the :data:`SEAT_KEYS`: a spectator has no hand and no choices.
+SPECTATOR_SEAT_PART: dict[str, Any] = {
+    "seat": None, "hand": None, "resources": None, "decision": None, "legal": [],
+}  # fmt: skip
+
+
+def public_view(game: Game, bulky: bool = True) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
+
+    ``bulky=False`` leaves the :data:`BULKY_KEYS` None, for a caller that builds (or reuses)
+    them from :func:`bulky_sources` itself."""
+    view = game_part(game)
+    view.update(turn_part(game))
+    for key, source in bulky_sources(game).items():
+        view[key] = bulky_value(key, source) if bulky else None
+    view.update(SPECTATOR_SEAT_PART)
+    view["legal"] = []  # every view gets a list of its own
+    return view
 
 
 def decorate(rules: Rules, seat: int, choice: Choice) -> Choice:

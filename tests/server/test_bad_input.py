@@ -12,7 +12,6 @@ import pytest
 from protocol.codec import encode
 from protocol.framing import frame
 from protocol.messages import ListRooms
-from server.lobby import Lobby
 from server.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, duel
 
@@ -191,7 +190,7 @@ async def test_internal_error_keeps_the_connection(
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(Lobby._handlers, ListRooms, broken)
+    monkeypatch.setitem(server.lobby._handlers, ListRooms, broken)
     client = await connect(server.port, "Ann")
     assert await client.error({"type": "list_rooms"}) == "internal_error"
     assert (await client.request({"type": "ping"}))["type"] == "pong"
