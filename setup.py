@@ -14,12 +14,13 @@ import os
 from setuptools import setup
 
 # What SELFISH_COMPILE=1 compiles, all mypy --strict (tests/test_compiled.py compiles the same
-# list). server/session.py stays interpreted: its class extends asyncio.Protocol, and mypyc
-# gets weak references to such a class wrong (the fault tests take them).
+# list): the request path from the socket to the frames, not the command line, the bots or the
+# client.
 COMPILED = [
     "protocol",
     "server/engine",
     "server/wire.py",
+    "server/session.py",
     "server/room.py",
     "server/lobby.py",
     "server/outbox.py",

@@ -541,7 +541,7 @@ class Room:
             index = seats.get(player)
             head = public if index not in private else self._events_frame(events, index)
             # one frame string per member: events first, then the state, then the timer
-            conn.send_frame(b"".join((head, frames.frame(index), tail)))
+            conn.send_frame(b"".join((head, *frames.frame_parts(index), tail)))
 
     def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
         """The ``events`` frame of ``events`` as ``seat`` may read them; b"" if it sees none."""

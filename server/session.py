@@ -19,8 +19,10 @@ client, so :meth:`Session.flush` cuts off a client whose unread output passes
 from __future__ import annotations
 
 import asyncio
+import asyncio.protocols
 import logging
-from typing import Any, Protocol, cast
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, cast
 
 from protocol.codec import MessageDecoder
 from protocol.errors import ErrorCode, FrameError, ProtocolError
@@ -32,6 +34,16 @@ from server.outbox import Outbox
 from server.wire import encode
 
 log = logging.getLogger("selfish.server")
+
+_T = TypeVar("_T")
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # only the optional compiled build needs it (it comes with mypy)
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        """What mypy_extensions.mypyc_attr is at run time: nothing."""
+        return lambda cls: cls
 
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
@@ -48,7 +60,10 @@ class Registry(Protocol):
         """Forget an admitted connection that has ended."""
 
 
-class Session(asyncio.Protocol):
+# In the compiled build (setup.py) a session stays a Python class, with compiled methods: mypyc's
+# own classes cannot extend asyncio.Protocol safely (weak references to them crash).
+@mypyc_attr(native_class=False)
+class Session(asyncio.protocols.Protocol):  # named by its module, which mypyc needs imported
     """A TCP connection speaking the Selfish protocol."""
 
     transport: asyncio.Transport  # set by connection_made, before anything else can run

@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.codec import pack, unpack
+from protocol.codec import unpack
+from server.wire import encode_body
 
 log = logging.getLogger("selfish.server")
 
@@ -233,7 +234,7 @@ class Store:
         self, game: int, n: int, seat: int, choice: dict[str, Any], by: str
     ) -> None:
         """Append decision number ``n`` (0-based); committed with the tick's other writes."""
-        row = (game, n, seat, pack(choice), by, time.time())
+        row = (game, n, seat, encode_body(choice), by, time.time())
         if self.on_write is None:
             self._write("INSERT INTO decisions (game, n, seat, choice, by, at) "
                         "VALUES (?, ?, ?, ?, ?, ?)", row)  # fmt: skip

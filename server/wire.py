@@ -23,18 +23,21 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.framing import HEADER as _HEADER
 from server.engine import Game
-from server.engine.cards import GAME_DECKS, LOCATION_DECKS
+from server.engine.cards import GAME_DECKS, LOCATION_DECKS, Location
 from server.engine.views import (
     BULKY_KEYS,
     PILE_MAPS,
+    PLAYER_KEYS,
     SEAT_KEYS,
     SPECTATOR_SEAT_PART,
+    board_entry,
     bulky_sources,
     bulky_value,
     card_dict,
     game_part,
     idle_seat_key,
     location_dict,
+    player_values,
     seat_choices,
     turn_part,
 )
@@ -44,6 +47,11 @@ _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer
 _pack: Callable[[object], bytes] = _packer.pack
 _map_header: Callable[[int], bytes] = _packer.pack_map_header
 _array_header: Callable[[int], bytes] = _packer.pack_array_header
+
+
+def encode_body(obj: object) -> bytes:
+    """``protocol.codec.pack`` with the server's reused Packer: the same bytes."""
+    return _pack(obj)
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -68,20 +76,57 @@ _DECK_BYTES.update(
 )
 
 
-def _packed_cards(cards: list[Any], to_map: Callable[[Any], dict[str, Any]]) -> bytes:
-    """The packed list of ``cards``' maps, joined from each card's bytes packed once."""
+def _joined(cards: list[Any], to_map: Callable[[Any], dict[str, Any]]) -> bytes:
+    """``cards``' maps packed one after the other (a packed list without its header), joined
+    from each card's bytes packed once."""
     try:
-        return _array_header(len(cards)) + b"".join([_DECK_BYTES[id(card)] for card in cards])
+        return b"".join([_DECK_BYTES[id(card)] for card in cards])
     except KeyError:  # a card made outside the static decks (a test's stacked deck)
-        return _pack([to_map(card) for card in cards])
+        return b"".join([_pack(to_map(card)) for card in cards])
 
 
-def _packed_bulky(key: str, source: list[Any]) -> bytes:
-    """``key`` and its value, packed as :func:`server.engine.views.public_view` builds it."""
+def _packed_cards(cards: list[Any], to_map: Callable[[Any], dict[str, Any]]) -> bytes:
+    """The packed list of ``cards``' maps."""
+    return _array_header(len(cards)) + _joined(cards, to_map)
+
+
+# A bulky key's entry in a game's cache: (a copy of its source, its key and value packed, and
+# for a pile its cards packed without the list header).
+_Bulky = tuple[list[Any], bytes, bytes]
+
+
+def _bulky_entry(key: str, source: list[Any], old: _Bulky | None) -> _Bulky:
+    """The cache entry of ``key`` (one of ``views.BULKY_KEYS``) for ``source``. A pile mostly
+    grows by a card or two on top: its old cards' bytes are then reused as they are."""
     to_map = PILE_MAPS.get(key)
     if to_map is None:
-        return _pack(key) + _pack(bulky_value(key, source))
-    return _pack(key) + _packed_cards(source, to_map)
+        if key == "board":
+            return list(source), _pack(key) + _packed_board(source), b""
+        return list(source), _pack(key) + _pack(bulky_value(key, source)), b""
+    if old is not None and len(source) > len(old[0]) and source[: len(old[0])] == old[0]:
+        cards = old[2] + _joined(source[len(old[0]) :], to_map)
+    else:
+        cards = _joined(source, to_map)
+    return list(source), _pack(key) + _array_header(len(source)) + cards, cards
+
+
+# (col, row, id(location)) -> (the location, its packed board entry). At most the cells of a
+# board times the static location cards, and a move changes one or two entries of a board.
+_BOARD_ENTRIES: dict[tuple[int, int, int], tuple[object, bytes]] = {}
+
+
+def _packed_board(source: list[tuple[tuple[int, int], Location]]) -> bytes:
+    """The packed ``board`` of :func:`server.engine.views.bulky_value`, joined from each
+    entry's bytes."""
+    cells = sorted(source)
+    parts = [_array_header(len(cells))]
+    for cell, loc in cells:
+        key = (cell[0], cell[1], id(loc))
+        hit = _BOARD_ENTRIES.get(key)
+        if hit is None or hit[0] is not loc:
+            hit = _BOARD_ENTRIES[key] = (loc, _pack(board_entry(cell, loc)))
+        parts.append(hit[1])
+    return b"".join(parts)
 
 
 # A state frame's packed keys: its head (up to the room code) and the keys of a seat's part, in
@@ -90,6 +135,7 @@ _HEAD = _map_header(4) + _pack("type") + _pack("state") + _pack("room")
 _VERSION, _VIEW = _pack("version"), _pack("view")
 _SEAT, _HAND, _RESOURCES, _DECISION, _LEGAL = (_pack(key) for key in SEAT_KEYS)
 _SEAT_HAND = [_SEAT + _pack(seat) + _HAND for seat in range(16)]
+_PLAYERS = _pack("players")
 # A spectator's seat part, the same for every game.
 _SPECTATOR = _pairs(SPECTATOR_SEAT_PART)
 
@@ -99,13 +145,18 @@ class _GameCache:
 
     def __init__(self, game: Game) -> None:
         constant = game_part(game)
-        size = len(constant) + len(turn_part(game)) + len(BULKY_KEYS) + len(SEAT_KEYS)
+        # the turn part's keys and "players" (packed apart), the bulky keys and the seat keys
+        size = len(constant) + len(turn_part(game, players=False)) + 1 + len(BULKY_KEYS)
+        size += len(SEAT_KEYS)
         # the view's map header, then the pairs of the keys fixed for the game
         self.constant = _map_header(size) + _pairs(constant)
-        # key of views.BULKY_KEYS -> (a copy of its source, its packed key and value)
-        self.bulky: dict[str, tuple[list[Any], bytes]] = {}
+        # key of views.BULKY_KEYS -> its entry
+        self.bulky: dict[str, _Bulky] = {}
         # seat -> (idle_seat_key, packed seat pairs) of the seats with nothing to decide
         self.idle: dict[int, tuple[tuple[int, ...], bytes]] = {}
+        # views.player_values entry -> its packed map: most changes leave most players as they
+        # were; the entries seen in one game are few (positions, hand sizes, ...)
+        self.players: dict[tuple[Any, ...], bytes] = {}
 
 
 class StateFrames:
@@ -126,24 +177,37 @@ class StateFrames:
 
     def _build_shared(self) -> bytes:
         cache = self._cache
-        parts = [self._head, cache.constant, _pairs(turn_part(self.game))]
+        game = self.game
+        parts = [self._head, cache.constant, _pairs(turn_part(game, players=False)), _PLAYERS]
+        values = player_values(game)
+        parts.append(_array_header(len(values)))
+        players = cache.players
+        for entry in values:
+            packed = players.get(entry)
+            if packed is None:
+                packed = players[entry] = _pack(dict(zip(PLAYER_KEYS, entry, strict=True)))
+            parts.append(packed)
         old_bulky = cache.bulky
-        bulky: dict[str, tuple[list[Any], bytes]] = {}
-        for key, source in bulky_sources(self.game).items():
+        bulky: dict[str, _Bulky] = {}
+        for key, source in bulky_sources(game).items():
             old = old_bulky.get(key)
-            if old is None or old[0] != source:
-                old = (list(source), _packed_bulky(key, source))
-            bulky[key] = old
-            parts.append(old[1])
+            new = old if old is not None and old[0] == source else _bulky_entry(key, source, old)
+            bulky[key] = new
+            parts.append(new[1])
         cache.bulky = bulky
         self._shared = b"".join(parts)
         return self._shared
 
     def frame(self, seat: int | None) -> bytes:
         """The complete frame (length prefix included) for ``seat`` (None: a spectator)."""
+        return b"".join(self.frame_parts(seat))
+
+    def frame_parts(self, seat: int | None) -> tuple[bytes, bytes, bytes]:
+        """:meth:`frame` in three pieces, for a caller that joins them with other frames: a
+        frame is a few kilobytes, and every copy of it counts at thousands a second."""
         shared = self._shared if self._shared is not None else self._build_shared()
         part = _SPECTATOR if seat is None else self._seat_pairs(seat)
-        return b"".join((_HEADER.pack(len(shared) + len(part)), shared, part))
+        return _HEADER.pack(len(shared) + len(part)), shared, part
 
     def _seat_pairs(self, seat: int) -> bytes:
         game = self.game

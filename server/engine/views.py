@@ -106,10 +106,14 @@ PILE_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
 def bulky_value(key: str, source: list[Any]) -> list[dict[str, Any]]:
     """The view's value of ``key`` (one of :data:`BULKY_KEYS`) from its :func:`bulky_sources`."""
     if key == "board":
-        return [{"col": col, "row": row, "card": location_dict(loc)}
-                for (col, row), loc in sorted(source)]  # fmt: skip
+        return [board_entry(cell, loc) for cell, loc in sorted(source)]
     to_map = PILE_MAPS[key]
     return [to_map(card) for card in source]
+
+
+def board_entry(cell: tuple[int, int], loc: Location) -> dict[str, Any]:
+    """One entry of the view's ``board``: a face-up location card and its cell."""
+    return {"col": cell[0], "row": cell[1], "card": location_dict(loc)}
 
 
 #: The keys of the public view that stay the same for a whole game (see :func:`game_part`).
@@ -122,10 +126,13 @@ def game_part(game: Game) -> dict[str, Any]:
     return {"edition": s.edition.value, "seats": s.seats, "names": list(s.names), "rows": 7}
 
 
-def turn_part(game: Game) -> dict[str, Any]:
+def turn_part(game: Game, players: bool = True) -> dict[str, Any]:
     """The public view's keys that change from turn to turn, apart from the
     :data:`BULKY_KEYS`: with :func:`game_part`, the bulky keys and the :data:`SEAT_KEYS` (all
-    None or empty in the public view) it makes the whole of :func:`public_view`."""
+    None or empty in the public view) it makes the whole of :func:`public_view`.
+
+    ``players=False`` leaves out the ``players`` key, for a caller that builds it from
+    :func:`player_values` itself."""
     rules = game.rules
     s = rules.s
     decision = game.decision
@@ -134,9 +141,7 @@ def turn_part(game: Game) -> dict[str, Any]:
         picked = game._picks
         kind = decision.kind
         pending = [{"seat": o, "kind": kind, "done": o in picked} for o in decision.options]
-    names, cols, rows, alive, hands, held = s.names, s.cols, s.rows, s.alive, s.hands, s.held
-    flared = rules.flared
-    return {
+    part = {
         "turn": s.turn,
         "active": s.active,
         "phase": s.phase,
@@ -145,16 +150,30 @@ def turn_part(game: Game) -> dict[str, Any]:
         "winner": s.winner,
         "actions_played": s.actions_played,
         "last_moved": rules.last_moved,
-        "players": [
-            {"seat": o, "name": names[o], "col": cols[o], "row": rows[o], "alive": alive[o],
-             "hand_count": len(hands[o]), "face_down": o in held, "flared": flared(o)}
-            for o in range(s.seats)
-        ],
         "sharks": [[col, row] for col, row in s.sharks],
         "draw_count": len(s.draw),
         "loc_draw_count": len(s.loc_draw),
         "pending": pending,
     }
+    if players:
+        part["players"] = [dict(zip(PLAYER_KEYS, values, strict=True))
+                           for values in player_values(game)]  # fmt: skip
+    return part
+
+
+#: The keys of an entry of the view's ``players``, in the order of :func:`player_values`.
+PLAYER_KEYS = ("seat", "name", "col", "row", "alive", "hand_count", "face_down", "flared")
+
+
+def player_values(game: Game) -> list[tuple[Any, ...]]:
+    """The entries of the view's ``players``, each as its values in :data:`PLAYER_KEYS` order:
+    tuples, so that a server can keep each entry encoded under them."""
+    rules = game.rules
+    s = rules.s
+    names, cols, rows, alive, hands, held = s.names, s.cols, s.rows, s.alive, s.hands, s.held
+    flared = rules.flared
+    return [(o, names[o], cols[o], rows[o], alive[o], len(hands[o]), o in held, flared(o))
+            for o in range(s.seats)]  # fmt: skip
 
 
 #: The public view's values of the :data:`SEAT_KEYS`: a spectator has no hand and no choices.
