@@ -464,7 +464,7 @@ class Room:
         events = game.apply(index, choice)
         recorded = game.decisions[-1][1]
         self.hub.store.append_decision(
-            self.game_id, len(game.decisions) - 1, index, dict(recorded), by
+            self.game_id, len(game.decisions) - 1, index, recorded, by
         )
         self._track_opened(index)
         self._broadcast_change(extra + events)
