@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.errors import FrameError
 from protocol.framing import MAX_CLIENT_FRAME, FrameDecoder, frame
