@@ -32,7 +32,6 @@ from server.engine.views import (
     SPECTATOR_SEAT_PART,
     board_entry,
     bulky_sources,
-    bulky_value,
     card_dict,
     game_part,
     idle_seat_key,
@@ -99,10 +98,8 @@ def _bulky_entry(key: str, source: list[Any], old: _Bulky | None) -> _Bulky:
     """The cache entry of ``key`` (one of ``views.BULKY_KEYS``) for ``source``. A pile mostly
     grows by a card or two on top: its old cards' bytes are then reused as they are."""
     to_map = PILE_MAPS.get(key)
-    if to_map is None:
-        if key == "board":
-            return list(source), _pack(key) + _packed_board(source), b""
-        return list(source), _pack(key) + _pack(bulky_value(key, source)), b""
+    if to_map is None:  # the board, the one bulky key that is not a pile
+        return list(source), _pack(key) + _packed_board(source), b""
     if old is not None and len(source) > len(old[0]) and source[: len(old[0])] == old[0]:
         cards = old[2] + _joined(source[len(old[0]) :], to_map)
     else:

@@ -94,6 +94,8 @@ for path in COMPILED:
         name = ".".join(file.with_suffix("").parts).removesuffix(".__init__")
         module = importlib.import_module(name)
         assert module.__file__.endswith(".so"), module.__file__
+from server.tcp import build
+assert build() == "compiled"  # what selfish-server logs at start
 """
 
 # The server's test modules that run against the compiled copy: the faults tests also take weak

@@ -85,10 +85,9 @@ class Game:
         """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
         return build_view(self, seat)
 
-    def public_view(self, bulky: bool = True) -> dict[str, Any]:
-        """The spectator view, which every seat's view extends (same as ``view(None)``);
-        see :func:`views.public_view` for ``bulky``."""
-        return public_view(self, bulky)
+    def public_view(self) -> dict[str, Any]:
+        """The spectator view, which every seat's view extends (same as ``view(None)``)."""
+        return public_view(self)
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``)."""

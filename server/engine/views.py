@@ -116,12 +116,9 @@ def board_entry(cell: tuple[int, int], loc: Location) -> dict[str, Any]:
     return {"col": cell[0], "row": cell[1], "card": location_dict(loc)}
 
 
-#: The keys of the public view that stay the same for a whole game (see :func:`game_part`).
-GAME_KEYS = ("edition", "seats", "names", "rows")
-
-
 def game_part(game: Game) -> dict[str, Any]:
-    """The :data:`GAME_KEYS` part of the public view: a server encodes it once per game."""
+    """The keys of the public view that stay the same for a whole game: a server encodes them
+    once per game."""
     s = game.rules.s
     return {"edition": s.edition.value, "seats": s.seats, "names": list(s.names), "rows": 7}
 
@@ -182,15 +179,12 @@ SPECTATOR_SEAT_PART: dict[str, Any] = {
 }  # fmt: skip
 
 
-def public_view(game: Game, bulky: bool = True) -> dict[str, Any]:
-    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
-
-    ``bulky=False`` leaves the :data:`BULKY_KEYS` None, for a caller that builds (or reuses)
-    them from :func:`bulky_sources` itself."""
+def public_view(game: Game) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
     view = game_part(game)
     view.update(turn_part(game))
     for key, source in bulky_sources(game).items():
-        view[key] = bulky_value(key, source) if bulky else None
+        view[key] = bulky_value(key, source)
     view.update(SPECTATOR_SEAT_PART)
     view["legal"] = []  # every view gets a list of its own
     return view

@@ -36,8 +36,9 @@ async def test_server_process_plays_bots_and_stops_on_signal(
     while port is None:
         line = (await asyncio.wait_for(proc.stderr.readline(), 10)).decode()
         assert line, "server exited early"
-        if m := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
+        if m := re.search(r"listening on 127\.0\.0\.1:(\d+) \(.*, (\w+) build\)", line):
             port = int(m.group(1))
+            assert m.group(2) == "python"  # the tree's .py files, not setup.py's compiled build
     # Two headless clients: one creates (plus a server bot), one joins by code.
     creator = await asyncio.create_subprocess_exec(
         sys.executable, "-c", "import sys; from server.botclient import bot_main; "
