@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import cast
 
 from .cards import Card
 
@@ -77,12 +76,8 @@ def distinct_pairs(cards: list[Card]) -> list[tuple[Card, Card]]:
     return out
 
 
-def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
-    """The distinct ways to pay ``units`` from a hand (C6), fewest cards first.
-
-    Exact payments if any exist; else a double (change is taken afterwards); a hand holding
-    ``units`` or fewer pays everything it has, which is one way.
-    """
+def _resources(hand: list[Card]) -> tuple[list[Card], list[Card], list[Card], int]:
+    """A hand's resource cards, its singles, its doubles (each in hand order) and their total."""
     resources: list[Card] = []
     singles: list[Card] = []
     doubles: list[Card] = []
@@ -96,6 +91,16 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
                 singles.append(card)
             elif value == 2:
                 doubles.append(card)
+    return resources, singles, doubles, total
+
+
+def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
+    """The distinct ways to pay ``units`` from a hand (C6), fewest cards first.
+
+    Exact payments if any exist; else a double (change is taken afterwards); a hand holding
+    ``units`` or fewer pays everything it has, which is one way.
+    """
+    resources, singles, doubles, total = _resources(hand)
     if total <= units:
         return [resources]
     if units == 1:
@@ -109,21 +114,9 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
 def first_payment(hand: list[Card], units: int) -> list[Card]:
     """``payment_ways(hand, units)[0]``, the way Space pays without asking (C6), found without
     listing the others: payments are made on most turns."""
-    resources: list[Card] = []
-    singles: list[Card] = []
-    double: Card | None = None
-    total = 0
-    for card in hand:
-        value = card.value
-        if value:
-            resources.append(card)
-            total += value
-            if value == 1:
-                singles.append(card)
-            elif value == 2 and double is None:
-                double = card
+    resources, singles, doubles, total = _resources(hand)
     if total <= units:
         return resources
     if units == 1:
-        return [singles[0]] if singles else [cast(Card, double)]
-    return [double] if double is not None else singles[:2]
+        return [singles[0]] if singles else [doubles[0]]
+    return [doubles[0]] if doubles else singles[:2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .actions import Choice, payment_ways
+from .actions import Choice, first_payment
 from .cards import GAME_DECKS, Card, Location, card_name
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def _eaten_for_sure(rules: Rules, seat: int, choice: Choice) -> bool:
 def _oxygen_left(rules: Rules, seat: int, lost: int) -> int:
     """Space: the oxygen a seat keeps after paying or giving ``lost`` units (C6, C8)."""
     s = rules.s
-    paid = sum(card.value for card in payment_ways(s.hands[seat], lost)[0])
+    paid = sum(card.value for card in first_payment(s.hands[seat], lost))
     change = 1 if paid > lost and rules.singles_available(1) else 0
     return s.units(seat) - paid + change
 
