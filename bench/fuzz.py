@@ -10,7 +10,8 @@ acts) in batches until the time is up. Findings are counted, never asserted, and
 Output: examples and inputs tried, direct replies by type, error replies by code, crashes
 (internal_error replies, server tracebacks, missing replies, unexpected closes, server
 unreachable), invariant failures (engine invariants, stored game differs from memory), and
-samples of each finding. Exit status 1 if anything was found.
+samples of each finding, and which build of the server ran. Exit status 1 if anything was found.
+The compiled build: ``PYTHONPATH=$(python bench/compiled_build.py) python bench/fuzz.py``.
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Appended, not prepended: a compiled copy on PYTHONPATH (bench/compiled_build.py) comes first,
+# and tests/ (the fuzzer) is found in the checkout.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from server.config import ServerConfig
-from server.tcp import start_server
+from server.tcp import build, start_server
 from tests.server.fuzzing import FUZZ_SETTINGS, ErrorLog, Fuzzer
 
 BATCH = 200  # examples per Hypothesis run
@@ -81,12 +84,13 @@ def run(minutes: float, as_json: bool) -> int:
         "seconds": round(time.monotonic() - start, 1), "fuzzer_failures": fuzzer_failures[:10],
         "rooms_left": rooms, "players_known": players,
         "max_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "build": build(),
     })  # fmt: skip
     if as_json:
         print(json.dumps(summary))
     else:
         print(f"\n{summary['examples']} examples, {summary['inputs']} inputs in "
-              f"{summary['seconds']} s")
+              f"{summary['seconds']} s ({summary['build']} build)")
         print("direct replies:", ", ".join(f"{k} {v}" for k, v in summary["replies"].items()))
         print("errors by code:", ", ".join(f"{k} {v}" for k, v in
                                            summary["errors_by_code"].items()))  # fmt: skip

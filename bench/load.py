@@ -2,7 +2,7 @@
 
     python bench/load.py [--clients N] [--seconds S] [--think MS] [--json]
                          [--procs P] [--drain D] [--baseline-seconds B] [--no-baseline]
-                         [--baseline-uvloop] [--server-no-uvloop] [--lockstep]
+                         [--baseline-uvloop] [--server-no-uvloop] [--lockstep] [--compiled]
 
 Starts ``selfish-server`` on 127.0.0.1 (a subprocess with its own temporary SQLite database and a
 temporary ``--config`` TOML that lets one address open N connections and lifts the rate limits),
@@ -28,6 +28,9 @@ printed as a ratio of it. The baseline runs on the standard asyncio loop, as the
 it; ``--baseline-uvloop`` measures it a second time on uvloop (when installed), the loop
 ``selfish-server`` runs on when uvloop is installed, so both ratios are printed.
 ``--server-no-uvloop`` runs ``selfish-server`` on the standard loop (``SELFISH_NO_UVLOOP=1``).
+``--compiled`` runs the server's compiled build (setup.py's ``COMPILED`` built by mypyc, as
+``SELFISH_COMPILE=1`` installs it) from the copy ``bench/compiled_build.py`` builds and caches,
+first on ``PYTHONPATH``; without it the server runs the modules as installed.
 A process's loop is read from /proc/PID/maps (uvloop's extension mapped or not); the clients
 use uvloop when it is installed.
 
@@ -190,6 +193,20 @@ def server_argv(workdir: Path, clients: int, settings: tuple[str, ...] = ()) -> 
     command = [script] if script else [sys.executable, "-m", "server.cli"]
     return [*command, "--host", HOST, "--port", "0", "--db", str(workdir / "server.sqlite3"),
             "--config", str(config)]  # fmt: skip
+
+
+def compiled_pythonpath() -> str:
+    """``PYTHONPATH`` for a server process that runs the compiled copy of the sources."""
+    sys.path.insert(0, str(HERE))
+    try:
+        from compiled_build import compiled_tree
+    finally:
+        sys.path.remove(str(HERE))
+    print("compiled build: building or reusing the cached copy ...", flush=True)
+    tree = str(compiled_tree())
+    print(f"compiled build: {tree}", flush=True)
+    rest = os.environ.get("PYTHONPATH")
+    return tree + (os.pathsep + rest if rest else "")
 
 
 def baseline_argv(uvloop: bool = False) -> list[str]:
@@ -694,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a server setting for the run, as a TOML line (repeatable), e.g. "
                         "--set db_synchronous=\"FULL\"")  # fmt: skip
+    p.add_argument("--compiled", action="store_true",
+                   help="run the server's compiled build (built by bench/compiled_build.py "
+                        "on first use: needs mypy and a C compiler)")  # fmt: skip
     p.add_argument("--lockstep", action="store_true",
                    help="open every table at the same moment (default: spread over one think "
                         "time); with a fixed think time the tables then stay in step")  # fmt: skip
@@ -706,6 +726,8 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
         # selfish-server runs on uvloop when it is installed, unless SELFISH_NO_UVLOOP is set
         env = {**os.environ, "SELFISH_NO_UVLOOP": "1"} if args.server_no_uvloop else None
+        if args.compiled:
+            env = {**(env or os.environ), "PYTHONPATH": compiled_pythonpath()}
         argv = server_argv(workdir, clients, tuple(args.set))
         server = start_target("selfish-server", argv, workdir, "listening on", env)
         try:

@@ -1,6 +1,7 @@
 """The optional mypyc build (setup.py, SELFISH_COMPILE=1) plays the same games, byte for byte.
 
-Compiles a copy of the modules in setup.py's ``COMPILED`` with mypyc and plays seeded bot games in
+Compiles a copy of the modules in setup.py's ``COMPILED`` with mypyc (``bench/compiled_build.py``,
+the copy ``bench/load.py --compiled`` runs) and plays seeded bot games in
 a subprocess that imports the compiled modules, and again on the pure-Python modules: every view,
 every state frame a server would send and every final state must be the same, so a deployment
 that compiles them runs the same game, only faster. The protocol's tests and the server's own
@@ -22,8 +23,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # setup.py's list of compiled modules
-from setup import COMPILED  # noqa: E402
+sys.path.insert(0, str(ROOT / "bench"))  # the compiled copy bench/load.py --compiled runs
+from compiled_build import compiled_tree  # noqa: E402
 
 PLAY = """
 import hashlib, json, random, sys
@@ -56,16 +57,16 @@ print(json.dumps(out, sort_keys=True))
                     reason="no C compiler")  # fmt: skip
 def test_the_compiled_build_plays_exactly_the_same_games(tmp_path: Path) -> None:
     pytest.importorskip("mypyc")
-    for tree in ("server", "protocol", "tests/server", "tests/protocol"):
-        shutil.copytree(ROOT / tree, tmp_path / tree,
+    tree = compiled_tree(cache=tmp_path)
+    library = next(tree.glob("*__mypyc*.so"))
+    built = library.stat().st_mtime_ns
+    assert compiled_tree(cache=tmp_path) == tree  # built once per version of the sources
+    assert library.stat().st_mtime_ns == built
+    for tests in ("tests/server", "tests/protocol"):
+        shutil.copytree(ROOT / tests, tree / tests,
                         ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    shutil.copy(ROOT / "tests" / "__init__.py", tmp_path / "tests")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)  # pytest's settings
-    shutil.copy(ROOT / "setup.py", tmp_path)  # COMPILED, for CHECK
-    build = subprocess.run([sys.executable, "-m", "mypyc", *COMPILED], cwd=tmp_path,
-                           capture_output=True, text=True, timeout=600)  # fmt: skip
-    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
-    compiled = _play(tmp_path, "compiled")
+    shutil.copy(ROOT / "tests" / "__init__.py", tree / "tests")
+    compiled = _play(tree, "compiled")
     pure = _play(ROOT, "pure")
     assert set(compiled) == set(pure)
     for key in pure:  # the views seen along each game (hashed) and the final state
@@ -73,13 +74,13 @@ def test_the_compiled_build_plays_exactly_the_same_games(tmp_path: Path) -> None
     # the protocol and the server, compiled, under their own tests (those that run the server in
     # the test's process)
     suite = ["tests/protocol", *(f"tests/server/test_{name}.py" for name in SERVER_TESTS)]
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    check = subprocess.run([sys.executable, "-c", CHECK], cwd=tmp_path, capture_output=True,
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    check = subprocess.run([sys.executable, "-c", CHECK], cwd=tree, capture_output=True,
                            text=True, timeout=60, env=env)  # fmt: skip
     assert check.returncode == 0, check.stderr[-2000:]
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *suite],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+        cwd=tree, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
 
