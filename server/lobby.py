@@ -62,6 +62,9 @@ class Connection(Protocol):
     def send_frame(self, data: bytes) -> None:
         """Queue an already encoded frame (see protocol.codec.encode) to the client."""
 
+    def send_parts(self, parts: tuple[bytes, ...]) -> None:
+        """Queue already encoded frames, given in pieces that are written as they are."""
+
     def close_after(self, message: Message) -> None:
         """Send ``message`` and then close the connection."""
 

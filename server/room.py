@@ -32,8 +32,8 @@ Ack = Callable[[], None] | None
 class Outlet(Protocol):
     """A member's live connection, as a room writes to it."""
 
-    def send_frame(self, data: bytes) -> None:
-        """Queue an already encoded frame to the client."""
+    def send_parts(self, parts: tuple[bytes, ...]) -> None:
+        """Queue already encoded frames, given in pieces that are written as they are."""
 
 
 class Hub(Protocol):
@@ -540,8 +540,9 @@ class Room:
                 continue
             index = seats.get(player)
             head = public if index not in private else self._events_frame(events, index)
-            # one frame string per member: events first, then the state, then the timer
-            conn.send_frame(b"".join((head, *frames.frame_parts(index), tail)))
+            # events first, then the state, then the timer; the pieces are not joined: the shared
+            # part of the state goes to every member, and a frame is a few kilobytes
+            conn.send_parts((head, *frames.frame_parts(index), tail))
 
     def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
         """The ``events`` frame of ``events`` as ``seat`` may read them; b"" if it sees none."""

@@ -203,6 +203,16 @@ class Session(asyncio.protocols.Protocol):  # named by its module, which mypyc n
         if len(self._out) == 1:
             self.outbox.queue(self)
 
+    def send_parts(self, parts: tuple[bytes, ...]) -> None:
+        """Queue frames given in pieces (empty ones allowed). They are written as they are, in
+        one system call with the rest of the tick's output, never joined into one string."""
+        if self.closing:
+            return
+        out = self._out
+        if not out:
+            self.outbox.queue(self)
+        out.extend(parts)
+
     def flush(self) -> None:
         """Write the queued frames at once; never blocks. A client that stops reading is cut
         off."""
@@ -213,7 +223,10 @@ class Session(asyncio.protocols.Protocol):  # named by its module, which mypyc n
         transport = self.transport
         if transport.is_closing():
             return
-        transport.write(out[0] if len(out) == 1 else b"".join(out))
+        if len(out) == 1:
+            transport.write(out[0])
+        else:  # one writev (uvloop; the standard loop joins them)
+            transport.writelines(out)
         if transport.get_write_buffer_size() > self.config.max_write_buffer:
             log.warning("%s: not reading its messages; closing", self.peer)
             self.closing = True
