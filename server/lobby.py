@@ -43,8 +43,12 @@ from server.engine import CATALOGUE
 from server.limits import TokenBucket
 from server.room import Room, Status
 from server.store import Store
+from server.wire import encode
 
 log = logging.getLogger("selfish.server")
+
+# The direct reply to a request without an id, encoded once.
+_OK_FRAME = encode(reply("ok", None))
 
 Message = dict[str, Any]
 
@@ -289,6 +293,8 @@ class Lobby:
         handler(conn, player, req)
 
     def _ok(self, conn: Connection, req: Request) -> Callable[[], None]:
+        if req.id is None:  # most acts: the same frame every time
+            return lambda: conn.send_frame(_OK_FRAME)
         return lambda: conn.send(reply("ok", req.id))
 
     def _room(self, code: str) -> Room:

@@ -8,7 +8,7 @@ import pytest
 
 from server.botclient import CreateSpec, HeadlessBot
 from server.tcp import RunningServer
-from tests.server.conftest import Client, ClientFactory
+from tests.server.conftest import Client, ClientFactory, duel
 from tests.server.hidden import audit
 
 
@@ -100,3 +100,21 @@ async def test_reveal_is_shown_to_the_looker_only(
         if reveals:
             return
     pytest.fail("no Hack Suit reveal in 29 games")
+
+
+async def test_an_act_without_an_id_gets_ok_then_events_then_state(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann, bob, code = await duel(server, connect)
+    for client in (ann, bob):
+        await client.expect("state")  # the game's first state
+    room = server.lobby.rooms[code]
+    assert room.game is not None
+    seat = room.game.pending_seats()[0]
+    actor = (ann, bob)[seat]
+    choice = room.game.view(seat)["legal"][0]
+    actor.send({"type": "act", "room": code, "version": room.version, "choice": choice})
+    ok, events, state = [await actor.recv() for _ in range(3)]
+    assert ok == {"type": "ok"}  # no id to echo (the server sends this reply pre-encoded)
+    assert (events["type"], state["type"]) == ("events", "state")
+    assert state["version"] == room.version
