@@ -3,6 +3,7 @@
     python bench/load.py [--clients N] [--seconds S] [--think MS] [--json]
                          [--procs P] [--drain D] [--baseline-seconds B] [--no-baseline]
                          [--baseline-uvloop] [--server-no-uvloop] [--lockstep] [--compiled]
+                         [--rounds R]
 
 Starts ``selfish-server`` on 127.0.0.1 (a subprocess with its own temporary SQLite database and a
 temporary ``--config`` TOML that lets one address open N connections and lifts the rate limits),
@@ -21,12 +22,17 @@ finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play pha
 microseconds per decision of the server and of the clients, the event loop of the server and of
 the clients, whether the server runs the compiled (mypyc) build of setup.py, and server RSS per
 connected client: (RSS with every client connected, welcomed and idle - RSS before they
-connect) / N. The same load generator then drives
+connect) / N (from the first round). The same load generator then drives
 ``bench/baseline_server.py`` (a bare asyncio server answering each act with a ~500-byte map to
 the 4 members of the room) for ``--baseline-seconds`` and the server's decisions/second is
-printed as a ratio of it. The baseline runs on the standard asyncio loop, as the issue defines
-it; ``--baseline-uvloop`` measures it a second time on uvloop (when installed), the loop
-``selfish-server`` runs on when uvloop is installed, so both ratios are printed.
+printed as a ratio of it. The two are measured in turn, ``--rounds`` times each (default 2:
+server, baseline, server, baseline), each round taking its share of the windows; the figures
+add up over the rounds and the ratio of each round is printed too. On a shared machine the speed
+drifts by 10-20% within minutes, and one 20-second window each, one after the other, let such a
+drift land on one side of the ratio only. The baseline runs on the standard asyncio loop, as
+the issue defines it; ``--baseline-uvloop`` measures it a second time on uvloop (when
+installed), the loop ``selfish-server`` runs on when uvloop is installed, so both ratios are
+printed.
 ``--server-no-uvloop`` runs ``selfish-server`` on the standard loop (``SELFISH_NO_UVLOOP=1``).
 ``--compiled`` runs the server's compiled build (setup.py's ``COMPILED`` built by mypyc, as
 ``SELFISH_COMPILE=1`` installs it) from the copy ``bench/compiled_build.py`` builds and caches,
@@ -562,6 +568,9 @@ def client_process(index: int, clients: int, port: int, think: float, pipe: Conn
 # ---------------------------------------------------------------------- one measurement
 
 
+LATENCIES = "_latencies"  # a measurement's sorted round trips (ms), kept to pool rounds
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     """The q-quantile (0..1) by nearest rank; NaN when empty."""
     if not sorted_values:
@@ -636,6 +645,7 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
         "client_processes": len(share),
         "connect_seconds": round(connect_seconds, 2),
         "decisions_per_second": round(decisions_window / seconds, 1),
+        "decisions_window": decisions_window,
         "decisions": decisions,
         "rtt_ms_p50": round(percentile(latencies, 0.50), 2),
         "rtt_ms_p99": round(percentile(latencies, 0.99), 2),
@@ -660,7 +670,46 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
         "server_rss_idle_mib": round(rss_idle / 2**20, 1),
         "server_rss_peak_mib": round(rss_peak / 2**20, 1),
         "server_rss_per_client_kib": round((rss_idle - rss_before) / max(1, connected) / 1024, 1),
+        LATENCIES: latencies,
     }  # fmt: skip
+
+
+def combine(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """One target's measurement from its rounds (see ``--rounds``): counts and CPU seconds add
+    up, rates and CPU per decision are taken over all the rounds, the round trips are pooled, and
+    the memory figures are the first round's (the only one that starts from an empty server)
+    but for the peak."""
+    if len(rounds) == 1:
+        return rounds[0]
+    first = rounds[0]
+    out = dict(first)
+    for key in ("seconds", "decisions", "decisions_window", "errors", "stale_races",
+                "games_started", "games_finished", "games_unfinished", "play_wall_seconds",
+                "server_cpu_seconds_window", "server_cpu_seconds_play",
+                "server_cpu_seconds_total", "client_cpu_seconds"):  # fmt: skip
+        out[key] = round(sum(r[key] for r in rounds), 2)
+    codes: Counter[str] = Counter()
+    for r in rounds:
+        codes.update(r["error_codes"])
+    out["error_codes"] = dict(codes)
+    out["connect_seconds"] = max(r["connect_seconds"] for r in rounds)
+    out["server_rss_peak_mib"] = max(r["server_rss_peak_mib"] for r in rounds)
+    out["decisions_per_second"] = round(out["decisions_window"] / out["seconds"], 1)
+    decisions = max(1, out["decisions"])
+    out["server_cpu_us_per_decision"] = round(out["server_cpu_seconds_play"] / decisions * 1e6, 1)
+    out["client_cpu_us_per_decision"] = round(out["client_cpu_seconds"] / decisions * 1e6, 1)
+    latencies = sorted(x for r in rounds for x in r[LATENCIES])
+    out["rtt_ms_p50"] = round(percentile(latencies, 0.50), 2)
+    out["rtt_ms_p99"] = round(percentile(latencies, 0.99), 2)
+    out["rtt_ms_max"] = round(latencies[-1], 2) if latencies else math.nan
+    out[LATENCIES] = latencies
+    out["rounds"] = len(rounds)
+    return out
+
+
+def public(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` without the raw round trips (for the JSON line)."""
+    return {key: value for key, value in result.items() if key != LATENCIES}
 
 
 # ---------------------------------------------------------------------- command line
@@ -714,6 +763,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compiled", action="store_true",
                    help="run the server's compiled build (built by bench/compiled_build.py "
                         "on first use: needs mypy and a C compiler)")  # fmt: skip
+    p.add_argument("--rounds", type=int, default=2,
+                   help="measure the server and the baseline in turn, this many times each, "
+                        "splitting their windows (2)")  # fmt: skip
     p.add_argument("--lockstep", action="store_true",
                    help="open every table at the same moment (default: spread over one think "
                         "time); with a fixed think time the tables then stay in step")  # fmt: skip
@@ -729,40 +781,61 @@ def main(argv: list[str] | None = None) -> int:
         if args.compiled:
             env = {**(env or os.environ), "PYTHONPATH": compiled_pythonpath()}
         argv = server_argv(workdir, clients, tuple(args.set))
-        server = start_target("selfish-server", argv, workdir, "listening on", env)
-        try:
-            result = measure(server, clients, args.seconds, args.think, procs, args.drain,
-                             args.lockstep)  # fmt: skip
-        finally:
-            result_status = server.stop()
-        result["server_exit_status"] = result_status
-        report("selfish-server", result)
-        out: dict[str, Any] = {"server": result}
+        runs: list[tuple[str, str, bool]] = []  # the baselines: (key, name, on uvloop)
         if not args.no_baseline:
-            base_seconds = args.baseline_seconds or min(args.seconds, 20.0)
-            runs = [("baseline", False)]
+            runs.append(("baseline", "baseline", False))
             if args.baseline_uvloop:
                 if importlib.util.find_spec("uvloop") is not None:
-                    runs.append(("baseline_uvloop", True))
+                    runs.append(("baseline_uvloop", "baseline on uvloop", True))
                 else:
                     print("--baseline-uvloop: uvloop is not installed, no second baseline")
-            for key, uvloop in runs:
-                name = "baseline" + (" on uvloop" if uvloop else "")
-                baseline = start_target(key, baseline_argv(uvloop), workdir,
-                                        "baseline listening on")  # fmt: skip
-                try:
-                    base = measure(baseline, clients, base_seconds, args.think, procs, 10.0,
-                                   args.lockstep)  # fmt: skip
-                finally:
-                    baseline.stop()
-                report(name, base)
-                ratio = result["decisions_per_second"] / max(1e-9, base["decisions_per_second"])
-                print(f"server throughput = {ratio:.1%} of the {name} "
-                      f"({result['decisions_per_second']} / {base['decisions_per_second']} "
-                      f"decisions/s; event loops: server {result['server_loop']}, baseline "
-                      f"{base['server_loop']})")  # fmt: skip
-                out[key] = base
-                out["ratio_to_" + key] = round(ratio, 3)
+        rounds = max(1, args.rounds) if runs else 1
+        base_seconds = args.baseline_seconds or min(args.seconds, 20.0)
+        server = start_target("selfish-server", argv, workdir, "listening on", env)
+        targets = [server]
+        measured: dict[str, list[dict[str, Any]]] = {"server": []}
+        try:
+            for key, _, uvloop in runs:
+                targets.append(start_target(key, baseline_argv(uvloop), workdir,
+                                            "baseline listening on"))  # fmt: skip
+                measured[key] = []
+            for index in range(rounds):
+                # the server, then each baseline, in turn: a drift of the machine's speed
+                # (other tenants, clocks) then weighs on all of them alike
+                measured["server"].append(measure(
+                    server, clients, args.seconds / rounds, args.think, procs, args.drain,
+                    args.lockstep))  # fmt: skip
+                for (key, _, _), target in zip(runs, targets[1:], strict=True):
+                    measured[key].append(measure(target, clients, base_seconds / rounds,
+                                                 args.think, procs, 10.0, args.lockstep))
+                if rounds > 1:
+                    print(f"round {index + 1} of {rounds}: " + ", ".join(
+                        f"{key} {m[-1]['decisions_per_second']} decisions/s"
+                        for key, m in measured.items()), flush=True)  # fmt: skip
+        finally:
+            statuses = [target.stop() for target in targets]
+        result = combine(measured["server"])
+        result["server_exit_status"] = statuses[0]
+        report("selfish-server", result)
+        out: dict[str, Any] = {"server": public(result)}
+        for key, name, _ in runs:
+            base = combine(measured[key])
+            report(name, base)
+            ratio = result["decisions_per_second"] / max(1e-9, base["decisions_per_second"])
+            print(f"server throughput = {ratio:.1%} of the {name} "
+                  f"({result['decisions_per_second']} / {base['decisions_per_second']} "
+                  f"decisions/s; event loops: server {result['server_loop']}, baseline "
+                  f"{base['server_loop']}" + (f"; {rounds} rounds" if rounds > 1 else "")
+                  + ")")  # fmt: skip
+            if rounds > 1:
+                print("  per round: " + ", ".join(
+                    f"{s['decisions_per_second'] / max(1e-9, b['decisions_per_second']):.1%}"
+                    for s, b in zip(measured["server"], measured[key], strict=True)))
+            out[key] = public(base)
+            out["ratio_to_" + key] = round(ratio, 3)
+            out["rounds_ratio_to_" + key] = [
+                round(s["decisions_per_second"] / max(1e-9, b["decisions_per_second"]), 3)
+                for s, b in zip(measured["server"], measured[key], strict=True)]
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0
