@@ -179,8 +179,9 @@ def start_target(name: str, argv: list[str], workdir: Path, marker: str,
 
 
 def server_argv(workdir: Path, clients: int, settings: tuple[str, ...] = ()) -> list[str]:
-    """``selfish-server`` on loopback with limits raised for one address and N clients, plus
-    ``settings`` (TOML lines such as ``db_synchronous = "FULL"``)."""
+    """``selfish-server`` on loopback with limits raised for one address and ``clients``
+    identities (every round's clients are new ones), plus ``settings`` (TOML lines such as
+    ``db_synchronous = "FULL"``)."""
     config = workdir / "server.toml"
     config.write_text(
         "# bench/load.py: every client comes from 127.0.0.1 and acts as fast as it likes\n"
@@ -388,6 +389,8 @@ class Client(asyncio.Protocol):
             self.on_game_over(msg)
         elif kind == "error":
             code = str(msg.get("code"))
+            if not self.welcomed.done():  # the hello itself was refused: a limit of the run
+                self.welcomed.set_exception(ConnectionError(f"hello refused: {code}"))
             if code in BENIGN:
                 self.gen.stats.benign[code] += 1
             else:
@@ -780,7 +783,6 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "SELFISH_NO_UVLOOP": "1"} if args.server_no_uvloop else None
         if args.compiled:
             env = {**(env or os.environ), "PYTHONPATH": compiled_pythonpath()}
-        argv = server_argv(workdir, clients, tuple(args.set))
         runs: list[tuple[str, str, bool]] = []  # the baselines: (key, name, on uvloop)
         if not args.no_baseline:
             runs.append(("baseline", "baseline", False))
@@ -790,6 +792,9 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     print("--baseline-uvloop: uvloop is not installed, no second baseline")
         rounds = max(1, args.rounds) if runs else 1
+        # each round connects new identities and opens new rooms (the old ones stay, their
+        # players gone, as after any disconnection)
+        argv = server_argv(workdir, clients * rounds, tuple(args.set))
         base_seconds = args.baseline_seconds or min(args.seconds, 20.0)
         server = start_target("selfish-server", argv, workdir, "listening on", env)
         targets = [server]

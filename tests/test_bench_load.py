@@ -15,8 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_load_bench_measures_server_and_baseline_in_rounds() -> None:
+    # 72 clients: each round's are new identities, more than one round's limits plus their
+    # margin of 64 would admit
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), "--clients", "8", "--seconds", "1",
+        [sys.executable, str(ROOT / "bench" / "load.py"), "--clients", "72", "--seconds", "1",
          "--rounds", "2", "--think", "0", "--json"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
@@ -25,7 +27,7 @@ def test_load_bench_measures_server_and_baseline_in_rounds() -> None:
     out = json.loads(run.stdout.strip().splitlines()[-1])
     server, baseline = out["server"], out["baseline"]
     for result in (server, baseline):
-        assert result["rounds"] == 2 and result["connected"] == 8 and result["errors"] == 0
+        assert result["rounds"] == 2 and result["connected"] == 72 and result["errors"] == 0
         assert result["decisions"] > 0 and "_latencies" not in result
         assert result["decisions_per_second"] == round(
             result["decisions_window"] / result["seconds"], 1)
