@@ -1,7 +1,8 @@
 """One client connection: bytes in through the sans-IO decoder, requests to the lobby, frames out.
 
-A session is the connection's ``asyncio.Protocol``: the transport calls :meth:`data_received`,
-which feeds the decoder and handles every completed message on the spot. There is no task per
+A session is the connection's protocol (``asyncio.Protocol``'s methods, see :class:`Session`):
+the transport calls :meth:`data_received`, which feeds the decoder and handles every completed
+message on the spot. There is no task per
 connection and no coroutine waiting on a read: at thousands of messages a second, waking a task
 and entering a timeout context around every read cost about a fifth of the server's CPU.
 
@@ -19,10 +20,8 @@ client, so :meth:`Session.flush` cuts off a client whose unread output passes
 from __future__ import annotations
 
 import asyncio
-import asyncio.protocols
 import logging
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, cast
 
 from protocol.codec import MessageDecoder
 from protocol.errors import ErrorCode, FrameError, ProtocolError
@@ -34,16 +33,6 @@ from server.outbox import Outbox
 from server.wire import encode
 
 log = logging.getLogger("selfish.server")
-
-_T = TypeVar("_T")
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # only the optional compiled build needs it (it comes with mypy)
-
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
-        """What mypy_extensions.mypyc_attr is at run time: nothing."""
-        return lambda cls: cls
 
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
@@ -60,11 +49,13 @@ class Registry(Protocol):
         """Forget an admitted connection that has ended."""
 
 
-# In the compiled build (setup.py) a session stays a Python class, with compiled methods: mypyc's
-# own classes cannot extend asyncio.Protocol safely (weak references to them crash).
-@mypyc_attr(native_class=False)
-class Session(asyncio.protocols.Protocol):  # named by its module, which mypyc needs imported
-    """A TCP connection speaking the Selfish protocol."""
+class Session:
+    """A TCP connection speaking the Selfish protocol: an ``asyncio.Protocol`` by its methods.
+
+    It does not subclass ``asyncio.Protocol`` (the event loops only call the methods): so the
+    compiled build (setup.py) makes it one of mypyc's own classes, whose attributes are read
+    from the object's struct, not looked up in a dict on every use.
+    """
 
     transport: asyncio.Transport  # set by connection_made, before anything else can run
 
@@ -131,6 +122,12 @@ class Session(asyncio.protocols.Protocol):  # named by its module, which mypyc n
             self._handle(message)
         if decoder.error is not None and not self.closing:
             self._fail(decoder.error)
+
+    def pause_writing(self) -> None:
+        """Never acted on: :meth:`flush` cuts off a client that lets its output pile up."""
+
+    def resume_writing(self) -> None:
+        """See :meth:`pause_writing`."""
 
     def eof_received(self) -> bool:
         # The client will send nothing more: as with a read returning b"", the connection ends,

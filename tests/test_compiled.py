@@ -7,8 +7,8 @@ every state frame a server would send and every final state must be the same, so
 that compiles them runs the same game, only faster. The protocol's tests and the server's own
 tests of play, lobby, reconnection, timers, storage and bad input then run against the compiled
 copy (some code compiles but runs differently: a ClassVar in a dataclass body becomes a field under
-mypyc, a method cannot live in a class attribute, weak references to a compiled class extending
-asyncio.Protocol crash).
+mypyc, a method cannot live in a class attribute, a compiled session is one of mypyc's own
+classes, which cannot extend asyncio.Protocol safely or be weakly referenced).
 """
 
 from __future__ import annotations
@@ -99,9 +99,9 @@ from server.tcp import build
 assert build() == "compiled"  # what selfish-server logs at start
 """
 
-# The server's test modules that run against the compiled copy: the faults tests also take weak
-# references to sessions (which crashed a compiled class extending asyncio.Protocol) and start
-# selfish-server processes, which import the compiled copy through PYTHONPATH.
+# The server's test modules that run against the compiled copy: the faults tests also look for
+# dropped sessions among the collector's objects (a compiled session is one of mypyc's own
+# classes) and start selfish-server processes, which import the compiled copy through PYTHONPATH.
 SERVER_TESTS = ["play", "lobby", "reconnect", "timers", "store", "bad_input", "wire", "handshake",
                 "faults"]  # fmt: skip
 

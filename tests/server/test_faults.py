@@ -3,7 +3,8 @@ filling the server with abandoned games, a database that stops taking writes.
 
 Everything runs over real TCP on 127.0.0.1 with small limits, so each fault is detected in well
 under a second. "Memory released" is checked the strict way: once the server dropped a
-connection, a weak reference to its Session must die (nothing in the server still holds it).
+connection, after a full collection no Session object of that connection is left anywhere (the
+collector sees every object that could hold one).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import signal
 import socket
 import sqlite3
 import sys
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -153,30 +153,36 @@ async def test_kill_9_mid_game_then_restart_resumes_every_game(tmp_path: Path) -
 # ---------------------------------------------------------------------- bad clients
 
 
-async def _session_of(server: RunningServer, player: str | None) -> weakref.ref[Session]:
+async def _session_of(server: RunningServer, player: str | None) -> str:
+    """The peer address of the player's session: it names the session without keeping it."""
     for _ in range(100):
         found = [s for s in server.sessions if s.player is not None and s.player.id == player]
         if found:
-            return weakref.ref(found[0])
+            return found[0].peer
         await asyncio.sleep(0.01)
     raise AssertionError(f"no session for {player}")
 
 
-async def _dropped(server: RunningServer, ref: weakref.ref[Session], player: str | None,
+def _sessions_at(peer: str) -> list[Session]:
+    """Every live Session object of the connection from ``peer``, wherever it is kept."""
+    return [o for o in gc.get_objects() if isinstance(o, Session) and o.peer == peer]
+
+
+async def _dropped(server: RunningServer, peer: str, player: str | None,
                    timeout: float) -> float:  # fmt: skip
     """Wait until the server has dropped the session; check nothing keeps it; return the loop
     time at which it was gone."""
     loop = asyncio.get_running_loop()
     start = loop.time()
-    while (session := ref()) is not None and session in server.sessions:
+    while any(session.peer == peer for session in server.sessions):
         assert loop.time() - start < timeout, "the server did not drop the connection"
-        del session
         await asyncio.sleep(0.01)
     gone = loop.time()
     assert player is not None and not server.lobby.connected(player)
     await asyncio.sleep(0.05)  # let the handler task finish closing the transport
     gc.collect()
-    assert ref() is None, gc.get_referrers(ref())
+    kept = _sessions_at(peer)
+    assert not kept, gc.get_referrers(*kept)
     assert sum(server.per_address.values()) == len(server.sessions)
     return gone
 
@@ -203,10 +209,10 @@ async def test_client_that_vanishes_is_dropped_after_idle_timeout(
     server = await make_server(idle_timeout=0.3)
     ghost = await connect(server.port, "Ghost")
     silent_since = asyncio.get_running_loop().time()
-    ref = await _session_of(server, ghost.player)
+    peer = await _session_of(server, ghost.player)
     game = await _game_meanwhile(server, connect)
     # Ghost neither reads nor writes from here on, and never closes its socket.
-    gone = await _dropped(server, ref, ghost.player, timeout=3)
+    gone = await _dropped(server, peer, ghost.player, timeout=3)
     assert 0.25 <= gone - silent_since < 2  # idle_timeout counts from its hello, just before
     await asyncio.wait_for(game, 30)
 
@@ -217,7 +223,7 @@ async def test_half_frame_then_stall_is_dropped_after_frame_timeout(
     server = await make_server(idle_timeout=30.0, frame_timeout=0.3)
     staller = await connect(server.port, "Staller")
     trickler = await connect(server.port, "Trickler")
-    refs = [await _session_of(server, c.player) for c in (staller, trickler)]
+    peers = [await _session_of(server, c.player) for c in (staller, trickler)]
     game = await _game_meanwhile(server, connect)
     half = encode({"type": "ping", "pad": "x" * 100})
     staller.send_raw(half[:40])  # a header announcing 100+ bytes, then a few, then nothing
@@ -225,18 +231,18 @@ async def test_half_frame_then_stall_is_dropped_after_frame_timeout(
 
     async def trickle() -> None:  # one byte every 50 ms: far inside the idle timeout
         for byte in half[:-1]:
-            session = refs[1]()
-            if session is None or session.closing or session not in server.sessions:
+            live = [s for s in server.sessions if s.peer == peers[1] and not s.closing]
+            if not live:
                 # Dropped or being dropped: a byte sent to the closed socket would make the
                 # kernel reset the connection and discard the error frame still unread here.
                 return
-            del session
+            del live
             trickler.send_raw(bytes([byte]))
             await asyncio.sleep(0.05)
 
     dripping = asyncio.create_task(trickle())
-    for client, ref in zip((staller, trickler), refs, strict=True):
-        gone = await _dropped(server, ref, client.player, timeout=3)
+    for client, peer in zip((staller, trickler), peers, strict=True):
+        gone = await _dropped(server, peer, client.player, timeout=3)
         assert 0.3 <= gone - started < 2  # the frame timeout, far below the idle timeout
         error = await client.expect("error")
         assert error["code"] == "idle_timeout" and "frame" in error["message"]
@@ -255,19 +261,18 @@ async def test_slow_reader_is_cut_off_at_the_write_buffer_limit(
     reader, writer = await asyncio.open_connection(sock=sock)
     slow = Client(reader, writer)
     await slow.hello("Slow")
-    ref = await _session_of(server, slow.player)
+    peer = await _session_of(server, slow.player)
     game = await _game_meanwhile(server, connect)
     ann_room = next(iter(server.lobby.rooms))
     await slow.request({"type": "join_room", "room": ann_room, "as": "spectator"})
     # From now on Slow reads nothing, but keeps asking for the whole table (history included).
     loop = asyncio.get_running_loop()
     end = loop.time() + 5
-    while (session := ref()) is not None and session in server.sessions:
-        del session
+    while any(session.peer == peer for session in server.sessions):
         assert loop.time() < end, "the slow reader was never cut off"
         slow.send({"type": "sync", "room": ann_room})
         await asyncio.sleep(0.002)
-    await _dropped(server, ref, slow.player, timeout=1)
+    await _dropped(server, peer, slow.player, timeout=1)
     assert "not reading its messages" in caplog.text
     await asyncio.wait_for(game, 30)
     writer.transport.abort()
