@@ -2,7 +2,7 @@
 
 ``SELFISH_COMPILE=1`` compiles the rules engine and the server's request path (the modules in
 ``COMPILED``) with mypyc, which their ``mypy --strict`` typing allows: the same code, with about
-40% less server CPU per decision (docs/operations.md, docs/server.md). It needs mypy and a C
+38% less server CPU per decision (docs/operations.md, docs/server.md). It needs mypy and a C
 compiler at build time, so it is off by default and meant for deployments, not editable
 development installs (compiled modules would shadow edits to the ``.py`` files):
 

@@ -186,19 +186,12 @@ class Session:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one frame; it is written at the end of the tick, after the store commits."""
-        if self.closing:
-            return
-        self._out.append(encode(message))  # server.wire.encode: one Packer for the server
-        if len(self._out) == 1:
-            self.outbox.queue(self)
+        if not self.closing:
+            self.send_parts((encode(message),))  # server.wire.encode: one Packer for the server
 
     def send_frame(self, data: bytes) -> None:
         """Queue one frame that is already encoded (a broadcast encodes once for everyone)."""
-        if self.closing:
-            return
-        self._out.append(data)
-        if len(self._out) == 1:
-            self.outbox.queue(self)
+        self.send_parts((data,))
 
     def send_parts(self, parts: tuple[bytes, ...]) -> None:
         """Queue frames given in pieces (empty ones allowed). They are written as they are, in
