@@ -42,19 +42,35 @@ class BaselineRoom:
     def broadcast_state(self) -> None:
         turn = self.version % len(self.members)
         for seat, member in enumerate(self.members):
-            member.send({
-                "type": "state", "room": self.code, "version": self.version,
-                "view": {"seat": seat, "turn": turn, "phase": "actions", "over": False,
-                         "hand": ["laser_blast", "oxygen_1", "oxygen_2"], "pad": PAD,
-                         "legal": [CHOICE] if seat == turn else []},
-            })  # fmt: skip
+            member.send(
+                {
+                    "type": "state",
+                    "room": self.code,
+                    "version": self.version,
+                    "view": {
+                        "seat": seat,
+                        "turn": turn,
+                        "phase": "actions",
+                        "over": False,
+                        "hand": ["laser_blast", "oxygen_1", "oxygen_2"],
+                        "pad": PAD,
+                        "legal": [CHOICE] if seat == turn else [],
+                    },
+                }
+            )
 
     def act(self) -> None:
         self.version += 1
         self.decisions += 1
         if self.decisions >= DECISIONS:
-            over = {"type": "game_over", "room": self.code, "game": 1, "winner": 0,
-                    "winner_name": "a", "turns": DECISIONS}  # fmt: skip
+            over = {
+                "type": "game_over",
+                "room": self.code,
+                "game": 1,
+                "winner": 0,
+                "winner_name": "a",
+                "turns": DECISIONS,
+            }
             for member in self.members:
                 member.send(over)
         else:
@@ -98,8 +114,15 @@ class Conn(asyncio.Protocol):
             self.room.act()
         elif kind == "hello":
             Conn.count += 1
-            self.send({"type": "welcome", "protocol": 1, "player": f"p{Conn.count}",
-                       "token": f"t{Conn.count}", "server": "baseline"})  # fmt: skip
+            self.send(
+                {
+                    "type": "welcome",
+                    "protocol": 1,
+                    "player": f"p{Conn.count}",
+                    "token": f"t{Conn.count}",
+                    "server": "baseline",
+                }
+            )
         elif kind == "create_room":
             code = f"R{len(Conn.rooms)}"
             self.room = Conn.rooms[code] = BaselineRoom(code)
@@ -109,8 +132,14 @@ class Conn(asyncio.Protocol):
             room = Conn.rooms[msg["room"]]
             self.room = room
             room.members.append(self)
-            self.send({"type": "joined", "room": room.code, "role": "player",
-                       "seat": len(room.members) - 1})  # fmt: skip
+            self.send(
+                {
+                    "type": "joined",
+                    "room": room.code,
+                    "role": "player",
+                    "seat": len(room.members) - 1,
+                }
+            )
             if len(room.members) == 4:
                 room.broadcast_state()
         elif kind == "rematch" and self.room is not None:
@@ -139,8 +168,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--uvloop", action="store_true",
-                        help="run on uvloop (if installed) instead of the standard asyncio loop")
+    parser.add_argument(
+        "--uvloop",
+        action="store_true",
+        help="run on uvloop (if installed) instead of the standard asyncio loop",
+    )
     args = parser.parse_args()
     factory = None
     if args.uvloop:

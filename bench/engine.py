@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from server.bots.selfplay import play_game
 from server.engine.cards import Edition
-from server.engine.selfplay import play_game
 
 
 def measure(edition: Edition, games: int, seed: int, check: bool) -> tuple[float, float]:
@@ -35,8 +35,10 @@ def main() -> None:
         for check in (False, True):
             rate, per_game = measure(edition, args.games, args.seed, check)
             mode = "with invariant checks" if check else "no invariant checks"
-            print(f"{edition.value:12} 4 seats random bots, {mode:22}: "
-                  f"{rate:7.1f} games/s, {per_game:6.1f} decisions/game")
+            print(
+                f"{edition.value:12} 4 seats random bots, {mode:22}: "
+                f"{rate:7.1f} games/s, {per_game:6.1f} decisions/game"
+            )
 
 
 if __name__ == "__main__":

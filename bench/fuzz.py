@@ -10,8 +10,7 @@ acts) in batches until the time is up. Findings are counted, never asserted, and
 Output: examples and inputs tried, direct replies by type, error replies by code, crashes
 (internal_error replies, server tracebacks, missing replies, unexpected closes, server
 unreachable), invariant failures (engine invariants, stored game differs from memory), and
-samples of each finding, and which build of the server ran. Exit status 1 if anything was found.
-The compiled build: ``PYTHONPATH=$(python bench/compiled_build.py) python bench/fuzz.py``.
+samples of each finding. Exit status 1 if anything was found.
 """
 
 from __future__ import annotations
@@ -27,15 +26,14 @@ import tempfile
 import time
 from pathlib import Path
 
-# Appended, not prepended: a compiled copy on PYTHONPATH (bench/compiled_build.py) comes first,
-# and tests/ (the fuzzer) is found in the checkout.
+# The fuzzer lives in tests/, which is not installed: found in the checkout.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from server.config import ServerConfig
-from server.tcp import build, start_server
+from server.tcp import start_server
 from tests.server.fuzzing import FUZZ_SETTINGS, ErrorLog, Fuzzer
 
 BATCH = 200  # examples per Hypothesis run
@@ -53,8 +51,13 @@ def run(minutes: float, as_json: bool) -> int:
         errors.install()
         fuzzer_failures: list[str] = []  # the fuzzer itself broke (a bug here, not a finding)
 
-        @settings(max_examples=BATCH, deadline=None, phases=[Phase.generate], database=None,
-                  suppress_health_check=list(HealthCheck))  # fmt: skip
+        @settings(
+            max_examples=BATCH,
+            deadline=None,
+            phases=[Phase.generate],
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         @given(st.data())
         def batch(data: st.DataObject) -> None:
             loop.run_until_complete(fuzzer.example(data.draw))
@@ -69,10 +72,12 @@ def run(minutes: float, as_json: bool) -> int:
                     fuzzer_failures.append(f"{type(exc).__name__}: {str(exc)[:300]}")
                 if not as_json:
                     f = fuzzer.findings
-                    print(f"{time.monotonic() - start:6.0f} s  {f.examples} examples, "
-                          f"{f.inputs} inputs, {len(f.crashes)} crashes, "
-                          f"{len(f.invariant_failures)} invariant failures",
-                          flush=True)  # fmt: skip
+                    print(
+                        f"{time.monotonic() - start:6.0f} s  {f.examples} examples, "
+                        f"{f.inputs} inputs, {len(f.crashes)} crashes, "
+                        f"{len(f.invariant_failures)} invariant failures",
+                        flush=True,
+                    )
         finally:
             errors.remove()
             rooms = len(running.lobby.rooms)
@@ -80,24 +85,34 @@ def run(minutes: float, as_json: bool) -> int:
             loop.run_until_complete(running.stop())
             loop.close()
     summary = fuzzer.findings.summary()
-    summary.update({
-        "seconds": round(time.monotonic() - start, 1), "fuzzer_failures": fuzzer_failures[:10],
-        "rooms_left": rooms, "players_known": players,
-        "max_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "build": build(),
-    })  # fmt: skip
+    summary.update(
+        {
+            "seconds": round(time.monotonic() - start, 1),
+            "fuzzer_failures": fuzzer_failures[:10],
+            "rooms_left": rooms,
+            "players_known": players,
+            "max_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        }
+    )
     if as_json:
         print(json.dumps(summary))
     else:
-        print(f"\n{summary['examples']} examples, {summary['inputs']} inputs in "
-              f"{summary['seconds']} s ({summary['build']} build)")
+        print(
+            f"\n{summary['examples']} examples, {summary['inputs']} inputs in "
+            f"{summary['seconds']} s"
+        )
         print("direct replies:", ", ".join(f"{k} {v}" for k, v in summary["replies"].items()))
-        print("errors by code:", ", ".join(f"{k} {v}" for k, v in
-                                           summary["errors_by_code"].items()))  # fmt: skip
-        print(f"crashes: {summary['crashes']}  invariant failures: "
-              f"{summary['invariant_failures']}  fuzzer failures: {len(fuzzer_failures)}")
-        print(f"rooms left open: {rooms}, players known: {players}, "
-              f"max RSS {summary['max_rss_mib']} MiB (fuzzer and server together)")
+        print(
+            "errors by code:", ", ".join(f"{k} {v}" for k, v in summary["errors_by_code"].items())
+        )
+        print(
+            f"crashes: {summary['crashes']}  invariant failures: "
+            f"{summary['invariant_failures']}  fuzzer failures: {len(fuzzer_failures)}"
+        )
+        print(
+            f"rooms left open: {rooms}, players known: {players}, "
+            f"max RSS {summary['max_rss_mib']} MiB (fuzzer and server together)"
+        )
         for text in summary["crash_samples"] + summary["invariant_samples"] + fuzzer_failures:
             print("  " + text)
     return 0 if fuzzer.findings.clean() and not fuzzer_failures else 1

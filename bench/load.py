@@ -2,7 +2,7 @@
 
     python bench/load.py [--clients N] [--seconds S] [--think MS] [--json]
                          [--procs P] [--drain D] [--baseline-seconds B] [--no-baseline]
-                         [--baseline-uvloop] [--server-no-uvloop] [--lockstep] [--compiled]
+                         [--baseline-uvloop] [--server-no-uvloop] [--lockstep]
                          [--rounds R]
 
 Starts ``selfish-server`` on 127.0.0.1 (a subprocess with its own temporary SQLite database and a
@@ -20,7 +20,7 @@ round trip p50/p99/max in ms, errors (error frames other than the stale_version 
 simultaneous decisions, which are counted apart, plus lost connections), games started and
 finished, server CPU seconds (utime+stime from /proc/PID/stat) over the play phase, CPU
 microseconds per decision of the server and of the clients, the event loop of the server and of
-the clients, whether the server runs the compiled (mypyc) build of setup.py, and server RSS per
+the clients, and server RSS per
 connected client: (RSS with every client connected, welcomed and idle - RSS before they
 connect) / N (from the first round). The same load generator then drives
 ``bench/baseline_server.py`` (a bare asyncio server answering each act with a ~500-byte map to
@@ -34,9 +34,6 @@ the issue defines it; ``--baseline-uvloop`` measures it a second time on uvloop 
 installed), the loop ``selfish-server`` runs on when uvloop is installed, so both ratios are
 printed.
 ``--server-no-uvloop`` runs ``selfish-server`` on the standard loop (``SELFISH_NO_UVLOOP=1``).
-``--compiled`` runs the server's compiled build (setup.py's ``COMPILED`` built by mypyc, as
-``SELFISH_COMPILE=1`` installs it) from the copy ``bench/compiled_build.py`` builds and caches,
-first on ``PYTHONPATH``; without it the server runs the modules as installed.
 A process's loop is read from /proc/PID/maps (uvloop's extension mapped or not); the clients
 use uvloop when it is installed.
 
@@ -119,22 +116,15 @@ def proc_rss(pid: int) -> int:
         return int(fh.read().split()[1]) * PAGE
 
 
-def proc_build(pid: int) -> str:
-    """"compiled" if setup.py's mypyc build (SELFISH_COMPILE=1) is mapped into ``pid`` (its
-    modules share one library named ``<hash>__mypyc``), else "python"."""
-    with open(f"/proc/{pid}/maps") as fh:
-        return "compiled" if "__mypyc." in fh.read() else "python"
-
-
 def proc_loop(pid: int) -> str:
-    """"uvloop" if uvloop's extension is mapped into ``pid`` (selfish-server imports it only to
+    """ "uvloop" if uvloop's extension is mapped into ``pid`` (selfish-server imports it only to
     run on it; the baseline only with --uvloop), else "asyncio" (the standard event loop)."""
     with open(f"/proc/{pid}/maps") as fh:
         return "uvloop" if "/uvloop/loop." in fh.read() else "asyncio"
 
 
 def loop_name(loop: asyncio.AbstractEventLoop) -> str:
-    """"uvloop" or "asyncio": the event loop ``loop`` is."""
+    """ "uvloop" or "asyncio": the event loop ``loop`` is."""
     return "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
 
 
@@ -159,8 +149,9 @@ class Target:
         return self.proc.returncode
 
 
-def start_target(name: str, argv: list[str], workdir: Path, marker: str,
-                 env: dict[str, str] | None = None) -> Target:  # fmt: skip
+def start_target(
+    name: str, argv: list[str], workdir: Path, marker: str, env: dict[str, str] | None = None
+) -> Target:
     """Run ``argv`` with stderr to a log file and wait for ``marker HOST:PORT`` in it."""
     log = workdir / f"{name}.log"
     fh = open(log, "wb")  # noqa: SIM115 - the child keeps writing to it
@@ -193,27 +184,21 @@ def server_argv(workdir: Path, clients: int, settings: tuple[str, ...] = ()) -> 
         "rate_per_second = 100000.0\n"
         "rate_burst = 100000\n"
         "idle_timeout = 3600.0\n"
-        'log_level = "WARNING"\n'
-        + "".join(f"{line}\n" for line in settings)
+        'log_level = "WARNING"\n' + "".join(f"{line}\n" for line in settings)
     )
     script = shutil.which("selfish-server", path=os.path.dirname(sys.executable))
     command = [script] if script else [sys.executable, "-m", "server.cli"]
-    return [*command, "--host", HOST, "--port", "0", "--db", str(workdir / "server.sqlite3"),
-            "--config", str(config)]  # fmt: skip
-
-
-def compiled_pythonpath() -> str:
-    """``PYTHONPATH`` for a server process that runs the compiled copy of the sources."""
-    sys.path.insert(0, str(HERE))
-    try:
-        from compiled_build import compiled_tree
-    finally:
-        sys.path.remove(str(HERE))
-    print("compiled build: building or reusing the cached copy ...", flush=True)
-    tree = str(compiled_tree())
-    print(f"compiled build: {tree}", flush=True)
-    rest = os.environ.get("PYTHONPATH")
-    return tree + (os.pathsep + rest if rest else "")
+    return [
+        *command,
+        "--host",
+        HOST,
+        "--port",
+        "0",
+        "--db",
+        str(workdir / "server.sqlite3"),
+        "--config",
+        str(config),
+    ]
 
 
 def baseline_argv(uvloop: bool = False) -> list[str]:
@@ -335,8 +320,9 @@ class Client(asyncio.Protocol):
             if at < 0:
                 return False
             try:
-                legal = msgpack.unpackb(frames[at + len(LEGAL) : end], raw=False,
-                                        strict_map_key=False)  # fmt: skip
+                legal = msgpack.unpackb(
+                    frames[at + len(LEGAL) : end], raw=False, strict_map_key=False
+                )
             except (ValueError, msgpack.UnpackException):
                 return False
             if type(legal) is not list or not all(
@@ -346,8 +332,12 @@ class Client(asyncio.Protocol):
         head = msgpack.Unpacker(raw=False)
         head.feed(frames[start : min(end, start + HEAD_MAX)])
         try:
-            if (head.read_map_header() != 4 or head.unpack() != "type"
-                    or head.unpack() != "state" or head.unpack() != "room"):  # fmt: skip
+            if (
+                head.read_map_header() != 4
+                or head.unpack() != "type"
+                or head.unpack() != "state"
+                or head.unpack() != "room"
+            ):
                 return False
             room = head.unpack()
             if head.unpack() != "version":
@@ -373,8 +363,12 @@ class Client(asyncio.Protocol):
         if kind == "state":
             self.on_state(msg["room"], msg["version"], msg["view"]["legal"])
         elif kind in ("events", "ok", "timer", "room", "pong"):
-            if (kind == "room" and self.host and msg.get("status") == "playing"
-                    and msg.get("game") != self.game_seen):  # fmt: skip
+            if (
+                kind == "room"
+                and self.host
+                and msg.get("status") == "playing"
+                and msg.get("game") != self.game_seen
+            ):
                 self.game_seen = msg.get("game")
                 self.gen.stats.games_started += 1
         elif kind == "welcome":
@@ -433,8 +427,9 @@ class Client(asyncio.Protocol):
         # perf_counter, not loop.time(): uvloop's clock has 1 ms steps and is read once per loop
         # iteration, which would quantise and inflate every round trip
         self.acted_at = time.perf_counter()
-        self.send({"type": "act", "room": room, "version": version,
-                   "choice": self.rng.choice(legal)})  # fmt: skip
+        self.send(
+            {"type": "act", "room": room, "version": version, "choice": self.rng.choice(legal)}
+        )
 
     def on_game_over(self, msg: dict[str, Any]) -> None:
         if not self.host:
@@ -461,8 +456,15 @@ class Client(asyncio.Protocol):
 class Generator:
     """The clients of one process, driven by commands from the parent over a pipe."""
 
-    def __init__(self, index: int, clients: int, port: int, think: float, pipe: Connection,
-                 edition_offset: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        index: int,
+        clients: int,
+        port: int,
+        think: float,
+        pipe: Connection,
+        edition_offset: int,
+    ) -> None:
         self.index = index
         self.count = clients
         self.port = port
@@ -503,8 +505,9 @@ class Generator:
         for n in range(0, self.count, SEATS):
             self.clients[n].partners = self.clients[n + 1 : n + SEATS]
         gate = asyncio.Semaphore(CONNECT_PARALLEL)
-        results = await asyncio.gather(*(self._connect(c, gate) for c in self.clients),
-                                       return_exceptions=True)  # fmt: skip
+        results = await asyncio.gather(
+            *(self._connect(c, gate) for c in self.clients), return_exceptions=True
+        )
         failures = [r for r in results if isinstance(r, BaseException)]
         for failure in failures:
             self.stats.errors[f"connect: {type(failure).__name__}"] += 1
@@ -519,8 +522,13 @@ class Generator:
         editions = ("space", "shipwrecked")
         hosts = self.clients[::SEATS]
         for n, client in enumerate(hosts):
-            create = {"type": "create_room", "edition": editions[(n + self.edition_offset) % 2],
-                      "seats": SEATS, "public": False, "autostart": True}  # fmt: skip
+            create = {
+                "type": "create_room",
+                "edition": editions[(n + self.edition_offset) % 2],
+                "seats": SEATS,
+                "public": False,
+                "autostart": True,
+            }
             # Tables open spread over one think time: people do not all sit down in the same
             # millisecond, and with a fixed think time tables opened together stay in lockstep.
             delay = 0.0 if self.lockstep else self.think * n / len(hosts)
@@ -538,13 +546,23 @@ class Generator:
                 client.transport.close()
         await asyncio.sleep(0.1)
         stats = self.stats
-        self.pipe.send(("done", {
-            "latencies": stats.latencies, "decisions_window": stats.decisions_window,
-            "decisions": stats.decisions, "errors": dict(stats.errors),
-            "benign": dict(stats.benign), "games_started": stats.games_started,
-            "games_finished": stats.games_finished, "unfinished": stats.unfinished,
-            "cpu": stats.cpu, "loop": loop_name(self.loop),
-        }))  # fmt: skip
+        self.pipe.send(
+            (
+                "done",
+                {
+                    "latencies": stats.latencies,
+                    "decisions_window": stats.decisions_window,
+                    "decisions": stats.decisions,
+                    "errors": dict(stats.errors),
+                    "benign": dict(stats.benign),
+                    "games_started": stats.games_started,
+                    "games_finished": stats.games_finished,
+                    "unfinished": stats.unfinished,
+                    "cpu": stats.cpu,
+                    "loop": loop_name(self.loop),
+                },
+            )
+        )
 
 
 def _own_cpu() -> float:
@@ -552,8 +570,9 @@ def _own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def client_process(index: int, clients: int, port: int, think: float, pipe: Connection,
-                   edition_offset: int) -> None:  # fmt: skip
+def client_process(
+    index: int, clients: int, port: int, think: float, pipe: Connection, edition_offset: int
+) -> None:
     """Entry point of one load-generator process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
 
@@ -582,13 +601,19 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[rank]
 
 
-def measure(target: Target, clients: int, seconds: float, think_ms: float, procs: int,
-            drain: float, lockstep: bool = False) -> dict[str, Any]:  # fmt: skip
+def measure(
+    target: Target,
+    clients: int,
+    seconds: float,
+    think_ms: float,
+    procs: int,
+    drain: float,
+    lockstep: bool = False,
+) -> dict[str, Any]:
     """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures."""
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
     server_loop = proc_loop(pid)
-    build = proc_build(pid)
     rss_before = proc_rss(pid)
     cpu_start = proc_cpu(pid)
     ctx = mp.get_context("fork")
@@ -643,7 +668,10 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
     decisions = sum(r["decisions"] for r in results)
     client_cpu = sum(r["cpu"] for r in results)
     return {
-        "clients": clients, "connected": connected, "think_ms": think_ms, "seconds": seconds,
+        "clients": clients,
+        "connected": connected,
+        "think_ms": think_ms,
+        "seconds": seconds,
         "lockstep": lockstep,
         "client_processes": len(share),
         "connect_seconds": round(connect_seconds, 2),
@@ -653,28 +681,29 @@ def measure(target: Target, clients: int, seconds: float, think_ms: float, procs
         "rtt_ms_p50": round(percentile(latencies, 0.50), 2),
         "rtt_ms_p99": round(percentile(latencies, 0.99), 2),
         "rtt_ms_max": round(latencies[-1], 2) if latencies else math.nan,
-        "errors": sum(errors.values()), "error_codes": dict(errors),
+        "errors": sum(errors.values()),
+        "error_codes": dict(errors),
         "stale_races": sum(benign.values()),
         "games_started": sum(r["games_started"] for r in results),
         "games_finished": sum(r["games_finished"] for r in results),
         "games_unfinished": sum(r["unfinished"] for r in results),
         "play_wall_seconds": round(wall, 1),
-        "server_cpu_seconds_window": round(cpu_window if cpu_window is not None
-                                           else cpu_end - cpu_go, 2),
+        "server_cpu_seconds_window": round(
+            cpu_window if cpu_window is not None else cpu_end - cpu_go, 2
+        ),
         "server_cpu_seconds_play": round(cpu_end - cpu_go, 2),
         "server_cpu_seconds_total": round(cpu_end - cpu_start, 2),
         "client_cpu_seconds": round(client_cpu, 2),
         "server_cpu_us_per_decision": round((cpu_end - cpu_go) / max(1, decisions) * 1e6, 1),
         "client_cpu_us_per_decision": round(client_cpu / max(1, decisions) * 1e6, 1),
         "server_loop": server_loop,
-        "server_build": build,
         "client_loop": "+".join(sorted({r["loop"] for r in results})) or "-",
         "server_rss_before_mib": round(rss_before / 2**20, 1),
         "server_rss_idle_mib": round(rss_idle / 2**20, 1),
         "server_rss_peak_mib": round(rss_peak / 2**20, 1),
         "server_rss_per_client_kib": round((rss_idle - rss_before) / max(1, connected) / 1024, 1),
         LATENCIES: latencies,
-    }  # fmt: skip
+    }
 
 
 def combine(rounds: list[dict[str, Any]]) -> dict[str, Any]:
@@ -686,10 +715,21 @@ def combine(rounds: list[dict[str, Any]]) -> dict[str, Any]:
         return rounds[0]
     first = rounds[0]
     out = dict(first)
-    for key in ("seconds", "decisions", "decisions_window", "errors", "stale_races",
-                "games_started", "games_finished", "games_unfinished", "play_wall_seconds",
-                "server_cpu_seconds_window", "server_cpu_seconds_play",
-                "server_cpu_seconds_total", "client_cpu_seconds"):  # fmt: skip
+    for key in (
+        "seconds",
+        "decisions",
+        "decisions_window",
+        "errors",
+        "stale_races",
+        "games_started",
+        "games_finished",
+        "games_unfinished",
+        "play_wall_seconds",
+        "server_cpu_seconds_window",
+        "server_cpu_seconds_play",
+        "server_cpu_seconds_total",
+        "client_cpu_seconds",
+    ):
         out[key] = round(sum(r[key] for r in rounds), 2)
     codes: Counter[str] = Counter()
     for r in rounds:
@@ -720,59 +760,96 @@ def public(result: dict[str, Any]) -> dict[str, Any]:
 
 def report(name: str, r: dict[str, Any]) -> None:
     """Human-readable lines for one measurement."""
-    print(f"{name}: {r['connected']}/{r['clients']} clients in {r['client_processes']} "
-          f"process(es), think {r['think_ms']:g} ms, window {r['seconds']:g} s "
-          f"(connected in {r['connect_seconds']} s)")
+    print(
+        f"{name}: {r['connected']}/{r['clients']} clients in {r['client_processes']} "
+        f"process(es), think {r['think_ms']:g} ms, window {r['seconds']:g} s "
+        f"(connected in {r['connect_seconds']} s)"
+    )
     print(f"  decisions/s {r['decisions_per_second']}  (total {r['decisions']})")
     print(f"  act->state ms  p50 {r['rtt_ms_p50']}  p99 {r['rtt_ms_p99']}  max {r['rtt_ms_max']}")
     print(f"  errors {r['errors']} {r['error_codes'] or ''}  stale races {r['stale_races']}")
-    print(f"  games started {r['games_started']}  finished {r['games_finished']}  "
-          f"unfinished rooms {r['games_unfinished']}  (play phase {r['play_wall_seconds']} s)")
-    print(f"  server CPU s: window {r['server_cpu_seconds_window']}  play "
-          f"{r['server_cpu_seconds_play']}  total {r['server_cpu_seconds_total']};  "
-          f"clients' CPU s {r['client_cpu_seconds']}")
-    print(f"  CPU us per decision: server {r['server_cpu_us_per_decision']}  clients "
-          f"{r['client_cpu_us_per_decision']};  event loop: server {r['server_loop']}  clients "
-          f"{r['client_loop']}" + (f";  build {r['server_build']}"
-                                   if name == "selfish-server" else ""))  # fmt: skip
-    print(f"  server RSS MiB: before {r['server_rss_before_mib']}  idle "
-          f"{r['server_rss_idle_mib']}  peak {r['server_rss_peak_mib']};  per connected idle "
-          f"client {r['server_rss_per_client_kib']} KiB")  # fmt: skip
+    print(
+        f"  games started {r['games_started']}  finished {r['games_finished']}  "
+        f"unfinished rooms {r['games_unfinished']}  (play phase {r['play_wall_seconds']} s)"
+    )
+    print(
+        f"  server CPU s: window {r['server_cpu_seconds_window']}  play "
+        f"{r['server_cpu_seconds_play']}  total {r['server_cpu_seconds_total']};  "
+        f"clients' CPU s {r['client_cpu_seconds']}"
+    )
+    print(
+        f"  CPU us per decision: server {r['server_cpu_us_per_decision']}  clients "
+        f"{r['client_cpu_us_per_decision']};  event loop: server {r['server_loop']}  clients "
+        f"{r['client_loop']}"
+    )
+    print(
+        f"  server RSS MiB: before {r['server_rss_before_mib']}  idle "
+        f"{r['server_rss_idle_mib']}  peak {r['server_rss_peak_mib']};  per connected idle "
+        f"client {r['server_rss_per_client_kib']} KiB"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the server measurement, then the baseline, and print the figures."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clients", type=int, default=400, help="clients, a multiple of 4 (400)")
-    p.add_argument("--seconds", type=float, default=20.0,
-                   help="window in which games are (re)started (20)")
+    p.add_argument(
+        "--seconds", type=float, default=20.0, help="window in which games are (re)started (20)"
+    )
     p.add_argument("--think", type=float, default=0.0, help="ms between a state and the act (0)")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
-    p.add_argument("--procs", type=int, default=0,
-                   help="client processes (default: 1 per 400 clients, at least 2, at most "
-                        "4 and the number of cores)")
-    p.add_argument("--drain", type=float, default=300.0,
-                   help="seconds after the window for games in play to end (300)")
-    p.add_argument("--baseline-seconds", type=float, default=0.0,
-                   help="window of the baseline run (default: min(--seconds, 20))")
+    p.add_argument(
+        "--procs",
+        type=int,
+        default=0,
+        help="client processes (default: 1 per 400 clients, at least 2, at most "
+        "4 and the number of cores)",
+    )
+    p.add_argument(
+        "--drain",
+        type=float,
+        default=300.0,
+        help="seconds after the window for games in play to end (300)",
+    )
+    p.add_argument(
+        "--baseline-seconds",
+        type=float,
+        default=0.0,
+        help="window of the baseline run (default: min(--seconds, 20))",
+    )
     p.add_argument("--no-baseline", action="store_true", help="skip the baseline")
-    p.add_argument("--baseline-uvloop", action="store_true",
-                   help="measure the baseline a second time, on uvloop (if installed)")
-    p.add_argument("--server-no-uvloop", action="store_true",
-                   help="run selfish-server on the standard asyncio loop (SELFISH_NO_UVLOOP=1)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="a server setting for the run, as a TOML line (repeatable), e.g. "
-                        "--set db_synchronous=\"FULL\"")  # fmt: skip
-    p.add_argument("--compiled", action="store_true",
-                   help="run the server's compiled build (built by bench/compiled_build.py "
-                        "on first use: needs mypy and a C compiler)")  # fmt: skip
-    p.add_argument("--rounds", type=int, default=2,
-                   help="measure the server and the baseline in turn, this many times each, "
-                        "splitting their windows (2)")  # fmt: skip
-    p.add_argument("--lockstep", action="store_true",
-                   help="open every table at the same moment (default: spread over one think "
-                        "time); with a fixed think time the tables then stay in step")  # fmt: skip
-    args = p.parse_args(argv)  # fmt: skip
+    p.add_argument(
+        "--baseline-uvloop",
+        action="store_true",
+        help="measure the baseline a second time, on uvloop (if installed)",
+    )
+    p.add_argument(
+        "--server-no-uvloop",
+        action="store_true",
+        help="run selfish-server on the standard asyncio loop (SELFISH_NO_UVLOOP=1)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a server setting for the run, as a TOML line (repeatable), e.g. "
+        '--set db_synchronous="FULL"',
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="measure the server and the baseline in turn, this many times each, "
+        "splitting their windows (2)",
+    )
+    p.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="open every table at the same moment (default: spread over one think "
+        "time); with a fixed think time the tables then stay in step",
+    )
+    args = p.parse_args(argv)
     clients = max(SEATS, args.clients // SEATS * SEATS)
     # see the module docstring: 2 processes at 400 clients, never more than the cores
     procs = args.procs or min(4, os.cpu_count() or 1, max(2, round(clients / 400)))
@@ -781,8 +858,6 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
         # selfish-server runs on uvloop when it is installed, unless SELFISH_NO_UVLOOP is set
         env = {**os.environ, "SELFISH_NO_UVLOOP": "1"} if args.server_no_uvloop else None
-        if args.compiled:
-            env = {**(env or os.environ), "PYTHONPATH": compiled_pythonpath()}
         runs: list[tuple[str, str, bool]] = []  # the baselines: (key, name, on uvloop)
         if not args.no_baseline:
             runs.append(("baseline", "baseline", False))
@@ -801,22 +876,45 @@ def main(argv: list[str] | None = None) -> int:
         measured: dict[str, list[dict[str, Any]]] = {"server": []}
         try:
             for key, _, uvloop in runs:
-                targets.append(start_target(key, baseline_argv(uvloop), workdir,
-                                            "baseline listening on"))  # fmt: skip
+                targets.append(
+                    start_target(key, baseline_argv(uvloop), workdir, "baseline listening on")
+                )
                 measured[key] = []
             for index in range(rounds):
                 # the server, then each baseline, in turn: a drift of the machine's speed
                 # (other tenants, clocks) then weighs on all of them alike
-                measured["server"].append(measure(
-                    server, clients, args.seconds / rounds, args.think, procs, args.drain,
-                    args.lockstep))  # fmt: skip
+                measured["server"].append(
+                    measure(
+                        server,
+                        clients,
+                        args.seconds / rounds,
+                        args.think,
+                        procs,
+                        args.drain,
+                        args.lockstep,
+                    )
+                )
                 for (key, _, _), target in zip(runs, targets[1:], strict=True):
-                    measured[key].append(measure(target, clients, base_seconds / rounds,
-                                                 args.think, procs, 10.0, args.lockstep))
+                    measured[key].append(
+                        measure(
+                            target,
+                            clients,
+                            base_seconds / rounds,
+                            args.think,
+                            procs,
+                            10.0,
+                            args.lockstep,
+                        )
+                    )
                 if rounds > 1:
-                    print(f"round {index + 1} of {rounds}: " + ", ".join(
-                        f"{key} {m[-1]['decisions_per_second']} decisions/s"
-                        for key, m in measured.items()), flush=True)  # fmt: skip
+                    print(
+                        f"round {index + 1} of {rounds}: "
+                        + ", ".join(
+                            f"{key} {m[-1]['decisions_per_second']} decisions/s"
+                            for key, m in measured.items()
+                        ),
+                        flush=True,
+                    )
         finally:
             statuses = [target.stop() for target in targets]
         result = combine(measured["server"])
@@ -827,20 +925,26 @@ def main(argv: list[str] | None = None) -> int:
             base = combine(measured[key])
             report(name, base)
             ratio = result["decisions_per_second"] / max(1e-9, base["decisions_per_second"])
-            print(f"server throughput = {ratio:.1%} of the {name} "
-                  f"({result['decisions_per_second']} / {base['decisions_per_second']} "
-                  f"decisions/s; event loops: server {result['server_loop']}, baseline "
-                  f"{base['server_loop']}" + (f"; {rounds} rounds" if rounds > 1 else "")
-                  + ")")  # fmt: skip
+            print(
+                f"server throughput = {ratio:.1%} of the {name} "
+                f"({result['decisions_per_second']} / {base['decisions_per_second']} "
+                f"decisions/s; event loops: server {result['server_loop']}, baseline "
+                f"{base['server_loop']}" + (f"; {rounds} rounds" if rounds > 1 else "") + ")"
+            )
             if rounds > 1:
-                print("  per round: " + ", ".join(
-                    f"{s['decisions_per_second'] / max(1e-9, b['decisions_per_second']):.1%}"
-                    for s, b in zip(measured["server"], measured[key], strict=True)))
+                print(
+                    "  per round: "
+                    + ", ".join(
+                        f"{s['decisions_per_second'] / max(1e-9, b['decisions_per_second']):.1%}"
+                        for s, b in zip(measured["server"], measured[key], strict=True)
+                    )
+                )
             out[key] = public(base)
             out["ratio_to_" + key] = round(ratio, 3)
             out["rounds_ratio_to_" + key] = [
                 round(s["decisions_per_second"] / max(1e-9, b["decisions_per_second"]), 3)
-                for s, b in zip(measured["server"], measured[key], strict=True)]
+                for s, b in zip(measured["server"], measured[key], strict=True)
+            ]
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0

@@ -29,10 +29,23 @@ ROOM_CODE_LENGTH = 4
 #: Every type a server may send.
 SERVER_TYPES = frozenset(
     {
-        "welcome", "error", "pong", "ok", "rooms", "joined", "room", "state", "events",
-        "timer", "game_over", "chat", "replays", "replay", "bye",
+        "welcome",
+        "error",
+        "pong",
+        "ok",
+        "rooms",
+        "joined",
+        "room",
+        "state",
+        "events",
+        "timer",
+        "game_over",
+        "chat",
+        "replays",
+        "replay",
+        "bye",
     }
-)  # fmt: skip
+)
 
 
 # --------------------------------------------------------------------------- validation helpers
@@ -78,9 +91,7 @@ def check_name(name: str) -> str:
     """Return the cleaned player name or raise ``bad_name`` (1-24 printable, not blank)."""
     cleaned = name.strip()
     if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
-        raise ProtocolError(
-            ErrorCode.BAD_NAME, f"name must be 1-{MAX_NAME} printable characters"
-        )
+        raise ProtocolError(ErrorCode.BAD_NAME, f"name must be 1-{MAX_NAME} printable characters")
     return cleaned
 
 

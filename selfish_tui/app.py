@@ -143,16 +143,18 @@ class SelfishApp(App[None]):
             return None
         request_id = self.client.send(message)
         if request_id is None:
-            self.notify("Not connected to the server right now; try again in a moment.",
-                        severity="warning")
+            self.notify(
+                "Not connected to the server right now; try again in a moment.", severity="warning"
+            )
         elif "room" in message:
             self._room_requests[request_id] = str(message["room"])
         return request_id
 
     def act(self, room: RoomState, choice: dict[str, Any]) -> bool:
         """Send one legal choice back verbatim; True if it went out."""
-        request_id = self.request({"type": "act", "room": room.code, "version": room.version,
-                                   "choice": choice})
+        request_id = self.request(
+            {"type": "act", "room": room.code, "version": room.version, "choice": choice}
+        )
         if request_id is None:
             return False
         self._act_ids.add(request_id)
@@ -192,10 +194,12 @@ class SelfishApp(App[None]):
             self.exit()
             return
         if self.local:
-            question = ("Quit this game? It is saved: `selfish play --resume` continues it.")
+            question = "Quit this game? It is saved: `selfish play --resume` continues it."
         else:
-            question = ("Quit while the game is running? Your seat waits for you (or its bot "
-                        "plays when the timer runs out); reconnect with `selfish connect`.")
+            question = (
+                "Quit while the game is running? Your seat waits for you (or its bot "
+                "plays when the timer runs out); reconnect with `selfish connect`."
+            )
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -215,8 +219,11 @@ class SelfishApp(App[None]):
 
     def on_connecting(self, message: Connecting) -> None:
         what = "the local game server" if self.local else message.address
-        self.lobby.set_status(f"Connecting to {what}…" if message.attempt == 1
-                              else f"Connecting to {what} (attempt {message.attempt})…")
+        self.lobby.set_status(
+            f"Connecting to {what}…"
+            if message.attempt == 1
+            else f"Connecting to {what} (attempt {message.attempt})…"
+        )
 
     def on_welcomed(self, message: Welcomed) -> None:
         self.player_id = message.player
@@ -230,8 +237,11 @@ class SelfishApp(App[None]):
         if table is not None:
             table.query_one(StatusLine).set_connection_note("")
         where = "the local game server" if self.local else message.server
-        self.lobby.set_status(f"Connected to {where} as {self.player_name}."
-                              if not self.local else "Setting up your game…")
+        self.lobby.set_status(
+            f"Connected to {where} as {self.player_name}."
+            if not self.local
+            else "Setting up your game…"
+        )
         # The server sends back every room we are in right after welcome; a ping is answered in
         # order, so its pong marks the end of that replay.
         self._sync_id = self.request({"type": "ping"})
@@ -243,8 +253,9 @@ class SelfishApp(App[None]):
         else:
             note = f"Connection lost — retrying in {message.retry_in:g}s"
             if not self._lost_notified:
-                self.notify(f"{message.reason}. Retrying…", title="Connection lost",
-                            severity="warning")
+                self.notify(
+                    f"{message.reason}. Retrying…", title="Connection lost", severity="warning"
+                )
                 self._lost_notified = True
         self.lobby.set_status(note)
         table = self._table()
@@ -283,15 +294,21 @@ class SelfishApp(App[None]):
                 # A new local game replaces the old one: leaving lets the server close it (and
                 # keeps us under the server's limit of rooms per player).
                 if room.in_progress() and not self.plan.resume:
-                    self.notify("Your unfinished local game was closed for this new one. "
-                                "(`selfish play --resume` continues a game instead.)",
-                                timeout=8)
+                    self.notify(
+                        "Your unfinished local game was closed for this new one. "
+                        "(`selfish play --resume` continues a game instead.)",
+                        timeout=8,
+                    )
                 self.request({"type": "leave_room", "room": room.code})
                 self.rooms.pop(room.code, None)
             request: dict[str, Any] = {
-                "type": "create_room", "edition": self.plan.edition,
-                "seats": self.plan.bots + 1, "bots": self.plan.bots,
-                "bot_level": self.plan.bot_level, "public": False, "timer": 0,
+                "type": "create_room",
+                "edition": self.plan.edition,
+                "seats": self.plan.bots + 1,
+                "bots": self.plan.bots,
+                "bot_level": self.plan.bot_level,
+                "public": False,
+                "timer": 0,
                 "autostart": True,
             }
             if self.plan.seed is not None:
@@ -356,8 +373,11 @@ class SelfishApp(App[None]):
         room = self.rooms.get(str(data.get("room")))
         if room is None:
             return
-        entries = [LogEntry(str(e.get("kind", "info")), str(e.get("text")))
-                   for e in data.get("events") or [] if e.get("text")]
+        entries = [
+            LogEntry(str(e.get("kind", "info")), str(e.get("text")))
+            for e in data.get("events") or []
+            if e.get("text")
+        ]
         table = self._table() if room.code == self.current else None
         if data.get("history"):
             # A full replay of the game's log (join, resume, rematch): keep the chat, drop the rest.
@@ -447,8 +467,9 @@ class SelfishApp(App[None]):
         text = PLAIN_ERRORS.get(code, str(data.get("message") or code))
         if code == "bad_option" and data.get("message"):
             text = f"{text}: {data['message']}"
-        self.notify(text, title="Server", severity="error" if code == "internal_error"
-                    else "warning")
+        self.notify(
+            text, title="Server", severity="error" if code == "internal_error" else "warning"
+        )
 
     def _on_ok(self, data: dict[str, Any]) -> None:
         request_id = data.get("id")
@@ -458,11 +479,16 @@ class SelfishApp(App[None]):
 
     def _on_bye(self, data: dict[str, Any]) -> None:
         if data.get("reason") == "replaced":
-            self.notify("You connected from somewhere else; this window is disconnected.",
-                        severity="error", timeout=30)
+            self.notify(
+                "You connected from somewhere else; this window is disconnected.",
+                severity="error",
+                timeout=30,
+            )
         else:
-            self.notify(str(data.get("message") or "The server is closing the connection."),
-                        severity="warning")
+            self.notify(
+                str(data.get("message") or "The server is closing the connection."),
+                severity="warning",
+            )
 
     # --- screens -------------------------------------------------------------------------------
 

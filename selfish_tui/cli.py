@@ -52,25 +52,36 @@ def build_parser() -> argparse.ArgumentParser:
         prog="selfish",
         description="Selfish, the card game, in your terminal (Space and Shipwrecked editions).",
         epilog="Also: `selfish bot HOST[:PORT] ...` (headless bot clients) and "
-               "`selfish simulate ...` (engine-only self-play); each has its own --help.",
+        "`selfish simulate ...` (engine-only self-play); each has its own --help.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     play = sub.add_parser("play", help="a local game against bots (no setup, no network)")
     play.add_argument("--edition", choices=["space", "shipwrecked"], default="space")
-    play.add_argument("--bots", type=_bots, default=3, metavar="N",
-                      help="number of bot opponents, 1-4 (default 3)")
-    play.add_argument("--seed", type=int, default=None, metavar="S",
-                      help="game seed, for a game you can play again exactly")
+    play.add_argument(
+        "--bots",
+        type=_bots,
+        default=3,
+        metavar="N",
+        help="number of bot opponents, 1-4 (default 3)",
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="game seed, for a game you can play again exactly",
+    )
     play.add_argument("--name", type=_name, default=None, help="your name at the table")
-    play.add_argument("--resume", action="store_true",
-                      help="continue the last unfinished local game")
+    play.add_argument(
+        "--resume", action="store_true", help="continue the last unfinished local game"
+    )
     play.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
     connect = sub.add_parser("connect", help="the lobby of a remote selfish-server")
-    connect.add_argument("address", metavar="HOST[:PORT]",
-                         help=f"server address (default port {DEFAULT_PORT})")
+    connect.add_argument(
+        "address", metavar="HOST[:PORT]", help=f"server address (default port {DEFAULT_PORT})"
+    )
     connect.add_argument("--name", type=_name, default=None, help="your name")
-    connect.add_argument("--bell", action="store_true",
-                         help="ring the bell when it is your turn")
+    connect.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
     return parser
 
 
@@ -114,10 +125,16 @@ def play(args: argparse.Namespace) -> int:
         print(f"selfish: {exc}", file=sys.stderr)
         return 1
     try:
-        plan = LocalPlan(edition=args.edition, bots=args.bots, seed=args.seed,
-                         resume=args.resume)
-        app = SelfishApp("127.0.0.1", port, name, load_token("local"), plan=plan,
-                         bell=args.bell, on_token=lambda token: save_token("local", token))
+        plan = LocalPlan(edition=args.edition, bots=args.bots, seed=args.seed, resume=args.resume)
+        app = SelfishApp(
+            "127.0.0.1",
+            port,
+            name,
+            load_token("local"),
+            plan=plan,
+            bell=args.bell,
+            on_token=lambda token: save_token("local", token),
+        )
         app.run()
     finally:
         server.stop()
@@ -135,8 +152,14 @@ def connect(args: argparse.Namespace) -> int:
         print(f"selfish: {exc}", file=sys.stderr)
         return 2
     key = f"{host}:{port}"
-    app = SelfishApp(host, port, args.name or default_name(), load_token(key), bell=args.bell,
-                     on_token=lambda token: save_token(key, token))
+    app = SelfishApp(
+        host,
+        port,
+        args.name or default_name(),
+        load_token(key),
+        bell=args.bell,
+        on_token=lambda token: save_token(key, token),
+    )
     app.run()
     return 0
 

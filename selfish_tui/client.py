@@ -141,8 +141,12 @@ class NetworkClient:
         self._writer = writer
         self._welcomed = False
         decoder = MessageDecoder(max_size=MAX_SERVER_FRAME)
-        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION,
-                                 "name": self.name, "id": 0}
+        hello: dict[str, Any] = {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "name": self.name,
+            "id": 0,
+        }
         self._sent_token = bool(self.token)
         if self.token:
             hello["token"] = self.token

@@ -33,12 +33,22 @@ class EmbeddedServer:
     :class:`~server.config.ServerConfig` field (tests use ``bot_delay=0``).
     """
 
-    def __init__(self, db: str | os.PathLike[str] | None = None, *,
-                 log_file: str | os.PathLike[str] | None = None, **settings: Any) -> None:
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | None = None,
+        *,
+        log_file: str | os.PathLike[str] | None = None,
+        **settings: Any,
+    ) -> None:
         path = str(db if db is not None else local_db_path())
         # A chosen seed reveals the deck order; that is fine on one's own machine.
-        defaults: dict[str, Any] = {"host": "127.0.0.1", "port": 0, "db": path,
-                                    "allow_seed": True, "log_level": "WARNING"}
+        defaults: dict[str, Any] = {
+            "host": "127.0.0.1",
+            "port": 0,
+            "db": path,
+            "allow_seed": True,
+            "log_level": "WARNING",
+        }
         defaults.update(settings)
         self.config = ServerConfig(**defaults)
         self.log_file = log_file
@@ -57,8 +67,9 @@ class EmbeddedServer:
         if not self._ready.wait(timeout):
             raise RuntimeError("the embedded server did not start in time")
         if self._error is not None:
-            raise RuntimeError(f"the embedded server failed to start: {self._error}") \
-                from self._error
+            raise RuntimeError(
+                f"the embedded server failed to start: {self._error}"
+            ) from self._error
         return self.port
 
     def _log_to_file(self, path: Path) -> None:
@@ -87,8 +98,9 @@ class EmbeddedServer:
         self.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
     def _main(self) -> None:
@@ -114,13 +126,13 @@ class EmbeddedServer:
 
 def run_bot(argv: list[str]) -> int:
     """`selfish bot ...`: the headless protocol client from the server package."""
-    from server.botclient import bot_main
+    from server.bots.client import bot_main
 
     return int(bot_main(argv) or 0)
 
 
 def run_simulate(argv: list[str]) -> int:
     """`selfish simulate ...`: engine-only self-play from the server package."""
-    from server.simulate import main
+    from server.bots.simulate import main
 
     return int(main(argv) or 0)

@@ -15,8 +15,7 @@ Choice = dict[str, Any]
 
 # One colour per seat. ANSI names keep them distinct in a 16-colour terminal, and every place that
 # uses them also carries a non-colour cue (a marker or a name) so NO_COLOR stays readable.
-SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow",
-                "bright_green", "bright_blue")
+SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green", "bright_blue")
 
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 SHARK = "▲"
@@ -132,8 +131,11 @@ class Catalogue:
     def update(self, editions: dict[str, Any]) -> None:
         """Merge a catalogue payload: either {edition: {key: entry}} or a flat {key: entry}."""
         for key, value in editions.items():
-            if isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()) \
-                    and "name" not in value:
+            if (
+                isinstance(value, dict)
+                and all(isinstance(v, dict) for v in value.values())
+                and "name" not in value
+            ):
                 self.cards.update({str(k): dict(v) for k, v in value.items()})
             elif isinstance(value, dict):
                 self.cards[str(key)] = dict(value)

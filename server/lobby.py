@@ -192,8 +192,12 @@ class Lobby:
                 if pid in self.players:
                     self.players[pid].rooms.append(room.code)
             room.resume()
-            log.info("room %s: game %d resumed after %d decisions", room.code, stored.id,
-                     len(stored.decisions))  # fmt: skip
+            log.info(
+                "room %s: game %d resumed after %d decisions",
+                room.code,
+                stored.id,
+                len(stored.decisions),
+            )
 
     def shutdown(self) -> None:
         """Stop every room's clocks; unfinished games stay stored for the next start."""
@@ -217,8 +221,13 @@ class Lobby:
             player.name = req.name
             old = player.connection
             if old is not None and old is not conn:
-                old.close_after({"type": "bye", "reason": "replaced",
-                                 "message": "you connected again elsewhere"})  # fmt: skip
+                old.close_after(
+                    {
+                        "type": "bye",
+                        "reason": "replaced",
+                        "message": "you connected again elsewhere",
+                    }
+                )
         else:
             self._allow_new_player(conn.address)
             pid = "p" + secrets.token_hex(4)
@@ -229,8 +238,9 @@ class Lobby:
             self.by_token[player.token] = player
         self.store.save_player(player.id, player.token, player.name)
         player.connection = conn
-        log.info("%s is %s (%s)%s", conn.peer, player.name, player.id,
-                 " resuming" if req.token else "")  # fmt: skip
+        log.info(
+            "%s is %s (%s)%s", conn.peer, player.name, player.id, " resuming" if req.token else ""
+        )
         conn.send(welcome(player.id, player.token, self.version, req.id))
         for code in list(player.rooms):
             room = self.rooms.get(code)
@@ -249,13 +259,14 @@ class Lobby:
             if len(self._new_players) >= 10_000:
                 # Forget full buckets: an address that is back to its whole burst needs none.
                 self._new_players = {a: b for a, b in self._new_players.items() if not b.full()}
-            bucket = TokenBucket(self.config.new_players_per_second,
-                                 self.config.new_players_burst)
+            bucket = TokenBucket(self.config.new_players_per_second, self.config.new_players_burst)
             self._new_players[address] = bucket
         if not bucket.allow():
-            raise ProtocolError(ErrorCode.RATE_LIMITED,
-                                "too many new players from your address: wait, or send hello "
-                                "with your token to resume your identity")
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                "too many new players from your address: wait, or send hello "
+                "with your token to resume your identity",
+            )
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""
@@ -312,8 +323,12 @@ class Lobby:
     def _joined(self, room: Room, pid: str, request: int | None = None) -> Message:
         seat = room.seat_of(pid)
         return reply(
-            "joined", request, room=room.code, role="spectator" if seat is None else "player",
-            seat=None if seat is None else seat.index, edition=room.edition,
+            "joined",
+            request,
+            room=room.code,
+            role="spectator" if seat is None else "player",
+            seat=None if seat is None else seat.index,
+            edition=room.edition,
             catalogue=CATALOGUE[room.edition],
         )
 
@@ -347,8 +362,9 @@ class Lobby:
         if len(self.rooms) >= self.config.max_rooms:
             raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
         if not self.store.writable:  # its game could not be recorded: refuse it now
-            raise ProtocolError(ErrorCode.STORE_UNAVAILABLE,
-                                "the server cannot record new games right now")  # fmt: skip
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
+            )
         self._check_room_quota(player)
         if self.rooms_by_address[conn.address] >= self.config.max_rooms_per_address:
             raise ProtocolError(
@@ -358,8 +374,15 @@ class Lobby:
             )
         if req.seed is not None and not self.config.allow_seed:
             raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
-        room = Room(self, self._new_code(), req.edition, req.seats, public=req.public,
-                    timer=req.timer, autostart=req.autostart)  # fmt: skip
+        room = Room(
+            self,
+            self._new_code(),
+            req.edition,
+            req.seats,
+            public=req.public,
+            timer=req.timer,
+            autostart=req.autostart,
+        )
         room.first_seed = req.seed
         room.join_player(player.id, player.name)
         for _ in range(req.bots):
@@ -368,8 +391,15 @@ class Lobby:
         self._created_from[room] = conn.address
         self.rooms_by_address[conn.address] += 1
         player.rooms.append(room.code)
-        log.info("room %s created by %s (%s, %d seats, %d bots, timer %d)", room.code,
-                 player.name, req.edition, req.seats, req.bots, req.timer)  # fmt: skip
+        log.info(
+            "room %s created by %s (%s, %d seats, %d bots, timer %d)",
+            room.code,
+            player.name,
+            req.edition,
+            req.seats,
+            req.bots,
+            req.timer,
+        )
         conn.send(self._joined(room, player.id, req.id))
         room.broadcast_room()
         self._autostart(room)
@@ -430,9 +460,14 @@ class Lobby:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
         conn.send(reply("ok", req.id))
         seat = room.seat_of(player.id)
-        line = {"type": "chat", "room": room.code, "player": player.id,
-                "name": seat.name if seat else player.name,
-                "seat": seat.index if seat else None, "text": text}  # fmt: skip
+        line = {
+            "type": "chat",
+            "room": room.code,
+            "player": player.id,
+            "name": seat.name if seat else player.name,
+            "seat": seat.index if seat else None,
+            "text": text,
+        }
         for member in room.members:
             self.send(member, line)
 
@@ -456,18 +491,34 @@ class Lobby:
 
     def _list_replays(self, conn: Connection, player: Player, req: ListReplays) -> None:
         games = [
-            {"game": g.id, "room": g.room, "edition": g.edition, "names": g.names,
-             "winner": g.winner, "turns": g.turns, "ended": g.ended}
+            {
+                "game": g.id,
+                "room": g.room,
+                "edition": g.edition,
+                "names": g.names,
+                "winner": g.winner,
+                "turns": g.turns,
+                "ended": g.ended,
+            }
             for g in self.store.finished_games(50)
-        ]  # fmt: skip
+        ]
         conn.send(reply("replays", req.id, games=games))
 
     def _get_replay(self, conn: Connection, player: Player, req: GetReplay) -> None:
         game = self.store.game(req.game)
         if game is None or game.status != "over":
             raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no finished game {req.game}")
-        conn.send(reply(
-            "replay", req.id, game=game.id, room=game.room, edition=game.edition,
-            names=game.names, seed=game.seed, winner=game.winner, turns=game.turns,
-            decisions=[[seat, choice] for seat, choice in game.decisions],
-        ))  # fmt: skip
+        conn.send(
+            reply(
+                "replay",
+                req.id,
+                game=game.id,
+                room=game.room,
+                edition=game.edition,
+                names=game.names,
+                seed=game.seed,
+                winner=game.winner,
+                turns=game.turns,
+                decisions=[[seat, choice] for seat, choice in game.decisions],
+            )
+        )

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from protocol.codec import normalize
 from protocol.errors import ErrorCode, ProtocolError
+from server.bots.levels import choose
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
 from server.store import Store, StoredGame, StoreUnavailable
@@ -90,25 +91,42 @@ class Seat:
     def to_wire(self, connected: bool) -> Message:
         """The seat as shown in a ``room`` message."""
         return {
-            "seat": self.index, "name": self.name, "kind": self.kind, "player": self.player,
+            "seat": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "player": self.player,
             "level": self.level if self.kind == "bot" else None,
-            "connected": connected, "away": self.away, "left": self.left,
-        }  # fmt: skip
+            "connected": connected,
+            "away": self.away,
+            "left": self.left,
+        }
 
     def to_record(self) -> Message:
         """The seat as persisted with its game."""
-        return {"kind": self.kind, "name": self.name, "player": self.player,
-                "level": self.level, "left": self.left}  # fmt: skip
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "player": self.player,
+            "level": self.level,
+            "left": self.left,
+        }
 
     @classmethod
     def from_record(cls, index: int, record: Message) -> Seat:
         """Inverse of :meth:`to_record`."""
-        return cls(index, str(record["kind"]), str(record["name"]), record.get("player"),
-                   str(record.get("level", "basic")), bool(record.get("left", False)))  # fmt: skip
+        return cls(
+            index,
+            str(record["kind"]),
+            str(record["name"]),
+            record.get("player"),
+            str(record.get("level", "basic")),
+            bool(record.get("left", False)),
+        )
 
 
-def rebuild(edition: str, names: list[str], seed: int,
-            decisions: Iterable[tuple[int, Message]]) -> Game:  # fmt: skip
+def rebuild(
+    edition: str, names: list[str], seed: int, decisions: Iterable[tuple[int, Message]]
+) -> Game:
     """Replay stored decisions, matching each against the legal choices in wire form so that
     tuples that became lists in storage still compare equal."""
     game = Game(edition, names, seed)
@@ -126,8 +144,17 @@ def rebuild(edition: str, names: list[str], seed: int,
 class Room:
     """A table: seats, members (seated humans and spectators), the current game."""
 
-    def __init__(self, hub: Hub, code: str, edition: str, size: int, *, public: bool = True,
-                 timer: int = 0, autostart: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        hub: Hub,
+        code: str,
+        edition: str,
+        size: int,
+        *,
+        public: bool = True,
+        timer: int = 0,
+        autostart: bool = False,
+    ) -> None:
         self.hub = hub
         self.code = code
         self.edition = edition
@@ -187,30 +214,46 @@ class Room:
         """The entry for ``rooms`` (list_rooms)."""
         spectators = sum(1 for role in self.members.values() if role == "spectator")
         return {
-            "room": self.code, "edition": self.edition, "size": self.size,
-            "filled": self.filled(), "humans": self.humans(),
+            "room": self.code,
+            "edition": self.edition,
+            "size": self.size,
+            "filled": self.filled(),
+            "humans": self.humans(),
             "bots": sum(1 for s in self.seats if s is not None and s.kind == "bot"),
-            "status": str(self.status), "timer": self.timer, "host": self.host_name(),
+            "status": str(self.status),
+            "timer": self.timer,
+            "host": self.host_name(),
             "spectators": spectators,
-        }  # fmt: skip
+        }
 
     def room_message(self) -> Message:
         """The ``room`` broadcast."""
         return {
-            "type": "room", "room": self.code, "edition": self.edition, "size": self.size,
-            "public": self.public, "timer": self.timer, "autostart": self.autostart,
-            "host": self.host, "status": str(self.status), "game": self.game_id,
+            "type": "room",
+            "room": self.code,
+            "edition": self.edition,
+            "size": self.size,
+            "public": self.public,
+            "timer": self.timer,
+            "autostart": self.autostart,
+            "host": self.host,
+            "status": str(self.status),
+            "game": self.game_id,
             "seats": [
-                None if s is None
-                else s.to_wire(s.kind == "bot" or (s.player is not None and not s.left
-                                                   and self.hub.connected(s.player)))
+                None
+                if s is None
+                else s.to_wire(
+                    s.kind == "bot"
+                    or (s.player is not None and not s.left and self.hub.connected(s.player))
+                )
                 for s in self.seats
             ],
             "spectators": [
                 {"player": p, "name": self.hub.player_name(p)}
-                for p, role in self.members.items() if role == "spectator"
+                for p, role in self.members.items()
+                if role == "spectator"
             ],
-        }  # fmt: skip
+        }
 
     # ------------------------------------------------------------------ membership
 
@@ -274,8 +317,9 @@ class Room:
                 seat.left, seat.away = True, False
                 self._persist_seats()
                 if self.status == Status.PLAYING:
-                    self._announce_events([Event("away", f"{seat.name} left; a bot plays on.",
-                                                 seat=seat.index)])  # fmt: skip
+                    self._announce_events(
+                        [Event("away", f"{seat.name} left; a bot plays on.", seat=seat.index)]
+                    )
                     self._reschedule()
         if self.host == player:
             # The longest-present remaining member takes over (dicts keep join order).
@@ -347,10 +391,14 @@ class Room:
         names = [s.name for s in seats]
         try:
             game_id = self.hub.store.create_game(
-                self.code, self.edition, names, [s.to_record() for s in seats],
+                self.code,
+                self.edition,
+                names,
+                [s.to_record() for s in seats],
                 {"public": self.public, "timer": self.timer, "autostart": self.autostart},
-                seed, version_base,
-            )  # fmt: skip
+                seed,
+                version_base,
+            )
         except StoreUnavailable as exc:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
@@ -362,8 +410,13 @@ class Room:
         self.game = Game(self.edition, names, seed)
         self._rng = random.Random(seed ^ 0x5E1F)
         self.status = Status.PLAYING
-        log.info("room %s: game %d started (%s, %s)", self.code, self.game_id, self.edition,
-                 ", ".join(names))  # fmt: skip
+        log.info(
+            "room %s: game %d started (%s, %s)",
+            self.code,
+            self.game_id,
+            self.edition,
+            ", ".join(names),
+        )
         self._track_opened(None)
         self.broadcast_room()
         for player in list(self.members):
@@ -374,9 +427,15 @@ class Room:
     def restore(cls, hub: Hub, stored: StoredGame) -> Room:
         """Rebuild a room around an unfinished stored game (after a server restart)."""
         settings = stored.settings
-        room = cls(hub, stored.room, stored.edition, len(stored.names),
-                   public=bool(settings.get("public", True)), timer=int(settings.get("timer", 0)),
-                   autostart=bool(settings.get("autostart", False)))  # fmt: skip
+        room = cls(
+            hub,
+            stored.room,
+            stored.edition,
+            len(stored.names),
+            public=bool(settings.get("public", True)),
+            timer=int(settings.get("timer", 0)),
+            autostart=bool(settings.get("autostart", False)),
+        )
         room.seats = [Seat.from_record(i, rec) for i, rec in enumerate(stored.seats)]
         room.game = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
         room.game_id = stored.id
@@ -463,9 +522,7 @@ class Room:
         assert game is not None and self.game_id is not None
         events = game.apply(index, choice)
         recorded = game.decisions[-1][1]
-        self.hub.store.append_decision(
-            self.game_id, len(game.decisions) - 1, index, recorded, by
-        )
+        self.hub.store.append_decision(self.game_id, len(game.decisions) - 1, index, recorded, by)
         self._track_opened(index)
         self._broadcast_change(extra + events)
         if game.over:
@@ -480,10 +537,21 @@ class Room:
         self._cancel()
         self.hub.store.finish_game(self.game_id, "over", game.winner, game.turn)
         winner_name = None if game.winner is None else game.names[game.winner]
-        log.info("room %s: game %d over, winner %s after %d turns", self.code, self.game_id,
-                 winner_name or "none", game.turn)  # fmt: skip
-        over = {"type": "game_over", "room": self.code, "game": self.game_id,
-                "winner": game.winner, "winner_name": winner_name, "turns": game.turn}  # fmt: skip
+        log.info(
+            "room %s: game %d over, winner %s after %d turns",
+            self.code,
+            self.game_id,
+            winner_name or "none",
+            game.turn,
+        )
+        over = {
+            "type": "game_over",
+            "room": self.code,
+            "game": self.game_id,
+            "winner": game.winner,
+            "winner_name": winner_name,
+            "turns": game.turn,
+        }
         for player in self.members:
             self.hub.send(player, over)
         self.broadcast_room()
@@ -555,8 +623,9 @@ class Room:
         for player in self.members:
             wire = self._events_for(events, self._recipient_seat(player))
             if wire:
-                self.hub.send(player, {"type": "events", "room": self.code, "history": False,
-                                       "events": wire})  # fmt: skip
+                self.hub.send(
+                    player, {"type": "events", "room": self.code, "history": False, "events": wire}
+                )
 
     def broadcast_room(self) -> None:
         """Send the ``room`` message to every member."""
@@ -570,8 +639,9 @@ class Room:
             return
         seat = self._recipient_seat(player)
         history = self._events_for(self.game.log, seat)[-self.config.history_events :]
-        self.hub.send(player, {"type": "events", "room": self.code, "history": True,
-                               "events": history})  # fmt: skip
+        self.hub.send(
+            player, {"type": "events", "room": self.code, "history": True, "events": history}
+        )
         self.hub.send_frame(player, self._state_frames().frame(seat))
         timer = self.timer_message()
         if timer is not None and self.status == Status.PLAYING:
@@ -590,8 +660,9 @@ class Room:
             due = self._due(index)
             if seat is None or seat.automated or due is None:
                 continue
-            timers.append({"seat": index, "seconds": round(max(0.0, due - now), 2),
-                           "away": seat.away})  # fmt: skip
+            timers.append(
+                {"seat": index, "seconds": round(max(0.0, due - now), 2), "away": seat.away}
+            )
         return {"type": "timer", "room": self.code, "version": self.version, "timers": timers}
 
     def _persist_seats(self) -> None:
@@ -672,14 +743,13 @@ class Room:
             return
         seat = self.seats[index]
         assert seat is not None
-        from server.engine.bots import choose  # lazy: bots may load tables on import
-
         view = game.view(index)
         try:
             choice = choose(seat.level if seat.kind == "bot" else "basic", view, self._rng)
         except Exception:  # a bot bug must not stall the table: fall back to a safe choice
-            log.exception("room %s: bot failed for seat %d; taking a plain choice", self.code,
-                          index)  # fmt: skip
+            log.exception(
+                "room %s: bot failed for seat %d; taking a plain choice", self.code, index
+            )
             legal = view["legal"]
             choice = next((c for c in legal if not c.get("fatal")), legal[0])
         label = str(choice.get("label", choice.get("do")))
@@ -687,20 +757,34 @@ class Room:
         by = "bot"
         if not seat.automated and seat.away:
             by = "away"
-            extra.append(Event("bot", f"{seat.name} is away; their bot chose: {label}.",
-                               to=(index,), public_text=f"{seat.name} is away; their bot decided.",
-                               seat=index))  # fmt: skip
+            extra.append(
+                Event(
+                    "bot",
+                    f"{seat.name} is away; their bot chose: {label}.",
+                    to=(index,),
+                    public_text=f"{seat.name} is away; their bot decided.",
+                    seat=index,
+                )
+            )
         elif not seat.automated:
             by = "timeout"
             seat.timeouts += 1
-            extra.append(Event("timeout", f"{seat.name} ran out of time; their bot chose: {label}.",
-                               to=(index,),
-                               public_text=f"{seat.name} ran out of time; their bot decided.",
-                               seat=index))  # fmt: skip
+            extra.append(
+                Event(
+                    "timeout",
+                    f"{seat.name} ran out of time; their bot chose: {label}.",
+                    to=(index,),
+                    public_text=f"{seat.name} ran out of time; their bot decided.",
+                    seat=index,
+                )
+            )
             if seat.timeouts >= self.config.away_after:
                 seat.away = True
-                extra.append(Event("away", f"{seat.name} is away; their bot plays until they act.",
-                                   seat=index))  # fmt: skip
+                extra.append(
+                    Event(
+                        "away", f"{seat.name} is away; their bot plays until they act.", seat=index
+                    )
+                )
         try:
             self._apply(index, choice, by, extra)
         except EngineError:
@@ -718,4 +802,3 @@ class Room:
         if abandon and self.status == Status.PLAYING and self.game and self.game_id is not None:
             self.hub.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
             log.info("room %s: game %d abandoned", self.code, self.game_id)
-

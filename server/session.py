@@ -59,8 +59,9 @@ class Session:
 
     transport: asyncio.Transport  # set by connection_made, before anything else can run
 
-    def __init__(self, lobby: Lobby, config: ServerConfig, outbox: Outbox,
-                 registry: Registry) -> None:  # fmt: skip
+    def __init__(
+        self, lobby: Lobby, config: ServerConfig, outbox: Outbox, registry: Registry
+    ) -> None:
         self.lobby = lobby
         self.config = config
         self.outbox = outbox
@@ -271,5 +272,8 @@ class Session:
             self.send(exc.to_wire(rid))
         except Exception:
             log.exception("%s: request %r failed", self.peer, message.get("type"))
-            self.send(ProtocolError(ErrorCode.INTERNAL_ERROR, "the server failed on this request")
-                      .to_wire(rid))  # fmt: skip
+            self.send(
+                ProtocolError(
+                    ErrorCode.INTERNAL_ERROR, "the server failed on this request"
+                ).to_wire(rid)
+            )

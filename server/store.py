@@ -119,8 +119,12 @@ class Store:
 
     def _failure(self, exc: sqlite3.Error) -> None:
         if self.failed is None:  # once per outage: a busy server would flood the log otherwise
-            log.error("database %s is not writable (%s): running games go on in memory only "
-                      "and new games are refused until a write succeeds again", self.path, exc)
+            log.error(
+                "database %s is not writable (%s): running games go on in memory only "
+                "and new games are refused until a write succeeds again",
+                self.path,
+                exc,
+            )
         self.failed = str(exc) or type(exc).__name__
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor | None:
@@ -223,9 +227,17 @@ class Store:
         cur = self._write(
             "INSERT INTO games (room, edition, names, seats, settings, seed, version_base, "
             "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-            (room, edition, json.dumps(names), json.dumps(seats), json.dumps(settings),
-             seed, version_base, time.time()),
-        )  # fmt: skip
+            (
+                room,
+                edition,
+                json.dumps(names),
+                json.dumps(seats),
+                json.dumps(settings),
+                seed,
+                version_base,
+                time.time(),
+            ),
+        )
         if cur is None or cur.lastrowid is None:
             raise StoreUnavailable(self.failed or "the game could not be recorded")
         return cur.lastrowid
@@ -236,8 +248,10 @@ class Store:
         """Append decision number ``n`` (0-based); committed with the tick's other writes."""
         row = (game, n, seat, encode_body(choice), by, time.time())
         if self.on_write is None:
-            self._write("INSERT INTO decisions (game, n, seat, choice, by, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?)", row)  # fmt: skip
+            self._write(
+                "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)",
+                row,
+            )
         else:
             self._decisions.append(row)
             self._dirty = True
@@ -256,10 +270,19 @@ class Store:
 
     def _load(self, row: tuple[Any, ...], with_decisions: bool) -> StoredGame:
         game = StoredGame(
-            id=row[0], room=row[1], edition=row[2], names=json.loads(row[3]),
-            seats=json.loads(row[4]), settings=json.loads(row[5]), seed=row[6],
-            version_base=row[7], status=row[8], winner=row[9], turns=row[10], ended=row[11],
-        )  # fmt: skip
+            id=row[0],
+            room=row[1],
+            edition=row[2],
+            names=json.loads(row[3]),
+            seats=json.loads(row[4]),
+            settings=json.loads(row[5]),
+            seed=row[6],
+            version_base=row[7],
+            status=row[8],
+            winner=row[9],
+            turns=row[10],
+            ended=row[11],
+        )
         if with_decisions:
             try:
                 self._insert_decisions()  # this tick's decisions belong to the game too

@@ -27,7 +27,6 @@ from typing import cast
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
-from server import lobby as lobby_module
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.outbox import Outbox
@@ -66,12 +65,18 @@ class RunningServer:
         if self.stopping:
             return False
         address = session.address
-        if (self.per_address[address] >= self.config.max_connections_per_address
-                or len(self.sessions) >= self.config.max_connections):  # fmt: skip
+        if (
+            self.per_address[address] >= self.config.max_connections_per_address
+            or len(self.sessions) >= self.config.max_connections
+        ):
             log.warning("%s: too many connections; refused", address)
-            session.transport.write(encode(ProtocolError(
-                ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address"
-            ).to_wire()))  # fmt: skip
+            session.transport.write(
+                encode(
+                    ProtocolError(
+                        ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address"
+                    ).to_wire()
+                )
+            )
             return False
         self.sessions.add(session)
         self.per_address[address] += 1
@@ -102,13 +107,15 @@ class RunningServer:
             await self.stopped.wait()
             return
         self.stopping = True
-        log.info("shutting down: %d connections, %d rooms", len(self.sessions),
-                 len(self.lobby.rooms))  # fmt: skip
+        log.info(
+            "shutting down: %d connections, %d rooms", len(self.sessions), len(self.lobby.rooms)
+        )
         self.server.close()
         self.lobby.shutdown()  # rooms stop deciding before anyone is told goodbye
         for session in list(self.sessions):
-            session.close_after({"type": "bye", "reason": "shutdown",
-                                 "message": "server is shutting down"})  # fmt: skip
+            session.close_after(
+                {"type": "bye", "reason": "shutdown", "message": "server is shutting down"}
+            )
         if not await self._all_gone(self.config.shutdown_grace):
             # Clients that did not take their goodbye in time are cut off; each connection
             # then ends (and leaves the lobby) within a tick or two.
@@ -118,12 +125,6 @@ class RunningServer:
         self.store.close()
         log.info("server stopped")
         self.stopped.set()
-
-
-def build() -> str:
-    """"compiled" when the server runs setup.py's mypyc build (SELFISH_COMPILE=1), else
-    "python" (for the log: the two builds differ in speed, not in behaviour)."""
-    return "compiled" if (lobby_module.__file__ or "").endswith(".so") else "python"
 
 
 async def start_server(config: ServerConfig) -> RunningServer:
@@ -153,6 +154,11 @@ async def start_server(config: ServerConfig) -> RunningServer:
     port = int(server.sockets[0].getsockname()[1])
     running = RunningServer(config, lobby, store, server, port)
     await server.start_serving()
-    log.info("listening on %s:%d (store %s, %d rooms resumed, %s build)", config.host, port,
-             config.db, len(lobby.rooms), build())  # fmt: skip
+    log.info(
+        "listening on %s:%d (store %s, %d rooms resumed)",
+        config.host,
+        port,
+        config.db,
+        len(lobby.rooms),
+    )
     return running

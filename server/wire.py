@@ -159,8 +159,9 @@ class _GameCache:
 class StateFrames:
     """The ``state`` frames of one version of a room's game, built on demand per recipient."""
 
-    def __init__(self, game: Game, room: str, version: int,
-                 previous: StateFrames | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, game: Game, room: str, version: int, previous: StateFrames | None = None
+    ) -> None:
         self.game = game
         self._cache: _GameCache
         if previous is not None and previous.game is game:
@@ -220,9 +221,18 @@ class StateFrames:
             mine, legal = seat_choices(game, seat)
             self.legal[seat] = legal
         s = game.rules.s
-        packed = b"".join((_SEAT_HAND[seat], _packed_cards(s.hands[seat], card_dict),
-                           _RESOURCES, _pack(s.units(seat)), _DECISION, _pack(mine),
-                           _LEGAL, _pack(legal)))  # fmt: skip
+        packed = b"".join(
+            (
+                _SEAT_HAND[seat],
+                _packed_cards(s.hands[seat], card_dict),
+                _RESOURCES,
+                _pack(s.units(seat)),
+                _DECISION,
+                _pack(mine),
+                _LEGAL,
+                _pack(legal),
+            )
+        )
         if key is not None:
             self._cache.idle[seat] = (key, packed)
         return packed

@@ -27,8 +27,11 @@ def fates(view: dict[str, Any]) -> list[tuple[int, str]]:
         seat = int(p["seat"])
         if seat == view.get("winner"):
             # Shipwrecked can also be won by outliving everyone (W4 a), anywhere on the board.
-            fate = (f"won, aboard the {where}" if int(p.get("row", 0)) >= goal
-                    else f"won as the last one alive, on row {p.get('row')}")
+            fate = (
+                f"won, aboard the {where}"
+                if int(p.get("row", 0)) >= goal
+                else f"won as the last one alive, on row {p.get('row')}"
+            )
         elif not p.get("alive", True):
             fate = f"died on row {p.get('row')}"
         elif int(p.get("row", 0)) >= goal:

@@ -38,8 +38,10 @@ SECTION = re.compile(r"^## ", re.MULTILINE)
 def rules_path() -> Path | None:
     """docs/rules.md of the source tree this package runs from, else the copy an installed
     package put in ``<prefix>/share/selfish/``; None if neither is there."""
-    for candidate in (Path(__file__).resolve().parents[2] / "docs" / "rules.md",
-                      Path(sys.prefix) / "share" / "selfish" / "rules.md"):  # fmt: skip
+    for candidate in (
+        Path(__file__).resolve().parents[2] / "docs" / "rules.md",
+        Path(sys.prefix) / "share" / "selfish" / "rules.md",
+    ):
         if candidate.is_file():
             return candidate
     return None
@@ -64,8 +66,10 @@ def rules_for(edition: str | None, catalogue: Catalogue | None = None) -> str:
             keep.append("## " + chunk)
         return "\n".join(keep)
     lines = ["## Cards", ""]
-    for entry in sorted((catalogue or Catalogue()).cards.values(),
-                        key=lambda e: (str(e.get("kind")), str(e.get("name")))):
+    for entry in sorted(
+        (catalogue or Catalogue()).cards.values(),
+        key=lambda e: (str(e.get("kind")), str(e.get("name"))),
+    ):
         lines.append(f"- **{entry.get('name')}** ({entry.get('kind')}): {entry.get('text', '')}")
     return "\n".join(lines)
 
@@ -87,10 +91,13 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         title = {"space": "Space Edition", "shipwrecked": "Shipwrecked Edition"}.get(
-            self.edition or "", "both editions")
+            self.edition or "", "both editions"
+        )
         with VerticalScroll(id="help-scroll"):
-            yield Markdown(f"# Selfish — help ({title})\n\n{KEYS}\n"
-                           f"{rules_for(self.edition, self.catalogue)}", id="help-text")
+            yield Markdown(
+                f"# Selfish — help ({title})\n\n{KEYS}\n{rules_for(self.edition, self.catalogue)}",
+                id="help-text",
+            )
         yield Footer()
 
     def on_mount(self) -> None:

@@ -55,9 +55,17 @@ class LobbyScreen(Screen[None]):
         box = self.query_one("#lobby-box")
         box.border_title = "Selfish — local game" if self.local else "Selfish — lobby"
         table = self.query_one("#rooms", DataTable)
-        for label, width in (("Room", 4), ("Edition", 11), ("Seats", 5), ("Humans", 6),
-                             ("Bots", 4), ("Status", 7), ("Timer", 5), ("Host", 12),
-                             ("Watching", 8)):
+        for label, width in (
+            ("Room", 4),
+            ("Edition", 11),
+            ("Seats", 5),
+            ("Humans", 6),
+            ("Bots", 4),
+            ("Status", 7),
+            ("Timer", 5),
+            ("Host", 12),
+            ("Watching", 8),
+        ):
             table.add_column(label, width=width)
         table.display = not self.local
         self.set_interval(5.0, self._poll_rooms)
@@ -89,8 +97,11 @@ class LobbyScreen(Screen[None]):
                 Text(str(room.get("room")), style="bold"),
                 EDITION_NAMES.get(str(room.get("edition")), str(room.get("edition"))),
                 f"{room.get('filled')}/{room.get('size')}",
-                str(room.get("humans", "")), str(room.get("bots", "")),
-                str(room.get("status", "")), timer, str(room.get("host", "")),
+                str(room.get("humans", "")),
+                str(room.get("bots", "")),
+                str(room.get("status", "")),
+                timer,
+                str(room.get("host", "")),
                 str(room.get("spectators", 0)),
                 key=str(room.get("room")),
             )
@@ -99,11 +110,14 @@ class LobbyScreen(Screen[None]):
             hint.update("")
         elif rooms:
             table.move_cursor(row=min(keep, len(rooms) - 1))
-            hint.update("Enter joins the highlighted room · w watches it · n creates a room · "
-                        "j joins a private room by its code · r refreshes")
+            hint.update(
+                "Enter joins the highlighted room · w watches it · n creates a room · "
+                "j joins a private room by its code · r refreshes"
+            )
         else:
-            hint.update("No public rooms yet: press n to create one, or j to join a private "
-                        "room by code.")
+            hint.update(
+                "No public rooms yet: press n to create one, or j to join a private room by code."
+            )
 
     def _poll_rooms(self) -> None:
         if self.is_current and not self.local:
@@ -136,17 +150,21 @@ class LobbyScreen(Screen[None]):
 
     def action_create(self) -> None:
         """Open the new-room dialog."""
+
         def created(options: dict[str, Any] | None) -> None:
             if options:
                 self.selfish.request({"type": "create_room", **options})
+
         self.app.push_screen(CreateRoomScreen(), created)
 
     def action_join_code(self) -> None:
         """Open the join-by-code dialog."""
+
         def chosen(result: tuple[str, str] | None) -> None:
             if result:
                 code, role = result
                 self.selfish.request({"type": "join_room", "room": code, "as": role})
+
         self.app.push_screen(JoinScreen(), chosen)
 
 
@@ -159,20 +177,45 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         with Vertical(id="create-box"):
             with Grid(id="create-grid"):
                 yield Static("Edition")
-                yield Select([("Space", "space"), ("Shipwrecked", "shipwrecked")],
-                             value="space", allow_blank=False, compact=True, id="new-edition")
+                yield Select(
+                    [("Space", "space"), ("Shipwrecked", "shipwrecked")],
+                    value="space",
+                    allow_blank=False,
+                    compact=True,
+                    id="new-edition",
+                )
                 yield Static("Seats")
-                yield Select([(str(n), n) for n in range(2, 6)], value=4, allow_blank=False,
-                             compact=True, id="new-seats")
+                yield Select(
+                    [(str(n), n) for n in range(2, 6)],
+                    value=4,
+                    allow_blank=False,
+                    compact=True,
+                    id="new-seats",
+                )
                 yield Static("Bots")
-                yield Select([(str(n), n) for n in range(0, 5)], value=2, allow_blank=False,
-                             compact=True, id="new-bots")
+                yield Select(
+                    [(str(n), n) for n in range(0, 5)],
+                    value=2,
+                    allow_blank=False,
+                    compact=True,
+                    id="new-bots",
+                )
                 yield Static("Bot level")
-                yield Select([("basic", "basic"), ("random", "random")], value="basic",
-                             allow_blank=False, compact=True, id="new-level")
+                yield Select(
+                    [("basic", "basic"), ("random", "random")],
+                    value="basic",
+                    allow_blank=False,
+                    compact=True,
+                    id="new-level",
+                )
                 yield Static("Turn timer")
-                yield Select([("off", 0), ("30 s", 30), ("60 s", 60), ("120 s", 120)],
-                             value=0, allow_blank=False, compact=True, id="new-timer")
+                yield Select(
+                    [("off", 0), ("30 s", 30), ("60 s", 60), ("120 s", 120)],
+                    value=0,
+                    allow_blank=False,
+                    compact=True,
+                    id="new-timer",
+                )
                 yield Static("")
                 yield Checkbox("Private (join by code only)", compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
@@ -192,14 +235,16 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
             return
         seats = int(self._value("seats"))
         bots = min(int(self._value("bots")), seats - 1)
-        self.dismiss({
-            "edition": str(self._value("edition")),
-            "seats": seats,
-            "bots": bots,
-            "bot_level": str(self._value("level")),
-            "timer": int(self._value("timer")),
-            "public": not self.query_one("#new-private", Checkbox).value,
-        })
+        self.dismiss(
+            {
+                "edition": str(self._value("edition")),
+                "seats": seats,
+                "bots": bots,
+                "bot_level": str(self._value("level")),
+                "timer": int(self._value("timer")),
+                "public": not self.query_one("#new-private", Checkbox).value,
+            }
+        )
 
     def action_cancel(self) -> None:
         """Close without creating."""
@@ -269,8 +314,12 @@ class WaitingRoomScreen(Screen[None]):
         with Horizontal(id="waiting-top"):
             yield Static("", id="seats")
             yield GameLog(id="waiting-log")
-        yield Input(placeholder="Say something (Enter sends, Esc closes)", id="waiting-chat",
-                    max_length=300, compact=True)
+        yield Input(
+            placeholder="Say something (Enter sends, Esc closes)",
+            id="waiting-chat",
+            max_length=300,
+            compact=True,
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -318,11 +367,16 @@ class WaitingRoomScreen(Screen[None]):
         free = sum(1 for entry in info.get("seats") or [] if not entry)
         text.append("\n")
         if self.room.is_host:
-            text.append("You are the host: " + ("press s to start." if not free else
-                        "a adds a bot, x removes one; s starts once every seat is filled."))
+            text.append(
+                "You are the host: "
+                + (
+                    "press s to start."
+                    if not free
+                    else "a adds a bot, x removes one; s starts once every seat is filled."
+                )
+            )
         else:
-            text.append(f"Tell friends the code {self.room.code}. "
-                        "The host starts the game.")
+            text.append(f"Tell friends the code {self.room.code}. The host starts the game.")
         seats_box.update(text)
         self.refresh_bindings()
 
@@ -338,11 +392,11 @@ class WaitingRoomScreen(Screen[None]):
 
     def action_remove_bot(self) -> None:
         """Remove the bot in the highest bot seat."""
-        bots = [e["seat"] for e in self.room.info.get("seats") or []
-                if e and e.get("kind") == "bot"]
+        bots = [
+            e["seat"] for e in self.room.info.get("seats") or [] if e and e.get("kind") == "bot"
+        ]
         if bots:
-            self.selfish.request({"type": "remove_bot", "room": self.room.code,
-                                  "seat": max(bots)})
+            self.selfish.request({"type": "remove_bot", "room": self.room.code, "seat": max(bots)})
 
     def action_start(self) -> None:
         """Start the game (host)."""

@@ -62,8 +62,12 @@ class TableScreen(Screen[None]):
             yield PromptPanel(id="prompt")
         yield Static("", id="detail")
         yield StatusLine(id="status")
-        yield Input(placeholder="Say something (Enter sends, Esc closes)", id="chat",
-                    max_length=300, compact=True)
+        yield Input(
+            placeholder="Say something (Enter sends, Esc closes)",
+            id="chat",
+            max_length=300,
+            compact=True,
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -111,8 +115,11 @@ class TableScreen(Screen[None]):
         status.update_view(view, self.room.code, self._status_timer(view))
         status.set_away(seat is not None and presence.get(seat) == "away")
         deciding = bool(view.get("legal"))
-        if not deciding and isinstance(self.focused, OptionList) \
-                and self.focused.id == "prompt-options":
+        if (
+            not deciding
+            and isinstance(self.focused, OptionList)
+            and self.focused.id == "prompt-options"
+        ):
             self._detail("")  # the described choice is gone
         if deciding and not self._had_decision:
             self.selfish.ring_bell()
@@ -185,8 +192,11 @@ class TableScreen(Screen[None]):
                     self._send_choice(choice)
 
             self.app.push_screen(
-                ConfirmScreen(f"{choice.get('label', 'This')}: this certainly kills you. "
-                              "Do it anyway?", yes="Do it", no="Choose again"),
+                ConfirmScreen(
+                    f"{choice.get('label', 'This')}: this certainly kills you. Do it anyway?",
+                    yes="Do it",
+                    no="Choose again",
+                ),
                 answered,
             )
             return
@@ -246,8 +256,9 @@ class TableScreen(Screen[None]):
     def action_toggle_bell(self) -> None:
         """Turn the bell for 'your turn' on or off."""
         self.selfish.bell_enabled = not self.selfish.bell_enabled
-        self.notify("Bell on: it rings when you must decide." if self.selfish.bell_enabled
-                    else "Bell off.")
+        self.notify(
+            "Bell on: it rings when you must decide." if self.selfish.bell_enabled else "Bell off."
+        )
 
     async def action_leave(self) -> None:
         """Back to the lobby (connected to a server), asking first while our game runs. In
@@ -265,8 +276,7 @@ class TableScreen(Screen[None]):
             if yes:
                 app.leave_room(room)
 
-        question = ("Leave this game? A bot plays your seat to the end, and you cannot take it "
-                    "back.")
+        question = "Leave this game? A bot plays your seat to the end, and you cannot take it back."
         app.push_screen(ConfirmScreen(question, yes="Leave", no="Keep playing"), answered)
 
     def action_show_result(self) -> None:

@@ -22,9 +22,11 @@ class TooSmallScreen(Screen[None]):
         yield Static(self._text(), id="too-small")
 
     def _text(self) -> str:
-        return (f"Terminal too small\n\n{self.width}x{self.height} — Selfish needs at least "
-                f"{MIN_WIDTH}x{MIN_HEIGHT}.\nEnlarge the window (or zoom out) to continue.\n\n"
-                "ctrl+q quits")
+        return (
+            f"Terminal too small\n\n{self.width}x{self.height} — Selfish needs at least "
+            f"{MIN_WIDTH}x{MIN_HEIGHT}.\nEnlarge the window (or zoom out) to continue.\n\n"
+            "ctrl+q quits"
+        )
 
     def set_size(self, width: int, height: int) -> None:
         """Update the size shown."""

@@ -58,18 +58,26 @@ class HandPanel(OptionList):
         self.cards = list(hand or [])
         self.clear_options()
         if hand is None:
-            self.add_option(Option(Text("  Spectating: hands are hidden.", style="dim"),
-                                   disabled=True))
+            self.add_option(
+                Option(Text("  Spectating: hands are hidden.", style="dim"), disabled=True)
+            )
             self.border_subtitle = ""
             return
         if not self.cards:
             self.add_option(Option(Text("  No cards.", style="dim"), disabled=True))
         # Resources first (by value), then actions by name: a stable order is easier to scan.
-        self.cards.sort(key=lambda c: (c.get("kind") != "resource", -int(c.get("value") or 0),
-                                       str(c.get("name")), int(c.get("id", 0))))
+        self.cards.sort(
+            key=lambda c: (
+                c.get("kind") != "resource",
+                -int(c.get("value") or 0),
+                str(c.get("name")),
+                int(c.get("id", 0)),
+            )
+        )
         for card in self.cards:
-            self.add_option(Option(self._line(card, card.get("id") in playable),
-                                   id=f"card-{card.get('id')}"))
+            self.add_option(
+                Option(self._line(card, card.get("id") in playable), id=f"card-{card.get('id')}")
+            )
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")

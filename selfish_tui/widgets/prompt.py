@@ -21,9 +21,17 @@ from selfish_tui.model import Choice, View, card_label, choice_label, player_nam
 
 # Border titles by decision kind. A reaction has the same title, countdown and default
 # whether or not a block is among the choices.
-TITLES = {"react": "Reaction", "pick": "Shark pick", "hurricane": "Hurricane",
-          "take": "Take a card", "pay": "Pay", "meteoroid": "Meteoroid", "swap": "Swap",
-          "shark_bait": "Shark Bait", "freeloader": "Freeloader"}
+TITLES = {
+    "react": "Reaction",
+    "pick": "Shark pick",
+    "hurricane": "Hurricane",
+    "take": "Take a card",
+    "pay": "Pay",
+    "meteoroid": "Meteoroid",
+    "swap": "Swap",
+    "shark_bait": "Shark Bait",
+    "freeloader": "Freeloader",
+}
 
 
 class PromptPanel(Vertical):
@@ -89,8 +97,7 @@ class PromptPanel(Vertical):
             names = ", ".join(player_name(view, p["seat"]) for p in waiting) or "the server"
             self._question = f"Waiting for {names}…"
             if view.get("seat") is not None and any(
-                p.get("seat") == view.get("seat") and p.get("done")
-                for p in view.get("pending", [])
+                p.get("seat") == view.get("seat") and p.get("done") for p in view.get("pending", [])
             ):
                 self._question = f"Your pick is in. Waiting for {names}…"
             reveal.display = False

@@ -98,8 +98,9 @@ class StatusLine(Static):
         if view.get("over"):
             winner = view.get("winner")
             line.append("game over: ", style="bold")
-            line.append(f"{player_name(view, winner)} wins" if winner is not None
-                        else "nobody wins")
+            line.append(
+                f"{player_name(view, winner)} wins" if winner is not None else "nobody wins"
+            )
             return line
         active = view.get("active")
         me = view.get("seat")

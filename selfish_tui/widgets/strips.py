@@ -64,8 +64,11 @@ class StripsBoard(Widget, can_focus=True):
                 # visible while cards are played or paid.
                 self._changed = {cell for cell, _ in changed}
             before = {p["seat"]: p.get("hand_count") for p in previous.get("players", [])}
-            self._hands_changed = {p["seat"] for p in view.get("players", [])
-                                   if before.get(p["seat"]) != p.get("hand_count")}  # fmt: skip
+            self._hands_changed = {
+                p["seat"]
+                for p in view.get("players", [])
+                if before.get(p["seat"]) != p.get("hand_count")
+            }
         self.view_data = view
         self.border_subtitle = piles(view)
         if presence is not None:
@@ -192,15 +195,27 @@ class StripsBoard(Widget, can_focus=True):
         for row in range(rows - 1, -1, -1):
             out.append(f"{row} " if row != goal else "★ ", style="bold" if row == goal else "dim")
             for col in range(seats):
-                out.append_text(self._cell(view, col, row, colw, goal, water, by_cell_player,
-                                           by_cell_card, shark_count))
+                out.append_text(
+                    self._cell(
+                        view, col, row, colw, goal, water, by_cell_player, by_cell_card, shark_count
+                    )
+                )
             if row:
                 out.append("\n")
         return out
 
-    def _cell(self, view: View, col: int, row: int, colw: int, goal: int, water: bool,
-              by_player: dict[tuple[int, int], Any], by_card: dict[tuple[int, int], Any],
-              sharks: dict[tuple[int, int], int]) -> Text:
+    def _cell(
+        self,
+        view: View,
+        col: int,
+        row: int,
+        colw: int,
+        goal: int,
+        water: bool,
+        by_player: dict[tuple[int, int], Any],
+        by_card: dict[tuple[int, int], Any],
+        sharks: dict[tuple[int, int], int],
+    ) -> Text:
         player = by_player.get((col, row))
         card = by_card.get((col, row))
         n_sharks = sharks.get((col, row), 0)

@@ -63,8 +63,13 @@ def steal_random(g: Rules, thief: int, victim: int) -> None:
     card = hand.pop(s.rng.randrange(len(hand)))
     s.hands[thief].append(card)
     a, b = g.name(thief), g.name(victim)
-    g.say("steal", f"{a} takes {card_name(card)} from {b}.", thief, (thief, victim),
-          f"{a} takes a card from {b}.")
+    g.say(
+        "steal",
+        f"{a} takes {card_name(card)} from {b}.",
+        thief,
+        (thief, victim),
+        f"{a} takes a card from {b}.",
+    )
     g.check_oxygen(victim)
 
 
@@ -75,16 +80,27 @@ def look_and_take(g: Rules, looker: int, victim: int) -> Flow:
     if not hand or not s.alive[looker]:
         return
     a, b = g.name(looker), g.name(victim)
-    g.say("look", f"{a} looks at {b}'s hand: {card_list(hand)}.", looker, (looker,),
-          f"{a} looks at {b}'s hand.")
+    g.say(
+        "look",
+        f"{a} looks at {b}'s hand: {card_list(hand)}.",
+        looker,
+        (looker,),
+        f"{a} looks at {b}'s hand.",
+    )
     options: list[Choice] = [{"do": "take", "card": c.id} for c in distinct(hand)]
-    choice = yield from g.ask(looker, "take", options, f"Take one card from {b}'s hand.",
-                              reveal=list(hand))
+    choice = yield from g.ask(
+        looker, "take", options, f"Take one card from {b}'s hand.", reveal=list(hand)
+    )
     card = g.card_in_hand(victim, choice["card"])
     remove_card(hand, card)
     s.hands[looker].append(card)
-    g.say("take", f"{a} takes {card_name(card)} from {b}.", looker, (looker, victim),
-          f"{a} takes a card from {b}.")
+    g.say(
+        "take",
+        f"{a} takes {card_name(card)} from {b}.",
+        looker,
+        (looker, victim),
+        f"{a} takes a card from {b}.",
+    )
     g.check_oxygen(victim)
 
 

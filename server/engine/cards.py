@@ -57,8 +57,9 @@ class Card:
         object.__setattr__(self, "key", ctype.key)
         object.__setattr__(self, "value", ctype.value)
         object.__setattr__(self, "is_action", ctype.kind is Kind.ACTION)
-        object.__setattr__(self, "display",
-                           f"{ctype.name} ({self.dir})" if self.dir else ctype.name)
+        object.__setattr__(
+            self, "display", f"{ctype.name} ({self.dir})" if self.dir else ctype.name
+        )
         object.__setattr__(self, "sig", f"{ctype.key} {self.dir}" if self.dir else ctype.key)
 
 
@@ -93,43 +94,63 @@ SPACE_GAME = (
     CardType("oxygen", "Oxygen", R, 38, "1 oxygen.", 1),
     CardType("oxygen2", "Double Oxygen", R, 10, "2 oxygen.", 2),
     CardType("rocket_booster", "Rocket Booster", A, 4, "Move forward 1, paying no oxygen."),
-    CardType("tractor_beam", "Tractor Beam", A, 4,
-             "Steal one card at random from an opponent's hand."),
+    CardType(
+        "tractor_beam", "Tractor Beam", A, 4, "Steal one card at random from an opponent's hand."
+    ),
     CardType("laser_blast", "Laser Blast", A, 4, "Move an opponent back 1 (not from row 0)."),
     CardType("hole_in_suit", "Hole in Suit", A, 4, "An opponent discards 1 oxygen."),
-    CardType("tether", "Tether", A, 4,
-             "Move forward 1, then the chosen opponent moves back 1."),
-    CardType("shield", "Shield", A, 4,
-             "Reaction: block an action card played on you. Not under a Solar Flare."),
-    CardType("hack_suit", "Hack Suit", A, 3,
-             "Look at an opponent's hand and take one card of your choice."),
+    CardType("tether", "Tether", A, 4, "Move forward 1, then the chosen opponent moves back 1."),
+    CardType(
+        "shield",
+        "Shield",
+        A,
+        4,
+        "Reaction: block an action card played on you. Not under a Solar Flare.",
+    ),
+    CardType(
+        "hack_suit",
+        "Hack Suit",
+        A,
+        3,
+        "Look at an opponent's hand and take one card of your choice.",
+    ),
     CardType("oxygen_siphon", "Oxygen Siphon", A, 3, "Steal 2 oxygen from an opponent."),
 )
 
 SHIPWRECKED_GAME = (
     CardType("food", "Food", R, 38, "1 food.", 1),
     CardType("food2", "Double Food", R, 10, "2 food.", 2),
-    CardType("pirate", "Pirate", A, 5,
-             "Look at an opponent's hand and take one card of your choice."),
-    CardType("ride_the_wave", "Ride the Wave", A, 5,
-             "Move forward 1, then the chosen opponent moves back 1."),
+    CardType(
+        "pirate", "Pirate", A, 5, "Look at an opponent's hand and take one card of your choice."
+    ),
+    CardType(
+        "ride_the_wave",
+        "Ride the Wave",
+        A,
+        5,
+        "Move forward 1, then the chosen opponent moves back 1.",
+    ),
     CardType("lost", "Lost", A, 5, "Discard one card at random from an opponent's hand."),
     CardType("freestyle_sprint", "Freestyle Sprint", A, 4, "Move forward 1."),
     CardType("dive", "Dive", A, 4, "Reaction: block a game card played on you."),
     CardType("rogue_wave", "Rogue Wave", A, 4, "Move an opponent back 1 (not from row 0)."),
-    CardType("message_in_a_bottle", "Message in a Bottle", A, 3,
-             "Steal 2 food from an opponent."),
+    CardType("message_in_a_bottle", "Message in a Bottle", A, 3, "Steal 2 food from an opponent."),
 )
 
 SPACE_LOCATIONS = (
     LocationType("blank_space", "Blank Space", 9, "Nothing happens."),
     LocationType("cosmic_radiation", "Cosmic Radiation", 6, "Discard 1 oxygen."),
     LocationType("useful_junk", "Useful Junk", 5, "Draw 1 game card."),
-    LocationType("solar_flare", "Solar Flare", 5,
-                 "While this card lies just below you, you cannot play action cards."),
+    LocationType(
+        "solar_flare",
+        "Solar Flare",
+        5,
+        "While this card lies just below you, you cannot play action cards.",
+    ),
     LocationType("meteoroid", "Meteoroid", 4, "If you hold 6 or more cards, discard 2."),
-    LocationType("gravitational_anomaly", "Gravitational Anomaly", 4,
-                 "Discard this card and move back 1."),
+    LocationType(
+        "gravitational_anomaly", "Gravitational Anomaly", 4, "Discard this card and move back 1."
+    ),
     LocationType("wormhole", "Wormhole", 4, "Swap places with another astronaut, living or dead."),
     LocationType("mysterious_nebula", "Mysterious Nebula", 2, "Draw 2 game cards."),
     LocationType("asteroid_field", "Asteroid Field", 2, "Discard 2 oxygen."),
@@ -140,20 +161,33 @@ SHIPWRECKED_LOCATIONS = (
     LocationType("calm_waters", "Calm Waters", 10, "Nothing happens.", 7),
     LocationType("sea_monster", "Sea Monster", 6, "Discard 1 food or die.", 4),
     LocationType("ocean_debris", "Ocean Debris", 5, "Draw 1 game card.", 3),
-    LocationType("shark_bait", "Shark Bait", 4,
-                 "Move a shark next to another living castaway."),
-    LocationType("freeloader", "Freeloader", 3,
-                 "The castaway furthest back moves forward 1; then you draw 1 game card.", 2),
-    LocationType("whirlpool", "Whirlpool", 3,
-                 "Swap places with another castaway, living or dead, not on the raft."),
-    LocationType("hurricane", "Hurricane", 3,
-                 "Everyone discards 1 game card, then everyone draws 2.", 2),
+    LocationType("shark_bait", "Shark Bait", 4, "Move a shark next to another living castaway."),
+    LocationType(
+        "freeloader",
+        "Freeloader",
+        3,
+        "The castaway furthest back moves forward 1; then you draw 1 game card.",
+        2,
+    ),
+    LocationType(
+        "whirlpool",
+        "Whirlpool",
+        3,
+        "Swap places with another castaway, living or dead, not on the raft.",
+    ),
+    LocationType(
+        "hurricane", "Hurricane", 3, "Everyone discards 1 game card, then everyone draws 2.", 2
+    ),
     LocationType("island_call", "Island Call", 2, "Move back 1."),
     LocationType("davy_jones_locker", "Davy Jones' Locker", 2, "Draw 2 game cards.", 2),
     LocationType("raft_drift", "Raft Drift", 1, "The raft moves 1 row closer for everyone."),
     LocationType("counter_current", "Counter Current", 1, "Move forward 1 for free."),
-    LocationType("feeding_frenzy", "Feeding Frenzy", 1,
-                 "If exactly one shark is in play, the second shark appears here."),
+    LocationType(
+        "feeding_frenzy",
+        "Feeding Frenzy",
+        1,
+        "If exactly one shark is in play, the second shark appears here.",
+    ),
 )
 
 GAME_TYPES = {Edition.SPACE: SPACE_GAME, Edition.SHIPWRECKED: SHIPWRECKED_GAME}

@@ -22,8 +22,13 @@ class Game:
     ``EngineError`` and change nothing.
     """
 
-    def __init__(self, edition: Edition | str, names: Sequence[str], seed: int,
-                 arrange: Callable[[State], None] | None = None) -> None:
+    def __init__(
+        self,
+        edition: Edition | str,
+        names: Sequence[str],
+        seed: int,
+        arrange: Callable[[State], None] | None = None,
+    ) -> None:
         """Set up a game. ``arrange`` (tests only) may rearrange the dealt state before the
         first turn, e.g. to stack decks; such a game replays only with the same ``arrange``."""
         self.edition = Edition(edition)
@@ -139,8 +144,12 @@ class Game:
             self._decision = None
 
 
-def replay(edition: Edition | str, names: Sequence[str], seed: int,
-           decisions: Sequence[tuple[int, Choice] | Sequence[Any]]) -> Game:
+def replay(
+    edition: Edition | str,
+    names: Sequence[str],
+    seed: int,
+    decisions: Sequence[tuple[int, Choice] | Sequence[Any]],
+) -> Game:
     """Rebuild a game from its setup and decision list (C16)."""
     game = Game(edition, names, seed)
     for seat, choice in decisions:

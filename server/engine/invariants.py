@@ -28,7 +28,8 @@ def check_invariants(game: Game) -> list[str]:
     locs.update(loc.id for loc in s.loc_discard)
     locs.update(loc.id for loc in s.board.values())
     if set(locs) != {loc.id for loc in LOCATION_DECKS[s.edition]} or any(
-            n != 1 for n in locs.values()):
+        n != 1 for n in locs.values()
+    ):
         problems.append("location cards are not each in exactly one place")
     if sorted(s.cols) != list(range(s.seats)):
         problems.append("columns do not hold exactly one character each")

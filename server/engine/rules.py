@@ -71,8 +71,14 @@ class Rules:
         self.attack: str | None = None
 
     # ----------------------------------------------------------------- small helpers
-    def say(self, kind: str, text: str, seat: int | None = None,
-            to: tuple[int, ...] | None = None, public: str | None = None) -> None:
+    def say(
+        self,
+        kind: str,
+        text: str,
+        seat: int | None = None,
+        to: tuple[int, ...] | None = None,
+        public: str | None = None,
+    ) -> None:
         """Append an event to the log."""
         self.log.append(Event(kind, text, to, public, seat))
 
@@ -80,17 +86,25 @@ class Rules:
         """A seat's player name."""
         return self.s.names[seat]
 
-    def ask(self, seat: int, kind: str, options: list[Choice], prompt: str,
-            reveal: list[Card] | None = None) -> Asking:
+    def ask(
+        self,
+        seat: int,
+        kind: str,
+        options: list[Choice],
+        prompt: str,
+        reveal: list[Card] | None = None,
+    ) -> Asking:
         """Open a one-seat decision; a single option is taken at once unless it must be asked."""
         if len(options) == 1 and kind not in ALWAYS_ASK:
             return options[0]
-        answer = yield Decision(kind, {seat: options}, prompt,
-                                {seat: reveal} if reveal is not None else {})
+        answer = yield Decision(
+            kind, {seat: options}, prompt, {seat: reveal} if reveal is not None else {}
+        )
         return cast(Choice, answer)
 
-    def ask_all(self, kind: str, options: dict[int, list[Choice]],
-                prompt: str) -> Generator[Decision, object, dict[int, Choice]]:
+    def ask_all(
+        self, kind: str, options: dict[int, list[Choice]], prompt: str
+    ) -> Generator[Decision, object, dict[int, Choice]]:
         """Open a simultaneous decision; every seat named is asked (its timing reveals nothing)."""
         if not options:
             return {}
@@ -148,8 +162,12 @@ class Rules:
         while s.alive[p]:
             # Always asked (ALWAYS_ASK): yielded here rather than through ask(), which costs a
             # generator per decision on the path that nearly every decision takes.
-            answer = yield Decision("actions", {p: self.action_options(p)},
-                                    "Play an action card, make change, or go on.", {})
+            answer = yield Decision(
+                "actions",
+                {p: self.action_options(p)},
+                "Play an action card, make change, or go on.",
+                {},
+            )
             choice = cast(Choice, answer)
             do = choice["do"]
             if do == "done":
@@ -163,8 +181,9 @@ class Rules:
         if not s.alive[p]:
             return
         s.phase = "stay_or_move"
-        answer = yield Decision("stay_or_move", {p: self.stay_or_move_options(p)},
-                                "Stay or move?", {})
+        answer = yield Decision(
+            "stay_or_move", {p: self.stay_or_move_options(p)}, "Stay or move?", {}
+        )
         choice = cast(Choice, answer)
         if choice["do"] == "move":
             yield from self.travel(p)
@@ -239,8 +258,9 @@ class Rules:
         if self.space:
             actions = [c for c in s.hands[p] if c.is_action]
             if len(actions) >= 2:
-                options.extend([{"do": "stay", "discard": [a.id, b.id]}
-                                for a, b in distinct_pairs(actions)])
+                options.extend(
+                    [{"do": "stay", "discard": [a.id, b.id]} for a, b in distinct_pairs(actions)]
+                )
         if s.rows[p] < s.goal_row and s.units(p) >= 2:
             options.append({"do": "move"})
         return options
@@ -269,8 +289,7 @@ class Rules:
                 self.say("draw", f"{who} has nothing to draw.", seat)
                 return
             s.hands[seat].append(card)
-            self.say("draw", f"{who} draws {card.display}.", seat, (seat,),
-                     f"{who} draws a card.")
+            self.say("draw", f"{who} draws {card.display}.", seat, (seat,), f"{who} draws a card.")
 
     def discard_cards(self, seat: int, cards: list[Card]) -> None:
         """Move cards from a hand to the discard pile."""
@@ -312,8 +331,11 @@ class Rules:
         """C7: swap a double in hand for two singles."""
         singles = self.take_singles(p, 2)
         self.discard_cards(p, [double])
-        self.say("change", f"{self.s.names[p]} makes change: {double.display} for "
-                 f"{card_list(singles)}.", p)
+        self.say(
+            "change",
+            f"{self.s.names[p]} makes change: {double.display} for {card_list(singles)}.",
+            p,
+        )
 
     def give_change(self, seat: int) -> None:
         """C6: after overpaying with a double, take one single back (or lose the unit)."""
@@ -333,8 +355,9 @@ class Rules:
             return [first_payment(hand, units)]
         return payment_ways(hand, units)
 
-    def choose_payment(self, seat: int, ways: list[list[Card]], prompt: str) -> Generator[
-            Decision, object, list[Card]]:
+    def choose_payment(
+        self, seat: int, ways: list[list[Card]], prompt: str
+    ) -> Generator[Decision, object, list[Card]]:
         """The way to pay that a seat chooses among several (so it is always asked)."""
         options: list[Choice] = []
         for way in ways:  # of one or two cards (C6)
@@ -354,7 +377,8 @@ class Rules:
             cards = ways[0]
         else:
             cards = yield from self.choose_payment(
-                seat, ways, f"Choose the {self.res} to discard ({units}) for {why}.")
+                seat, ways, f"Choose the {self.res} to discard ({units}) for {why}."
+            )
         self.discard_cards(seat, cards)
         paid = 0
         for card in cards:
@@ -373,15 +397,21 @@ class Rules:
             cards = ways[0]
         else:
             cards = yield from self.choose_payment(
-                victim, ways, f"Choose the {self.res} {self.name(thief)} takes ({units}).")
+                victim, ways, f"Choose the {self.res} {self.name(thief)} takes ({units})."
+            )
         for card in cards:
             remove_card(s.hands[victim], card)
             s.hands[thief].append(card)
         taken = sum(c.value for c in cards)
         a, b = self.name(thief), self.name(victim)
         # The amount stays secret: it could tell that the victim is now empty-handed (C4).
-        self.say("steal", f"{a} takes {card_list(cards)} from {b}.", thief, (thief, victim),
-                 f"{a} takes {self.res} from {b}.")
+        self.say(
+            "steal",
+            f"{a} takes {card_list(cards)} from {b}.",
+            thief,
+            (thief, victim),
+            f"{a} takes {self.res} from {b}.",
+        )
         if taken > units:
             self.give_change(victim)
         self.check_oxygen(victim)
@@ -423,8 +453,9 @@ class Rules:
             s.alive[seat] = False
             hand = s.hands[seat]
             s.discard.extend(hand)
-            self.say("death", f"{self.name(seat)} {why} and dies, discarding "
-                     f"{card_list(hand)}.", seat)
+            self.say(
+                "death", f"{self.name(seat)} {why} and dies, discarding {card_list(hand)}.", seat
+            )
             s.hands[seat] = []
         living = s.living()
         if not living:
@@ -464,8 +495,7 @@ class Rules:
         row = s.rows[seat]
         who = s.names[seat]
         if row >= s.goal_row:
-            self.say("move", f"{who} is at {GOAL_WORD[s.edition]} and cannot move forward.",
-                     seat)
+            self.say("move", f"{who} is at {GOAL_WORD[s.edition]} and cannot move forward.", seat)
             return
         s.rows[seat] = row + 1
         self.last_moved = seat
@@ -477,8 +507,9 @@ class Rules:
         loc = self.draw_location()
         cell = (col, row)
         s.board[cell] = loc
-        self.say("location", f"{who} draws {loc.type.name}"
-                 f"{' (shark icon)' if loc.shark else ''}.", seat)
+        self.say(
+            "location", f"{who} draws {loc.type.name}{' (shark icon)' if loc.shark else ''}.", seat
+        )
         # Resolving the card with everything it leads to (C17) is the edition's business.
         if self.space:
             yield from space.resolve_location(self, seat, loc, cell)
@@ -547,8 +578,9 @@ class Rules:
                 options.extend([{"do": "block", "card": c.id} for c in distinct(blocks)])
         self.attack = card.key
         # Always asked (ALWAYS_ASK), so yielded here without the generator of ask().
-        answer = yield Decision("react", {target: options},
-                                f"{s.names[attacker]} plays {card.display} on you.", {})
+        answer = yield Decision(
+            "react", {target: options}, f"{s.names[attacker]} plays {card.display} on you.", {}
+        )
         choice = cast(Choice, answer)
         self.attack = None
         if choice["do"] == "block":

@@ -110,8 +110,9 @@ def shark_bait(g: Rules, seat: int) -> Flow:
                     options.append({"do": "shark", "shark": index, "cell": list(cell)})
     if not options:
         return
-    choice = yield from g.ask(seat, "shark_bait", options,
-                              "Shark Bait: move a shark next to another castaway.")
+    choice = yield from g.ask(
+        seat, "shark_bait", options, "Shark Bait: move a shark next to another castaway."
+    )
     moved = choice["shark"]
     cell_list = choice["cell"]
     assert isinstance(moved, int) and isinstance(cell_list, list)
@@ -129,8 +130,7 @@ def freeloader(g: Rules, seat: int) -> Flow:
         mover = behind[0]
         if len(behind) > 1 and s.alive[seat]:
             options: list[Choice] = [{"do": "advance", "target": o} for o in behind]
-            choice = yield from g.ask(seat, "freeloader", options,
-                                      "Freeloader: who moves forward?")
+            choice = yield from g.ask(seat, "freeloader", options, "Freeloader: who moves forward?")
             chosen = choice["target"]
             assert isinstance(chosen, int)
             mover = chosen
@@ -144,8 +144,9 @@ def whirlpool(g: Rules, seat: int) -> Flow:
     s = g.s
     if not s.alive[seat]:
         return
-    options: list[Choice] = [{"do": "swap", "target": o} for o in range(s.seats)
-                             if o != seat and s.rows[o] < s.goal_row]
+    options: list[Choice] = [
+        {"do": "swap", "target": o} for o in range(s.seats) if o != seat and s.rows[o] < s.goal_row
+    ]
     if not options:
         return
     choice = yield from g.ask(seat, "swap", options, "Whirlpool: swap places with whom?")
@@ -159,7 +160,9 @@ def hurricane(g: Rules, drawer: int) -> Flow:
     s = g.s
     options: dict[int, list[Choice]] = {
         seat: [{"do": "discard", "cards": [c.id]} for c in distinct(s.hands[seat])]
-        for seat in s.living() if s.hands[seat]}
+        for seat in s.living()
+        if s.hands[seat]
+    }
     picks = yield from g.ask_all("hurricane", options, "Hurricane: discard 1 card.")
     for seat in s.living():
         if seat in picks:
@@ -197,9 +200,12 @@ def shark_movement(g: Rules, drawer: int) -> Flow:
     s = g.s
     options: dict[int, list[Choice]] = {
         seat: [{"do": "pick", "card": c.id} for c in distinct(s.hands[seat])]
-        for seat in s.living() if s.hands[seat]}
-    picks = yield from g.ask_all("pick", options,
-                                 "The sharks move: pick a card; its direction steers them.")
+        for seat in s.living()
+        if s.hands[seat]
+    }
+    picks = yield from g.ask_all(
+        "pick", options, "The sharks move: pick a card; its direction steers them."
+    )
     for seat, choice in picks.items():
         card = g.card_in_hand(seat, choice["card"])
         remove_card(s.hands[seat], card)
@@ -218,8 +224,7 @@ def shark_step(g: Rules, seat: int, card: Card, fed: list[bool]) -> Flow:
     s = g.s
     assert card.dir is not None
     dc, dr = STEPS[card.dir]
-    g.say("reveal", f"{g.name(seat)} reveals {card_name(card)}: the sharks swim {card.dir}.",
-          seat)
+    g.say("reveal", f"{g.name(seat)} reveals {card_name(card)}: the sharks swim {card.dir}.", seat)
     movers: dict[Cell, list[int]] = {}
     for index, (col, row) in enumerate(s.sharks):
         if fed[index]:

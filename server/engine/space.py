@@ -36,8 +36,11 @@ def resolve_location(g: Rules, seat: int, loc: Location, cell: Cell) -> Flow:
     elif key == "hyperspace":
         yield from g.forward(seat)
     elif key == "solar_flare":
-        g.say("location", f"{g.name(seat)} is caught in a Solar Flare: no action cards "
-              "while it lies below.", seat)
+        g.say(
+            "location",
+            f"{g.name(seat)} is caught in a Solar Flare: no action cards while it lies below.",
+            seat,
+        )
 
 
 def meteoroid(g: Rules, seat: int) -> Flow:
@@ -45,8 +48,9 @@ def meteoroid(g: Rules, seat: int) -> Flow:
     hand = g.s.hands[seat]
     if not g.s.alive[seat] or len(hand) < 6:
         return
-    options: list[Choice] = [{"do": "discard", "cards": [a.id, b.id]}
-                             for a, b in distinct_pairs(hand)]
+    options: list[Choice] = [
+        {"do": "discard", "cards": [a.id, b.id]} for a, b in distinct_pairs(hand)
+    ]
     choice = yield from g.ask(seat, "meteoroid", options, "Meteoroid: discard 2 cards.")
     ids = choice["cards"]
     assert isinstance(ids, list)

@@ -24,9 +24,17 @@ def card_dict(card: Card) -> dict[str, Any]:
     """A game card as a wire-safe map."""
     hit = _CARD_DICTS.get(id(card))
     if hit is None or hit[0] is not card:
-        hit = _CARD_DICTS[id(card)] = (card, {
-            "id": card.id, "key": card.key, "name": card.type.name,
-            "kind": card.type.kind.value, "value": card.value, "dir": card.dir})
+        hit = _CARD_DICTS[id(card)] = (
+            card,
+            {
+                "id": card.id,
+                "key": card.key,
+                "name": card.type.name,
+                "kind": card.type.kind.value,
+                "value": card.value,
+                "dir": card.dir,
+            },
+        )
     return hit[1]
 
 
@@ -34,8 +42,10 @@ def location_dict(loc: Location) -> dict[str, Any]:
     """A location card as a wire-safe map."""
     hit = _CARD_DICTS.get(id(loc))
     if hit is None or hit[0] is not loc:
-        hit = _CARD_DICTS[id(loc)] = (loc, {
-            "id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark})
+        hit = _CARD_DICTS[id(loc)] = (
+            loc,
+            {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark},
+        )
     return hit[1]
 
 
@@ -56,8 +66,13 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
     whole view, so a server can build the shared part once per change for every seat."""
     s = game.rules.s
     mine, legal = seat_choices(game, seat)
-    return {"seat": seat, "hand": [card_dict(c) for c in s.hands[seat]],
-            "resources": s.units(seat), "decision": mine, "legal": legal}  # fmt: skip
+    return {
+        "seat": seat,
+        "hand": [card_dict(c) for c in s.hands[seat]],
+        "resources": s.units(seat),
+        "decision": mine,
+        "legal": legal,
+    }
 
 
 def seat_choices(game: Game, seat: int) -> tuple[dict[str, Any] | None, list[Choice]]:
@@ -68,8 +83,11 @@ def seat_choices(game: Game, seat: int) -> tuple[dict[str, Any] | None, list[Cho
     legal: list[Choice] = [decorate(rules, seat, choice) for choice in game.legal(seat)]
     mine = None
     if decision is not None and legal:
-        mine = {"kind": decision.kind, "prompt": decision.prompt,
-                "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])]}  # fmt: skip
+        mine = {
+            "kind": decision.kind,
+            "prompt": decision.prompt,
+            "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])],
+        }
     return mine, legal
 
 
@@ -99,8 +117,9 @@ def bulky_sources(game: Game) -> dict[str, list[Any]]:
 #: The piles among :data:`BULKY_KEYS` and how each maps its cards: a pile's value is the list of
 #: its cards' maps, bottom to top.
 PILE_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "discard": card_dict, "loc_discard": location_dict,
-}  # fmt: skip
+    "discard": card_dict,
+    "loc_discard": location_dict,
+}
 
 
 def bulky_value(key: str, source: list[Any]) -> list[dict[str, Any]]:
@@ -153,8 +172,9 @@ def turn_part(game: Game, players: bool = True) -> dict[str, Any]:
         "pending": pending,
     }
     if players:
-        part["players"] = [dict(zip(PLAYER_KEYS, values, strict=True))
-                           for values in player_values(game)]  # fmt: skip
+        part["players"] = [
+            dict(zip(PLAYER_KEYS, values, strict=True)) for values in player_values(game)
+        ]
     return part
 
 
@@ -169,14 +189,20 @@ def player_values(game: Game) -> list[tuple[Any, ...]]:
     s = rules.s
     names, cols, rows, alive, hands, held = s.names, s.cols, s.rows, s.alive, s.hands, s.held
     flared = rules.flared
-    return [(o, names[o], cols[o], rows[o], alive[o], len(hands[o]), o in held, flared(o))
-            for o in range(s.seats)]  # fmt: skip
+    return [
+        (o, names[o], cols[o], rows[o], alive[o], len(hands[o]), o in held, flared(o))
+        for o in range(s.seats)
+    ]
 
 
 #: The public view's values of the :data:`SEAT_KEYS`: a spectator has no hand and no choices.
 SPECTATOR_SEAT_PART: dict[str, Any] = {
-    "seat": None, "hand": None, "resources": None, "decision": None, "legal": [],
-}  # fmt: skip
+    "seat": None,
+    "hand": None,
+    "resources": None,
+    "decision": None,
+    "legal": [],
+}
 
 
 def public_view(game: Game) -> dict[str, Any]:
@@ -343,6 +369,5 @@ def snapshot(game: Game) -> dict[str, Any]:
         "loc_discard": [loc.id for loc in s.loc_discard],
         "sharks": [list(cell) for cell in s.sharks],
         "rng": repr(s.rng.getstate()[1][:4]),
-        "pending": {str(k): v for k, v in (game.decision.options.items()
-                                            if game.decision else [])},
+        "pending": {str(k): v for k, v in (game.decision.options.items() if game.decision else [])},
     }

@@ -23,10 +23,11 @@ from tests.engine.scenario import (
 
 def move_onto(location: str, **extra: Any) -> Game:
     """Ann (seat 0, 3 players) ends her actions and moves onto ``location``."""
-    kwargs: dict[str, Any] = {"hands": {0: ["oxygen"] * 4, 1: ["oxygen"] * 2,
-                                        2: ["oxygen"] * 2},
-                              "draw": ["tether", "laser_blast", "shield", "hack_suit"],
-                              "locations": [location, "blank_space"]}
+    kwargs: dict[str, Any] = {
+        "hands": {0: ["oxygen"] * 4, 1: ["oxygen"] * 2, 2: ["oxygen"] * 2},
+        "draw": ["tether", "laser_blast", "shield", "hack_suit"],
+        "locations": [location, "blank_space"],
+    }
     kwargs.update(extra)
     g = build(**kwargs)
     play(g, "done", "move")
@@ -37,9 +38,13 @@ def move_onto(location: str, **extra: Any) -> Game:
 
 
 def test_S5_rocket_booster_moves_forward_free() -> None:
-    g = build(rows={0: 1}, board={(0, 0): "blank_space"},
-              hands={0: ["rocket_booster", "oxygen", "oxygen"]}, draw=["oxygen"],
-              locations=["useful_junk"])
+    g = build(
+        rows={0: 1},
+        board={(0, 0): "blank_space"},
+        hands={0: ["rocket_booster", "oxygen", "oxygen"]},
+        draw=["oxygen"],
+        locations=["useful_junk"],
+    )
     do_play(g, 0, "rocket_booster")
     assert pos(g, 0) == (0, 2)
     assert s_of(g).board[(0, 1)].key == "useful_junk"  # C9: drawn, placed, resolved
@@ -49,8 +54,10 @@ def test_S5_rocket_booster_moves_forward_free() -> None:
 
 
 def test_S5_tractor_beam_steals_one_random_card() -> None:
-    g = build(hands={0: ["tractor_beam", "oxygen"], 1: ["shield", "laser_blast", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["tractor_beam", "oxygen"], 1: ["shield", "laser_blast", "oxygen"]},
+        draw=["oxygen"],
+    )
     victim = {c.id for c in s_of(g).hands[1]}
     do_play(g, 0, "tractor_beam", 1)
     play(g, "accept")
@@ -59,16 +66,22 @@ def test_S5_tractor_beam_steals_one_random_card() -> None:
     assert len(s_of(g).hands[1]) == 2
     assert {c.id for c in s_of(g).hands[1]} == victim - {taken[0].id}
     # Seeded: the same scenario steals the same card.
-    g2 = build(hands={0: ["tractor_beam", "oxygen"], 1: ["shield", "laser_blast", "oxygen"]},
-               draw=["oxygen"])
+    g2 = build(
+        hands={0: ["tractor_beam", "oxygen"], 1: ["shield", "laser_blast", "oxygen"]},
+        draw=["oxygen"],
+    )
     do_play(g2, 0, "tractor_beam", 1)
     play(g2, "accept")
     assert hand(g2, 0) == hand(g, 0)
 
 
 def test_S5_laser_blast_moves_an_opponent_back() -> None:
-    g = build(rows={2: 2}, board={(2, 0): "blank_space", (2, 1): "meteoroid"},
-              hands={0: ["laser_blast", "oxygen"], 2: ["oxygen"]}, draw=["oxygen"])
+    g = build(
+        rows={2: 2},
+        board={(2, 0): "blank_space", (2, 1): "meteoroid"},
+        hands={0: ["laser_blast", "oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+    )
     assert {c.get("target") for c in g.legal(0) if c["do"] == "play"} == {2}
     do_play(g, 0, "laser_blast", 2)
     play(g, "accept")
@@ -77,8 +90,9 @@ def test_S5_laser_blast_moves_an_opponent_back() -> None:
 
 
 def test_S5_hole_in_suit_makes_an_opponent_discard_one_oxygen() -> None:
-    g = build(hands={0: ["hole_in_suit", "oxygen"], 1: ["oxygen2", "oxygen", "tether"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["hole_in_suit", "oxygen"], 1: ["oxygen2", "oxygen", "tether"]}, draw=["oxygen"]
+    )
     do_play(g, 0, "hole_in_suit", 1)
     play(g, "accept")
     assert hand(g, 1) == ["oxygen2", "tether"]  # a single, if held (C6)
@@ -87,18 +101,27 @@ def test_S5_hole_in_suit_makes_an_opponent_discard_one_oxygen() -> None:
 
 
 def test_S5_hole_in_suit_on_a_lone_double_gives_change() -> None:
-    g = build(hands={0: ["hole_in_suit", "oxygen"], 1: ["oxygen2"]}, draw=["oxygen"],
-              discard=["oxygen"])
+    g = build(
+        hands={0: ["hole_in_suit", "oxygen"], 1: ["oxygen2"]}, draw=["oxygen"], discard=["oxygen"]
+    )
     do_play(g, 0, "hole_in_suit", 1)
     play(g, "accept")
     assert hand(g, 1) == ["oxygen"] and s_of(g).alive[1]
 
 
 def test_S5_tether_moves_forward_then_knocks_the_target_back() -> None:
-    g = build(rows={0: 1, 1: 3}, board={(0, 0): "blank_space", (1, 0): "blank_space",
-                                        (1, 1): "blank_space", (1, 2): "solar_flare"},
-              hands={0: ["tether", "oxygen"], 1: ["oxygen"]}, draw=["oxygen"],
-              locations=["blank_space"])
+    g = build(
+        rows={0: 1, 1: 3},
+        board={
+            (0, 0): "blank_space",
+            (1, 0): "blank_space",
+            (1, 1): "blank_space",
+            (1, 2): "solar_flare",
+        },
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["blank_space"],
+    )
     do_play(g, 0, "tether", 1)
     assert kinds(g) == ["react"]
     play(g, "accept")
@@ -111,8 +134,9 @@ def test_S5_tether_moves_forward_then_knocks_the_target_back() -> None:
 
 
 def test_S5_shield_blocks_an_action_card() -> None:
-    g = build(hands={0: ["oxygen_siphon", "oxygen"], 1: ["shield", "oxygen", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["oxygen_siphon", "oxygen"], 1: ["shield", "oxygen", "oxygen"]}, draw=["oxygen"]
+    )
     do_play(g, 0, "oxygen_siphon", 1)
     shield = card_id(g, 1, "shield")
     assert {"do": "block", "card": shield} in g.legal(1)
@@ -126,14 +150,19 @@ def test_S5_shield_blocks_an_action_card() -> None:
 
 
 def test_S5_hack_suit_looks_and_takes_the_chosen_card() -> None:
-    g = build(hands={0: ["hack_suit", "oxygen"], 1: ["shield", "rocket_booster", "oxygen2"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["hack_suit", "oxygen"], 1: ["shield", "rocket_booster", "oxygen2"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "hack_suit", 1)
     play(g, "accept")
     assert kinds(g) == ["take"] and g.pending_seats() == [0]
     deck = GAME_DECKS[Edition.SPACE]
     assert sorted(deck[c["card"]].key for c in g.legal(0)) == [
-        "oxygen2", "rocket_booster", "shield"]
+        "oxygen2",
+        "rocket_booster",
+        "shield",
+    ]
     play(g, {"do": "take", "card": card_id(g, 1, "shield")})
     assert hand(g, 0) == ["oxygen", "oxygen", "shield"]
     assert hand(g, 1) == ["oxygen2", "rocket_booster"]
@@ -141,8 +170,10 @@ def test_S5_hack_suit_looks_and_takes_the_chosen_card() -> None:
 
 
 def test_S5_oxygen_siphon_steals_two_oxygen() -> None:
-    g = build(hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen", "oxygen", "oxygen", "shield"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen", "oxygen", "oxygen", "shield"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "oxygen_siphon", 1)
     play(g, "accept")
     assert hand(g, 0) == ["oxygen"] * 4
@@ -176,9 +207,15 @@ def test_S6_mysterious_nebula_draws_two_cards() -> None:
 
 
 def test_S6_solar_flare_blocks_action_cards_while_below() -> None:
-    g = build(players=2, hands={0: ["oxygen"] * 4 + ["rocket_booster", "shield"],
-                                1: ["oxygen"] * 3 + ["laser_blast"]},
-              draw=["oxygen", "oxygen"], locations=["solar_flare"])
+    g = build(
+        players=2,
+        hands={
+            0: ["oxygen"] * 4 + ["rocket_booster", "shield"],
+            1: ["oxygen"] * 3 + ["laser_blast"],
+        },
+        draw=["oxygen", "oxygen"],
+        locations=["solar_flare"],
+    )
     play(g, "done", "move")
     assert s_of(g).board[(0, 0)].key == "solar_flare"
     assert g.view(1)["players"][0]["flared"] is True
@@ -190,8 +227,11 @@ def test_S6_solar_flare_blocks_action_cards_while_below() -> None:
 
 
 def test_S6_meteoroid_discards_two_chosen_cards_from_six() -> None:
-    g = build(hands={0: ["oxygen2", "oxygen", "oxygen", "tether", "shield", "laser_blast"]},
-              draw=["hack_suit"], locations=["meteoroid"])
+    g = build(
+        hands={0: ["oxygen2", "oxygen", "oxygen", "tether", "shield", "laser_blast"]},
+        draw=["hack_suit"],
+        locations=["meteoroid"],
+    )
     play(g, "done", "move")
     assert kinds(g) == ["meteoroid"] and len(hand(g, 0)) == 6
     play(g, {"do": "discard", "cards": [card_id(g, 0, "tether"), card_id(g, 0, "shield")]})
@@ -200,16 +240,20 @@ def test_S6_meteoroid_discards_two_chosen_cards_from_six() -> None:
 
 
 def test_S6_meteoroid_spares_a_hand_under_six() -> None:
-    g = build(hands={0: ["oxygen2", "oxygen", "oxygen", "tether", "shield"]},
-              draw=["hack_suit"], locations=["meteoroid"])
+    g = build(
+        hands={0: ["oxygen2", "oxygen", "oxygen", "tether", "shield"]},
+        draw=["hack_suit"],
+        locations=["meteoroid"],
+    )
     play(g, "done", "move")
     assert g.active == 1
     assert len(hand(g, 0)) == 5
 
 
 def test_S6_gravitational_anomaly_discards_itself_and_moves_back() -> None:
-    g = move_onto("gravitational_anomaly", rows={0: 2},
-                  board={(0, 0): "blank_space", (0, 1): "useful_junk"})
+    g = move_onto(
+        "gravitational_anomaly", rows={0: 2}, board={(0, 0): "blank_space", (0, 1): "useful_junk"}
+    )
     assert pos(g, 0) == (0, 2)
     assert (0, 2) not in s_of(g).board
     assert [loc.key for loc in s_of(g).loc_discard] == ["gravitational_anomaly"]

@@ -9,9 +9,9 @@ import msgpack
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.bots.levels import choose
+from server.bots.selfplay import play_game
 from server.engine import Edition, Game, check_invariants, replay
-from server.engine.bots import choose
-from server.engine.selfplay import play_game
 
 editions = st.sampled_from(list(Edition))
 seat_counts = st.integers(min_value=2, max_value=5)
@@ -54,8 +54,9 @@ def test_invariants_hold_after_every_decision(edition: Edition, seats: int, seed
 
 @settings(max_examples=25, deadline=None)
 @given(editions, seat_counts, seeds, levels)
-def test_views_never_show_another_seats_hidden_cards(edition: Edition, seats: int, seed: int,
-                                                     level: str) -> None:
+def test_views_never_show_another_seats_hidden_cards(
+    edition: Edition, seats: int, seed: int, level: str
+) -> None:
     game = Game(edition, [f"P{i}" for i in range(seats)], seed)
     rng = random.Random(seed)
     while True:
@@ -80,8 +81,9 @@ def test_views_never_show_another_seats_hidden_cards(edition: Edition, seats: in
 
 @settings(max_examples=25, deadline=None)
 @given(editions, seat_counts, seeds)
-def test_secret_events_are_hidden_from_everyone_else(edition: Edition, seats: int,
-                                                     seed: int) -> None:
+def test_secret_events_are_hidden_from_everyone_else(
+    edition: Edition, seats: int, seed: int
+) -> None:
     game = random_game(edition, seats, seed)
     for event in game.log:
         if event.to is None:
@@ -97,8 +99,9 @@ def test_secret_events_are_hidden_from_everyone_else(edition: Edition, seats: in
 
 @settings(max_examples=30, deadline=None)
 @given(editions, seat_counts, seeds, levels)
-def test_C16_replaying_the_decisions_rebuilds_the_same_game(edition: Edition, seats: int,
-                                                            seed: int, level: str) -> None:
+def test_C16_replaying_the_decisions_rebuilds_the_same_game(
+    edition: Edition, seats: int, seed: int, level: str
+) -> None:
     game = random_game(edition, seats, seed, level)
     again = replay(edition, game.names, seed, game.decisions)
     assert again.snapshot() == game.snapshot()
@@ -120,8 +123,11 @@ def test_an_illegal_choice_changes_nothing() -> None:
     before = game.snapshot()
     seat = game.pending_seats()[0]
     other = (seat + 1) % 3
-    for wrong_seat, choice in ((seat, {"do": "fly"}), (other, {"do": "done"}),
-                               (seat, {"do": "play", "card": 999})):
+    for wrong_seat, choice in (
+        (seat, {"do": "fly"}),
+        (other, {"do": "done"}),
+        (seat, {"do": "play", "card": 999}),
+    ):
         try:
             game.apply(wrong_seat, choice)
         except ValueError:

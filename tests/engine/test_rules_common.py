@@ -127,10 +127,12 @@ def test_C2_location_cards_lie_on_the_cells_left_behind() -> None:
 # ------------------------------------------------------------------------- C3 setup
 
 
-@pytest.mark.parametrize(("edition", "players", "seed"),
-                         [("space", 2, 5), ("space", 5, 8), ("shipwrecked", 4, 13)])
+@pytest.mark.parametrize(
+    ("edition", "players", "seed"), [("space", 2, 5), ("space", 5, 8), ("shipwrecked", 4, 13)]
+)
 def test_C3_setup_deals_four_singles_a_double_then_four_from_the_top(
-        edition: str, players: int, seed: int) -> None:
+    edition: str, players: int, seed: int
+) -> None:
     ed = Edition(edition)
     # Rebuild the deal from the same seeded shuffle, following C3 literally.
     rng = random.Random(seed)
@@ -180,8 +182,10 @@ def test_C3_location_deck_is_shuffled() -> None:
 
 
 def test_C4_view_shows_own_hand_and_only_counts_of_others() -> None:
-    g = build(hands={0: ["oxygen", "laser_blast"], 1: ["shield", "oxygen2", "oxygen"],
-                     2: ["tether"]}, draw=["hack_suit"])
+    g = build(
+        hands={0: ["oxygen", "laser_blast"], 1: ["shield", "oxygen2", "oxygen"], 2: ["tether"]},
+        draw=["hack_suit"],
+    )
     for seat in range(3):
         view = g.view(seat)
         own = {c.id for c in s_of(g).hands[seat]}
@@ -214,8 +218,9 @@ def test_C4_a_draw_is_read_only_by_the_drawer() -> None:
 
 
 def test_C4_tractor_beam_card_is_known_to_thief_and_victim_only() -> None:
-    g = build(hands={0: ["tractor_beam", "oxygen"], 1: ["hack_suit", "oxygen", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["tractor_beam", "oxygen"], 1: ["hack_suit", "oxygen", "oxygen"]}, draw=["oxygen"]
+    )
     before = {c.id for c in s_of(g).hands[0]}
     do_play(g, 0, "tractor_beam", 1)
     play(g, "accept")
@@ -231,8 +236,10 @@ def test_C4_tractor_beam_card_is_known_to_thief_and_victim_only() -> None:
 
 
 def test_C4_hack_suit_hand_is_seen_by_the_looker_only() -> None:
-    g = build(hands={0: ["hack_suit", "oxygen"], 1: ["shield", "rocket_booster", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["hack_suit", "oxygen"], 1: ["shield", "rocket_booster", "oxygen"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "hack_suit", 1)
     play(g, "accept")
     victim = {c.id for c in s_of(g).hands[1]}
@@ -257,8 +264,9 @@ def test_C4_hack_suit_hand_is_seen_by_the_looker_only() -> None:
 
 
 def test_C4_oxygen_moved_between_hands_is_known_to_the_two_only() -> None:
-    g = build(hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen2", "oxygen", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen2", "oxygen", "oxygen"]}, draw=["oxygen"]
+    )
     do_play(g, 0, "oxygen_siphon", 1)
     play(g, "accept")
     steal = [e for e in g.log if e.kind == "steal"][-1]
@@ -298,10 +306,16 @@ def test_C5_nothing_is_drawn_when_both_piles_are_empty() -> None:
 
 
 def test_C5_two_seats_allow_one_action_card_per_turn() -> None:
-    g = build(players=2, rows={1: 2},
-              hands={0: ["laser_blast", "hole_in_suit", "oxygen2", "oxygen"],
-                     1: ["oxygen", "oxygen", "oxygen"]},
-              draw=["rocket_booster"], discard=["oxygen", "oxygen"])
+    g = build(
+        players=2,
+        rows={1: 2},
+        hands={
+            0: ["laser_blast", "hole_in_suit", "oxygen2", "oxygen"],
+            1: ["oxygen", "oxygen", "oxygen"],
+        },
+        draw=["rocket_booster"],
+        discard=["oxygen", "oxygen"],
+    )
     assert played_keys(g, 0) == {"laser_blast", "hole_in_suit", "rocket_booster"}
     do_play(g, 0, "laser_blast", 1)
     play(g, "accept")
@@ -312,10 +326,15 @@ def test_C5_two_seats_allow_one_action_card_per_turn() -> None:
 
 
 def test_C5_two_seat_limit_ignores_the_opponents_reaction() -> None:
-    g = build(players=2, rows={0: 2, 1: 2},
-              hands={0: ["laser_blast", "oxygen", "oxygen", "oxygen"],
-                     1: ["shield", "laser_blast", "oxygen", "oxygen"]},
-              draw=["oxygen", "oxygen"])
+    g = build(
+        players=2,
+        rows={0: 2, 1: 2},
+        hands={
+            0: ["laser_blast", "oxygen", "oxygen", "oxygen"],
+            1: ["shield", "laser_blast", "oxygen", "oxygen"],
+        },
+        draw=["oxygen", "oxygen"],
+    )
     do_play(g, 0, "laser_blast", 1)
     play(g, {"do": "block", "card": card_id(g, 1, "shield")})
     play(g, "done", "stay")
@@ -328,9 +347,13 @@ def test_C5_two_seat_limit_ignores_the_opponents_reaction() -> None:
 
 
 def test_C5_two_seat_limit_holds_in_shipwrecked_too() -> None:
-    g = build("shipwrecked", players=2, rows={1: 3},
-              hands={0: [("rogue_wave", "N"), ("rogue_wave", "E"), ("food", "N")],
-                     1: [("food", "N")]}, draw=[("lost", "W")])
+    g = build(
+        "shipwrecked",
+        players=2,
+        rows={1: 3},
+        hands={0: [("rogue_wave", "N"), ("rogue_wave", "E"), ("food", "N")], 1: [("food", "N")]},
+        draw=[("lost", "W")],
+    )
     do_play(g, 0, "rogue_wave", 1)
     play(g, "accept")
     assert pos(g, 1) == (1, 2)
@@ -338,9 +361,11 @@ def test_C5_two_seat_limit_holds_in_shipwrecked_too() -> None:
 
 
 def test_C5_three_seats_allow_any_number_of_action_cards() -> None:
-    g = build(rows={1: 3, 2: 3},
-              hands={0: ["laser_blast", "laser_blast", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
-              draw=["laser_blast"])
+    g = build(
+        rows={1: 3, 2: 3},
+        hands={0: ["laser_blast", "laser_blast", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        draw=["laser_blast"],
+    )
     for target in (1, 2, 1):
         do_play(g, 0, "laser_blast", target)
         play(g, "accept")
@@ -357,8 +382,9 @@ def test_C5_staying_pays_one_unit() -> None:
 
 
 def test_C5_moving_pays_two_units_and_moves_forward_one() -> None:
-    g = build(hands={0: ["oxygen", "oxygen", "oxygen"]}, draw=["laser_blast"],
-              locations=["blank_space"])
+    g = build(
+        hands={0: ["oxygen", "oxygen", "oxygen"]}, draw=["laser_blast"], locations=["blank_space"]
+    )
     play(g, "done", "move")
     assert hand(g, 0) == ["laser_blast", "oxygen"]
     assert pos(g, 0) == (0, 1)
@@ -379,9 +405,12 @@ def test_C5_no_move_from_the_goal_row() -> None:
 
 
 def test_C5_next_living_player_in_seat_order_plays_next() -> None:
-    g = build(players=4, dead=[1], hands={0: ["oxygen"] * 3, 2: ["oxygen"] * 3,
-                                          3: ["oxygen"] * 3},
-              draw=["oxygen"] * 4)
+    g = build(
+        players=4,
+        dead=[1],
+        hands={0: ["oxygen"] * 3, 2: ["oxygen"] * 3, 3: ["oxygen"] * 3},
+        draw=["oxygen"] * 4,
+    )
     play(g, "done", "stay")
     assert g.active == 2 and g.pending_seats() == [2]
     play(g, "done", "stay", "done", "stay")
@@ -393,15 +422,17 @@ def test_C5_next_living_player_in_seat_order_plays_next() -> None:
 
 
 def test_C6_space_pays_two_with_a_double_when_held() -> None:
-    g = build(hands={0: ["oxygen", "oxygen", "oxygen2"]}, draw=["laser_blast"],
-              locations=["blank_space"])
+    g = build(
+        hands={0: ["oxygen", "oxygen", "oxygen2"]}, draw=["laser_blast"], locations=["blank_space"]
+    )
     play(g, "done", "move")
     assert hand(g, 0) == ["laser_blast", "oxygen", "oxygen"]
 
 
 def test_C6_space_pays_two_with_two_singles_without_a_double() -> None:
-    g = build(hands={0: ["oxygen", "oxygen", "oxygen"]}, draw=["laser_blast"],
-              locations=["blank_space"])
+    g = build(
+        hands={0: ["oxygen", "oxygen", "oxygen"]}, draw=["laser_blast"], locations=["blank_space"]
+    )
     play(g, "done", "move")
     assert hand(g, 0) == ["laser_blast", "oxygen"]
 
@@ -413,8 +444,11 @@ def test_C6_space_pays_one_with_a_single_when_held() -> None:
 
 
 def test_C6_change_is_the_top_most_single_of_the_discard_pile() -> None:
-    g = build(hands={0: ["oxygen2", "tether"]}, draw=["laser_blast"],
-              discard=["shield", "oxygen", "oxygen"])
+    g = build(
+        hands={0: ["oxygen2", "tether"]},
+        draw=["laser_blast"],
+        discard=["shield", "oxygen", "oxygen"],
+    )
     top_single = s_of(g).discard[-2]
     under = s_of(g).discard[-3]
     assert top_single.key == under.key == "oxygen"
@@ -427,8 +461,11 @@ def test_C6_change_is_the_top_most_single_of_the_discard_pile() -> None:
 
 
 def test_C6_change_comes_from_the_draw_pile_when_the_discard_has_no_single() -> None:
-    g = build(hands={0: ["oxygen2", "tether"]}, draw=["laser_blast", "oxygen", "shield"],
-              discard=["shield"])
+    g = build(
+        hands={0: ["oxygen2", "tether"]},
+        draw=["laser_blast", "oxygen", "shield"],
+        discard=["shield"],
+    )
     first_single = s_of(g).draw[-1]
     assert first_single.key == "oxygen"
     rest = [c.id for c in s_of(g).draw[:-1]]
@@ -458,8 +495,11 @@ def test_C6_a_payment_with_change_is_one_step() -> None:
 
 
 def test_C6_paying_more_than_held_discards_every_resource() -> None:
-    g = build(hands={0: ["oxygen", "oxygen", "oxygen", "shield"]}, draw=["laser_blast"],
-              locations=["asteroid_field"])
+    g = build(
+        hands={0: ["oxygen", "oxygen", "oxygen", "shield"]},
+        draw=["laser_blast"],
+        locations=["asteroid_field"],
+    )
     play(g, "done", "move")
     assert Counter(discard_keys(g))["oxygen"] == 3
     assert not s_of(g).alive[0]
@@ -467,34 +507,57 @@ def test_C6_paying_more_than_held_discards_every_resource() -> None:
 
 def _sw_payments(game: Game, seat: int) -> set[tuple[tuple[str, str | None], ...]]:
     deck = GAME_DECKS[Edition.SHIPWRECKED]
-    return {tuple(sorted((deck[i].key, deck[i].dir) for i in c["cards"]))
-            for c in game.legal(seat) if c["do"] == "pay"}
+    return {
+        tuple(sorted((deck[i].key, deck[i].dir) for i in c["cards"]))
+        for c in game.legal(seat)
+        if c["do"] == "pay"
+    }
 
 
 def test_C6_shipwrecked_payer_chooses_among_distinct_ways_by_direction() -> None:
-    g = build("shipwrecked",
-              hands={0: [("food", "N"), ("food", "N"), ("food", "E"), ("food2", "S")]},
-              draw=[("lost", "W")], locations=[("calm_waters", False)])
+    g = build(
+        "shipwrecked",
+        hands={0: [("food", "N"), ("food", "N"), ("food", "E"), ("food2", "S")]},
+        draw=[("lost", "W")],
+        locations=[("calm_waters", False)],
+    )
     play(g, "done", "move")
     assert kinds(g) == ["pay"]
-    assert _sw_payments(g, 0) == {(("food2", "S"),), (("food", "N"), ("food", "N")),
-                                  (("food", "E"), ("food", "N"))}
-    choice = next(c for c in g.legal(0) if c["do"] == "pay" and len(c["cards"]) == 2
-                  and {GAME_DECKS[Edition.SHIPWRECKED][i].dir for i in c["cards"]} == {"N", "E"})
+    assert _sw_payments(g, 0) == {
+        (("food2", "S"),),
+        (("food", "N"), ("food", "N")),
+        (("food", "E"), ("food", "N")),
+    }
+    choice = next(
+        c
+        for c in g.legal(0)
+        if c["do"] == "pay"
+        and len(c["cards"]) == 2
+        and {GAME_DECKS[Edition.SHIPWRECKED][i].dir for i in c["cards"]} == {"N", "E"}
+    )
     play(g, choice)
     assert sorted((c.key, c.dir) for c in s_of(g).hands[0]) == [
-        ("food", "N"), ("food2", "S"), ("lost", "W")]
+        ("food", "N"),
+        ("food2", "S"),
+        ("lost", "W"),
+    ]
     assert pos(g, 0) == (0, 1)
 
 
 def test_C6_shipwrecked_staying_pays_a_chosen_single() -> None:
-    g = build("shipwrecked", hands={0: [("food", "N"), ("food", "W"), ("food2", "E")]},
-              draw=[("lost", "W")])
+    g = build(
+        "shipwrecked",
+        hands={0: [("food", "N"), ("food", "W"), ("food2", "E")]},
+        draw=[("lost", "W")],
+    )
     play(g, "done", "stay")
     assert _sw_payments(g, 0) == {(("food", "N"),), (("food", "W"),)}
     play(g, {"do": "pay", "cards": [card_id(g, 0, "food", "W")]})
     assert sorted((c.key, c.dir) for c in s_of(g).hands[0]) == [
-        ("food", "N"), ("food2", "E"), ("lost", "W")]
+        ("food", "N"),
+        ("food2", "E"),
+        ("lost", "W"),
+    ]
 
 
 def test_C6_shipwrecked_single_way_is_not_asked() -> None:
@@ -508,8 +571,11 @@ def test_C6_shipwrecked_single_way_is_not_asked() -> None:
 
 
 def test_C7_change_swaps_a_double_for_the_top_most_singles_of_the_discard() -> None:
-    g = build(hands={0: ["oxygen2", "oxygen"]}, draw=["laser_blast"],
-              discard=["oxygen", "shield", "oxygen", "oxygen"])
+    g = build(
+        hands={0: ["oxygen2", "oxygen"]},
+        draw=["laser_blast"],
+        discard=["oxygen", "shield", "oxygen", "oxygen"],
+    )
     pile = s_of(g).discard
     wanted = {pile[-1].id, pile[-3].id}
     left = pile[-4]
@@ -522,8 +588,7 @@ def test_C7_change_swaps_a_double_for_the_top_most_singles_of_the_discard() -> N
 
 
 def test_C7_change_completes_from_the_top_of_the_draw_pile() -> None:
-    g = build(hands={0: ["oxygen2"]}, draw=["laser_blast", "shield", "oxygen"],
-              discard=["oxygen"])
+    g = build(hands={0: ["oxygen2"]}, draw=["laser_blast", "shield", "oxygen"], discard=["oxygen"])
     from_discard = s_of(g).discard[-1]
     from_draw = next(c for c in reversed(s_of(g).draw) if c.key == "oxygen")
     play(g, {"do": "change", "card": card_id(g, 0, "oxygen2")})
@@ -559,8 +624,10 @@ def test_C7_shipwrecked_change_is_offered_too() -> None:
 
 
 def test_C8_steal_two_units_takes_a_double_first_in_space() -> None:
-    g = build(hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen", "oxygen2", "oxygen", "tether"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen", "oxygen2", "oxygen", "tether"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "oxygen_siphon", 1)
     play(g, "accept")
     assert hand(g, 0) == ["oxygen", "oxygen", "oxygen2"]
@@ -568,8 +635,9 @@ def test_C8_steal_two_units_takes_a_double_first_in_space() -> None:
 
 
 def test_C8_steal_two_units_takes_two_singles_without_a_double() -> None:
-    g = build(hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen", "oxygen", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["oxygen_siphon", "oxygen"], 1: ["oxygen", "oxygen", "oxygen"]}, draw=["oxygen"]
+    )
     do_play(g, 0, "oxygen_siphon", 1)
     play(g, "accept")
     assert units(g, 0) == 4 and units(g, 1) == 1
@@ -585,17 +653,25 @@ def test_C8_a_victim_with_fewer_units_gives_all_they_have() -> None:
 
 
 def test_C8_shipwrecked_victim_chooses_what_is_stolen() -> None:
-    g = build("shipwrecked", rows={},
-              hands={0: [("message_in_a_bottle", "N"), ("food", "N")],
-                     1: [("food", "N"), ("food", "E"), ("food2", "S"), ("dive", "N")]},
-              draw=[("lost", "W")])
+    g = build(
+        "shipwrecked",
+        rows={},
+        hands={
+            0: [("message_in_a_bottle", "N"), ("food", "N")],
+            1: [("food", "N"), ("food", "E"), ("food2", "S"), ("dive", "N")],
+        },
+        draw=[("lost", "W")],
+    )
     do_play(g, 0, "message_in_a_bottle", 1)
     play(g, "accept")
     assert g.pending_seats() == [1] and kinds(g) == ["pay"]
     assert _sw_payments(g, 1) == {(("food2", "S"),), (("food", "E"), ("food", "N"))}
     play(g, {"do": "pay", "cards": [card_id(g, 1, "food2")]})
     assert sorted((c.key, c.dir) for c in s_of(g).hands[1]) == [
-        ("dive", "N"), ("food", "E"), ("food", "N")]
+        ("dive", "N"),
+        ("food", "E"),
+        ("food", "N"),
+    ]
     assert ("food2", "S") in [(c.key, c.dir) for c in s_of(g).hands[0]]
     assert g.pending_seats() == [0]
 
@@ -604,9 +680,13 @@ def test_C8_shipwrecked_victim_chooses_what_is_stolen() -> None:
 
 
 def test_C9_forward_move_places_and_resolves_the_drawn_card() -> None:
-    g = build(rows={0: 2}, board={(0, 0): "blank_space", (0, 1): "blank_space"},
-              hands={0: ["rocket_booster", "oxygen", "oxygen"]},
-              draw=["oxygen", "laser_blast"], locations=["useful_junk"])
+    g = build(
+        rows={0: 2},
+        board={(0, 0): "blank_space", (0, 1): "blank_space"},
+        hands={0: ["rocket_booster", "oxygen", "oxygen"]},
+        draw=["oxygen", "laser_blast"],
+        locations=["useful_junk"],
+    )
     do_play(g, 0, "rocket_booster")
     assert pos(g, 0) == (0, 3)
     assert s_of(g).board[(0, 2)].key == "useful_junk"
@@ -620,8 +700,9 @@ def test_C9_forward_only_cards_cannot_be_played_on_the_goal_row() -> None:
 
 def test_C9_a_forward_move_on_the_goal_row_is_ignored() -> None:
     # Tether on the ship: the forward part is ignored (no card drawn), the knock-back happens.
-    g = build(rows={0: 6, 1: 2}, hands={0: ["tether", "oxygen", "oxygen"], 1: ["oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        rows={0: 6, 1: 2}, hands={0: ["tether", "oxygen", "oxygen"], 1: ["oxygen"]}, draw=["oxygen"]
+    )
     loc_before = len(s_of(g).loc_draw)
     do_play(g, 0, "tether", 1)
     play(g, "accept")
@@ -641,9 +722,12 @@ def test_C9_targetless_tether_cannot_be_played_on_the_goal_row() -> None:
 
 
 def test_C10_back_move_discards_the_card_entered_and_nothing_triggers() -> None:
-    g = build(rows={1: 3}, board={(1, 0): "blank_space", (1, 1): "useful_junk",
-                                  (1, 2): "cosmic_radiation"},
-              hands={0: ["laser_blast", "oxygen"], 1: ["oxygen"]}, draw=["oxygen"])
+    g = build(
+        rows={1: 3},
+        board={(1, 0): "blank_space", (1, 1): "useful_junk", (1, 2): "cosmic_radiation"},
+        hands={0: ["laser_blast", "oxygen"], 1: ["oxygen"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "laser_blast", 1)
     play(g, "accept")
     assert pos(g, 1) == (1, 2)
@@ -654,11 +738,13 @@ def test_C10_back_move_discards_the_card_entered_and_nothing_triggers() -> None:
 
 
 def test_C10_no_one_on_row_0_can_be_moved_back() -> None:
-    g = build(rows={2: 1}, hands={0: ["laser_blast", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        rows={2: 1},
+        hands={0: ["laser_blast", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+    )
     assert targets(g, 0, "laser_blast") == {2}
-    g = build(hands={0: ["laser_blast", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
-              draw=["oxygen"])
+    g = build(hands={0: ["laser_blast", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]}, draw=["oxygen"])
     assert plays(g, 0) == []
 
 
@@ -666,10 +752,20 @@ def test_C10_no_one_on_row_0_can_be_moved_back() -> None:
 
 
 def test_C11_swap_exchanges_cells_and_location_cards_stay() -> None:
-    g = build(rows={0: 2, 1: 4},
-              board={(0, 0): "blank_space", (0, 1): "useful_junk", (1, 0): "blank_space",
-                     (1, 1): "meteoroid", (1, 2): "solar_flare", (1, 3): "blank_space"},
-              hands={0: ["oxygen"] * 4}, draw=["oxygen"], locations=["wormhole"])
+    g = build(
+        rows={0: 2, 1: 4},
+        board={
+            (0, 0): "blank_space",
+            (0, 1): "useful_junk",
+            (1, 0): "blank_space",
+            (1, 1): "meteoroid",
+            (1, 2): "solar_flare",
+            (1, 3): "blank_space",
+        },
+        hands={0: ["oxygen"] * 4},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
     before = dict(s_of(g).board)
     play(g, "done", "move", {"do": "swap", "target": 1})
     assert pos(g, 0) == (1, 4) and pos(g, 1) == (0, 3)
@@ -682,16 +778,25 @@ def test_C11_swap_exchanges_cells_and_location_cards_stay() -> None:
 
 
 def test_C12_only_living_opponents_are_targets() -> None:
-    g = build(players=4, dead=[2], rows={1: 1, 2: 1, 3: 1},
-              hands={0: ["laser_blast", "hole_in_suit", "tether", "oxygen_siphon", "oxygen"],
-                     1: ["oxygen"], 3: ["oxygen"]}, draw=["oxygen"])
+    g = build(
+        players=4,
+        dead=[2],
+        rows={1: 1, 2: 1, 3: 1},
+        hands={
+            0: ["laser_blast", "hole_in_suit", "tether", "oxygen_siphon", "oxygen"],
+            1: ["oxygen"],
+            3: ["oxygen"],
+        },
+        draw=["oxygen"],
+    )
     for key in ("laser_blast", "hole_in_suit", "tether", "oxygen_siphon"):
         assert targets(g, 0, key) == {1, 3}, key
 
 
 def test_C12_card_takers_need_a_target_holding_a_card() -> None:
-    g = build(hands={0: ["tractor_beam", "hack_suit", "oxygen"], 1: [], 2: ["shield"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: ["tractor_beam", "hack_suit", "oxygen"], 1: [], 2: ["shield"]}, draw=["oxygen"]
+    )
     assert targets(g, 0, "tractor_beam") == {2}
     assert targets(g, 0, "hack_suit") == {2}
     g = build(hands={0: ["tractor_beam", "hack_suit", "oxygen"]}, draw=["oxygen"])
@@ -699,14 +804,18 @@ def test_C12_card_takers_need_a_target_holding_a_card() -> None:
 
 
 def test_C12_tether_target_must_be_off_row_0_and_is_chosen_when_played() -> None:
-    g = build(rows={2: 3}, hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        rows={2: 3}, hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]}, draw=["oxygen"]
+    )
     assert targets(g, 0, "tether") == {2}  # no targetless play while a target exists
 
 
 def test_C12_tether_without_a_target_is_played_for_the_forward_move() -> None:
-    g = build(hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]}, draw=["oxygen"],
-              locations=["blank_space"])
+    g = build(
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["blank_space"],
+    )
     assert targets(g, 0, "tether") == {None}
     do_play(g, 0, "tether")
     assert pos(g, 0) == (0, 1)
@@ -714,14 +823,18 @@ def test_C12_tether_without_a_target_is_played_for_the_forward_move() -> None:
 
 
 def test_C12_action_with_no_legal_target_cannot_be_played() -> None:
-    g = build(dead=[1, 2], hands={0: ["laser_blast", "hole_in_suit", "oxygen_siphon",
-                                      "tractor_beam", "oxygen"]}, draw=["oxygen"])
+    g = build(
+        dead=[1, 2],
+        hands={0: ["laser_blast", "hole_in_suit", "oxygen_siphon", "tractor_beam", "oxygen"]},
+        draw=["oxygen"],
+    )
     assert plays(g, 0) == []
 
 
 def test_C12_wormhole_is_mandatory_and_may_pick_a_corpse() -> None:
-    g = build(dead=[2], rows={2: 3}, hands={0: ["oxygen"] * 4}, draw=["oxygen"],
-              locations=["wormhole"])
+    g = build(
+        dead=[2], rows={2: 3}, hands={0: ["oxygen"] * 4}, draw=["oxygen"], locations=["wormhole"]
+    )
     play(g, "done", "move")
     assert kinds(g) == ["swap"]
     assert {c["target"] for c in g.legal(0)} == {1, 2}
@@ -744,8 +857,12 @@ def test_C13_target_is_always_asked_even_without_shield() -> None:
 
 
 def test_C13_the_reaction_comes_before_any_effect() -> None:
-    g = build(rows={1: 2}, hands={0: ["tether", "oxygen"], 1: ["shield", "oxygen"]},
-              draw=["oxygen"], locations=["useful_junk"])
+    g = build(
+        rows={1: 2},
+        hands={0: ["tether", "oxygen"], 1: ["shield", "oxygen"]},
+        draw=["oxygen"],
+        locations=["useful_junk"],
+    )
     do_play(g, 0, "tether", 1)
     assert kinds(g) == ["react"]
     assert pos(g, 0) == (0, 0) and len(hand(g, 0)) == 2
@@ -753,8 +870,9 @@ def test_C13_the_reaction_comes_before_any_effect() -> None:
 
 
 def test_C13_block_discards_both_cards_and_cancels_the_effect() -> None:
-    g = build(rows={1: 2}, hands={0: ["laser_blast", "oxygen"], 1: ["shield", "oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        rows={1: 2}, hands={0: ["laser_blast", "oxygen"], 1: ["shield", "oxygen"]}, draw=["oxygen"]
+    )
     do_play(g, 0, "laser_blast", 1)
     play(g, {"do": "block", "card": card_id(g, 1, "shield")})
     assert pos(g, 1) == (1, 2)
@@ -764,8 +882,13 @@ def test_C13_block_discards_both_cards_and_cancels_the_effect() -> None:
 
 
 def test_C13_blocked_hole_in_suit_and_siphon_take_nothing() -> None:
-    g = build(hands={0: ["hole_in_suit", "oxygen_siphon", "oxygen"],
-                     1: ["shield", "shield", "oxygen", "oxygen"]}, draw=["oxygen"])
+    g = build(
+        hands={
+            0: ["hole_in_suit", "oxygen_siphon", "oxygen"],
+            1: ["shield", "shield", "oxygen", "oxygen"],
+        },
+        draw=["oxygen"],
+    )
     do_play(g, 0, "hole_in_suit", 1)
     play(g, {"do": "block", "card": card_id(g, 1, "shield")})
     do_play(g, 0, "oxygen_siphon", 1)
@@ -775,8 +898,12 @@ def test_C13_blocked_hole_in_suit_and_siphon_take_nothing() -> None:
 
 
 def test_C13_blocked_tether_still_moves_its_user_forward() -> None:
-    g = build(rows={1: 3}, hands={0: ["tether", "oxygen"], 1: ["shield", "oxygen"]},
-              draw=["oxygen", "laser_blast"], locations=["useful_junk"])
+    g = build(
+        rows={1: 3},
+        hands={0: ["tether", "oxygen"], 1: ["shield", "oxygen"]},
+        draw=["oxygen", "laser_blast"],
+        locations=["useful_junk"],
+    )
     do_play(g, 0, "tether", 1)
     play(g, {"do": "block", "card": card_id(g, 1, "shield")})
     assert pos(g, 0) == (0, 1)
@@ -787,14 +914,18 @@ def test_C13_blocked_tether_still_moves_its_user_forward() -> None:
 
 
 def test_C13_shield_is_never_played_as_an_action() -> None:
-    g = build(rows={1: 2}, hands={0: ["shield", "shield", "oxygen"], 1: ["oxygen"]},
-              draw=["oxygen"])
+    g = build(
+        rows={1: 2}, hands={0: ["shield", "shield", "oxygen"], 1: ["oxygen"]}, draw=["oxygen"]
+    )
     assert plays(g, 0) == []
 
 
 def test_C13_location_cards_cannot_be_blocked() -> None:
-    g = build(hands={0: ["shield", "oxygen", "oxygen", "oxygen"]}, draw=["oxygen"],
-              locations=["cosmic_radiation"])
+    g = build(
+        hands={0: ["shield", "oxygen", "oxygen", "oxygen"]},
+        draw=["oxygen"],
+        locations=["cosmic_radiation"],
+    )
     play(g, "done", "move")
     assert "react" not in kinds(g)
     assert hand(g, 0) == ["oxygen", "shield"]
@@ -802,9 +933,12 @@ def test_C13_location_cards_cannot_be_blocked() -> None:
 
 
 def test_C13_shipwrecked_dive_blocks_a_rogue_wave() -> None:
-    g = build("shipwrecked", rows={1: 2},
-              hands={0: [("rogue_wave", "N"), ("food", "N")], 1: [("dive", "E"), ("food", "N")]},
-              draw=[("lost", "W")])
+    g = build(
+        "shipwrecked",
+        rows={1: 2},
+        hands={0: [("rogue_wave", "N"), ("food", "N")], 1: [("dive", "E"), ("food", "N")]},
+        draw=[("lost", "W")],
+    )
     do_play(g, 0, "rogue_wave", 1)
     assert g.legal(1) == [{"do": "accept"}, {"do": "block", "card": card_id(g, 1, "dive")}]
     play(g, {"do": "block", "card": card_id(g, 1, "dive")})
@@ -816,9 +950,11 @@ def test_C13_shipwrecked_dive_blocks_a_rogue_wave() -> None:
 
 
 def test_C14_the_dead_discard_their_hand_and_the_corpse_stays() -> None:
-    g = build(rows={1: 3}, hands={0: ["hole_in_suit", "oxygen"],
-                                  1: ["oxygen", "tether", "rocket_booster"]},
-              draw=["oxygen"])
+    g = build(
+        rows={1: 3},
+        hands={0: ["hole_in_suit", "oxygen"], 1: ["oxygen", "tether", "rocket_booster"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "hole_in_suit", 1)
     play(g, "accept")
     s = s_of(g)
@@ -832,8 +968,12 @@ def test_C14_the_dead_discard_their_hand_and_the_corpse_stays() -> None:
 
 
 def test_C14_the_dead_take_no_turns_and_no_decisions() -> None:
-    g = build(dead=[1], rows={1: 2}, hands={0: ["laser_blast", "oxygen"] + ["oxygen"] * 2,
-                                            2: ["oxygen", "oxygen"]}, draw=["oxygen"] * 3)
+    g = build(
+        dead=[1],
+        rows={1: 2},
+        hands={0: ["laser_blast", "oxygen"] + ["oxygen"] * 2, 2: ["oxygen", "oxygen"]},
+        draw=["oxygen"] * 3,
+    )
     assert plays(g, 0) == []  # the corpse on row 2 is no target
     play(g, "done", "stay")
     assert g.active == 2
@@ -859,11 +999,19 @@ def test_C15_an_empty_location_pile_is_the_shuffled_discard() -> None:
 # ------------------------------------------------------------------------- C16 determinism
 
 
-@pytest.mark.parametrize(("edition", "players", "seed"),
-                         [("space", 2, 1), ("space", 4, 2), ("space", 5, 3),
-                          ("shipwrecked", 3, 4), ("shipwrecked", 5, 5)])
+@pytest.mark.parametrize(
+    ("edition", "players", "seed"),
+    [
+        ("space", 2, 1),
+        ("space", 4, 2),
+        ("space", 5, 3),
+        ("shipwrecked", 3, 4),
+        ("shipwrecked", 5, 5),
+    ],
+)
 def test_C16_replay_of_a_recorded_game_equals_the_original(
-        edition: str, players: int, seed: int) -> None:
+    edition: str, players: int, seed: int
+) -> None:
     game = random_game(edition, players, seed)
     assert check_invariants(game) == []
     again = replay(edition, NAMES[:players], seed, game.decisions)
@@ -884,8 +1032,12 @@ def test_C16_replay_of_a_prefix_reaches_the_same_midgame_state() -> None:
 
 
 def test_C17_tether_cosmic_radiation_example() -> None:
-    g = build(rows={1: 3}, hands={0: ["tether", "oxygen", "laser_blast"], 1: ["oxygen"]},
-              draw=["rocket_booster"], locations=["cosmic_radiation"])
+    g = build(
+        rows={1: 3},
+        hands={0: ["tether", "oxygen", "laser_blast"], 1: ["oxygen"]},
+        draw=["rocket_booster"],
+        locations=["cosmic_radiation"],
+    )
     do_play(g, 0, "tether", 1)
     play(g, "accept")
     s = s_of(g)
@@ -894,13 +1046,18 @@ def test_C17_tether_cosmic_radiation_example() -> None:
     assert pos(g, 1) == (1, 2)  # the knock-back still happened
     log = texts(g)
     assert log.index("Bob moves back to row 2.") > next(
-        i for i, t in enumerate(log) if "Ann runs out of oxygen" in t)
+        i for i, t in enumerate(log) if "Ann runs out of oxygen" in t
+    )
     assert g.active == 1 and kinds(g) == ["actions"]  # her turn ended
 
 
 def test_C17_a_drawn_card_resolves_fully_before_the_next_step() -> None:
-    g = build(rows={1: 3}, hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
-              draw=["oxygen", "laser_blast", "shield"], locations=["hyperspace", "useful_junk"])
+    g = build(
+        rows={1: 3},
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
+        draw=["oxygen", "laser_blast", "shield"],
+        locations=["hyperspace", "useful_junk"],
+    )
     do_play(g, 0, "tether", 1)
     play(g, "accept")
     assert pos(g, 0) == (0, 2) and pos(g, 1) == (1, 2)
@@ -912,8 +1069,12 @@ def test_C17_a_drawn_card_resolves_fully_before_the_next_step() -> None:
 
 
 def test_C17_a_win_cancels_everything_unresolved() -> None:
-    g = build(rows={0: 5, 1: 4}, hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
-              draw=["oxygen"], locations=["wormhole"])
+    g = build(
+        rows={0: 5, 1: 4},
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
     do_play(g, 0, "tether", 1)
     play(g, "accept", {"do": "swap", "target": 1})
     assert g.over and g.winner == 1
@@ -922,8 +1083,11 @@ def test_C17_a_win_cancels_everything_unresolved() -> None:
 
 
 def test_C17_active_player_death_ends_the_turn_after_the_effect() -> None:
-    g = build(hands={0: ["rocket_booster", "oxygen", "rocket_booster"], 1: ["oxygen"] * 3},
-              draw=["hole_in_suit"], locations=["cosmic_radiation"])
+    g = build(
+        hands={0: ["rocket_booster", "oxygen", "rocket_booster"], 1: ["oxygen"] * 3},
+        draw=["hole_in_suit"],
+        locations=["cosmic_radiation"],
+    )
     do_play(g, 0, "rocket_booster")
     assert not s_of(g).alive[0]
     assert g.active == 1 and g.pending_seats() == [1]
@@ -932,8 +1096,11 @@ def test_C17_active_player_death_ends_the_turn_after_the_effect() -> None:
 
 def test_C17_a_dead_target_is_skipped() -> None:
     # Oxygen Siphon leaves Bob at 0: he dies at once; nothing more acts for him.
-    g = build(rows={1: 2}, hands={0: ["oxygen_siphon", "laser_blast", "oxygen"],
-                                  1: ["oxygen", "oxygen"]}, draw=["oxygen"])
+    g = build(
+        rows={1: 2},
+        hands={0: ["oxygen_siphon", "laser_blast", "oxygen"], 1: ["oxygen", "oxygen"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "oxygen_siphon", 1)
     play(g, "accept")
     assert not s_of(g).alive[1]
@@ -976,8 +1143,14 @@ def test_C18_staying_with_a_lone_double_and_no_change_is_fatal() -> None:
 
 
 def test_C18_accepting_a_fatal_attack_is_marked() -> None:
-    g = build(hands={0: ["hole_in_suit", "oxygen_siphon", "oxygen"],
-                     1: ["oxygen", "oxygen", "shield"], 2: ["oxygen"]}, draw=["oxygen"])
+    g = build(
+        hands={
+            0: ["hole_in_suit", "oxygen_siphon", "oxygen"],
+            1: ["oxygen", "oxygen", "shield"],
+            2: ["oxygen"],
+        },
+        draw=["oxygen"],
+    )
     do_play(g, 0, "hole_in_suit", 2)
     assert [c["do"] for c in fatal(g, 2)] == ["accept"]
     play(g, "accept")
@@ -995,8 +1168,11 @@ def test_C18_accepting_a_survivable_attack_is_not_marked() -> None:
 
 
 def test_C18_meteoroid_discard_of_the_last_oxygen_is_marked() -> None:
-    g = build(hands={0: ["oxygen2", "oxygen", "tether", "shield", "laser_blast", "tether"]},
-              draw=["hack_suit"], locations=["meteoroid"])
+    g = build(
+        hands={0: ["oxygen2", "oxygen", "tether", "shield", "laser_blast", "tether"]},
+        draw=["hack_suit"],
+        locations=["meteoroid"],
+    )
     play(g, "done", "move")
     assert kinds(g) == ["meteoroid"]
     legal = g.view(0)["legal"]
@@ -1009,8 +1185,9 @@ def test_C18_meteoroid_discard_of_the_last_oxygen_is_marked() -> None:
 
 @pytest.mark.parametrize("key", ["tractor_beam", "hack_suit"])
 def test_C18_losing_the_only_card_when_it_is_oxygen_is_marked(key: str) -> None:
-    g = build(hands={0: [key, key, "oxygen"], 1: ["oxygen2"], 2: ["oxygen", "shield"]},
-              draw=["oxygen"])
+    g = build(
+        hands={0: [key, key, "oxygen"], 1: ["oxygen2"], 2: ["oxygen", "shield"]}, draw=["oxygen"]
+    )
     do_play(g, 0, key, 1)
     assert [c["do"] for c in fatal(g, 1)] == ["accept"]
     play(g, "accept")
@@ -1020,9 +1197,16 @@ def test_C18_losing_the_only_card_when_it_is_oxygen_is_marked(key: str) -> None:
 
 
 def test_C6_shipwrecked_overpaying_with_a_double_gives_change() -> None:
-    g = build("shipwrecked", hands={0: [("food2", "N"), ("pirate", "E")]}, draw=[("lost", "W")],
-              discard=[("food", "S")])
+    g = build(
+        "shipwrecked",
+        hands={0: [("food2", "N"), ("pirate", "E")]},
+        draw=[("lost", "W")],
+        discard=[("food", "S")],
+    )
     play(g, "done", "stay")
     assert sorted((c.key, c.dir) for c in s_of(g).hands[0]) == [
-        ("food", "S"), ("lost", "W"), ("pirate", "E")]
+        ("food", "S"),
+        ("lost", "W"),
+        ("pirate", "E"),
+    ]
     assert s_of(g).alive[0]

@@ -86,8 +86,15 @@ def move(game: Game) -> None:
 def test_W1_game_cards_counts_and_directions_in_turn() -> None:
     counts = Counter(card.key for card in DECK)
     assert counts == {
-        "food": 38, "food2": 10, "pirate": 5, "ride_the_wave": 5, "lost": 5,
-        "freestyle_sprint": 4, "dive": 4, "rogue_wave": 4, "message_in_a_bottle": 3,
+        "food": 38,
+        "food2": 10,
+        "pirate": 5,
+        "ride_the_wave": 5,
+        "lost": 5,
+        "freestyle_sprint": 4,
+        "dive": 4,
+        "rogue_wave": 4,
+        "message_in_a_bottle": 3,
     }
     assert len(DECK) == 78
     assert sum(card.value for card in DECK if card.key == "food") == 38
@@ -103,13 +110,28 @@ def test_W2_ocean_deck_counts_and_twenty_shark_icons() -> None:
     deck = LOCATION_DECKS[Edition.SHIPWRECKED]
     assert len(deck) == 41
     assert Counter(loc.key for loc in deck) == {
-        "calm_waters": 10, "sea_monster": 6, "ocean_debris": 5, "shark_bait": 4,
-        "freeloader": 3, "whirlpool": 3, "hurricane": 3, "island_call": 2,
-        "davy_jones_locker": 2, "raft_drift": 1, "counter_current": 1, "feeding_frenzy": 1,
+        "calm_waters": 10,
+        "sea_monster": 6,
+        "ocean_debris": 5,
+        "shark_bait": 4,
+        "freeloader": 3,
+        "whirlpool": 3,
+        "hurricane": 3,
+        "island_call": 2,
+        "davy_jones_locker": 2,
+        "raft_drift": 1,
+        "counter_current": 1,
+        "feeding_frenzy": 1,
     }
     icons = Counter(loc.key for loc in deck if loc.shark)
-    assert icons == {"calm_waters": 7, "sea_monster": 4, "ocean_debris": 3, "hurricane": 2,
-                     "davy_jones_locker": 2, "freeloader": 2}
+    assert icons == {
+        "calm_waters": 7,
+        "sea_monster": 4,
+        "ocean_debris": 3,
+        "hurricane": 2,
+        "davy_jones_locker": 2,
+        "freeloader": 2,
+    }
     assert sum(icons.values()) == 20
 
 
@@ -122,11 +144,19 @@ def test_W2_no_shark_in_play_at_the_start_of_a_game() -> None:
 # ----------------------------------------------------------------------------- W3
 def test_W3_holding_no_food_is_not_death() -> None:
     # Ann's Message in a Bottle takes Bob's only food; Bob lives on with none.
-    game = build(SW, 3, hands={0: ["message_in_a_bottle", ("food2", "N")],
-                               1: [("food", "E"), "pirate"], 2: [("food", "S")]},
-                 draw=["lost", ("food", "W")])
-    play(game, {"do": "play", "card": card_id(game, 0, "message_in_a_bottle"), "target": 1},
-         "accept")
+    game = build(
+        SW,
+        3,
+        hands={
+            0: ["message_in_a_bottle", ("food2", "N")],
+            1: [("food", "E"), "pirate"],
+            2: [("food", "S")],
+        },
+        draw=["lost", ("food", "W")],
+    )
+    play(
+        game, {"do": "play", "card": card_id(game, 0, "message_in_a_bottle"), "target": 1}, "accept"
+    )
     assert food(game, 1) == 0 and state(game).alive[1]
     play(game, "done", "stay")  # Ann stays, paying with Bob's single
     assert game.active == 1 and state(game).alive[1]  # Bob takes his turn, holding no food
@@ -134,8 +164,9 @@ def test_W3_holding_no_food_is_not_death() -> None:
 
 
 def test_W3_staying_without_food_kills() -> None:
-    game = build(SW, 3, hands={0: ["pirate"], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"])
+    game = build(
+        SW, 3, hands={0: ["pirate"], 1: [("food", "N")], 2: [("food", "E")]}, draw=["lost"]
+    )
     play(game, "done")
     stay = [c for c in game.view(0)["legal"] if c["do"] == "stay"]
     assert stay[0].get("fatal") is True  # C18 marks it
@@ -145,8 +176,12 @@ def test_W3_staying_without_food_kills() -> None:
 
 
 def test_W3_staying_with_food_pays_and_lives() -> None:
-    game = build(SW, 3, hands={0: [("food", "N"), "pirate"], 1: [("food", "N")],
-                               2: [("food", "E")]}, draw=["lost"])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food", "N"), "pirate"], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+    )
     play(game, "done")
     assert "fatal" not in next(c for c in game.view(0)["legal"] if c["do"] == "stay")
     play(game, "stay")
@@ -155,9 +190,14 @@ def test_W3_staying_with_food_pays_and_lives() -> None:
 
 def test_W3_bitten_castaway_with_food_pays_one_and_lives() -> None:
     # Bob is moved back by Rogue Wave into a shark's cell: he discards 1 food and survives.
-    game = build(SW, 3, hands={0: ["rogue_wave", ("food", "N")], 1: [("food2", "E"), "lost"],
-                               2: [("food", "S")]},
-                 draw=["pirate"], rows={1: 3}, sharks=[(1, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: ["rogue_wave", ("food", "N")], 1: [("food2", "E"), "lost"], 2: [("food", "S")]},
+        draw=["pirate"],
+        rows={1: 3},
+        sharks=[(1, 2)],
+    )
     play(game, {"do": "play", "card": card_id(game, 0, "rogue_wave"), "target": 1}, "accept")
     assert pos(game, 1) == (1, 2) and state(game).alive[1]
     # paid with the double; change (a single) came back from the piles
@@ -178,8 +218,15 @@ def test_W4_last_castaway_alive_wins_at_once() -> None:
 def test_W4_last_castaway_alive_wins_before_the_shark_icon_resolves() -> None:
     # Sea Monster with a shark icon eats Ann's last chance: Bob wins at once, so the icon's
     # shark movement (which would ask Bob to pick) never happens.
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")]}, draw=["lost"],
-                 dead=[2], locations=[("sea_monster", True)], sharks=[(2, 4)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")]},
+        draw=["lost"],
+        dead=[2],
+        locations=[("sea_monster", True)],
+        sharks=[(2, 4)],
+    )
     move(game)
     assert game.over and game.winner == 1
     assert sharks(game) == [(2, 4)] and not kinds(game, "pick", "reveal")
@@ -189,9 +236,15 @@ def test_W4_no_castaway_left_nobody_wins() -> None:
     # Two seats. Ann enters a shark's cell (pays her last food), draws Whirlpool and must swap
     # with Bob, who stands on a shark too: both are bitten by one swap, both hold no food, both
     # die together, so nobody wins (had Ann died first, Bob would have won).
-    game = build(SW, 2, hands={0: [("food2", "N"), ("food", "E")], 1: ["pirate"]},
-                 draw=["lost"], rows={1: 3}, locations=["whirlpool"],
-                 sharks=[(0, 1), (1, 3)])
+    game = build(
+        SW,
+        2,
+        hands={0: [("food2", "N"), ("food", "E")], 1: ["pirate"]},
+        draw=["lost"],
+        rows={1: 3},
+        locations=["whirlpool"],
+        sharks=[(0, 1), (1, 3)],
+    )
     move(game)
     assert game.over and game.winner is None
     assert state(game).alive == [False, False]
@@ -201,9 +254,16 @@ def test_W4_no_castaway_left_nobody_wins() -> None:
 def test_W4_last_survivor_wins_mid_shark_movement_and_later_picks_stay_unrevealed() -> None:
     # Cid is dead. Ann's N makes the shark eat Bob: Ann wins at once (C17: the win cancels the
     # rest), so Bob's pick is never revealed.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "W")]},
-                 draw=["lost"], rows={1: 2}, dead=[2], locations=[("calm_waters", True)],
-                 sharks=[(1, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "W")]},
+        draw=["lost"],
+        rows={1: 2},
+        dead=[2],
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "W")
@@ -213,16 +273,27 @@ def test_W4_last_survivor_wins_mid_shark_movement_and_later_picks_stay_unreveale
 
 # ----------------------------------------------------------------------------- W4 (b)
 def test_W4_raft_check_after_location_card_wins() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={0: 5}, locations=[("calm_waters", False)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={0: 5},
+        locations=[("calm_waters", False)],
+    )
     move(game)
     assert game.over and game.winner == 0 and pos(game, 0) == (0, 6)
 
 
 def test_W4_raft_check_after_action_card_wins_in_phase_two() -> None:
-    game = build(SW, 3, hands={0: ["freestyle_sprint", ("food", "N")], 1: [("food", "N")],
-                               2: [("food", "E")]},
-                 draw=["lost"], rows={0: 5}, locations=[("calm_waters", False)])
+    game = build(
+        SW,
+        3,
+        hands={0: ["freestyle_sprint", ("food", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={0: 5},
+        locations=[("calm_waters", False)],
+    )
     play(game, {"do": "play", "card": card_id(game, 0, "freestyle_sprint")})
     assert game.over and game.winner == 0
     assert state(game).phase == "over"
@@ -230,8 +301,14 @@ def test_W4_raft_check_after_action_card_wins_in_phase_two() -> None:
 
 def test_W4_raft_check_waits_until_the_location_card_has_resolved() -> None:
     # Ann steps onto the raft row but draws Island Call, which takes her back: no win.
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={0: 5}, locations=["island_call"])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={0: 5},
+        locations=["island_call"],
+    )
     move(game)
     assert not game.over and pos(game, 0) == (0, 5) and game.active == 1
 
@@ -239,9 +316,15 @@ def test_W4_raft_check_waits_until_the_location_card_has_resolved() -> None:
 def test_W4_raft_check_active_player_wins_if_among_them() -> None:
     # Ann already stands on row 5; Bob (active) moves to row 5 and draws Raft Drift: the raft
     # is now at row 5 and both are on it. Bob, the active player, wins (not Ann, seat 0).
-    game = build(SW, 3, first=1, hands={0: [("food", "N")], 1: [("food2", "N")],
-                                         2: [("food", "E")]},
-                 draw=["lost"], rows={0: 5, 1: 4}, locations=["raft_drift"])
+    game = build(
+        SW,
+        3,
+        first=1,
+        hands={0: [("food", "N")], 1: [("food2", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={0: 5, 1: 4},
+        locations=["raft_drift"],
+    )
     move(game)
     assert state(game).goal_row == 5
     assert game.over and game.winner == 1
@@ -250,26 +333,45 @@ def test_W4_raft_check_active_player_wins_if_among_them() -> None:
 def test_W4_raft_check_first_after_active_player_in_seat_order() -> None:
     # Bob (active) draws Raft Drift at row 3; Ann and Cid stand on row 5, now the raft.
     # Cid comes first in seat order after Bob, so Cid wins, not Ann.
-    game = build(SW, 3, first=1, hands={0: [("food", "N")], 1: [("food2", "N")],
-                                         2: [("food", "E")]},
-                 draw=["lost"], rows={0: 5, 1: 2, 2: 5}, locations=["raft_drift"])
+    game = build(
+        SW,
+        3,
+        first=1,
+        hands={0: [("food", "N")], 1: [("food2", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={0: 5, 1: 2, 2: 5},
+        locations=["raft_drift"],
+    )
     move(game)
     assert game.over and game.winner == 2
 
 
 def test_W4_raft_check_wraps_round_the_table() -> None:
     # Cid (seat 2) is active; Ann (seat 0) and Bob (seat 1) are on the drifted raft: Ann wins.
-    game = build(SW, 3, first=2, hands={0: [("food", "N")], 1: [("food", "N")],
-                                         2: [("food2", "N")]},
-                 draw=["lost"], rows={0: 5, 1: 5, 2: 1}, locations=["raft_drift"])
+    game = build(
+        SW,
+        3,
+        first=2,
+        hands={0: [("food", "N")], 1: [("food", "N")], 2: [("food2", "N")]},
+        draw=["lost"],
+        rows={0: 5, 1: 5, 2: 1},
+        locations=["raft_drift"],
+    )
     move(game)
     assert game.over and game.winner == 0
 
 
 def test_W4_corpses_on_the_raft_do_not_count() -> None:
     # Dee's corpse lies on row 5; the raft drifts to row 5: nobody wins, the game goes on.
-    game = build(SW, 4, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={3: 5}, dead=[3], locations=["raft_drift"])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={3: 5},
+        dead=[3],
+        locations=["raft_drift"],
+    )
     move(game)
     assert state(game).goal_row == 5
     assert not game.over and game.active == 1
@@ -278,8 +380,14 @@ def test_W4_corpses_on_the_raft_do_not_count() -> None:
 def test_W4_whirlpool_onto_the_raft_hands_the_win_to_the_swapped_castaway() -> None:
     # Ann steps onto the raft row and draws Whirlpool: she must swap with Bob or Cid. She
     # swaps with Cid, who now stands on the raft: Cid wins, although Ann is the active player.
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={0: 5, 1: 1, 2: 2}, locations=["whirlpool"])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={0: 5, 1: 1, 2: 2},
+        locations=["whirlpool"],
+    )
     move(game)
     assert {o["target"] for o in game.legal(0)} == {1, 2}
     play(game, {"do": "swap", "target": 2})
@@ -290,8 +398,14 @@ def test_W4_whirlpool_onto_the_raft_hands_the_win_to_the_swapped_castaway() -> N
 # ----------------------------------------------------------------------------- W6 (rules)
 def test_W6_text_resolves_before_shark_icon() -> None:
     # Ocean Debris with a shark icon: Ann draws first, and may then pick the drawn card.
-    game = build(SW, 3, hands={0: [("food2", "N")]}, draw=["lost", ("food", "W")],
-                 locations=[("ocean_debris", True)], sharks=[(2, 4)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")]},
+        draw=["lost", ("food", "W")],
+        locations=[("ocean_debris", True)],
+        sharks=[(2, 4)],
+    )
     move(game)
     assert game.pending_seats() == [0]  # only Ann holds cards
     picks = {DECK[c["card"]].key + DECK[c["card"]].dir for c in game.legal(0)}
@@ -303,8 +417,13 @@ def test_W6_text_resolves_before_shark_icon() -> None:
 
 # ----------------------------------------------------------------------------- W7
 def test_W7_first_shark_is_placed_on_the_card_cell_and_does_not_move() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], locations=[("calm_waters", True)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        locations=[("calm_waters", True)],
+    )
     move(game)
     assert sharks(game) == [(0, 0)]
     assert game.view(None)["sharks"] == [[0, 0]]
@@ -315,18 +434,26 @@ def test_W7_first_shark_is_placed_on_the_card_cell_and_does_not_move() -> None:
 
 
 def test_W7_card_without_icon_brings_no_shark() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")]}, draw=["lost"],
-                 locations=[("calm_waters", False)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")]},
+        draw=["lost"],
+        locations=[("calm_waters", False)],
+    )
     move(game)
     assert sharks(game) == [] and game.active == 1
 
 
 def test_W7_second_icon_moves_the_first_shark() -> None:
     # Turn 1 places the shark at Ann's card; turn 2 (Bob) draws another icon: it moves.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")],
-                               1: [("food2", "E"), ("food", "S")]},
-                 draw=["lost", "pirate"],
-                 locations=[("calm_waters", True), ("calm_waters", True)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food2", "E"), ("food", "S")]},
+        draw=["lost", "pirate"],
+        locations=[("calm_waters", True), ("calm_waters", True)],
+    )
     move(game)
     assert sharks(game) == [(0, 0)]
     move(game)  # Bob: pays the double, holds food S and Pirate
@@ -341,21 +468,33 @@ def test_W7_second_icon_moves_the_first_shark() -> None:
 
 def test_W7_every_living_castaway_holding_a_card_picks_at_once() -> None:
     # Four seats: Cid holds nothing and Dee is dead, so only Ann and Bob pick.
-    game = build(SW, 4, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "S"), "pirate"]},
-                 dead=[3], draw=["lost", "dive"], locations=[("calm_waters", True)],
-                 sharks=[(2, 4)])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "S"), "pirate"]},
+        dead=[3],
+        draw=["lost", "dive"],
+        locations=[("calm_waters", True)],
+        sharks=[(2, 4)],
+    )
     move(game)  # Ann pays the double; holds Food (E) and Lost (N)
     assert game.decision is not None and game.decision.kind == "pick"
     assert game.pending_seats() == [0, 1]
     assert {(DECK[c["card"]].key, DECK[c["card"]].dir) for c in game.legal(0)} == {
-        ("food", "E"), ("lost", "N")}
+        ("food", "E"),
+        ("lost", "N"),
+    }
     assert {(DECK[c["card"]].key, DECK[c["card"]].dir) for c in game.legal(1)} == {
-        ("food", "S"), ("pirate", "N")}
+        ("food", "S"),
+        ("pirate", "N"),
+    }
     assert game.legal(2) == [] and game.legal(3) == []
     pick(game, 1, "food", "S")  # Bob picks first: still waiting for Ann
     assert game.pending_seats() == [0] and game.legal(1) == []
-    assert game.view(2)["pending"] == [{"seat": 0, "kind": "pick", "done": False},
-                                       {"seat": 1, "kind": "pick", "done": True}]
+    assert game.view(2)["pending"] == [
+        {"seat": 0, "kind": "pick", "done": False},
+        {"seat": 1, "kind": "pick", "done": True},
+    ]
     assert sharks(game) == [(2, 4)]
     pick(game, 0, "food", "E")
     # Revealed from the drawer (Ann): E then S.
@@ -369,9 +508,15 @@ def test_W7_reveals_go_in_seat_order_from_the_drawer() -> None:
     # Bob draws the icon. Picks: Bob E, Cid W, Ann W. From the shark at (2,3) in a 3-column
     # sea: Bob's E is off the water (ignored), Cid's W -> (1,3), Ann's W -> (0,3).
     # Seat order from Ann would give (1,3) instead.
-    game = build(SW, 3, first=1, hands={0: [("food", "W")], 1: [("food2", "N"), ("food", "E")],
-                                         2: [("food", "W")]},
-                 draw=["lost"], locations=[("calm_waters", True)], sharks=[(2, 3)])
+    game = build(
+        SW,
+        3,
+        first=1,
+        hands={0: [("food", "W")], 1: [("food2", "N"), ("food", "E")], 2: [("food", "W")]},
+        draw=["lost"],
+        locations=[("calm_waters", True)],
+        sharks=[(2, 3)],
+    )
     move(game)
     pick(game, 0, "food", "W")
     pick(game, 2, "food", "W")
@@ -384,10 +529,15 @@ def test_W7_reveals_go_in_seat_order_from_the_drawer() -> None:
 def test_W7_reveal_order_starts_from_the_drawer_even_when_not_the_active_player() -> None:
     # Ann (active) draws Freeloader; Cid, furthest back, moves and draws the icon card.
     # Reveals go Cid, Ann, Bob: Cid's E (off water), Ann's W -> (1,4), Bob's W -> (0,4).
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "W")], 1: [("food", "W")],
-                               2: [("food", "E")]},
-                 draw=["lost", "pirate"], rows={0: 2, 1: 1},
-                 locations=[("freeloader", False), ("calm_waters", True)], sharks=[(2, 4)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "W")], 1: [("food", "W")], 2: [("food", "E")]},
+        draw=["lost", "pirate"],
+        rows={0: 2, 1: 1},
+        locations=[("freeloader", False), ("calm_waters", True)],
+        sharks=[(2, 4)],
+    )
     move(game)
     assert pos(game, 2) == (2, 1)
     pick(game, 0, "food", "W")
@@ -403,10 +553,15 @@ def test_W7_steps_off_the_water_are_ignored_for_that_shark() -> None:
     # Water is columns 0..2, rows 0..5. Shark A (0,5), shark B (2,0).
     # Ann W: A off (stays), B -> (1,0)... Bob S: A -> (0,4), B off (stays);
     # Cid N: A -> (0,5), B -> (1,1).
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "W")], 1: [("food", "S")],
-                               2: [("food", "N")]},
-                 draw=["lost"], rows={1: 3, 2: 3}, locations=[("calm_waters", True)],
-                 sharks=[(0, 5), (2, 0)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "W")], 1: [("food", "S")], 2: [("food", "N")]},
+        draw=["lost"],
+        rows={1: 3, 2: 3},
+        locations=[("calm_waters", True)],
+        sharks=[(0, 5), (2, 0)],
+    )
     move(game)
     pick(game, 0, "food", "W")
     pick(game, 1, "food", "S")
@@ -417,8 +572,15 @@ def test_W7_steps_off_the_water_are_ignored_for_that_shark() -> None:
 
 def test_W7_shark_north_step_off_the_drifted_raft_edge_is_ignored() -> None:
     # With the raft at row 4, water ends at row 3: a shark on row 3 cannot swim N.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")]}, draw=["lost"],
-                 goal_row=4, locations=[("calm_waters", True)], sharks=[(2, 3), (1, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "N")]},
+        draw=["lost"],
+        goal_row=4,
+        locations=[("calm_waters", True)],
+        sharks=[(2, 3), (1, 2)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     assert sharks(game) == [(2, 3), (1, 3)]
@@ -428,11 +590,19 @@ def test_W7_shark_entering_a_castaway_cell_bites_and_the_fed_shark_stops() -> No
     # Shark A (1,1) below Bob (1,2); shark B (2,4). Reveals from Ann: N, S, W.
     # Ann's N: A enters Bob's cell and bites (Bob chooses which food), B -> (2,5).
     # Bob's S and Cid's W: A has fed and stays; B -> (2,4) -> (1,4).
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")],
-                               1: [("food", "N"), ("food", "E"), ("food", "S")],
-                               2: [("food", "W")]},
-                 draw=["lost"], rows={1: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 1), (2, 4)])
+    game = build(
+        SW,
+        3,
+        hands={
+            0: [("food2", "N"), ("food", "N")],
+            1: [("food", "N"), ("food", "E"), ("food", "S")],
+            2: [("food", "W")],
+        },
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1), (2, 4)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
@@ -445,19 +615,28 @@ def test_W7_shark_entering_a_castaway_cell_bites_and_the_fed_shark_stops() -> No
     assert foods(game, 1) == [("food", "N")]  # (Bob has also drawn for his next turn)
     assert sharks(game) == [(1, 2), (1, 4)]
     assert len(kinds(game, "bite")) == 1
-    assert index_of(game, "reveal", "Ann") < index_of(game, "bite") < index_of(
-        game, "reveal", "Bob")
+    assert (
+        index_of(game, "reveal", "Ann") < index_of(game, "bite") < index_of(game, "reveal", "Bob")
+    )
 
 
 def test_W7_a_second_shark_arriving_in_a_later_step_bites_again() -> None:
     # Shark A (1,1), shark B (0,2); Bob at (1,2). Reveals: Ann N, Bob S, Cid E.
     # Ann's N: A enters Bob's cell and feeds; B -> (0,3). Bob's S: B -> (0,2).
     # Cid's E: B enters Bob's cell too: a second bite.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")],
-                               1: [("food", "E"), ("food", "S"), ("food", "W")],
-                               2: [("food", "E")]},
-                 draw=["lost"], rows={1: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 1), (0, 2)])
+    game = build(
+        SW,
+        3,
+        hands={
+            0: [("food2", "N"), ("food", "N")],
+            1: [("food", "E"), ("food", "S"), ("food", "W")],
+            2: [("food", "E")],
+        },
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1), (0, 2)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
@@ -471,10 +650,15 @@ def test_W7_a_second_shark_arriving_in_a_later_step_bites_again() -> None:
 def test_W7_shark_leaving_a_castaway_cell_does_not_bite_but_coming_back_does() -> None:
     # The shark shares Bob's cell (1,2) (placed there earlier). N takes it away: no bite;
     # S brings it back into Bob's cell: bite.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")],
-                               1: [("food2", "S"), ("food", "S")]},
-                 draw=["lost"], rows={1: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "N")], 1: [("food2", "S"), ("food", "S")]},
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 2)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
@@ -485,10 +669,15 @@ def test_W7_shark_leaving_a_castaway_cell_does_not_bite_but_coming_back_does() -
 
 def test_W7_bitten_castaway_without_food_is_eaten() -> None:
     # Bob's only card is his pick, so once picks leave the hands he holds no food: eaten.
-    game = build(SW, 4, hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "S")],
-                               2: [("food", "E")]},
-                 draw=["lost"], rows={1: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 1)])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "S")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
@@ -500,10 +689,15 @@ def test_W7_bitten_castaway_without_food_is_eaten() -> None:
 
 def test_W7_pick_of_a_castaway_eaten_during_the_movement_is_still_revealed() -> None:
     # Ann's N makes shark A eat Bob; Bob's pick (W) is still revealed and moves shark B.
-    game = build(SW, 4, hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "W")],
-                               2: [("food", "S")]},
-                 draw=["lost"], rows={1: 2, 2: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 1), (3, 4)])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "W")], 2: [("food", "S")]},
+        draw=["lost"],
+        rows={1: 2, 2: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1), (3, 4)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "W")
@@ -515,15 +709,25 @@ def test_W7_pick_of_a_castaway_eaten_during_the_movement_is_still_revealed() -> 
     assert reveals == ["Ann", "Bob", "Cid"]
     assert index_of(game, "death", "Bob") < index_of(game, "reveal", "Bob")
     assert [(c.key, c.dir) for c in state(game).discard[-3:]] == [
-        ("food", "N"), ("food", "W"), ("food", "S")]
+        ("food", "N"),
+        ("food", "W"),
+        ("food", "S"),
+    ]
     assert state(game).held == {}
 
 
 def test_W7_shark_entering_a_corpse_cell_neither_bites_nor_feeds() -> None:
     # Dee's corpse at (3,2); the shark swims N into it, then N again.
-    game = build(SW, 4, hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "N")]},
-                 draw=["lost"], rows={3: 2}, dead=[3], locations=[("calm_waters", True)],
-                 sharks=[(3, 1)])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N"), ("food", "N")], 1: [("food", "N")]},
+        draw=["lost"],
+        rows={3: 2},
+        dead=[3],
+        locations=[("calm_waters", True)],
+        sharks=[(3, 1)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "N")
@@ -534,10 +738,15 @@ def test_W7_shark_entering_a_corpse_cell_neither_bites_nor_feeds() -> None:
 def test_W7_two_sharks_entering_one_cell_bite_once() -> None:
     # Both sharks share (1,1) under Bob. Ann's N: both enter Bob's cell -> one bite, both fed.
     # Bob's S afterwards moves neither.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")],
-                               1: [("food2", "E"), ("food", "S")]},
-                 draw=["lost"], rows={1: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 1), (1, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "N")], 1: [("food2", "E"), ("food", "S")]},
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1), (1, 1)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
@@ -550,11 +759,20 @@ def test_W7_two_sharks_entering_one_cell_bite_once() -> None:
 def test_W7_bites_of_one_step_are_paid_in_seat_order_from_the_active_player() -> None:
     # Bob (active) draws the icon and picks N: sharks enter Ann's and Cid's cells together.
     # Payments go Cid first, then Ann (seat order from Bob).
-    game = build(SW, 3, first=1, hands={0: [("food", "N"), ("food", "E"), ("lost", "N")],
-                                         1: [("food2", "N")],
-                                         2: [("food", "N"), ("food", "E"), ("lost", "E")]},
-                 draw=[("food", "N")], rows={0: 2, 2: 2}, locations=[("calm_waters", True)],
-                 sharks=[(0, 1), (2, 1)])
+    game = build(
+        SW,
+        3,
+        first=1,
+        hands={
+            0: [("food", "N"), ("food", "E"), ("lost", "N")],
+            1: [("food2", "N")],
+            2: [("food", "N"), ("food", "E"), ("lost", "E")],
+        },
+        draw=[("food", "N")],
+        rows={0: 2, 2: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(0, 1), (2, 1)],
+    )
     move(game)  # Bob pays the double, holds Food (N)
     pick(game, 1, "food", "N")
     pick(game, 0, "lost")
@@ -573,9 +791,15 @@ def test_W7_bites_of_one_step_are_paid_in_seat_order_from_the_active_player() ->
 def test_W7_bites_of_one_step_kill_together_so_nobody_wins() -> None:
     # Two seats: Ann's N sends both sharks into both castaways, neither holds food: both die
     # together and nobody wins (dying one by one would have made the other the winner).
-    game = build(SW, 2, hands={0: [("food2", "N")], 1: ["pirate"]}, draw=["lost"],
-                 rows={0: 2, 1: 1}, locations=[("calm_waters", True)],
-                 sharks=[(0, 2), (1, 0)])
+    game = build(
+        SW,
+        2,
+        hands={0: [("food2", "N")], 1: ["pirate"]},
+        draw=["lost"],
+        rows={0: 2, 1: 1},
+        locations=[("calm_waters", True)],
+        sharks=[(0, 2), (1, 0)],
+    )
     move(game)  # Ann: (0,2) -> (0,3); her only card is the Lost (N)
     pick(game, 0, "lost")
     pick(game, 1, "pirate")
@@ -584,9 +808,14 @@ def test_W7_bites_of_one_step_kill_together_so_nobody_wins() -> None:
 
 
 def test_W7_castaway_entering_a_shark_cell_is_bitten_before_drawing() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
-                 draw=["lost", "pirate"], locations=[("ocean_debris", False)],
-                 sharks=[(0, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
+        draw=["lost", "pirate"],
+        locations=[("ocean_debris", False)],
+        sharks=[(0, 1)],
+    )
     move(game)
     assert pos(game, 0) == (0, 1) and state(game).alive[0]
     assert index_of(game, "bite", "Ann") < index_of(game, "location", "Ocean Debris")
@@ -596,9 +825,14 @@ def test_W7_castaway_entering_a_shark_cell_is_bitten_before_drawing() -> None:
 
 
 def test_W7_castaway_entering_a_cell_with_two_sharks_is_bitten_once() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E"), ("food", "S")],
-                               1: [("food", "N")]},
-                 draw=["lost"], locations=[("calm_waters", False)], sharks=[(0, 1), (0, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E"), ("food", "S")], 1: [("food", "N")]},
+        draw=["lost"],
+        locations=[("calm_waters", False)],
+        sharks=[(0, 1), (0, 1)],
+    )
     play(game, "done", "move")
     pay_with(game, 0, ("food2", "N"))
     assert game.decision is not None and game.decision.kind == "pay"  # the bite
@@ -607,8 +841,14 @@ def test_W7_castaway_entering_a_cell_with_two_sharks_is_bitten_once() -> None:
 
 
 def test_W7_eaten_mover_draws_no_location_card() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], locations=[("ocean_debris", False)], sharks=[(0, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        locations=[("ocean_debris", False)],
+        sharks=[(0, 1)],
+    )
     before = len(state(game).loc_draw)
     move(game)
     assert not state(game).alive[0]
@@ -621,9 +861,15 @@ def test_W7_freeloader_mover_eaten_then_the_icon_still_resolves() -> None:
     # Ann (no food left) is furthest back: Freeloader moves her into a shark and she is eaten.
     # She draws neither an ocean card nor Freeloader's game card; the Freeloader's shark icon
     # still moves the shark, with reveals from Ann's seat on: Bob (S), Cid (E).
-    game = build(SW, 4, hands={0: [("food2", "N")], 1: [("food", "S")], 2: [("food", "E")]},
-                 draw=["lost", "pirate"], rows={1: 3, 2: 3, 3: 3},
-                 locations=[("freeloader", True), ("calm_waters", False)], sharks=[(0, 2)])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N")], 1: [("food", "S")], 2: [("food", "E")]},
+        draw=["lost", "pirate"],
+        rows={1: 3, 2: 3, 3: 3},
+        locations=[("freeloader", True), ("calm_waters", False)],
+        sharks=[(0, 2)],
+    )
     move(game)
     assert not state(game).alive[0] and pos(game, 0) == (0, 2)
     assert board(game) == {(0, 0): "freeloader"}
@@ -636,9 +882,14 @@ def test_W7_freeloader_mover_eaten_then_the_icon_still_resolves() -> None:
 
 
 def test_W7_counter_current_into_a_shark_bites_before_the_next_card() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
-                 draw=["lost"], locations=["counter_current", ("calm_waters", False)],
-                 sharks=[(0, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
+        draw=["lost"],
+        locations=["counter_current", ("calm_waters", False)],
+        sharks=[(0, 2)],
+    )
     move(game)
     assert pos(game, 0) == (0, 2) and state(game).alive[0]
     assert index_of(game, "bite", "Ann") < index_of(game, "location", "Calm Waters")
@@ -647,9 +898,16 @@ def test_W7_counter_current_into_a_shark_bites_before_the_next_card() -> None:
 
 def test_W7_island_call_back_into_a_shark_cell_bites() -> None:
     # The shark shares Ann's cell (0,2); she steps up, draws Island Call and comes back.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
-                 draw=["lost"], rows={0: 2}, board={(0, 0): "calm_waters", (0, 1): "calm_waters"},
-                 locations=["island_call"], sharks=[(0, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
+        draw=["lost"],
+        rows={0: 2},
+        board={(0, 0): "calm_waters", (0, 1): "calm_waters"},
+        locations=["island_call"],
+        sharks=[(0, 2)],
+    )
     move(game)
     assert pos(game, 0) == (0, 2)
     assert [t for _, t in kinds(game, "bite")] == ["A shark bites Ann!"]
@@ -657,9 +915,14 @@ def test_W7_island_call_back_into_a_shark_cell_bites() -> None:
 
 
 def test_W7_castaway_moved_back_into_a_shark_cell_is_bitten() -> None:
-    game = build(SW, 3, hands={0: ["rogue_wave", ("food", "N")], 1: ["pirate"],
-                               2: [("food", "E")]},
-                 draw=["lost"], rows={1: 3}, sharks=[(1, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: ["rogue_wave", ("food", "N")], 1: ["pirate"], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={1: 3},
+        sharks=[(1, 2)],
+    )
     play(game, {"do": "play", "card": card_id(game, 0, "rogue_wave"), "target": 1}, "accept")
     assert not state(game).alive[1]  # no food: eaten
     assert [t for _, t in kinds(game, "bite")] == ["A shark bites Bob!"]
@@ -667,9 +930,15 @@ def test_W7_castaway_moved_back_into_a_shark_cell_is_bitten() -> None:
 
 def test_W7_swap_into_a_shark_cell_bites() -> None:
     # Ann draws Whirlpool and swaps with Cid, who shares his cell with a shark.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")],
-                               2: [("food", "S")]},
-                 draw=["lost"], rows={2: 3}, locations=["whirlpool"], sharks=[(2, 3)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")], 2: [("food", "S")]},
+        draw=["lost"],
+        rows={2: 3},
+        locations=["whirlpool"],
+        sharks=[(2, 3)],
+    )
     move(game)
     play(game, {"do": "swap", "target": 2})
     assert pos(game, 0) == (2, 3) and pos(game, 2) == (0, 1)
@@ -680,11 +949,20 @@ def test_W7_swap_into_a_shark_cell_bites() -> None:
 def test_W7_bites_of_one_swap_are_paid_in_seat_order_from_the_active_player() -> None:
     # Bob (active) enters a shark's cell (bitten), draws Whirlpool and swaps with Ann, who
     # stands on a shark: both are bitten by the swap, Bob pays first, then Ann.
-    game = build(SW, 3, first=1, hands={0: [("food", "N"), ("food", "E")],
-                                         1: [("food2", "N"), ("food2", "E")],
-                                         2: [("food", "S")]},
-                 draw=[("food", "N")], rows={0: 3}, locations=["whirlpool"],
-                 sharks=[(1, 1), (0, 3)])
+    game = build(
+        SW,
+        3,
+        first=1,
+        hands={
+            0: [("food", "N"), ("food", "E")],
+            1: [("food2", "N"), ("food2", "E")],
+            2: [("food", "S")],
+        },
+        draw=[("food", "N")],
+        rows={0: 3},
+        locations=["whirlpool"],
+        sharks=[(1, 1), (0, 3)],
+    )
     play(game, "done", "move")
     pay_with(game, 1, ("food2", "N"))  # travel: Bob holds Food2 E, Food N afterwards
     # entering (1,1): Bob pays his single at once (the only exact way)
@@ -695,17 +973,25 @@ def test_W7_bites_of_one_swap_are_paid_in_seat_order_from_the_active_player() ->
     assert game.decision.kind == "pay"
     pay_with(game, 0, ("food", "N"))
     assert [t for _, t in kinds(game, "bite")] == [
-        "A shark bites Bob!", "A shark bites Bob!", "A shark bites Ann!"]
+        "A shark bites Bob!",
+        "A shark bites Bob!",
+        "A shark bites Ann!",
+    ]
     assert hand(game, 0) == ["food"] and hand(game, 1) == ["food"]
 
 
 def test_W7_shark_icon_resolves_even_if_the_drawer_died() -> None:
     # Sea Monster (icon): Ann holds no food and dies; the sharks still move, picked by the
     # living (not Ann), revealed in seat order from Ann: Bob, Cid, Dee.
-    game = build(SW, 4, hands={0: [("food2", "N")], 1: [("food", "E")], 2: [("food", "N")],
-                               3: [("food", "N")]},
-                 draw=["lost"], rows={1: 2, 2: 2, 3: 2}, locations=[("sea_monster", True)],
-                 sharks=[(0, 3)])
+    game = build(
+        SW,
+        4,
+        hands={0: [("food2", "N")], 1: [("food", "E")], 2: [("food", "N")], 3: [("food", "N")]},
+        draw=["lost"],
+        rows={1: 2, 2: 2, 3: 2},
+        locations=[("sea_monster", True)],
+        sharks=[(0, 3)],
+    )
     move(game)
     assert not state(game).alive[0]
     assert game.pending_seats() == [1, 2, 3]
@@ -718,8 +1004,15 @@ def test_W7_shark_icon_resolves_even_if_the_drawer_died() -> None:
 
 def test_W7_placing_a_shark_never_bites() -> None:
     # Shark Bait: Ann lures the shark next to Bob onto Cid's cell: no bite.
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={1: 2, 2: 2}, locations=["shark_bait"], sharks=[(0, 5)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={1: 2, 2: 2},
+        locations=["shark_bait"],
+        sharks=[(0, 5)],
+    )
     move(game)
     play(game, {"do": "shark", "shark": 0, "cell": [2, 2]})
     assert sharks(game) == [(2, 2)]
@@ -727,8 +1020,15 @@ def test_W7_placing_a_shark_never_bites() -> None:
 
 
 def test_W7_raft_drift_pushing_a_shark_onto_a_castaway_never_bites() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={1: 4}, locations=["raft_drift"], sharks=[(1, 5)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={1: 4},
+        locations=["raft_drift"],
+        sharks=[(1, 5)],
+    )
     move(game)
     assert sharks(game) == [(1, 4)] and pos(game, 1) == (1, 4)
     assert not kinds(game, "bite") and food(game, 1) == 1
@@ -736,8 +1036,14 @@ def test_W7_raft_drift_pushing_a_shark_onto_a_castaway_never_bites() -> None:
 
 def test_W7_nobody_holding_a_card_means_the_sharks_stay() -> None:
     # Ann pays her last two cards to move; Bob and Cid hold nothing: no pick, no movement.
-    game = build(SW, 3, hands={0: [("food", "N")]}, draw=[("food", "N")],
-                 locations=[("calm_waters", True)], sharks=[(2, 3)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food", "N")]},
+        draw=[("food", "N")],
+        locations=[("calm_waters", True)],
+        sharks=[(2, 3)],
+    )
     move(game)
     assert sharks(game) == [(2, 3)] and not kinds(game, "pick", "reveal")
     assert game.active == 1 and game.pending_seats() == [1]
@@ -745,8 +1051,14 @@ def test_W7_nobody_holding_a_card_means_the_sharks_stay() -> None:
 
 @pytest.mark.parametrize("seats", [2, 5])
 def test_W7_water_spans_every_column_of_the_table(seats: int) -> None:
-    game = build(SW, seats, hands={0: [("food2", "N"), ("food", "E")]}, draw=["lost"],
-                 locations=[("calm_waters", True)], sharks=[(seats - 2, 3)])
+    game = build(
+        SW,
+        seats,
+        hands={0: [("food2", "N"), ("food", "E")]},
+        draw=["lost"],
+        locations=[("calm_waters", True)],
+        sharks=[(seats - 2, 3)],
+    )
     move(game)
     pick(game, 0, "food", "E")
     assert sharks(game) == [(seats - 1, 3)]
@@ -754,8 +1066,14 @@ def test_W7_water_spans_every_column_of_the_table(seats: int) -> None:
 
 # ----------------------------------------------------------------------------- C rules
 def test_C4_shark_picks_are_secret_until_revealed() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "S"), "dive"]},
-                 draw=["lost"], locations=[("calm_waters", True)], sharks=[(2, 4)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "S"), "dive"]},
+        draw=["lost"],
+        locations=[("calm_waters", True)],
+        sharks=[(2, 4)],
+    )
     move(game)
     pick(game, 1, "food", "S")
     for seat in (0, 2, None):
@@ -772,11 +1090,19 @@ def test_C4_shark_picks_are_secret_until_revealed() -> None:
 def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
     # Ann's N makes the shark bite Bob; while Bob chooses his payment, Cid's pick (Food W) is
     # still face down: nobody but Cid can see what it is.
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "N")],
-                               1: [("food", "N"), ("food", "E"), ("food", "S")],
-                               2: [("food", "W"), "pirate"]},
-                 draw=["lost"], rows={1: 2}, locations=[("calm_waters", True)],
-                 sharks=[(1, 1)])
+    game = build(
+        SW,
+        3,
+        hands={
+            0: [("food2", "N"), ("food", "N")],
+            1: [("food", "N"), ("food", "E"), ("food", "S")],
+            2: [("food", "W"), "pirate"],
+        },
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", True)],
+        sharks=[(1, 1)],
+    )
     move(game)
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
@@ -792,20 +1118,30 @@ def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
 
 
 def test_C6_shipwrecked_payer_chooses_the_food_by_direction() -> None:
-    game = build(SW, 3, hands={0: [("food", "N"), ("food", "N"), ("food", "E")],
-                               1: [("food", "N")]}, draw=["lost"])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food", "N"), ("food", "N"), ("food", "E")], 1: [("food", "N")]},
+        draw=["lost"],
+    )
     play(game, "done", "stay")
     options = game.legal(0)
     assert game.decision is not None and game.decision.kind == "pay"
     assert sorted(DECK[o["cards"][0]].dir or "" for o in options) == ["E", "N"]
     pay_with(game, 0, ("food", "E"))
     assert [(c.key, c.dir) for c in state(game).hands[0] if c.value] == [
-        ("food", "N"), ("food", "N")]
+        ("food", "N"),
+        ("food", "N"),
+    ]
 
 
 def test_C5_two_seat_shipwrecked_game_allows_one_action_card_per_turn() -> None:
-    game = build(SW, 2, hands={0: ["lost", "pirate", ("food", "N")], 1: [("food", "E"), "dive"]},
-                 draw=["rogue_wave"])
+    game = build(
+        SW,
+        2,
+        hands={0: ["lost", "pirate", ("food", "N")], 1: [("food", "E"), "dive"]},
+        draw=["rogue_wave"],
+    )
     play(game, {"do": "play", "card": card_id(game, 0, "lost"), "target": 1}, "accept")
     assert [o["do"] for o in game.legal(0)] == ["done"]
 
@@ -813,9 +1149,15 @@ def test_C5_two_seat_shipwrecked_game_allows_one_action_card_per_turn() -> None:
 def test_C17_ride_the_wave_user_eaten_the_knock_back_still_happens() -> None:
     # Ann rides into a shark's cell holding no food: she is eaten and draws nothing; Bob is
     # still moved back; then her turn ends.
-    game = build(SW, 3, hands={0: ["ride_the_wave"], 1: [("food", "E")], 2: [("food", "S")]},
-                 draw=["lost"], rows={1: 2}, board={(1, 0): "calm_waters", (1, 1): "calm_waters"},
-                 sharks=[(0, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: ["ride_the_wave"], 1: [("food", "E")], 2: [("food", "S")]},
+        draw=["lost"],
+        rows={1: 2},
+        board={(1, 0): "calm_waters", (1, 1): "calm_waters"},
+        sharks=[(0, 1)],
+    )
     play(game, {"do": "play", "card": card_id(game, 0, "ride_the_wave"), "target": 1}, "accept")
     assert not state(game).alive[0] and pos(game, 0) == (0, 1)
     assert pos(game, 1) == (1, 1) and not kinds(game, "location")
@@ -823,30 +1165,43 @@ def test_C17_ride_the_wave_user_eaten_the_knock_back_still_happens() -> None:
 
 
 def _fatal(game: Game, seat: int) -> list[dict[str, Any]]:
-    return [{k: v for k, v in c.items() if k != "label"}
-            for c in game.view(seat)["legal"] if c.get("fatal")]
+    return [
+        {k: v for k, v in c.items() if k != "label"}
+        for c in game.view(seat)["legal"]
+        if c.get("fatal")
+    ]
 
 
 def test_C18_moving_into_a_shark_with_the_last_two_food_is_marked_fatal() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")]}, draw=["lost"],
-                 sharks=[(0, 1)])
+    game = build(
+        SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")]}, draw=["lost"], sharks=[(0, 1)]
+    )
     play(game, "done")
     assert _fatal(game, 0) == [{"do": "move", "fatal": True}]
     # with a third unit she survives the bite: moving is no longer certain death
-    game = build(SW, 3, hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
-                 draw=["lost"], sharks=[(0, 1)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")]},
+        draw=["lost"],
+        sharks=[(0, 1)],
+    )
     play(game, "done")
     assert _fatal(game, 0) == []
 
 
 def test_C18_sprinting_or_riding_into_a_shark_without_food_is_marked_fatal() -> None:
     # Ann holds no food and a shark waits just above her.
-    game = build(SW, 3, hands={0: ["freestyle_sprint", "ride_the_wave"], 2: [("food", "S")]},
-                 draw=["lost"], rows={0: 2, 2: 1},
-                 board={(0, 0): "calm_waters", (0, 1): "calm_waters", (2, 0): "calm_waters"},
-                 sharks=[(0, 3)])
-    fatal = {(DECK[c["card"]].key, c.get("target")) for c in _fatal(game, 0)
-             if c["do"] == "play"}
+    game = build(
+        SW,
+        3,
+        hands={0: ["freestyle_sprint", "ride_the_wave"], 2: [("food", "S")]},
+        draw=["lost"],
+        rows={0: 2, 2: 1},
+        board={(0, 0): "calm_waters", (0, 1): "calm_waters", (2, 0): "calm_waters"},
+        sharks=[(0, 3)],
+    )
+    fatal = {(DECK[c["card"]].key, c.get("target")) for c in _fatal(game, 0) if c["do"] == "play"}
     assert fatal == {("freestyle_sprint", None), ("ride_the_wave", 2)}
     assert [c["do"] for c in _fatal(game, 0)] == ["play", "play"]  # Lost on Cid is not fatal
     play(game, {"do": "play", "card": card_id(game, 0, "freestyle_sprint")})
@@ -854,9 +1209,16 @@ def test_C18_sprinting_or_riding_into_a_shark_without_food_is_marked_fatal() -> 
 
 
 def test_C18_accepting_a_rogue_wave_onto_a_shark_without_food_is_marked_fatal() -> None:
-    game = build(SW, 3, first=1, hands={0: ["dive"], 1: ["rogue_wave", ("food", "N")]},
-                 draw=["lost"], rows={0: 2}, board={(0, 0): "calm_waters", (0, 1): "calm_waters"},
-                 sharks=[(0, 1)])
+    game = build(
+        SW,
+        3,
+        first=1,
+        hands={0: ["dive"], 1: ["rogue_wave", ("food", "N")]},
+        draw=["lost"],
+        rows={0: 2},
+        board={(0, 0): "calm_waters", (0, 1): "calm_waters"},
+        sharks=[(0, 1)],
+    )
     play(game, {"do": "play", "card": card_id(game, 1, "rogue_wave"), "target": 0})
     assert _fatal(game, 0) == [{"do": "accept", "fatal": True}]  # blocking is not
     play(game, "accept")
@@ -864,8 +1226,15 @@ def test_C18_accepting_a_rogue_wave_onto_a_shark_without_food_is_marked_fatal() 
 
 
 def test_C18_whirlpool_swap_onto_a_shark_without_food_is_marked_fatal() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={1: 2, 2: 3}, locations=["whirlpool"], sharks=[(2, 3)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={1: 2, 2: 3},
+        locations=["whirlpool"],
+        sharks=[(2, 3)],
+    )
     move(game)  # Ann pays her only food
     assert [c["target"] for c in _fatal(game, 0)] == [2]
     play(game, {"do": "swap", "target": 2})
@@ -873,9 +1242,16 @@ def test_C18_whirlpool_swap_onto_a_shark_without_food_is_marked_fatal() -> None:
 
 
 def test_C18_freeloader_advancing_oneself_onto_a_shark_without_food_is_marked_fatal() -> None:
-    game = build(SW, 3, hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
-                 draw=["lost"], rows={1: 1, 2: 3}, board={(1, 0): "calm_waters"},
-                 locations=[("freeloader", False)], sharks=[(0, 2)])
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N")], 1: [("food", "N")], 2: [("food", "E")]},
+        draw=["lost"],
+        rows={1: 1, 2: 3},
+        board={(1, 0): "calm_waters"},
+        locations=[("freeloader", False)],
+        sharks=[(0, 2)],
+    )
     move(game)  # Ann (0,1) ties with Bob (1,1) as furthest back
     assert game.decision is not None and game.decision.kind == "freeloader"
     assert _fatal(game, 0) == [{"do": "advance", "target": 0, "fatal": True}]

@@ -32,8 +32,16 @@ def alive(game: Game, seat: int) -> bool:
 def test_S1_space_game_cards() -> None:
     counts = Counter(c.key for c in GAME_DECKS[Edition.SPACE])
     assert counts == {
-        "oxygen": 38, "oxygen2": 10, "rocket_booster": 4, "tractor_beam": 4, "laser_blast": 4,
-        "hole_in_suit": 4, "tether": 4, "shield": 4, "hack_suit": 3, "oxygen_siphon": 3,
+        "oxygen": 38,
+        "oxygen2": 10,
+        "rocket_booster": 4,
+        "tractor_beam": 4,
+        "laser_blast": 4,
+        "hole_in_suit": 4,
+        "tether": 4,
+        "shield": 4,
+        "hack_suit": 3,
+        "oxygen_siphon": 3,
     }
     values = {c.key: c.value for c in GAME_DECKS[Edition.SPACE]}
     assert values["oxygen"] == 1 and values["oxygen2"] == 2 and values["tether"] == 0
@@ -43,9 +51,16 @@ def test_S1_space_game_cards() -> None:
 def test_S2_space_deck_of_42() -> None:
     counts = Counter(loc.key for loc in LOCATION_DECKS[Edition.SPACE])
     assert counts == {
-        "blank_space": 9, "cosmic_radiation": 6, "useful_junk": 5, "solar_flare": 5,
-        "meteoroid": 4, "gravitational_anomaly": 4, "wormhole": 4, "mysterious_nebula": 2,
-        "asteroid_field": 2, "hyperspace": 1,
+        "blank_space": 9,
+        "cosmic_radiation": 6,
+        "useful_junk": 5,
+        "solar_flare": 5,
+        "meteoroid": 4,
+        "gravitational_anomaly": 4,
+        "wormhole": 4,
+        "mysterious_nebula": 2,
+        "asteroid_field": 2,
+        "hyperspace": 1,
     }
     assert sum(counts.values()) == 42
     assert not any(loc.shark for loc in LOCATION_DECKS[Edition.SPACE])
@@ -55,8 +70,11 @@ def test_S2_space_deck_of_42() -> None:
 
 
 def test_S3_zero_oxygen_kills_at_once() -> None:
-    g = build(rows={1: 2}, hands={0: ["hole_in_suit", "laser_blast", "oxygen"],
-                                  1: ["oxygen", "shield"]}, draw=["oxygen"])
+    g = build(
+        rows={1: 2},
+        hands={0: ["hole_in_suit", "laser_blast", "oxygen"], 1: ["oxygen", "shield"]},
+        draw=["oxygen"],
+    )
     do_play(g, 0, "hole_in_suit", 1)
     play(g, "accept")
     assert not alive(g, 1)
@@ -82,20 +100,23 @@ def test_S3_breathing_with_the_last_oxygen_kills() -> None:
 
 
 def test_S3_travelling_on_the_last_oxygen_dies_after_the_card() -> None:
-    g = build(hands={0: ["oxygen", "oxygen", "tether"]}, draw=["laser_blast"],
-              locations=["blank_space"])
+    g = build(
+        hands={0: ["oxygen", "oxygen", "tether"]}, draw=["laser_blast"], locations=["blank_space"]
+    )
     play(g, "done", "move")
     assert pos(g, 0) == (0, 1)
     assert s_of(g).board[(0, 0)].key == "blank_space"  # the card was drawn and resolved
     assert not alive(g, 0)
     log = texts(g)
     assert log.index("Ann draws Blank Space.") < next(
-        i for i, t in enumerate(log) if "Ann runs out of oxygen" in t)
+        i for i, t in enumerate(log) if "Ann runs out of oxygen" in t
+    )
 
 
 def test_S3_traveller_saved_by_the_oxygen_drawn() -> None:
-    g = build(hands={0: ["oxygen2", "tether"]}, draw=["laser_blast", "oxygen"],
-              locations=["useful_junk"])
+    g = build(
+        hands={0: ["oxygen2", "tether"]}, draw=["laser_blast", "oxygen"], locations=["useful_junk"]
+    )
     play(g, "done", "move")
     assert alive(g, 0)
     assert hand(g, 0) == ["laser_blast", "oxygen", "tether"]
@@ -103,16 +124,21 @@ def test_S3_traveller_saved_by_the_oxygen_drawn() -> None:
 
 def test_S3_traveller_survives_everything_the_card_leads_to() -> None:
     # Hyperspace leads to another card; the oxygen comes from that second card.
-    g = build(rows={0: 2}, hands={0: ["oxygen", "oxygen"]}, draw=["laser_blast", "oxygen2"],
-              locations=["hyperspace", "useful_junk"])
+    g = build(
+        rows={0: 2},
+        hands={0: ["oxygen", "oxygen"]},
+        draw=["laser_blast", "oxygen2"],
+        locations=["hyperspace", "useful_junk"],
+    )
     play(g, "done", "move")
     assert pos(g, 0) == (0, 4)
     assert alive(g, 0) and units(g, 0) == 2
 
 
 def test_S3_traveller_at_zero_still_chooses_the_wormhole_swap_then_dies() -> None:
-    g = build(rows={2: 3}, hands={0: ["oxygen", "oxygen"]}, draw=["laser_blast"],
-              locations=["wormhole"])
+    g = build(
+        rows={2: 3}, hands={0: ["oxygen", "oxygen"]}, draw=["laser_blast"], locations=["wormhole"]
+    )
     play(g, "done", "move")
     assert g.pending_seats() == [0] and kinds(g) == ["swap"]
     play(g, {"do": "swap", "target": 2})
@@ -121,8 +147,11 @@ def test_S3_traveller_at_zero_still_chooses_the_wormhole_swap_then_dies() -> Non
 
 
 def test_S3_traveller_with_oxygen_left_who_loses_it_on_the_card_dies() -> None:
-    g = build(hands={0: ["oxygen", "oxygen", "oxygen"]}, draw=["laser_blast"],
-              locations=["cosmic_radiation"])
+    g = build(
+        hands={0: ["oxygen", "oxygen", "oxygen"]},
+        draw=["laser_blast"],
+        locations=["cosmic_radiation"],
+    )
     play(g, "done", "move")
     assert not alive(g, 0)
 
@@ -150,8 +179,7 @@ def test_S3_stay_by_discarding_needs_two_action_cards() -> None:
 
 
 def test_S4_ending_the_turn_on_the_ship_wins() -> None:
-    g = build(rows={0: 5}, hands={0: ["oxygen"] * 3}, draw=["oxygen"],
-              locations=["blank_space"])
+    g = build(rows={0: 5}, hands={0: ["oxygen"] * 3}, draw=["oxygen"], locations=["blank_space"])
     play(g, "done", "move")
     assert g.over and g.winner == 0
     assert g.view(1)["winner"] == 0 and g.view(None)["phase"] == "over"
@@ -159,8 +187,12 @@ def test_S4_ending_the_turn_on_the_ship_wins() -> None:
 
 
 def test_S4_reaching_the_ship_in_phase_2_still_requires_staying() -> None:
-    g = build(rows={0: 5}, hands={0: ["rocket_booster", "oxygen", "oxygen"]}, draw=["oxygen"],
-              locations=["blank_space"])
+    g = build(
+        rows={0: 5},
+        hands={0: ["rocket_booster", "oxygen", "oxygen"]},
+        draw=["oxygen"],
+        locations=["blank_space"],
+    )
     do_play(g, 0, "rocket_booster")
     assert pos(g, 0) == (0, 6) and not g.over
     play(g, "done")
@@ -170,8 +202,12 @@ def test_S4_reaching_the_ship_in_phase_2_still_requires_staying() -> None:
 
 
 def test_S4_dying_while_staying_on_the_ship_does_not_win() -> None:
-    g = build(rows={0: 5}, hands={0: ["rocket_booster", "oxygen"]}, draw=["tether"],
-              locations=["blank_space"])
+    g = build(
+        rows={0: 5},
+        hands={0: ["rocket_booster", "oxygen"]},
+        draw=["tether"],
+        locations=["blank_space"],
+    )
     do_play(g, 0, "rocket_booster")
     play(g, "done", "stay")
     assert not alive(g, 0)
@@ -180,8 +216,7 @@ def test_S4_dying_while_staying_on_the_ship_does_not_win() -> None:
 
 def test_S4_staying_on_the_ship_by_discarding_actions_wins() -> None:
     g = build(rows={0: 6}, hands={0: ["tether", "shield", "oxygen"]}, draw=["laser_blast"])
-    play(g, "done", {"do": "stay", "discard": [card_id(g, 0, "tether"),
-                                               card_id(g, 0, "shield")]})
+    play(g, "done", {"do": "stay", "discard": [card_id(g, 0, "tether"), card_id(g, 0, "shield")]})
     assert g.winner == 0
 
 
@@ -193,8 +228,13 @@ def test_S4_if_every_astronaut_dies_nobody_wins() -> None:
 
 
 def test_S4_a_lone_survivor_must_still_reach_the_ship() -> None:
-    g = build(players=3, dead=[1, 2], hands={0: ["oxygen"] * 5}, draw=["oxygen"] * 3,
-              locations=["blank_space"])
+    g = build(
+        players=3,
+        dead=[1, 2],
+        hands={0: ["oxygen"] * 5},
+        draw=["oxygen"] * 3,
+        locations=["blank_space"],
+    )
     play(g, "done", "stay")
     assert not g.over and g.active == 0 and g.turn == 2
     play(g, "done", "move")
@@ -207,11 +247,19 @@ def test_S4_a_lone_survivor_must_still_reach_the_ship() -> None:
 def test_S5_tether_knocks_back_from_where_the_target_now_stands() -> None:
     # The Tether's forward move draws a Wormhole; Ann swaps with her target Bob, who is then
     # knocked back from Ann's old column.
-    g = build(rows={0: 1, 1: 4}, board={(0, 0): "blank_space", (1, 0): "blank_space",
-                                        (1, 1): "blank_space", (1, 2): "useful_junk",
-                                        (1, 3): "meteoroid"},
-              hands={0: ["tether", "oxygen"], 1: ["oxygen"]}, draw=["oxygen"],
-              locations=["wormhole"])
+    g = build(
+        rows={0: 1, 1: 4},
+        board={
+            (0, 0): "blank_space",
+            (1, 0): "blank_space",
+            (1, 1): "blank_space",
+            (1, 2): "useful_junk",
+            (1, 3): "meteoroid",
+        },
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
     do_play(g, 0, "tether", 1)
     play(g, "accept", {"do": "swap", "target": 1})
     assert pos(g, 0) == (1, 4)
@@ -222,9 +270,13 @@ def test_S5_tether_knocks_back_from_where_the_target_now_stands() -> None:
 
 
 def test_S5_tether_target_is_knocked_back_after_the_user_swapped_elsewhere() -> None:
-    g = build(rows={0: 1, 1: 1}, board={(0, 0): "blank_space"},
-              hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]}, draw=["oxygen"],
-              locations=["wormhole"])
+    g = build(
+        rows={0: 1, 1: 1},
+        board={(0, 0): "blank_space"},
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
     do_play(g, 0, "tether", 1)
     play(g, "accept", {"do": "swap", "target": 2})
     # Ann swapped with Cid (row 0); Bob is knocked back from row 1 to row 0.
@@ -233,8 +285,7 @@ def test_S5_tether_target_is_knocked_back_after_the_user_swapped_elsewhere() -> 
 
 
 def test_S5_rocket_booster_costs_no_oxygen() -> None:
-    g = build(hands={0: ["rocket_booster", "oxygen"]}, draw=["oxygen"],
-              locations=["blank_space"])
+    g = build(hands={0: ["rocket_booster", "oxygen"]}, draw=["oxygen"], locations=["blank_space"])
     do_play(g, 0, "rocket_booster")
     assert pos(g, 0) == (0, 1) and units(g, 0) == 2
 
@@ -245,10 +296,16 @@ def test_S5_rocket_booster_costs_no_oxygen() -> None:
 def flare_game(**extra: Any) -> Game:
     kwargs: dict[str, Any] = {
         "rows": {0: 2, 1: 2},
-        "board": {(0, 0): "blank_space", (0, 1): "solar_flare", (1, 0): "blank_space",
-                  (1, 1): "blank_space"},
-        "hands": {0: ["laser_blast", "rocket_booster", "oxygen2", "oxygen"],
-                  1: ["shield", "laser_blast", "oxygen", "oxygen"]},
+        "board": {
+            (0, 0): "blank_space",
+            (0, 1): "solar_flare",
+            (1, 0): "blank_space",
+            (1, 1): "blank_space",
+        },
+        "hands": {
+            0: ["laser_blast", "rocket_booster", "oxygen2", "oxygen"],
+            1: ["shield", "laser_blast", "oxygen", "oxygen"],
+        },
         "draw": ["tether"],
         "discard": ["oxygen", "oxygen"],
     }
@@ -279,16 +336,24 @@ def test_S6_solar_flare_stops_the_shield_too() -> None:
 def test_S6_solar_flare_still_allows_staying_by_discarding_actions() -> None:
     g = flare_game()
     play(g, "done")
-    assert {"do": "stay", "discard": [card_id(g, 0, "laser_blast"),
-                                      card_id(g, 0, "rocket_booster")]} in g.legal(0)
-    play(g, {"do": "stay", "discard": [card_id(g, 0, "laser_blast"),
-                                       card_id(g, 0, "rocket_booster")]})
+    assert {
+        "do": "stay",
+        "discard": [card_id(g, 0, "laser_blast"), card_id(g, 0, "rocket_booster")],
+    } in g.legal(0)
+    play(
+        g,
+        {"do": "stay", "discard": [card_id(g, 0, "laser_blast"), card_id(g, 0, "rocket_booster")]},
+    )
     assert alive(g, 0) and units(g, 0) == 3
 
 
 def test_S6_solar_flare_just_drawn_flares_at_once() -> None:
-    g = build(players=2, hands={0: ["oxygen"] * 4 + ["rocket_booster"], 1: ["oxygen"] * 2},
-              draw=["oxygen"] * 3, locations=["solar_flare"])
+    g = build(
+        players=2,
+        hands={0: ["oxygen"] * 4 + ["rocket_booster"], 1: ["oxygen"] * 2},
+        draw=["oxygen"] * 3,
+        locations=["solar_flare"],
+    )
     assert plays(g, 0) != []
     play(g, "done", "move")
     assert g.view(None)["players"][0]["flared"] is True
@@ -298,8 +363,9 @@ def test_S6_solar_flare_just_drawn_flares_at_once() -> None:
 
 
 def test_S6_solar_flare_ends_when_moving_on() -> None:
-    g = flare_game(hands={0: ["oxygen"] * 4, 1: ["oxygen"] * 2}, draw=["oxygen"],
-                   locations=["blank_space"])
+    g = flare_game(
+        hands={0: ["oxygen"] * 4, 1: ["oxygen"] * 2}, draw=["oxygen"], locations=["blank_space"]
+    )
     play(g, "done", "move")
     assert pos(g, 0) == (0, 3)
     assert not g.view(None)["players"][0]["flared"]
@@ -307,11 +373,14 @@ def test_S6_solar_flare_ends_when_moving_on() -> None:
 
 def test_S6_solar_flare_follows_the_column_not_the_astronaut() -> None:
     # Bob swaps into Ann's cell by a Wormhole: he is flared now, she is not.
-    g = flare_game(first=1, rows={0: 2, 1: 1}, board={(0, 0): "blank_space",
-                                                     (0, 1): "solar_flare",
-                                                     (1, 0): "blank_space"},
-                   hands={0: ["shield", "oxygen"], 1: ["oxygen"] * 4},
-                   draw=["laser_blast", "oxygen"], locations=["wormhole"])
+    g = flare_game(
+        first=1,
+        rows={0: 2, 1: 1},
+        board={(0, 0): "blank_space", (0, 1): "solar_flare", (1, 0): "blank_space"},
+        hands={0: ["shield", "oxygen"], 1: ["oxygen"] * 4},
+        draw=["laser_blast", "oxygen"],
+        locations=["wormhole"],
+    )
     assert not g.view(None)["players"][1]["flared"]
     play(g, "done", "move", {"do": "swap", "target": 0})
     assert pos(g, 1) == (0, 2) and pos(g, 0) == (1, 2)
@@ -323,8 +392,12 @@ def test_S6_solar_flare_follows_the_column_not_the_astronaut() -> None:
 
 
 def test_S7_wormhole_at_ship_hands_the_win() -> None:
-    g = build(rows={0: 5, 1: 2, 2: 3}, hands={0: ["oxygen"] * 4, 1: ["oxygen"], 2: ["oxygen"]},
-              draw=["oxygen"], locations=["wormhole"])
+    g = build(
+        rows={0: 5, 1: 2, 2: 3},
+        hands={0: ["oxygen"] * 4, 1: ["oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
     play(g, "done", "move")
     assert kinds(g) == ["swap"]
     assert {c["target"] for c in g.legal(0)} == {1, 2}  # must still swap
@@ -335,8 +408,13 @@ def test_S7_wormhole_at_ship_hands_the_win() -> None:
 
 
 def test_S7_wormhole_at_ship_with_a_corpse_goes_on() -> None:
-    g = build(rows={0: 5, 2: 3}, dead=[2], hands={0: ["oxygen"] * 4, 1: ["oxygen"] * 2},
-              draw=["oxygen", "oxygen"], locations=["wormhole"])
+    g = build(
+        rows={0: 5, 2: 3},
+        dead=[2],
+        hands={0: ["oxygen"] * 4, 1: ["oxygen"] * 2},
+        draw=["oxygen", "oxygen"],
+        locations=["wormhole"],
+    )
     play(g, "done", "move", {"do": "swap", "target": 2})
     assert not g.over
     assert pos(g, 2) == (0, 6) and pos(g, 0) == (2, 3)
@@ -345,8 +423,13 @@ def test_S7_wormhole_at_ship_with_a_corpse_goes_on() -> None:
 
 def test_S7_a_living_astronaut_sent_to_the_ship_wins_even_if_the_drawer_dies() -> None:
     # Ann travels on her last oxygen: she still must swap, and Bob wins at once.
-    g = build(players=2, rows={0: 5, 1: 1}, hands={0: ["oxygen", "oxygen"], 1: ["oxygen"]},
-              draw=["laser_blast"], locations=["wormhole"])
+    g = build(
+        players=2,
+        rows={0: 5, 1: 1},
+        hands={0: ["oxygen", "oxygen"], 1: ["oxygen"]},
+        draw=["laser_blast"],
+        locations=["wormhole"],
+    )
     play(g, "done", "move")
     assert g.over and g.winner == 1
     assert pos(g, 1) == (0, 6)

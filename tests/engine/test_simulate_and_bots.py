@@ -9,19 +9,43 @@ import sys
 
 import pytest
 
+from server.bots.levels import choose
+from server.bots.simulate import main
 from server.engine import Edition
-from server.engine.bots import choose
-from server.simulate import main
 from tests.engine.scenario import build, card_id
 
-REQUIRED = {"edition", "players", "games", "seed", "wins", "no_winner", "mean_turns",
-            "max_turns", "games_per_second", "invariant_checks", "invariant_failures"}
+REQUIRED = {
+    "edition",
+    "players",
+    "games",
+    "seed",
+    "wins",
+    "no_winner",
+    "mean_turns",
+    "max_turns",
+    "games_per_second",
+    "invariant_checks",
+    "invariant_failures",
+}
 
 
 @pytest.mark.parametrize("edition", ["space", "shipwrecked"])
 def test_simulate_json_summary(edition: str, capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["--edition", edition, "--players", "3", "--games", "12", "--seed", "4",
-                   "--bots", "basic,random,random", "--json"])
+    status = main(
+        [
+            "--edition",
+            edition,
+            "--players",
+            "3",
+            "--games",
+            "12",
+            "--seed",
+            "4",
+            "--bots",
+            "basic,random,random",
+            "--json",
+        ]
+    )
     assert status == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(summary) >= REQUIRED
@@ -46,25 +70,37 @@ def test_simulate_rejects_a_bad_bot_list() -> None:
 
 
 def test_engine_imports_no_io_or_ui_code() -> None:
-    code = ("import sys, server.engine, server.engine.bots, server.engine.selfplay; "
-            "print(' '.join(sorted(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
+    code = (
+        "import sys, server.engine, server.bots.levels, server.bots.selfplay; "
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     # (``time`` itself is imported by the stdlib's ``random``; the engine never reads clocks.)
     for banned in ("asyncio", "socket", "selectors", "msgpack", "textual", "sqlite3"):
         assert banned not in out, f"server.engine imports {banned}"
 
 
 def test_basic_bot_blocks_an_attack_it_can_block() -> None:
-    game = build("space", 3, hands={0: ["laser_blast", "oxygen"], 1: ["shield", "oxygen"]},
-                 draw=["oxygen"], rows={1: 2})
+    game = build(
+        "space",
+        3,
+        hands={0: ["laser_blast", "oxygen"], 1: ["shield", "oxygen"]},
+        draw=["oxygen"],
+        rows={1: 2},
+    )
     game.apply(0, {"do": "play", "card": card_id(game, 0, "laser_blast"), "target": 1})
     assert choose("basic", game.view(1), random.Random(0))["do"] == "block"
 
 
 def test_basic_bot_avoids_a_fatal_stay_when_it_can_discard_actions() -> None:
-    game = build("space", 2, hands={0: ["oxygen", "laser_blast", "tractor_beam"],
-                                    1: ["oxygen"]}, draw=["shield"])
+    game = build(
+        "space",
+        2,
+        hands={0: ["oxygen", "laser_blast", "tractor_beam"], 1: ["oxygen"]},
+        draw=["shield"],
+    )
     game.apply(0, {"do": "done"})
     view = game.view(0)
     assert any(c.get("fatal") for c in view["legal"])
@@ -74,10 +110,15 @@ def test_basic_bot_avoids_a_fatal_stay_when_it_can_discard_actions() -> None:
 
 def test_basic_bot_steers_sharks_away_from_itself() -> None:
     # Ann moves from row 1 to row 2; the shark in the cell she leaves would follow her north.
-    game = build("shipwrecked", 2,
-                 hands={0: [("food2", "N"), ("food", "N"), ("food", "S")], 1: ["food"]},
-                 rows={0: 1}, sharks=[(0, 1)], locations=[("calm_waters", True)],
-                 draw=["lost"])
+    game = build(
+        "shipwrecked",
+        2,
+        hands={0: [("food2", "N"), ("food", "N"), ("food", "S")], 1: ["food"]},
+        rows={0: 1},
+        sharks=[(0, 1)],
+        locations=[("calm_waters", True)],
+        draw=["lost"],
+    )
     game.apply(0, {"do": "done"})
     game.apply(0, {"do": "move"})
     game.apply(0, {"do": "pay", "cards": [card_id(game, 0, "food2")]})
@@ -91,6 +132,7 @@ def test_basic_bot_steers_sharks_away_from_itself() -> None:
 def test_every_bot_choice_is_legal_in_whole_games() -> None:
     for edition in Edition:
         for level in ("random", "basic"):
-            from server.engine.selfplay import play_game
+            from server.bots.selfplay import play_game
+
             result = play_game(edition, [level] * 4, 11, check=True)
             assert result.invariant_failures == []

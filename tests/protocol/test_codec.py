@@ -16,8 +16,9 @@ from protocol.framing import MAX_CLIENT_FRAME, FrameDecoder, frame
 scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20)
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 messages = st.dictionaries(st.text(max_size=10), values, max_size=6).map(

@@ -98,8 +98,10 @@ BAD: list[tuple[dict[str, Any], ErrorCode]] = [
     ({"type": "create_room", "edition": "space", "seats": 3, "bots": 3}, ErrorCode.BAD_OPTION),
     ({"type": "create_room", "edition": "space", "seats": 3, "public": 1}, ErrorCode.BAD_REQUEST),
     ({"type": "create_room", "edition": "space", "seats": 3, "seed": "s"}, ErrorCode.BAD_REQUEST),
-    ({"type": "create_room", "edition": "space", "seats": 3, "bot_level": "god"},
-     ErrorCode.BAD_OPTION),
+    (
+        {"type": "create_room", "edition": "space", "seats": 3, "bot_level": "god"},
+        ErrorCode.BAD_OPTION,
+    ),
     ({"type": "join_room", "room": "TOOLONG"}, ErrorCode.NO_SUCH_ROOM),
     ({"type": "join_room", "room": "AB1D"}, ErrorCode.NO_SUCH_ROOM),
     ({"type": "join_room", "room": "ABCD", "as": "referee"}, ErrorCode.BAD_OPTION),
@@ -112,7 +114,7 @@ BAD: list[tuple[dict[str, Any], ErrorCode]] = [
     ({"type": "act", "room": "ABCD", "version": 1, "choice": {1: 2}}, ErrorCode.BAD_REQUEST),
     ({"type": "chat", "room": "ABCD", "text": None}, ErrorCode.BAD_REQUEST),
     ({"type": "get_replay", "game": "12"}, ErrorCode.BAD_REQUEST),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("msg", "code"), BAD, ids=[f"{i}-{c}" for i, (_, c) in enumerate(BAD)])
@@ -142,15 +144,21 @@ def test_chat_newlines_become_spaces() -> None:
 
 def test_server_builders() -> None:
     assert welcome("p1", "t", "s 1", 4) == {
-        "type": "welcome", "protocol": 1, "player": "p1", "token": "t", "server": "s 1", "id": 4,
-    }  # fmt: skip
+        "type": "welcome",
+        "protocol": 1,
+        "player": "p1",
+        "token": "t",
+        "server": "s 1",
+        "id": 4,
+    }
     assert error(ErrorCode.NOT_HOST, "no") == {"type": "error", "code": "not_host", "message": "no"}
 
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=10),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
@@ -159,11 +167,34 @@ json_values = st.recursive(
 @given(
     st.sampled_from([*sorted(CLIENT_TYPES), "nope", 3, None]),
     st.dictionaries(
-        st.sampled_from(["id", "room", "name", "protocol", "edition", "seats", "timer", "bots",
-                         "version", "choice", "text", "seat", "level", "as", "game", "token",
-                         "seed", "public", "autostart", "bot_level"]),
-        json_values, max_size=6),
-)  # fmt: skip
+        st.sampled_from(
+            [
+                "id",
+                "room",
+                "name",
+                "protocol",
+                "edition",
+                "seats",
+                "timer",
+                "bots",
+                "version",
+                "choice",
+                "text",
+                "seat",
+                "level",
+                "as",
+                "game",
+                "token",
+                "seed",
+                "public",
+                "autostart",
+                "bot_level",
+            ]
+        ),
+        json_values,
+        max_size=6,
+    ),
+)
 def test_parse_client_never_fails_unexpectedly(kind: object, fields: dict[str, Any]) -> None:
     try:
         request = parse_client({**fields, "type": kind})

@@ -16,8 +16,15 @@ from server.tcp import RunningServer, start_server
 Message = dict[str, Any]
 
 # Fast settings: bots answer at once; rate limits high enough for bot-speed games.
-FAST = {"port": 0, "bot_delay": 0.0, "away_delay": 0.05, "rate_per_second": 10_000.0,
-        "rate_burst": 10_000, "allow_seed": True, "empty_room_grace": 0.0}  # fmt: skip
+FAST = {
+    "port": 0,
+    "bot_delay": 0.0,
+    "away_delay": 0.05,
+    "rate_per_second": 10_000.0,
+    "rate_burst": 10_000,
+    "allow_seed": True,
+    "empty_room_grace": 0.0,
+}
 
 
 class Client:
@@ -168,17 +175,20 @@ async def drive(client: Client, code: str, timeout: float = 30.0) -> dict[str, o
             return msg
         if msg["type"] == "state" and msg["view"]["legal"] and msg["version"] != acted:
             acted = msg["version"]
-            choice = next((c for c in msg["view"]["legal"] if not c.get("fatal")),
-                          msg["view"]["legal"][0])  # fmt: skip
+            choice = next(
+                (c for c in msg["view"]["legal"] if not c.get("fatal")), msg["view"]["legal"][0]
+            )
             client.send({"type": "act", "room": code, "version": acted, "choice": choice})
 
 
-async def duel(server: RunningServer, connect: ClientFactory, edition: str = "space",
-               seed: int = 9) -> tuple[Client, Client, str]:
+async def duel(
+    server: RunningServer, connect: ClientFactory, edition: str = "space", seed: int = 9
+) -> tuple[Client, Client, str]:
     """Ann and Bob at a started 2-seat table."""
     ann = await connect(server.port, "Ann")
-    code = (await ann.request({"type": "create_room", "edition": edition, "seats": 2,
-                               "seed": seed}))["room"]  # fmt: skip
+    code = (
+        await ann.request({"type": "create_room", "edition": edition, "seats": 2, "seed": seed})
+    )["room"]
     bob = await connect(server.port, "Bob")
     await bob.request({"type": "join_room", "room": code})
     await ann.request({"type": "start", "room": code})

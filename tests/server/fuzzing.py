@@ -40,12 +40,21 @@ Message = dict[str, Any]
 
 #: Settings for a fuzzed server: limits high enough that the fuzzer is not simply rate limited.
 FUZZ_SETTINGS: dict[str, Any] = {
-    "port": 0, "bot_delay": 0.0, "away_delay": 0.0, "rate_per_second": 1e6, "rate_burst": 10**6,
-    "chat_per_second": 1e6, "chat_burst": 10**6, "allow_seed": True, "empty_room_grace": 0.0,
-    "max_connections_per_address": 10_000, "max_connections": 10_000, "max_rooms": 100_000,
+    "port": 0,
+    "bot_delay": 0.0,
+    "away_delay": 0.0,
+    "rate_per_second": 1e6,
+    "rate_burst": 10**6,
+    "chat_per_second": 1e6,
+    "chat_burst": 10**6,
+    "allow_seed": True,
+    "empty_room_grace": 0.0,
+    "max_connections_per_address": 10_000,
+    "max_connections": 10_000,
+    "max_rooms": 100_000,
     "max_rooms_per_address": 100_000,
     "new_players_burst": 1_000_000,
-}  # fmt: skip
+}
 
 #: Direct replies to a request (anything else the server sends is a broadcast).
 RESULTS = frozenset({"welcome", "pong", "ok", "rooms", "joined", "replays", "replay", "error"})
@@ -55,18 +64,43 @@ REPLY_TIMEOUT = 5.0
 
 INT64 = st.integers(min_value=-(2**63), max_value=2**64 - 1)
 SCALARS: st.SearchStrategy[Any] = st.one_of(
-    st.none(), st.booleans(), INT64, st.floats(allow_nan=True), st.text(max_size=30),
+    st.none(),
+    st.booleans(),
+    INT64,
+    st.floats(allow_nan=True),
+    st.text(max_size=30),
     st.binary(max_size=30),
-)  # fmt: skip
+)
 VALUES: st.SearchStrategy[Any] = st.recursive(
     SCALARS,
-    lambda inner: st.one_of(st.lists(inner, max_size=4),
-                            st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
-)  # fmt: skip
-KEYS = ["type", "id", "protocol", "name", "token", "room", "version", "choice", "text", "seat",
-        "level", "as", "game", "edition", "seats", "timer", "bots", "bot_level", "public",
-        "autostart", "seed"]  # fmt: skip
+)
+KEYS = [
+    "type",
+    "id",
+    "protocol",
+    "name",
+    "token",
+    "room",
+    "version",
+    "choice",
+    "text",
+    "seat",
+    "level",
+    "as",
+    "game",
+    "edition",
+    "seats",
+    "timer",
+    "bots",
+    "bot_level",
+    "public",
+    "autostart",
+    "seed",
+]
 TYPES = sorted(CLIENT_TYPES)
 
 
@@ -81,8 +115,17 @@ def templates(code: str) -> list[Message]:
         {"type": "hello", "protocol": 1, "name": "Fuzz"},
         {"type": "ping"},
         {"type": "list_rooms"},
-        {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "bot_level": "basic",
-         "timer": 0, "public": True, "autostart": False, "seed": 1},
+        {
+            "type": "create_room",
+            "edition": "space",
+            "seats": 2,
+            "bots": 1,
+            "bot_level": "basic",
+            "timer": 0,
+            "public": True,
+            "autostart": False,
+            "seed": 1,
+        },
         {"type": "join_room", "room": code, "as": "spectator"},
         {"type": "leave_room", "room": code},
         {"type": "add_bot", "room": code, "level": "random"},
@@ -95,7 +138,7 @@ def templates(code: str) -> list[Message]:
         {"type": "sync", "room": code},
         {"type": "list_replays"},
         {"type": "get_replay", "game": 1},
-    ]  # fmt: skip
+    ]
 
 
 # ---------------------------------------------------------------------- bookkeeping
@@ -117,12 +160,15 @@ class Findings:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "examples": self.examples, "inputs": self.inputs, "replies": dict(self.replies),
-            "errors_by_code": dict(self.errors.most_common()), "crashes": len(self.crashes),
+            "examples": self.examples,
+            "inputs": self.inputs,
+            "replies": dict(self.replies),
+            "errors_by_code": dict(self.errors.most_common()),
+            "crashes": len(self.crashes),
             "invariant_failures": len(self.invariant_failures),
             "crash_samples": self.crashes[:10],
             "invariant_samples": self.invariant_failures[:10],
-        }  # fmt: skip
+        }
 
 
 class ErrorLog(logging.Handler):
@@ -250,12 +296,14 @@ class Fuzzer:
                     self.findings.invariant_failures.append(
                         f"room {room.code}: game {room.game_id} stored with "
                         f"{None if stored is None else len(stored.decisions)} decisions, "
-                        f"{len(game.decisions)} played")
+                        f"{len(game.decisions)} played"
+                    )
                     continue
                 again = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
                 if again.snapshot() != game.snapshot():
                     self.findings.invariant_failures.append(
-                        f"room {room.code}: replay of game {room.game_id} differs from memory")
+                        f"room {room.code}: replay of game {room.game_id} differs from memory"
+                    )
 
     # -- scenarios -----------------------------------------------------------------------------
 
@@ -264,12 +312,21 @@ class Fuzzer:
         answers whatever complete frames it got and closes only with a closing error code."""
         welcomed = draw(st.booleans())
         client = await self._connect("Raw" if welcomed else None)
-        chunks = draw(st.lists(st.one_of(
-            st.binary(max_size=200),
-            st.binary(max_size=200).map(frame),
-            st.builds(lambda n, body: struct.pack(">I", n) + body,
-                      st.integers(0, 2**32 - 1), st.binary(max_size=50)),
-        ), min_size=1, max_size=4))  # fmt: skip
+        chunks = draw(
+            st.lists(
+                st.one_of(
+                    st.binary(max_size=200),
+                    st.binary(max_size=200).map(frame),
+                    st.builds(
+                        lambda n, body: struct.pack(">I", n) + body,
+                        st.integers(0, 2**32 - 1),
+                        st.binary(max_size=50),
+                    ),
+                ),
+                min_size=1,
+                max_size=4,
+            )
+        )
         for chunk in chunks:
             self.findings.inputs += 1
             client.send_raw(chunk)
@@ -294,8 +351,11 @@ class Fuzzer:
         """Maps with random keys and values (known keys and types, mostly): each is answered."""
         client = await self._connect("Maps" if draw(st.booleans()) else None)
         for _ in range(draw(st.integers(1, 6))):
-            message = draw(st.dictionaries(
-                st.one_of(st.sampled_from(KEYS), st.text(max_size=10)), VALUES, max_size=6))
+            message = draw(
+                st.dictionaries(
+                    st.one_of(st.sampled_from(KEYS), st.text(max_size=10)), VALUES, max_size=6
+                )
+            )
             if draw(st.integers(0, 3)):
                 message["type"] = draw(st.one_of(st.sampled_from(TYPES), st.text(max_size=12)))
             if "id" in message and draw(st.booleans()):
@@ -308,8 +368,9 @@ class Fuzzer:
         """Valid messages with one field (sometimes two) of the wrong type or dropped."""
         client = await self._connect("Typo")
         owner = await self._connect("Host")
-        created = await self._request(owner, {"type": "create_room", "edition": "space",
-                                              "seats": 2})  # fmt: skip
+        created = await self._request(
+            owner, {"type": "create_room", "edition": "space", "seats": 2}
+        )
         code = created["room"] if created and created.get("type") == "joined" else "ZZZZ"
         for _ in range(draw(st.integers(1, 6))):
             message = dict(draw(st.sampled_from(templates(code))))
@@ -332,21 +393,33 @@ class Fuzzer:
         edition = draw(st.sampled_from(["space", "shipwrecked"]))
         clients = [await self._connect(f"P{i}") for i in range(seats)]
         bots = draw(st.integers(0, seats - 2))
-        created = await self._request(clients[0], {
-            "type": "create_room", "edition": edition, "seats": seats, "bots": bots,
-            "seed": draw(st.integers(0, 2**31)),
-        })  # fmt: skip
+        created = await self._request(
+            clients[0],
+            {
+                "type": "create_room",
+                "edition": edition,
+                "seats": seats,
+                "bots": bots,
+                "seed": draw(st.integers(0, 2**31)),
+            },
+        )
         if created is None or created.get("type") != "joined":
             return
         code = created["room"]
-        for client in clients[1:seats - bots]:
+        for client in clients[1 : seats - bots]:
             await self._request(client, {"type": "join_room", "room": code})
         await self._request(clients[0], {"type": "start", "room": code})
-        players = clients[:seats - bots]
+        players = clients[: seats - bots]
 
         def latest(client: Client) -> Message | None:
-            return next((m for m in reversed(client.seen)
-                         if m.get("type") == "state" and m.get("room") == code), None)  # fmt: skip
+            return next(
+                (
+                    m
+                    for m in reversed(client.seen)
+                    if m.get("type") == "state" and m.get("room") == code
+                ),
+                None,
+            )
 
         for _ in range(draw(st.integers(1, 12))):
             batch = []
@@ -354,11 +427,29 @@ class Fuzzer:
                 state = latest(client)
                 version = state["version"] if state else 0
                 legal = state["view"]["legal"] if state else []
-                kind = draw(st.sampled_from(
-                    ["valid", "valid", "valid", "stale", "mutated", "random", "wrong_room",
-                     "sync", "chat", "back", "wrong_version_type"]))  # fmt: skip
-                message: Message = {"type": "act", "room": code, "version": version,
-                                    "choice": legal[0] if legal else {"do": "pass"}}  # fmt: skip
+                kind = draw(
+                    st.sampled_from(
+                        [
+                            "valid",
+                            "valid",
+                            "valid",
+                            "stale",
+                            "mutated",
+                            "random",
+                            "wrong_room",
+                            "sync",
+                            "chat",
+                            "back",
+                            "wrong_version_type",
+                        ]
+                    )
+                )
+                message: Message = {
+                    "type": "act",
+                    "room": code,
+                    "version": version,
+                    "choice": legal[0] if legal else {"do": "pass"},
+                }
                 if kind == "valid" and legal:
                     message["choice"] = draw(st.sampled_from(legal))
                 elif kind == "stale":

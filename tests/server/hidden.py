@@ -47,8 +47,9 @@ def audit(frames: dict[int | None, list[Message]]) -> tuple[int, int]:
     for seat, received in frames.items():
         for msg in received:
             if msg["type"] == "joined":
-                action_names = {c["name"] for c in msg["catalogue"].values()
-                                if c["kind"] == "action"}  # fmt: skip
+                action_names = {
+                    c["name"] for c in msg["catalogue"].values() if c["kind"] == "action"
+                }
             if msg["type"] == "state":
                 view, version = msg["view"], msg["version"]
                 if seat is None:

@@ -109,8 +109,9 @@ async def test_wrong_types_and_unknown_messages(
     ann, bob, code = await duel(server, connect)
     evil = await connect(server.port, "Eve")
     for message, expected in WRONG:
-        fixed = {k: (v.replace("{code}", code) if isinstance(v, str) else v)
-                 for k, v in message.items()}  # fmt: skip
+        fixed = {
+            k: (v.replace("{code}", code) if isinstance(v, str) else v) for k, v in message.items()
+        }
         if isinstance(fixed.get("room"), list):
             fixed["room"] = [code]
         evil.send({**fixed, "id": 5} if "id" not in fixed else fixed)
@@ -130,19 +131,31 @@ async def test_out_of_turn_stale_illegal_and_over(
     mover, idle = (ann, bob) if active == 0 else (bob, ann)
     legal = room.game.view(active)["legal"]
     version = room.version
-    assert await idle.error({"type": "act", "room": code, "version": version,
-                             "choice": legal[0]}) == "not_your_turn"  # fmt: skip
-    assert await mover.error({"type": "act", "room": code, "version": version - 1,
-                              "choice": legal[0]}) == "stale_version"  # fmt: skip
-    assert await mover.error({"type": "act", "room": code, "version": version,
-                              "choice": {"do": "fly"}}) == "illegal_choice"  # fmt: skip
+    assert (
+        await idle.error({"type": "act", "room": code, "version": version, "choice": legal[0]})
+        == "not_your_turn"
+    )
+    assert (
+        await mover.error({"type": "act", "room": code, "version": version - 1, "choice": legal[0]})
+        == "stale_version"
+    )
+    assert (
+        await mover.error(
+            {"type": "act", "room": code, "version": version, "choice": {"do": "fly"}}
+        )
+        == "illegal_choice"
+    )
     tampered = {**legal[0], "label": "something else"}
-    assert await mover.error({"type": "act", "room": code, "version": version,
-                              "choice": tampered}) == "illegal_choice"  # fmt: skip
+    assert (
+        await mover.error({"type": "act", "room": code, "version": version, "choice": tampered})
+        == "illegal_choice"
+    )
     assert room.version == version  # nothing changed
     await finish(ann, bob, code)
-    assert await ann.error({"type": "act", "room": code, "version": room.version,
-                            "choice": legal[0]}) == "game_over"  # fmt: skip
+    assert (
+        await ann.error({"type": "act", "room": code, "version": room.version, "choice": legal[0]})
+        == "game_over"
+    )
 
 
 async def test_flood_is_rate_limited(make_server: ServerFactory, connect: ClientFactory) -> None:
@@ -204,12 +217,57 @@ async def test_random_requests_never_break_anything(
 
     ann, bob, code = await duel(server, connect)
     rng = random.Random(4)
-    kinds = ["act", "join_room", "leave_room", "add_bot", "remove_bot", "start", "chat",
-             "rematch", "back", "sync", "create_room", "get_replay", "list_rooms", "hello"]
-    values: list[object] = [None, True, 0, -1, 2**40, "", "x", code, code.lower(), [], {},
-                            {"do": "done"}, [1, "a"], "space", 3, 120, "spectator"]
-    keys = ["room", "version", "choice", "text", "seat", "level", "as", "game", "edition",
-            "seats", "timer", "bots", "name", "protocol"]  # fmt: skip
+    kinds = [
+        "act",
+        "join_room",
+        "leave_room",
+        "add_bot",
+        "remove_bot",
+        "start",
+        "chat",
+        "rematch",
+        "back",
+        "sync",
+        "create_room",
+        "get_replay",
+        "list_rooms",
+        "hello",
+    ]
+    values: list[object] = [
+        None,
+        True,
+        0,
+        -1,
+        2**40,
+        "",
+        "x",
+        code,
+        code.lower(),
+        [],
+        {},
+        {"do": "done"},
+        [1, "a"],
+        "space",
+        3,
+        120,
+        "spectator",
+    ]
+    keys = [
+        "room",
+        "version",
+        "choice",
+        "text",
+        "seat",
+        "level",
+        "as",
+        "game",
+        "edition",
+        "seats",
+        "timer",
+        "bots",
+        "name",
+        "protocol",
+    ]
     fuzz = await connect(server.port, "Fuzz")
     for _ in range(300):
         message = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 5))}
@@ -239,18 +297,28 @@ async def test_a_pick_raced_by_another_seats_pick_is_accepted(
             for seat in (first, second):  # both answer the state they saw when it opened
                 choice = room.game.view(seat)["legal"][0]
                 reply = await clients[seat].request(
-                    {"type": "act", "room": code, "version": opened, "choice": choice})
+                    {"type": "act", "room": code, "version": opened, "choice": choice}
+                )
                 assert reply["type"] == "ok", reply
             # A version from before the decision opened is still refused.
             if room.game is game and not game.over and game.pending_seats():
                 seat = game.pending_seats()[0]
-                assert await clients[seat].error(
-                    {"type": "act", "room": code, "version": opened - 1,
-                     "choice": game.view(seat)["legal"][0]}) == "stale_version"
+                assert (
+                    await clients[seat].error(
+                        {
+                            "type": "act",
+                            "room": code,
+                            "version": opened - 1,
+                            "choice": game.view(seat)["legal"][0],
+                        }
+                    )
+                    == "stale_version"
+                )
             return
         seat = game.pending_seats()[0]
         choice = rng.choice(game.view(seat)["legal"])
         reply = await clients[seat].request(
-            {"type": "act", "room": code, "version": room.version, "choice": choice})
+            {"type": "act", "room": code, "version": room.version, "choice": choice}
+        )
         assert reply["type"] == "ok", reply
     raise AssertionError("the seeded game never reached a simultaneous decision")

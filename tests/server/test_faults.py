@@ -33,7 +33,7 @@ from tests.server.conftest import FAST, Client, ClientFactory, Message, ServerFa
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-BOT = "import sys; from server.botclient import bot_main; sys.exit(bot_main(sys.argv[1:]))"
+BOT = "import sys; from server.bots.client import bot_main; sys.exit(bot_main(sys.argv[1:]))"
 
 
 # ---------------------------------------------------------------------- kill -9 and restart
@@ -43,10 +43,22 @@ async def _spawn_server(
     db: Path, settings: Path, port: int = 0
 ) -> tuple[asyncio.subprocess.Process, int]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", str(port),
-        "--config", str(settings), "--db", str(db), "--log-level", "WARNING",
-        stderr=asyncio.subprocess.PIPE, env=ENV,
-    )  # fmt: skip
+        sys.executable,
+        "-m",
+        "server.cli",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--config",
+        str(settings),
+        "--db",
+        str(db),
+        "--log-level",
+        "WARNING",
+        stderr=asyncio.subprocess.PIPE,
+        env=ENV,
+    )
     assert proc.stderr is not None
     while True:
         line = (await asyncio.wait_for(proc.stderr.readline(), 10)).decode()
@@ -57,9 +69,14 @@ async def _spawn_server(
 
 async def _spawn_bot(*args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", BOT, *args, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, env=ENV,
-    )  # fmt: skip
+        sys.executable,
+        "-c",
+        BOT,
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=ENV,
+    )
 
 
 def _decisions(db: Path) -> dict[int, int]:
@@ -104,12 +121,22 @@ async def test_kill_9_mid_game_then_restart_resumes_every_game(tmp_path: Path) -
     try:
         # Two tables of two `selfish bot` processes each, acting every 50 ms.
         for edition in ("space", "shipwrecked"):
-            creator = await _spawn_bot(f"127.0.0.1:{port}", "--create", edition, "--seats", "2",
-                                       "--delay", "0.05", "--max-rate", "1000")  # fmt: skip
+            creator = await _spawn_bot(
+                f"127.0.0.1:{port}",
+                "--create",
+                edition,
+                "--seats",
+                "2",
+                "--delay",
+                "0.05",
+                "--max-rate",
+                "1000",
+            )
             assert creator.stderr is not None
             code = (await asyncio.wait_for(creator.stderr.readline(), 10)).decode().split()[1]
-            joiner = await _spawn_bot(f"127.0.0.1:{port}", "--room", code, "--delay", "0.05",
-                                      "--max-rate", "1000")  # fmt: skip
+            joiner = await _spawn_bot(
+                f"127.0.0.1:{port}", "--room", code, "--delay", "0.05", "--max-rate", "1000"
+            )
             bots += [creator, joiner]
         # Mid-game in both: then SIGKILL, no chance to flush or say goodbye.
         loop = asyncio.get_running_loop()
@@ -134,8 +161,9 @@ async def test_kill_9_mid_game_then_restart_resumes_every_game(tmp_path: Path) -
             outs = await asyncio.wait_for(asyncio.gather(*(b.communicate() for b in bots)), 30)
             for bot, (out, err) in zip(bots, outs, strict=True):
                 assert bot.returncode == 0, err.decode()
-                assert re.fullmatch(r"game \w{4} finished: winner .+ after \d+ turns\n",
-                                    out.decode()), out  # fmt: skip
+                assert re.fullmatch(
+                    r"game \w{4} finished: winner .+ after \d+ turns\n", out.decode()
+                ), out
             finished = {g.id: g for g in running.store.finished_games()}
             for game_id in before:
                 stored = running.store.game(game_id)
@@ -168,8 +196,7 @@ def _sessions_at(peer: str) -> list[Session]:
     return [o for o in gc.get_objects() if isinstance(o, Session) and o.peer == peer]
 
 
-async def _dropped(server: RunningServer, peer: str, player: str | None,
-                   timeout: float) -> float:  # fmt: skip
+async def _dropped(server: RunningServer, peer: str, player: str | None, timeout: float) -> float:
     """Wait until the server has dropped the session; check nothing keeps it; return the loop
     time at which it was gone."""
     loop = asyncio.get_running_loop()
@@ -190,8 +217,9 @@ async def _dropped(server: RunningServer, peer: str, player: str | None,
 async def _game_meanwhile(server: RunningServer, connect: ClientFactory) -> asyncio.Task[Any]:
     """Ann and Bob start a game that must be played to the end whatever the others do."""
     ann = await connect(server.port, "Ann")
-    code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2,
-                               "seed": 5}))["room"]  # fmt: skip
+    code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2, "seed": 5}))[
+        "room"
+    ]
     bob = await connect(server.port, "Bob")
     await bob.request({"type": "join_room", "room": code})
     await ann.request({"type": "start", "room": code})
@@ -290,8 +318,9 @@ async def test_one_address_cannot_fill_the_server_with_abandoned_games(
 
     async def zombie(n: int) -> Message:
         client = await connect(server.port, f"Z{n}")  # a fresh identity each time
-        reply = await client.request({"type": "create_room", "edition": "space", "seats": 2,
-                                      "bots": 1, "autostart": True})  # fmt: skip
+        reply = await client.request(
+            {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "autostart": True}
+        )
         await client.close()
         return reply
 
@@ -309,7 +338,9 @@ async def test_one_address_cannot_fill_the_server_with_abandoned_games(
 
 
 async def test_unwritable_database_refuses_new_games_and_keeps_playing(
-    make_server: ServerFactory, connect: ClientFactory, caplog: pytest.LogCaptureFixture,
+    make_server: ServerFactory,
+    connect: ClientFactory,
+    caplog: pytest.LogCaptureFixture,
     tmp_path: Path,
 ) -> None:
     server = await make_server(db=str(tmp_path / "selfish.sqlite3"))
@@ -325,8 +356,10 @@ async def test_unwritable_database_refuses_new_games_and_keeps_playing(
     errors = [r for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and "is not writable" in errors[0].getMessage()  # once, clearly
     # New games are refused with a stable code; nothing else changes.
-    assert await cy.error({"type": "create_room", "edition": "space", "seats": 2}) == \
-        "store_unavailable"  # fmt: skip
+    assert (
+        await cy.error({"type": "create_room", "edition": "space", "seats": 2})
+        == "store_unavailable"
+    )
     assert await cy.error({"type": "start", "room": waiting}) == "store_unavailable"
     assert server.lobby.rooms[waiting].status == "waiting"
     # People can still come in (their identity lives in memory until a write succeeds).

@@ -29,15 +29,20 @@ def test_fuzz_server_with_hostile_input() -> None:
 
     # Generation only: the server keeps state across examples and answers concurrent requests
     # in arrival order, so an example cannot be replayed exactly for shrinking.
-    @settings(max_examples=80, deadline=None, phases=[Phase.generate], database=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=80,
+        deadline=None,
+        phases=[Phase.generate],
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.data())
     def example(data: st.DataObject) -> None:
         before = len(fuzzer.findings.crashes), len(fuzzer.findings.invariant_failures)
         loop.run_until_complete(fuzzer.example(data.draw))
         found = fuzzer.findings
-        assert len(found.crashes) == before[0], found.crashes[before[0]:]
-        assert len(found.invariant_failures) == before[1], found.invariant_failures[before[1]:]
+        assert len(found.crashes) == before[0], found.crashes[before[0] :]
+        assert len(found.invariant_failures) == before[1], found.invariant_failures[before[1] :]
 
     try:
         example()

@@ -31,8 +31,10 @@ async def test_hello_errors(server: RunningServer, connect: ClientFactory) -> No
         "unsupported_protocol"
     )
     assert await client.error({"type": "hello", "protocol": 1, "name": "x" * 25}) == "bad_name"
-    assert await client.error({"type": "hello", "protocol": 1, "name": "A",
-                               "token": "nope"}) == "bad_token"  # fmt: skip
+    assert (
+        await client.error({"type": "hello", "protocol": 1, "name": "A", "token": "nope"})
+        == "bad_token"
+    )
     await client.hello("Ann")  # the connection survived every error
     assert await client.error({"type": "hello", "protocol": 1, "name": "A"}) == "already_welcomed"
     assert await client.error({"type": "launch"}) == "unknown_type"

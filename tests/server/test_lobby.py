@@ -9,16 +9,18 @@ from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, o
 
 
 async def create(client: Client, **options: object) -> str:
-    joined = await client.request({"type": "create_room", "edition": "space", "seats": 3,
-                                   **options})  # fmt: skip
+    joined = await client.request(
+        {"type": "create_room", "edition": "space", "seats": 3, **options}
+    )
     assert joined["type"] == "joined", joined
     return str(joined["room"])
 
 
 async def test_create_list_join_spectate(server: RunningServer, connect: ClientFactory) -> None:
     ann = await connect(server.port, "Ann")
-    joined = await ann.request({"type": "create_room", "edition": "shipwrecked", "seats": 3,
-                                "timer": 60})  # fmt: skip
+    joined = await ann.request(
+        {"type": "create_room", "edition": "shipwrecked", "seats": 3, "timer": 60}
+    )
     assert joined["role"] == "player" and joined["seat"] == 0
     assert joined["catalogue"]["pirate"]["name"] == "Pirate"
     code = joined["room"]
@@ -69,10 +71,14 @@ async def test_bots_start_and_host_rules(server: RunningServer, connect: ClientF
     assert (await ann.request({"type": "add_bot", "room": code}))["type"] == "ok"
     cid = await connect(server.port, "Cid")
     assert await cid.error({"type": "join_room", "room": code}) == "room_full"
-    assert await cid.error({"type": "act", "room": code, "version": 0,
-                            "choice": {"do": "done"}}) == "not_in_room"  # fmt: skip
-    assert await bob.error({"type": "act", "room": code, "version": 0,
-                            "choice": {"do": "done"}}) == "not_started"  # fmt: skip
+    assert (
+        await cid.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
+        == "not_in_room"
+    )
+    assert (
+        await bob.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
+        == "not_started"
+    )
     assert await ann.error({"type": "rematch", "room": code}) == "not_over"
     ok = await ann.request({"type": "start", "room": code})
     assert ok["type"] == "ok"
@@ -118,8 +124,10 @@ async def test_seed_refused_unless_allowed(
 ) -> None:
     server = await make_server(allow_seed=False)
     ann = await connect(server.port, "Ann")
-    assert await ann.error({"type": "create_room", "edition": "space", "seats": 2,
-                            "seed": 3}) == "bad_option"  # fmt: skip
+    assert (
+        await ann.error({"type": "create_room", "edition": "space", "seats": 2, "seed": 3})
+        == "bad_option"
+    )
 
 
 async def test_room_quotas(make_server: ServerFactory, connect: ClientFactory) -> None:
@@ -148,8 +156,14 @@ async def test_chat(make_server: ServerFactory, connect: ClientFactory) -> None:
     await bob.request({"type": "join_room", "room": code, "as": "spectator"})
     assert (await ann.request({"type": "chat", "room": code, "text": "hi\nall"}))["type"] == "ok"
     line = await bob.expect("chat")
-    assert line == {"type": "chat", "room": code, "player": ann.player, "name": "Ann", "seat": 0,
-                    "text": "hi all"}  # fmt: skip
+    assert line == {
+        "type": "chat",
+        "room": code,
+        "player": ann.player,
+        "name": "Ann",
+        "seat": 0,
+        "text": "hi all",
+    }
     assert (await ann.expect("chat"))["text"] == "hi all"
     assert await ann.error({"type": "chat", "room": code, "text": "x" * 301}) == "bad_chat"
     assert await ann.error({"type": "chat", "room": code, "text": "   "}) == "bad_chat"
@@ -163,8 +177,17 @@ async def test_chat(make_server: ServerFactory, connect: ClientFactory) -> None:
 
 async def test_autostart_rematch_and_replays(server: RunningServer, connect: ClientFactory) -> None:
     ann = await connect(server.port, "Ann")
-    joined = await ann.request({"type": "create_room", "edition": "space", "seats": 2, "bots": 1,
-                                "bot_level": "random", "autostart": True, "seed": 5})  # fmt: skip
+    joined = await ann.request(
+        {
+            "type": "create_room",
+            "edition": "space",
+            "seats": 2,
+            "bots": 1,
+            "bot_level": "random",
+            "autostart": True,
+            "seed": 5,
+        }
+    )
     code = joined["room"]
     # Ann is the only person: act until the game is over.
     over = await drive(ann, code)
@@ -179,8 +202,9 @@ async def test_autostart_rematch_and_replays(server: RunningServer, connect: Cli
     assert replay["seed"] == 5 and replay["edition"] == "space" and replay["decisions"]
     from server.engine import replay as engine_replay
 
-    game = engine_replay("space", replay["names"], replay["seed"],
-                         [tuple(d) for d in replay["decisions"]])  # fmt: skip
+    game = engine_replay(
+        "space", replay["names"], replay["seed"], [tuple(d) for d in replay["decisions"]]
+    )
     assert game.over and game.winner == replay["winner"]
     assert await ann.error({"type": "get_replay", "game": 999}) == "no_such_game"
     assert await ann.error({"type": "get_replay", "game": over["game"] + 1}) == "no_such_game"

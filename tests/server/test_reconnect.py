@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from server.botclient import CreateSpec, HeadlessBot
+from server.bots.client import CreateSpec, HeadlessBot
 from tests.server.conftest import ClientFactory, ServerFactory, drive, duel
 
 
@@ -42,8 +42,11 @@ async def test_reconnect_mid_game_with_token(
     results = await asyncio.wait_for(asyncio.gather(ann_task, drive(back, code)), 30)
     assert results[0]["game"] == results[1]["game"]
     # Ann was told when Bob dropped and when he came back.
-    flags = [m["seats"][1]["connected"] for m in ann.seen
-             if m["type"] == "room" and m["seats"][1] is not None]  # fmt: skip
+    flags = [
+        m["seats"][1]["connected"]
+        for m in ann.seen
+        if m["type"] == "room" and m["seats"][1] is not None
+    ]
     assert False in flags and flags[-1] is True
 
 
@@ -55,12 +58,22 @@ async def test_restart_on_same_database_resumes_the_game(
     port = server.port
     codes: asyncio.Queue[str] = asyncio.Queue()
     spec = CreateSpec("space", 3, 1, seed=21)
-    host = HeadlessBot("127.0.0.1", port, max_rate=1e4, name="Ann", act_delay=0.01, seed=1,
-                       record=True, create=spec, on_room=codes.put_nowait)
+    host = HeadlessBot(
+        "127.0.0.1",
+        port,
+        max_rate=1e4,
+        name="Ann",
+        act_delay=0.01,
+        seed=1,
+        record=True,
+        create=spec,
+        on_room=codes.put_nowait,
+    )
     tasks = [asyncio.create_task(host.run())]
     code = await codes.get()
-    guest = HeadlessBot("127.0.0.1", port, max_rate=1e4, name="Bob", room=code,
-                        act_delay=0.01, seed=2, record=True)
+    guest = HeadlessBot(
+        "127.0.0.1", port, max_rate=1e4, name="Bob", room=code, act_delay=0.01, seed=2, record=True
+    )
     tasks.append(asyncio.create_task(guest.run()))
     room = server.lobby.rooms[code]
     while room.game is None or len(room.game.decisions) < 10:

@@ -13,8 +13,17 @@ async def start_duel(
     # 30 s x 0.004 = 0.12 s per decision
     server = await make_server(timer_scale=0.004, away_delay=0.05)
     ann = await connect(server.port, "Ann")
-    joined = await ann.request({"type": "create_room", "edition": "space", "seats": 2, "bots": 1,
-                                "timer": timer, "autostart": True, "seed": 11})  # fmt: skip
+    joined = await ann.request(
+        {
+            "type": "create_room",
+            "edition": "space",
+            "seats": 2,
+            "bots": 1,
+            "timer": timer,
+            "autostart": True,
+            "seed": 11,
+        }
+    )
     return ann, joined["room"]
 
 
@@ -62,8 +71,9 @@ async def test_acting_clears_the_timeout_count(
             choice = msg["view"]["legal"][-1]
             ann.send({"type": "act", "room": code, "version": msg["version"], "choice": choice})
             acted += 1
-    assert not any(e["kind"] == "timeout" for m in ann.seen if m["type"] == "events"
-                   for e in m["events"])  # fmt: skip
+    assert not any(
+        e["kind"] == "timeout" for m in ann.seen if m["type"] == "events" for e in m["events"]
+    )
 
 
 async def test_spectator_cannot_be_away(make_server: ServerFactory, connect: ClientFactory) -> None:
@@ -72,5 +82,7 @@ async def test_spectator_cannot_be_away(make_server: ServerFactory, connect: Cli
     bob = await connect(server_port, "Bob")
     await bob.request({"type": "join_room", "room": code, "as": "spectator"})
     assert await bob.error({"type": "back", "room": code}) == "not_seated"
-    assert await bob.error({"type": "act", "room": code, "version": 0,
-                            "choice": {"do": "done"}}) == "not_seated"  # fmt: skip
+    assert (
+        await bob.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
+        == "not_seated"
+    )

@@ -14,7 +14,7 @@ DOC = (Path(__file__).resolve().parents[2] / "protocol" / "PROTOCOL.md").read_te
 
 @pytest.mark.parametrize("edition", ["space", "shipwrecked"])
 def test_documented_view_keys(edition: str) -> None:
-    section = DOC[DOC.index("## 6. "):DOC.index("## 7. ")]
+    section = DOC[DOC.index("## 6. ") : DOC.index("## 7. ")]
     documented = set(re.findall(r'"([a-z_]+)"', section))
     game = Game(edition, ["Ann", "Bob", "Cid"], 5)
     for seat in (0, None):

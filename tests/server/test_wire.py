@@ -25,12 +25,21 @@ def test_state_frames_decode_to_the_full_views_through_whole_games() -> None:
                     data = frames.frame(seat)
                     assert int.from_bytes(data[:4], "big") == len(data) - 4
                     message = msgpack.unpackb(data[4:], raw=False)
-                    assert message == {"type": "state", "room": "ABCD", "version": version,
-                                       "view": normalize(game.view(seat))}  # fmt: skip
+                    assert message == {
+                        "type": "state",
+                        "room": "ABCD",
+                        "version": version,
+                        "view": normalize(game.view(seat)),
+                    }
                     # the seat's keys come last, "legal" at the very end (PROTOCOL.md: a client
                     # may read view.legal without decoding the rest)
-                    assert list(message["view"])[-5:] == ["seat", "hand", "resources",
-                                                          "decision", "legal"]  # fmt: skip
+                    assert list(message["view"])[-5:] == [
+                        "seat",
+                        "hand",
+                        "resources",
+                        "decision",
+                        "legal",
+                    ]
                     if seat is not None:
                         assert frames.legal[seat] == game.view(seat)["legal"]
                 if game.over:

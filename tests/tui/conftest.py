@@ -13,8 +13,9 @@ from selfish_tui.local import EmbeddedServer
 @pytest.fixture(scope="session")
 def server_port() -> Iterator[int]:
     """One embedded server for the whole session (each test makes its own rooms)."""
-    with EmbeddedServer(":memory:", bot_delay=0.0, away_delay=0.0, rate_per_second=1000.0,
-                        rate_burst=1000) as server:
+    with EmbeddedServer(
+        ":memory:", bot_delay=0.0, away_delay=0.0, rate_per_second=1000.0, rate_burst=1000
+    ) as server:
         yield server.port
 
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from selfish_tui.app import SelfishApp
+from server.bots.levels import choose
 from server.engine import Game
-from server.engine.bots import choose
 from server.engine.cards import CATALOGUE
 
 NAMES4 = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
@@ -30,13 +30,15 @@ def drive(game: Game, stop: Stop, *, seed: int = 1, limit: int = 5000) -> Game:
     raise AssertionError("the fixture game never reached the wanted moment")
 
 
-def find_game(edition: str, stop: Stop | None, names: list[str] | None = None,
-              seeds: range = range(1, 400)) -> Game:
+def find_game(
+    edition: str, stop: Stop | None, names: list[str] | None = None, seeds: range = range(1, 400)
+) -> Game:
     """The first seeded game (by seed order, so stable) that reaches ``stop`` before it ends;
     with ``stop=None``, the first game played to its end."""
     for seed in seeds:
-        game = drive(Game(edition, names or NAMES4, seed=seed), stop or (lambda g: False),
-                     seed=seed)
+        game = drive(
+            Game(edition, names or NAMES4, seed=seed), stop or (lambda g: False), seed=seed
+        )
         if stop is None or not game.over or stop(game):
             return game
     raise AssertionError("no seed reached the wanted moment")
@@ -48,33 +50,84 @@ def room_message(game: Game, seat: int | None = 0, status: str = "playing") -> d
     seats = []
     for index, name in enumerate(names):
         human = index == 0
-        seats.append({"seat": index, "name": name, "kind": "human" if human else "bot",
-                      "player": "p0" if human else None, "level": None if human else "basic",
-                      "connected": True, "away": False, "left": False})
-    return {"type": "room", "room": ROOM, "edition": game.view(None)["edition"],
-            "size": len(names), "public": False, "timer": 0, "autostart": True, "host": "p0",
-            "status": status, "game": 1, "seats": seats, "spectators": []}
+        seats.append(
+            {
+                "seat": index,
+                "name": name,
+                "kind": "human" if human else "bot",
+                "player": "p0" if human else None,
+                "level": None if human else "basic",
+                "connected": True,
+                "away": False,
+                "left": False,
+            }
+        )
+    return {
+        "type": "room",
+        "room": ROOM,
+        "edition": game.view(None)["edition"],
+        "size": len(names),
+        "public": False,
+        "timer": 0,
+        "autostart": True,
+        "host": "p0",
+        "status": status,
+        "game": 1,
+        "seats": seats,
+        "spectators": [],
+    }
 
 
-def feed_game(app: SelfishApp, game: Game, seat: int | None = 0,
-              timers: dict[int, float] | None = None) -> None:
+def feed_game(
+    app: SelfishApp, game: Game, seat: int | None = 0, timers: dict[int, float] | None = None
+) -> None:
     """Give the app what joining this game mid-way would: joined, room, events, state, timer."""
     edition = game.view(None)["edition"]
-    app.feed({"type": "joined", "room": ROOM, "role": "player" if seat is not None else
-              "spectator", "seat": seat, "edition": edition, "catalogue": CATALOGUE[edition]})
+    app.feed(
+        {
+            "type": "joined",
+            "room": ROOM,
+            "role": "player" if seat is not None else "spectator",
+            "seat": seat,
+            "edition": edition,
+            "catalogue": CATALOGUE[edition],
+        }
+    )
     app.feed(room_message(game, seat, "over" if game.over else "playing"))
     events = [e.as_dict(seat) for e in game.log]
-    app.feed({"type": "events", "room": ROOM, "history": True,
-              "events": [e for e in events if e is not None]})
-    app.feed({"type": "state", "room": ROOM, "version": len(game.decisions) + 1,
-              "view": game.view(seat)})
+    app.feed(
+        {
+            "type": "events",
+            "room": ROOM,
+            "history": True,
+            "events": [e for e in events if e is not None],
+        }
+    )
+    app.feed(
+        {"type": "state", "room": ROOM, "version": len(game.decisions) + 1, "view": game.view(seat)}
+    )
     if timers:
-        app.feed({"type": "timer", "room": ROOM, "version": len(game.decisions) + 1,
-                  "timers": [{"seat": s, "seconds": t, "away": False} for s, t in timers.items()]})
+        app.feed(
+            {
+                "type": "timer",
+                "room": ROOM,
+                "version": len(game.decisions) + 1,
+                "timers": [{"seat": s, "seconds": t, "away": False} for s, t in timers.items()],
+            }
+        )
     if game.over:
-        app.feed({"type": "game_over", "room": ROOM, "game": 1, "winner": game.winner,
-                  "winner_name": None if game.winner is None else game.view(None)["names"][
-                      game.winner], "turns": game.turn})
+        app.feed(
+            {
+                "type": "game_over",
+                "room": ROOM,
+                "game": 1,
+                "winner": game.winner,
+                "winner_name": None
+                if game.winner is None
+                else game.view(None)["names"][game.winner],
+                "turns": game.turn,
+            }
+        )
 
 
 def offline_app() -> SelfishApp:

@@ -48,8 +48,13 @@ def current_room(app: SelfishApp) -> RoomState | None:
     return app.rooms.get(app.current or "")
 
 
-async def play_to_end(pilot: Pilot[None], app: SelfishApp, rng: random.Random,
-                      timeout: float = 60.0, max_decisions: int | None = None) -> int:
+async def play_to_end(
+    pilot: Pilot[None],
+    app: SelfishApp,
+    rng: random.Random,
+    timeout: float = 60.0,
+    max_decisions: int | None = None,
+) -> int:
     """Answer every prompt by key presses until the game-over dialog shows; returns how many
     decisions were made (stops early after ``max_decisions``)."""
     deadline = time.monotonic() + timeout

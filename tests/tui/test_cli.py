@@ -12,28 +12,55 @@ def test_play_defaults_and_options() -> None:
     args = cli.build_parser().parse_args(["play"])
     assert (args.edition, args.bots, args.seed, args.resume) == ("space", 3, None, False)
     args = cli.build_parser().parse_args(
-        ["play", "--edition", "shipwrecked", "--bots", "4", "--seed", "9", "--name", "Ann",
-         "--resume"])
+        [
+            "play",
+            "--edition",
+            "shipwrecked",
+            "--bots",
+            "4",
+            "--seed",
+            "9",
+            "--name",
+            "Ann",
+            "--resume",
+        ]
+    )
     assert (args.edition, args.bots, args.seed, args.name, args.resume) == (
-        "shipwrecked", 4, 9, "Ann", True)
+        "shipwrecked",
+        4,
+        9,
+        "Ann",
+        True,
+    )
 
 
-@pytest.mark.parametrize("argv", [["play", "--bots", "5"], ["play", "--bots", "0"],
-                                  ["play", "--edition", "moon"], ["play", "--name", ""],
-                                  ["play", "--name", "x" * 25], ["connect"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--bots", "5"],
+        ["play", "--bots", "0"],
+        ["play", "--edition", "moon"],
+        ["play", "--name", ""],
+        ["play", "--name", "x" * 25],
+        ["connect"],
+    ],
+)
 def test_bad_arguments_exit_with_usage(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as raised:
         cli.build_parser().parse_args(argv)
     assert raised.value.code == 2
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("example.org", ("example.org", 7777)),
-    ("example.org:9000", ("example.org", 9000)),
-    ("127.0.0.1:7", ("127.0.0.1", 7)),
-    ("[::1]:8000", ("::1", 8000)),
-    ("[::1]", ("::1", 7777)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("example.org", ("example.org", 7777)),
+        ("example.org:9000", ("example.org", 9000)),
+        ("127.0.0.1:7", ("127.0.0.1", 7)),
+        ("[::1]:8000", ("::1", 8000)),
+        ("[::1]", ("::1", 7777)),
+    ],
+)
 def test_parse_address(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
 
@@ -49,10 +76,13 @@ def test_connect_with_a_bad_address_fails_cleanly(capsys: pytest.CaptureFixture[
     assert "selfish:" in capsys.readouterr().err
 
 
-def test_simulate_is_dispatched_to_the_server_package(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["simulate", "--edition", "space", "--players", "2", "--games", "1",
-                     "--seed", "3"]) == 0
+def test_simulate_is_dispatched_to_the_server_package(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(
+            ["simulate", "--edition", "space", "--players", "2", "--games", "1", "--seed", "3"]
+        )
+        == 0
+    )
     assert capsys.readouterr().out
 
 
@@ -69,8 +99,9 @@ def test_default_name_is_printable_and_short(monkeypatch: pytest.MonkeyPatch) ->
     assert name.isprintable() and 1 <= len(name) <= 24 and name.startswith("Zoë")
 
 
-def test_tokens_are_kept_per_server_and_private(tmp_path: object,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tokens_are_kept_per_server_and_private(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
 
     from selfish_tui import paths

@@ -23,15 +23,18 @@ from selfish_tui.widgets.status import StatusLine
 from .pilot import current_room, play_to_end, wait_for
 
 
-@pytest.mark.parametrize(("edition", "bots", "seed"), [
-    ("space", 3, 11),
-    ("shipwrecked", 4, 12),
-    ("shipwrecked", 1, 5),
-])
-async def test_local_game_to_the_end(server_port: int, edition: str, bots: int,
-                                     seed: int) -> None:
-    app = SelfishApp("127.0.0.1", server_port, "You",
-                     plan=LocalPlan(edition=edition, bots=bots, seed=seed))
+@pytest.mark.parametrize(
+    ("edition", "bots", "seed"),
+    [
+        ("space", 3, 11),
+        ("shipwrecked", 4, 12),
+        ("shipwrecked", 1, 5),
+    ],
+)
+async def test_local_game_to_the_end(server_port: int, edition: str, bots: int, seed: int) -> None:
+    app = SelfishApp(
+        "127.0.0.1", server_port, "You", plan=LocalPlan(edition=edition, bots=bots, seed=seed)
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         made = await play_to_end(pilot, app, random.Random(seed))
@@ -65,8 +68,9 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
     app = SelfishApp("127.0.0.1", server_port, "Host")
     async with app.run_test(size=(100, 30)) as pilot:
         # Defaults: Space, 4 seats, 2 bots. Make it 3 seats and 1 bot with keys, then create.
-        room = await create_room(pilot, app, "tab", "enter", "up", "enter", "tab", "enter", "up",
-                                 "enter")  # fmt: skip
+        room = await create_room(
+            pilot, app, "tab", "enter", "up", "enter", "tab", "enter", "up", "enter"
+        )
         assert room.is_host
         await wait_for(pilot, lambda: len(room.info.get("seats") or []) == 3)
         assert sum(1 for s in room.info["seats"] if s is None) == 1
@@ -104,8 +108,9 @@ async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: i
 
 
 async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
-    app = SelfishApp("127.0.0.1", server_port, "You",
-                     plan=LocalPlan(edition="space", bots=2, seed=21))
+    app = SelfishApp(
+        "127.0.0.1", server_port, "You", plan=LocalPlan(edition="space", bots=2, seed=21)
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         table = app.screen
@@ -114,8 +119,10 @@ async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
         await pilot.press("escape")
         assert app.screen is table
         await pilot.press("c", *"hi all", "enter")
-        await wait_for(pilot, lambda: any("You: hi all" in line
-                                          for line in table.query_one(GameLog).lines_text))
+        await wait_for(
+            pilot,
+            lambda: any("You: hi all" in line for line in table.query_one(GameLog).lines_text),
+        )
         await pilot.press("s", "up", "right")
         detail = str(table.query_one("#detail").render())
         assert "strip, row 1" in detail
@@ -130,9 +137,13 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
     db = str(tmp_path) + "/games.sqlite3"  # type: ignore[operator]
     first = EmbeddedServer(db, bot_delay=0.0)
     port = first.start()
-    app = SelfishApp("127.0.0.1", port, "You", plan=LocalPlan(edition="shipwrecked", bots=2,
-                                                               seed=8),
-                     backoff=(0.1, 0.2))
+    app = SelfishApp(
+        "127.0.0.1",
+        port,
+        "You",
+        plan=LocalPlan(edition="shipwrecked", bots=2, seed=8),
+        backoff=(0.1, 0.2),
+    )
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -141,16 +152,25 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
             assert room is not None
             code = room.code
             first.stop()
-            await wait_for(pilot, lambda: "Connection lost" in str(
-                app.screen.query_one(StatusLine).summary()) if isinstance(
-                app.screen, TableScreen) else False)
+            await wait_for(
+                pilot,
+                lambda: (
+                    "Connection lost" in str(app.screen.query_one(StatusLine).summary())
+                    if isinstance(app.screen, TableScreen)
+                    else False
+                ),
+            )
             # The server comes back on the same port with the same database.
             second = EmbeddedServer(db, bot_delay=0.0, port=port)
             second.start()
             try:
                 await wait_for(pilot, lambda: app.client is not None and app.client.connected)
-                await wait_for(pilot, lambda: "Connection lost" not in str(
-                    app.screen.query_one(StatusLine).summary()))
+                await wait_for(
+                    pilot,
+                    lambda: (
+                        "Connection lost" not in str(app.screen.query_one(StatusLine).summary())
+                    ),
+                )
                 assert app.current == code and current_room(app) is room
                 await play_to_end(pilot, app, random.Random(2))
                 assert isinstance(app.screen, GameOverScreen)
@@ -199,10 +219,23 @@ class RawPlayer:
                 if message["type"] == "state" and isinstance(view, dict) and view["legal"]:
                     await asyncio.sleep(0.02)  # slow enough for the spectator to see play
                     legal = view["legal"]
-                    best = next((c for do in ("move", "done", "accept") for c in legal
-                                 if c["do"] == do and not c.get("fatal")), legal[0])
-                    self.send({"type": "act", "room": self.room, "version": message["version"],
-                               "choice": best})
+                    best = next(
+                        (
+                            c
+                            for do in ("move", "done", "accept")
+                            for c in legal
+                            if c["do"] == do and not c.get("fatal")
+                        ),
+                        legal[0],
+                    )
+                    self.send(
+                        {
+                            "type": "act",
+                            "room": self.room,
+                            "version": message["version"],
+                            "choice": best,
+                        }
+                    )
             batch = await self.receive()
 
     async def stop(self) -> None:
@@ -213,8 +246,7 @@ class RawPlayer:
 
 async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
     host = RawPlayer(server_port)
-    code = await host.start(edition="shipwrecked", seats=3, bots=2, public=False,
-                            autostart=True)
+    code = await host.start(edition="shipwrecked", seats=3, bots=2, public=False, autostart=True)
     app = SelfishApp("127.0.0.1", server_port, "Watcher")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -222,12 +254,10 @@ async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
             await pilot.press("j", *code.lower())
             await pilot.click("#spectator")
             # The table opens (the game may already be over, with the result on top).
-            await wait_for(pilot, lambda: any(isinstance(s, TableScreen)
-                                              for s in app.screen_stack))
+            await wait_for(pilot, lambda: any(isinstance(s, TableScreen) for s in app.screen_stack))
             room = current_room(app)
             assert room is not None and room.role == "spectator" and room.seat is None
-            await wait_for(pilot, lambda: room.view is not None and room.view["over"],
-                           timeout=30)
+            await wait_for(pilot, lambda: room.view is not None and room.view["over"], timeout=30)
             assert room.view is not None and room.view["hand"] is None
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
             text = str(app.screen.query_one("#gameover-text").render())

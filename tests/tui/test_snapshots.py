@@ -22,9 +22,16 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 Compare = Callable[..., bool]
 
 
-def deciding(kind: str, edition: str, *, min_turn: int = 0, sharks: int | None = None,
-             legal: int | None = None) -> Callable[[Game], bool]:
+def deciding(
+    kind: str,
+    edition: str,
+    *,
+    min_turn: int = 0,
+    sharks: int | None = None,
+    legal: int | None = None,
+) -> Callable[[Game], bool]:
     """A stop condition: seat 0 must make a decision of ``kind``."""
+
     def stop(game: Game) -> bool:
         decision = game.decision
         if decision is None or decision.kind != kind or 0 not in game.pending_seats():
@@ -34,18 +41,22 @@ def deciding(kind: str, edition: str, *, min_turn: int = 0, sharks: int | None =
         if sharks is not None and len(game.view(None)["sharks"]) != sharks:
             return False
         return legal is None or len(game.legal(0)) == legal
+
     return stop
 
 
-def fed(game: Game, timers: dict[int, float] | None = None,
-        keys: tuple[str, ...] = ()) -> Callable[[Pilot[None]], Awaitable[None]]:
+def fed(
+    game: Game, timers: dict[int, float] | None = None, keys: tuple[str, ...] = ()
+) -> Callable[[Pilot[None]], Awaitable[None]]:
     """A run_before that feeds the game to the app, then presses ``keys``."""
+
     async def run_before(pilot: Pilot[None]) -> None:
         feed_game(pilot.app, game, 0, timers)  # type: ignore[arg-type]
         await pilot.pause()
         if keys:
             await pilot.press(*keys)
         await pilot.pause()
+
     return run_before
 
 
@@ -53,12 +64,42 @@ def fed(game: Game, timers: dict[int, float] | None = None,
 def test_lobby(snap_compare: Compare, size: tuple[int, int]) -> None:
     app = offline_app()
     rooms: list[dict[str, Any]] = [
-        {"room": "QZKX", "edition": "space", "size": 4, "filled": 3, "humans": 1, "bots": 2,
-         "status": "waiting", "timer": 60, "host": "Ann", "spectators": 0},
-        {"room": "MBTR", "edition": "shipwrecked", "size": 5, "filled": 5, "humans": 2,
-         "bots": 3, "status": "playing", "timer": 0, "host": "Bob", "spectators": 1},
-        {"room": "WELP", "edition": "space", "size": 2, "filled": 1, "humans": 1, "bots": 0,
-         "status": "waiting", "timer": 30, "host": "Cid", "spectators": 0},
+        {
+            "room": "QZKX",
+            "edition": "space",
+            "size": 4,
+            "filled": 3,
+            "humans": 1,
+            "bots": 2,
+            "status": "waiting",
+            "timer": 60,
+            "host": "Ann",
+            "spectators": 0,
+        },
+        {
+            "room": "MBTR",
+            "edition": "shipwrecked",
+            "size": 5,
+            "filled": 5,
+            "humans": 2,
+            "bots": 3,
+            "status": "playing",
+            "timer": 0,
+            "host": "Bob",
+            "spectators": 1,
+        },
+        {
+            "room": "WELP",
+            "edition": "space",
+            "size": 2,
+            "filled": 1,
+            "humans": 1,
+            "bots": 0,
+            "status": "waiting",
+            "timer": 30,
+            "host": "Cid",
+            "spectators": 0,
+        },
     ]
 
     async def run_before(pilot: Pilot[None]) -> None:
@@ -89,8 +130,7 @@ def test_target_prompt(snap_compare: Compare, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_reaction_prompt(snap_compare: Compare, size: tuple[int, int],
-                         frozen_clock: None) -> None:
+def test_reaction_prompt(snap_compare: Compare, size: tuple[int, int], frozen_clock: None) -> None:
     game = find_game("shipwrecked", deciding("react", "shipwrecked", legal=2))
     assert snap_compare(offline_app(), terminal_size=size, run_before=fed(game, {0: 30.0}))
 
@@ -105,8 +145,9 @@ def test_hack_suit_hand_view(snap_compare: Compare, size: tuple[int, int]) -> No
 @pytest.mark.parametrize("size", SIZES)
 def test_help(snap_compare: Compare, size: tuple[int, int]) -> None:
     game = find_game("space", deciding("actions", "space", min_turn=3))
-    assert snap_compare(offline_app(), terminal_size=size,
-                        run_before=fed(game, keys=("question_mark",)))
+    assert snap_compare(
+        offline_app(), terminal_size=size, run_before=fed(game, keys=("question_mark",))
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -116,8 +157,9 @@ def test_game_over(snap_compare: Compare, size: tuple[int, int]) -> None:
     assert snap_compare(offline_app(), terminal_size=size, run_before=fed(game))
 
 
-@pytest.mark.parametrize("size", [pytest.param((79, 24), id="79x24"),
-                                  pytest.param((60, 18), id="60x18")])
+@pytest.mark.parametrize(
+    "size", [pytest.param((79, 24), id="79x24"), pytest.param((60, 18), id="60x18")]
+)
 def test_terminal_too_small(snap_compare: Compare, size: tuple[int, int]) -> None:
     game = find_game("space", deciding("actions", "space", min_turn=3))
     assert snap_compare(offline_app(), terminal_size=size, run_before=fed(game))

@@ -24,12 +24,16 @@ async def reaction_prompt(legal: int) -> tuple[str, str, str, int, tuple[int, in
         index = prompt.options.highlighted
         assert index is not None
         label = str(prompt.choices[index]["label"])
-        return (str(prompt.border_title), question.split("\n")[1], label, len(prompt.choices),
-                (prompt.size.width, prompt.size.height))
+        return (
+            str(prompt.border_title),
+            question.split("\n")[1],
+            label,
+            len(prompt.choices),
+            (prompt.size.width, prompt.size.height),
+        )
 
 
-async def test_reaction_prompt_looks_the_same_with_or_without_a_block(
-        frozen_clock: None) -> None:
+async def test_reaction_prompt_looks_the_same_with_or_without_a_block(frozen_clock: None) -> None:
     """RULES C13: same title, countdown, default (do not block) and panel either way."""
     can = await reaction_prompt(2)
     cannot = await reaction_prompt(1)
@@ -90,9 +94,11 @@ async def test_spectator_view_hides_the_hand() -> None:
 
 
 def test_every_copy_of_a_playable_card_is_marked() -> None:
-    hand = [{"id": 1, "key": "rocket_booster", "dir": None},
-            {"id": 2, "key": "rocket_booster", "dir": None},
-            {"id": 3, "key": "shield", "dir": None}]
+    hand = [
+        {"id": 1, "key": "rocket_booster", "dir": None},
+        {"id": 2, "key": "rocket_booster", "dir": None},
+        {"id": 3, "key": "shield", "dir": None},
+    ]
     view = {"hand": hand, "legal": [{"do": "play", "card": 1}, {"do": "done"}]}
     assert playable_cards(view) == {1, 2}
 
@@ -102,8 +108,11 @@ def _underlined(text: object) -> set[str]:
     from rich.text import Text
 
     assert isinstance(text, Text)
-    return {text.plain[span.start:span.end].strip() for span in text.spans
-            if "underline" in str(span.style)}  # fmt: skip
+    return {
+        text.plain[span.start : span.end].strip()
+        for span in text.spans
+        if "underline" in str(span.style)
+    }
 
 
 async def test_the_last_move_and_changed_hand_sizes_are_underlined() -> None:
@@ -124,7 +133,9 @@ async def test_the_last_move_and_changed_hand_sizes_are_underlined() -> None:
         counts = sorted(m for m in marked if m[:1].isdigit())  # "3 cards", or "3c" when narrow
         assert len(counts) == 2
         assert {c.split()[0].rstrip("c") for c in counts} == {
-            str(thief["hand_count"]), str(victim["hand_count"])}
+            str(thief["hand_count"]),
+            str(victim["hand_count"]),
+        }
         assert not any("@" in m for m in marked)  # no cell changed
         moved = {**after, "players": [dict(p) for p in after["players"]]}
         moved["players"][2]["row"] += 1  # a move: its cells are underlined, no hand size is

@@ -23,9 +23,17 @@ KNOCK_BACK = {"laser_blast", "rogue_wave"}
 STEALS = {"tractor_beam", "hack_suit", "pirate", "oxygen_siphon", "message_in_a_bottle"}
 # How much playing each card is worth to the basic bot (0: keep it).
 GAINS = {
-    "oxygen_siphon": 6.0, "message_in_a_bottle": 6.0, "hack_suit": 5.0, "pirate": 5.0,
-    "tractor_beam": 4.0, "rocket_booster": 4.5, "freestyle_sprint": 4.5, "tether": 4.6,
-    "ride_the_wave": 4.6, "lost": 2.0, "hole_in_suit": 1.0,
+    "oxygen_siphon": 6.0,
+    "message_in_a_bottle": 6.0,
+    "hack_suit": 5.0,
+    "pirate": 5.0,
+    "tractor_beam": 4.0,
+    "rocket_booster": 4.5,
+    "freestyle_sprint": 4.5,
+    "tether": 4.6,
+    "ride_the_wave": 4.6,
+    "lost": 2.0,
+    "hole_in_suit": 1.0,
 }
 
 
@@ -170,8 +178,10 @@ def _advance(view: View, legal: list[Choice], rng: random.Random) -> Choice:
 def _shark_bait(view: View, legal: list[Choice], rng: random.Random) -> Choice:
     players = view["players"]
     me = _me(view)
-    leader = max((p for p in players if p["alive"] and p["seat"] != me["seat"]),
-                 key=lambda p: (p["row"], p["hand_count"]))
+    leader = max(
+        (p for p in players if p["alive"] and p["seat"] != me["seat"]),
+        key=lambda p: (p["row"], p["hand_count"]),
+    )
 
     def score(choice: Choice) -> int:
         col, row = choice["cell"]
@@ -185,8 +195,9 @@ def _shark_bait(view: View, legal: list[Choice], rng: random.Random) -> Choice:
 def _pick(view: View, legal: list[Choice], rng: random.Random) -> Choice:
     cards = _cards(view)
     me = _me(view)
-    others = {(p["col"], p["row"]) for p in view["players"]
-              if p["alive"] and p["seat"] != me["seat"]}
+    others = {
+        (p["col"], p["row"]) for p in view["players"] if p["alive"] and p["seat"] != me["seat"]
+    }
     mine = (me["col"], me["row"])
     water_rows = view["goal_row"]
 

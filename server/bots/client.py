@@ -51,8 +51,10 @@ class GameResult:
 
     def line(self) -> str:
         """The line ``selfish bot`` prints."""
-        return (f"game {self.room} finished: winner {self.winner_name or 'none'} "
-                f"after {self.turns} turns")  # fmt: skip
+        return (
+            f"game {self.room} finished: winner {self.winner_name or 'none'} "
+            f"after {self.turns} turns"
+        )
 
 
 @dataclass
@@ -219,10 +221,15 @@ class HeadlessBot:
         if self.create is not None and self.room is None:
             spec = self.create
             request: Message = {
-                "type": "create_room", "edition": spec.edition, "seats": spec.seats,
-                "bots": spec.server_bots, "bot_level": self.level, "timer": spec.timer,
-                "public": spec.public, "autostart": True,
-            }  # fmt: skip
+                "type": "create_room",
+                "edition": spec.edition,
+                "seats": spec.seats,
+                "bots": spec.server_bots,
+                "bot_level": self.level,
+                "timer": spec.timer,
+                "public": spec.public,
+                "autostart": True,
+            }
             if spec.seed is not None:
                 request["seed"] = spec.seed
             self.send(request)
@@ -232,7 +239,7 @@ class HeadlessBot:
             raise BotError("nothing to do: give a room to create or join")
 
     async def _on_state(self, msg: Message) -> None:
-        from server.engine.bots import choose  # the engine's bots; lazy so --help stays fast
+        from server.bots.levels import choose  # lazy so --help stays fast
 
         view = msg["view"]
         version = msg["version"]
@@ -248,8 +255,9 @@ class HeadlessBot:
         self.send({"type": "act", "room": msg["room"], "version": version, "choice": choice})
 
     def _on_game_over(self, msg: Message) -> None:
-        result = GameResult(msg["room"], msg["game"], msg["winner"], msg["winner_name"],
-                            msg["turns"])  # fmt: skip
+        result = GameResult(
+            msg["room"], msg["game"], msg["winner"], msg["winner_name"], msg["turns"]
+        )
         self.results.append(result)
         if self.on_line is not None:
             self.on_line(result.line())
@@ -276,25 +284,44 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``selfish bot`` argument parser."""
-    p = argparse.ArgumentParser(prog="selfish bot",
-                                description="A headless client that plays through the protocol.")
+    p = argparse.ArgumentParser(
+        prog="selfish bot", description="A headless client that plays through the protocol."
+    )
     p.add_argument("address", metavar="HOST[:PORT]", help=f"server (default port {DEFAULT_PORT})")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--create", metavar="EDITION", choices=EDITIONS,
-                      help="create a room of this edition (space or shipwrecked)")
+    what.add_argument(
+        "--create",
+        metavar="EDITION",
+        choices=EDITIONS,
+        help="create a room of this edition (space or shipwrecked)",
+    )
     what.add_argument("--room", metavar="CODE", help="join this room as a player")
-    p.add_argument("--seats", type=int, default=2, choices=range(MIN_SEATS, MAX_SEATS + 1),
-                   help="table size with --create (default 2)")
-    p.add_argument("--server-bots", type=int, default=0, metavar="M",
-                   help="with --create: seats the server fills with its own bots")
+    p.add_argument(
+        "--seats",
+        type=int,
+        default=2,
+        choices=range(MIN_SEATS, MAX_SEATS + 1),
+        help="table size with --create (default 2)",
+    )
+    p.add_argument(
+        "--server-bots",
+        type=int,
+        default=0,
+        metavar="M",
+        help="with --create: seats the server fills with its own bots",
+    )
     p.add_argument("--timer", type=int, default=0, choices=TIMERS, help="turn timer, seconds")
     p.add_argument("--level", choices=BOT_LEVELS, default="basic", help="how this bot plays")
     p.add_argument("--games", type=int, default=1, metavar="K", help="games to play (default 1)")
     p.add_argument("--name", default=None, help="player name (default bot-NNNN)")
     p.add_argument("--delay", type=float, default=0.0, help="think time per decision, seconds")
-    p.add_argument("--max-rate", type=float, default=15.0,
-                   help="decisions per second at most (default 15, under the server's limit)")
-    return p  # fmt: skip
+    p.add_argument(
+        "--max-rate",
+        type=float,
+        default=15.0,
+        help="decisions per second at most (default 15, under the server's limit)",
+    )
+    return p
 
 
 def bot_main(argv: list[str]) -> int:
@@ -308,15 +335,22 @@ def bot_main(argv: list[str]) -> int:
     if args.create and not 0 <= args.server_bots < args.seats:
         print("selfish bot: --server-bots must be 0 .. seats-1", file=sys.stderr)
         return 2
-    create = CreateSpec(args.create, args.seats, args.server_bots, args.timer) \
-        if args.create else None  # fmt: skip
+    create = (
+        CreateSpec(args.create, args.seats, args.server_bots, args.timer) if args.create else None
+    )
     bot = HeadlessBot(
-        host, port, name=args.name or f"bot-{random.randrange(10_000):04d}", level=args.level,
-        create=create, room=args.room.upper() if args.room else None, games=max(1, args.games),
-        act_delay=args.delay, max_rate=max(0.1, args.max_rate),
+        host,
+        port,
+        name=args.name or f"bot-{random.randrange(10_000):04d}",
+        level=args.level,
+        create=create,
+        room=args.room.upper() if args.room else None,
+        games=max(1, args.games),
+        act_delay=args.delay,
+        max_rate=max(0.1, args.max_rate),
         on_line=lambda line: print(line, flush=True),
         on_room=(lambda code: print(f"room {code}", file=sys.stderr, flush=True)),
-    )  # fmt: skip
+    )
     try:
         asyncio.run(bot.run())
     except BotError as exc:

@@ -6,10 +6,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bots import choose
-from .cards import Edition
-from .game import Game
-from .invariants import check_invariants
+from server.bots.levels import choose
+from server.engine.cards import Edition
+from server.engine.game import Game
+from server.engine.invariants import check_invariants
 
 # A game longer than this is stopped and counted apart: random bots can in principle stay
 # forever, and a runaway game must not hang a simulation.
@@ -29,8 +29,13 @@ class GameResult:
     invariant_failures: list[str] = field(default_factory=list)
 
 
-def play_game(edition: Edition, levels: Sequence[str], seed: int, check: bool = True,
-              max_turns: int = MAX_TURNS) -> GameResult:
+def play_game(
+    edition: Edition,
+    levels: Sequence[str],
+    seed: int,
+    check: bool = True,
+    max_turns: int = MAX_TURNS,
+) -> GameResult:
     """Play one game with one bot level per seat; deterministic for a given seed."""
     names = [f"{level}-{seat + 1}" for seat, level in enumerate(levels)]
     game = Game(edition, names, seed)
@@ -54,7 +59,8 @@ def play_game(edition: Edition, levels: Sequence[str], seed: int, check: bool = 
             problems = check_invariants(game)
             if problems:
                 result.invariant_failures.extend(
-                    f"seed {seed} decision {result.decisions}: {p}" for p in problems)
+                    f"seed {seed} decision {result.decisions}: {p}" for p in problems
+                )
                 break
     result.winner = game.winner
     result.turns = game.turn

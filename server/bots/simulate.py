@@ -9,25 +9,32 @@ import sys
 import time
 from typing import Any
 
-from .engine.bots import BOT_LEVELS
-from .engine.cards import Edition
-from .engine.selfplay import play_game
+from server.bots.levels import BOT_LEVELS
+from server.bots.selfplay import play_game
+from server.engine.cards import Edition
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
     """Parse the command line."""
-    parser = argparse.ArgumentParser(prog="selfish simulate",
-                                     description="Play bot games with the rules engine alone.")
+    parser = argparse.ArgumentParser(
+        prog="selfish simulate", description="Play bot games with the rules engine alone."
+    )
     parser.add_argument("--edition", choices=[e.value for e in Edition], required=True)
-    parser.add_argument("--players", type=int, required=True, choices=range(2, 6),
-                        metavar="N", help="seats, 2-5")
+    parser.add_argument(
+        "--players", type=int, required=True, choices=range(2, 6), metavar="N", help="seats, 2-5"
+    )
     parser.add_argument("--games", type=int, required=True, metavar="G")
     parser.add_argument("--seed", type=int, default=0, metavar="S")
-    parser.add_argument("--bots", default="random",
-                        help="bot level for every seat, or a comma list one per seat "
-                             f"({', '.join(BOT_LEVELS)})")
-    parser.add_argument("--no-invariants", action="store_true",
-                        help="skip the invariant checks (for speed measurements)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        help=f"bot level for every seat, or a comma list one per seat ({', '.join(BOT_LEVELS)})",
+    )
+    parser.add_argument(
+        "--no-invariants",
+        action="store_true",
+        help="skip the invariant checks (for speed measurements)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
     args = parser.parse_args(argv)
     levels = args.bots.split(",")
@@ -41,8 +48,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def simulate(edition: Edition, levels: list[str], games: int, seed: int,
-             check: bool = True) -> dict[str, Any]:
+def simulate(
+    edition: Edition, levels: list[str], games: int, seed: int, check: bool = True
+) -> dict[str, Any]:
     """Play ``games`` games and summarise them."""
     seeds = random.Random(seed)
     wins = [0] * len(levels)
@@ -85,18 +93,25 @@ def simulate(edition: Edition, levels: list[str], games: int, seed: int,
 def main(argv: list[str] | None = None) -> int:
     """Entry point; exit status 1 if any invariant failed."""
     args = parse(sys.argv[1:] if argv is None else argv)
-    summary = simulate(Edition(args.edition), args.levels, args.games, args.seed,
-                       not args.no_invariants)
-    print(f"{summary['games']} {summary['edition']} games, {summary['players']} seats "
-          f"({', '.join(args.levels)}), seed {summary['seed']}")
+    summary = simulate(
+        Edition(args.edition), args.levels, args.games, args.seed, not args.no_invariants
+    )
+    print(
+        f"{summary['games']} {summary['edition']} games, {summary['players']} seats "
+        f"({', '.join(args.levels)}), seed {summary['seed']}"
+    )
     for seat, count in enumerate(summary["wins"]):
         share = 100 * count / summary["games"]
         print(f"  seat {seat + 1} ({args.levels[seat]}): {count} wins ({share:.1f}%)")
     print(f"  no winner: {summary['no_winner']}  capped: {summary['capped']}")
-    print(f"  turns: mean {summary['mean_turns']}, max {summary['max_turns']}; "
-          f"{summary['games_per_second']} games/s")
-    print(f"  invariants: {summary['invariant_checks']} checks, "
-          f"{summary['invariant_failures']} failures")
+    print(
+        f"  turns: mean {summary['mean_turns']}, max {summary['max_turns']}; "
+        f"{summary['games_per_second']} games/s"
+    )
+    print(
+        f"  invariants: {summary['invariant_checks']} checks, "
+        f"{summary['invariant_failures']} failures"
+    )
     for failure in summary["failures"]:
         print(f"  FAILED {failure}")
     if args.json:
