@@ -1,0 +1,148 @@
+"""The client's languages: gettext catalogs (compiled by Babel), chosen per client.
+
+English is the source language: every msgid is the English text, so English needs no catalog and
+an untranslated string shows in English. Chinese comes from ``locale/zh/LC_MESSAGES/selfish.mo``,
+compiled from ``selfish.po`` and shipped with the package (docs/i18n.md says how to rebuild it;
+tests/tui/test_i18n.py fails when the two disagree).
+
+The active language is process-wide and can change while the app runs (:func:`set_language`);
+:func:`_` and friends look it up at call time, so a screen shows the new language as soon as it
+is drawn again. Text is measured and cut in terminal cells (:func:`cell_width`, :func:`cut`,
+:func:`fit`): a CJK character takes two cells, and a cut never splits one.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from rich.cells import cell_len, get_character_cell_size
+
+DOMAIN = "selfish"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = ("en", "zh")
+"""The languages a client can choose (``--lang``); the first is the default."""
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
+ELLIPSIS = "…"
+
+_translations: gettext.NullTranslations = gettext.NullTranslations()
+_language = LANGUAGES[0]
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale environment asks for: 'zh' for ``zh_*``, else 'en'.
+
+    As POSIX orders them, the first of LC_ALL, LC_MESSAGES and LANG that is set and not empty
+    decides, so ``LC_ALL=C`` wins over ``LANG=zh_CN.UTF-8``.
+    """
+    env = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "")
+        if value:
+            base = value.replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
+            return "zh" if base.lower() == "zh" else "en"
+    return LANGUAGES[0]
+
+
+def choose_language(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """An explicit ``--lang`` value if given, else the environment's (:func:`language_from_env`).
+
+    Raises ValueError for a language the client does not have.
+    """
+    if explicit is None:
+        return language_from_env(environ)
+    if explicit not in LANGUAGES:
+        raise ValueError(f"unknown language {explicit!r} (choose from {', '.join(LANGUAGES)})")
+    return explicit
+
+
+def load(language: str) -> gettext.NullTranslations:
+    """The catalog of ``language``; English (the msgids themselves) needs none."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (choose from {', '.join(LANGUAGES)})")
+    if language == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+
+
+def set_language(language: str) -> None:
+    """Make ``language`` the active one for every later lookup (the app then redraws).
+
+    Raises ValueError for an unknown language and OSError when its compiled catalog is missing
+    (a broken install: better said at start-up than shown as silent English).
+    """
+    global _translations, _language
+    _translations = load(language)
+    _language = language
+
+
+def current_language() -> str:
+    """The active language ('en' or 'zh')."""
+    return _language
+
+
+def _(message: str) -> str:
+    """``message`` (an English msgid) in the active language."""
+    return _translations.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The singular or plural msgid for ``count``, translated (Chinese has one form)."""
+    return _translations.ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` translated within ``context`` (the same English word may need two
+    translations, e.g. a card's key under "card" and under "card text")."""
+    return _translations.pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, count: int) -> str:
+    """:func:`ngettext` within a context."""
+    return _translations.npgettext(context, singular, plural, count)
+
+
+def lookup(context: str, key: str, fallback: str) -> str:
+    """A keyed entry (msgctxt ``context``, msgid ``key``) in the active language, or
+    ``fallback`` when the catalog has none (English, or a key newer than the catalog)."""
+    text = _translations.pgettext(context, key)
+    return fallback if text == key else text
+
+
+# --- cells ---------------------------------------------------------------------------------------
+
+
+def cell_width(text: str) -> int:
+    """How many terminal cells ``text`` takes (a CJK character takes two)."""
+    return cell_len(text)
+
+
+def cut(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` in at most ``width`` cells: whole if it fits, else cut and ended with
+    ``ellipsis``. A wide character that would straddle the edge is left out whole (the result
+    is then one cell short), and combining marks stay with their base character."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    room = width - cell_len(ellipsis)
+    if room < 0:
+        return ""
+    kept: list[str] = []
+    used = 0
+    for character in text:
+        size = get_character_cell_size(character)
+        if used + size > room:
+            break
+        kept.append(character)
+        used += size
+    return "".join(kept) + ellipsis
+
+
+def fit(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` :func:`cut` to ``width`` cells and padded with spaces to exactly ``width``
+    (the board's columns line up whatever the language)."""
+    short = cut(text, width, ellipsis)
+    return short + " " * max(0, width - cell_len(short))
