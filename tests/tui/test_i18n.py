@@ -9,6 +9,7 @@ import re
 import string
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -17,6 +18,9 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from rich.cells import cell_len
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets._footer import FooterKey
 
 from protocol.errors import ErrorCode
 from selfish_tui import i18n
@@ -29,6 +33,7 @@ from selfish_tui.event_text import (
     with_direction,
 )
 from selfish_tui.keyed_text import CARD_KEYS, card_name, card_short, card_text, error_message
+from selfish_tui.widgets.footer import LocalisedFooter
 from server.engine.cards import CATALOGUE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -318,3 +323,35 @@ def test_the_chinese_rules_have_every_rule_of_the_english_ones() -> None:
     english = rule_ids(ROOT / "docs" / "rules.md")
     assert english
     assert rule_ids(ROOT / "docs" / "rules.zh.md") == english
+
+
+# --- the footer ------------------------------------------------------------------------------
+
+
+class FooterApp(App[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield LocalisedFooter()
+
+
+def footer_text(app: App[None]) -> list[str]:
+    return [str(key.render()) for key in app.query(FooterKey)]
+
+
+async def test_the_footer_shows_key_descriptions_in_the_active_language() -> None:
+    app = FooterApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert any("Quit" in text for text in footer_text(app))
+        i18n.set_language("zh")
+        app.query_one(LocalisedFooter).relabel()
+        await pilot.pause()
+        await pilot.pause()
+        texts = footer_text(app)
+        assert any("退出" in text for text in texts)
+        assert any("帮助" in text for text in texts)
+        assert not any("Quit" in text for text in texts)
