@@ -17,8 +17,10 @@ count them), ``direction`` a :func:`direction_word`, ``reason`` a :func:`reason_
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from selfish_tui.i18n import pgettext
+from selfish_tui.keyed_text import card_name
 
 
 def event_templates() -> dict[str, str]:
@@ -216,3 +218,42 @@ def with_direction(name: str, direction: str | None) -> str:
         return name
     template = pgettext("cards", "{name} ({direction})")
     return template.format(name=name, direction=direction_word(direction))
+
+
+def card_display(card: Mapping[str, Any]) -> str:
+    """A game card of a view (hand, revealed hand) by its name in the active language, with
+    its compass point in Shipwrecked."""
+    name = card_name(str(card.get("key", "")), str(card.get("name", "?")))
+    direction = card.get("dir")
+    return with_direction(name, direction if isinstance(direction, str) else None)
+
+
+def choice_label(choice: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """A legal choice's label in the active language, rendered from its own fields (``do``,
+    ``card``, ``cards`` / ``discard``, ``target``, ``shark``, ``cell``) and the view (the hand,
+    a revealed hand, the names); the engine's ``label`` when something does not resolve."""
+    fallback = str(choice.get("label") or choice.get("do", "?"))
+    decision = view.get("decision") or {}
+    cards = {c.get("id"): c for c in [*(view.get("hand") or []), *(decision.get("reveal") or [])]}
+    names = view.get("names") or []
+    do = str(choice.get("do", ""))
+    template_id = do
+    values: dict[str, object] = {"resource": resource_word(str(view.get("edition", "space")))}
+    try:
+        if "card" in choice:
+            values["card"] = card_display(cards[choice["card"]])
+        listed = choice.get("cards", choice.get("discard"))
+        if isinstance(listed, list):
+            values["cards"] = card_pair([card_display(cards[card]) for card in listed])
+        target = choice.get("target")
+        if isinstance(target, int):
+            values["player"] = str(names[target])
+            template_id = "play.on" if do == "play" else do
+        if do == "stay" and "discard" in choice:
+            template_id = "stay.discarding"
+        if do == "shark":
+            column, row = choice["cell"]
+            values.update(shark=int(choice["shark"]) + 1, column=int(column) + 1, row=int(row))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return fallback
+    return render(choice_templates, template_id, values, fallback)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import random
 import re
 import string
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from protocol.errors import ErrorCode
 from selfish_tui import i18n
 from selfish_tui.event_text import (
     card_list,
+    choice_label,
     choice_templates,
     event_templates,
     prompt_templates,
@@ -35,6 +37,7 @@ from selfish_tui.event_text import (
 from selfish_tui.keyed_text import CARD_KEYS, card_name, card_short, card_text, error_message
 from selfish_tui.widgets.footer import LocalisedFooter
 from server.engine.cards import CATALOGUE
+from server.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "selfish_tui" / "locale" / "zh" / "LC_MESSAGES" / "selfish.po"
@@ -272,6 +275,38 @@ def test_every_template_table_renders_in_chinese() -> None:
     for table in (event_templates, prompt_templates, choice_templates):
         for template_id, template in table().items():
             assert re.search(r"[\u4e00-\u9fff]", template), template_id
+
+
+def test_choice_labels_render_from_the_choices_fields_as_the_engine_words_them() -> None:
+    """Every legal choice of seeded games of both editions: the English rendering from the
+    choice's fields and the view is exactly the engine's label, and the Chinese one is Chinese."""
+    kinds = set()
+    for edition in ("space", "shipwrecked"):
+        for seed in range(4):
+            game = Game(edition, ["Ann", "Bob", "Cy", "Di"][: 2 + seed % 3], seed)
+            chooser = random.Random(seed)
+            while not game.over:
+                seat = next(s for s in range(len(game.names)) if game.legal(s))
+                view = game.view(seat)
+                for choice in view["legal"]:
+                    kinds.add(choice["do"])
+                    assert choice_label(choice, view) == choice["label"]
+                    i18n.set_language("zh")
+                    chinese = choice_label(choice, view)
+                    i18n.set_language("en")
+                    assert chinese != choice["label"], choice
+                    assert re.search(r"[\u4e00-\u9fff]", chinese), choice
+                game.apply(seat, chooser.choice(view["legal"]))
+    assert {"play", "done", "stay", "move", "pay", "block", "accept", "take", "swap"} <= kinds
+    assert {"advance", "pick", "shark", "discard", "change"} <= kinds
+
+
+def test_a_choice_that_does_not_resolve_shows_the_engines_label() -> None:
+    i18n.set_language("zh")
+    view = {"names": ["Ann"], "hand": [], "edition": "space"}
+    assert choice_label({"do": "play", "card": 7, "label": "Play X"}, view) == "Play X"
+    assert choice_label({"do": "comet", "label": "Ride the comet"}, view) == "Ride the comet"
+    assert choice_label({"do": "swap", "target": 5, "label": "Swap"}, view) == "Swap"
 
 
 # --- cells -----------------------------------------------------------------------------------
