@@ -301,6 +301,38 @@ def test_choice_labels_render_from_the_choices_fields_as_the_engine_words_them()
     assert {"advance", "pick", "shark", "discard", "change"} <= kinds
 
 
+def template_pattern(template: str) -> re.Pattern[str]:
+    """A regular expression that matches the template with any values in its placeholders."""
+    parts = re.split(r"(\{\w+\})", template)
+    return re.compile(
+        "".join("(.+)" if part.startswith("{") else re.escape(part) for part in parts)
+    )
+
+
+def test_every_sentence_and_prompt_of_the_engine_has_a_template() -> None:
+    """Seeded games of both editions: each event text (private and public) and each decision
+    prompt the engine writes is one of the templates, so the catalog translates all of them."""
+    events = [template_pattern(t) for t in event_templates().values()]
+    prompts = [template_pattern(t) for t in prompt_templates().values()]
+    untemplated: set[str] = set()
+    for edition in ("space", "shipwrecked"):
+        for seed in range(6):
+            game = Game(edition, ["Ann", "Bob", "Cy", "Di", "Ed"][: 2 + seed % 4], seed)
+            chooser = random.Random(seed)
+            while not game.over:
+                seat = next(s for s in range(len(game.names)) if game.legal(s))
+                view = game.view(seat)
+                prompt = view["decision"]["prompt"]
+                if not any(p.fullmatch(prompt) for p in prompts):
+                    untemplated.add(prompt)
+                game.apply(seat, chooser.choice(view["legal"]))
+            for event in game.log:
+                for text in (event.text, event.public_text):
+                    if text and not any(p.fullmatch(text) for p in events):
+                        untemplated.add(text)
+    assert not untemplated, "no template for:\n" + "\n".join(sorted(untemplated))
+
+
 def test_a_choice_that_does_not_resolve_shows_the_engines_label() -> None:
     i18n.set_language("zh")
     view = {"names": ["Ann"], "hand": [], "edition": "space"}
