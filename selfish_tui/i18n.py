@@ -111,6 +111,15 @@ def lookup(context: str, key: str, fallback: str) -> str:
     return fallback if text == key else text
 
 
+def localised(path: Path) -> Path:
+    """The active language's version of a file beside ``path`` (``rules.zh.md`` for
+    ``rules.md`` in Chinese) when there is one, else ``path`` itself."""
+    if _language == LANGUAGES[0]:
+        return path
+    candidate = path.with_name(f"{path.stem}.{_language}{path.suffix}")
+    return candidate if candidate.is_file() else path
+
+
 # --- cells ---------------------------------------------------------------------------------------
 
 

@@ -386,10 +386,30 @@ def rule_ids(path: Path) -> list[str]:
     return re.findall(r"^\*\*([CSWV]\d+)\*\*", path.read_text(encoding="utf-8"), re.MULTILINE)
 
 
+def test_a_file_is_read_in_the_active_language_when_there_is_a_translation(
+    tmp_path: Path,
+) -> None:
+    rules = tmp_path / "rules.md"
+    rules.write_text("# Rules", encoding="utf-8")
+    other = tmp_path / "notes.md"
+    assert i18n.localised(rules) == rules
+    (tmp_path / "rules.zh.md").write_text("# 规则", encoding="utf-8")
+    assert i18n.localised(rules) == rules
+    i18n.set_language("zh")
+    assert i18n.localised(rules) == tmp_path / "rules.zh.md"
+    assert i18n.localised(other) == other  # no translation: the English file
+    assert i18n.localised(ROOT / "docs" / "rules.md") == ROOT / "docs" / "rules.zh.md"
+
+
 def test_the_chinese_rules_have_every_rule_of_the_english_ones() -> None:
     english = rule_ids(ROOT / "docs" / "rules.md")
     assert english
     assert rule_ids(ROOT / "docs" / "rules.zh.md") == english
+    # The help screen keeps one edition's section by its heading: _("Space") / _("Shipwrecked").
+    i18n.set_language("zh")
+    headings = re.findall(r"^## (.+)$", (ROOT / "docs" / "rules.zh.md").read_text("utf-8"), re.M)
+    assert i18n._("Space") in headings
+    assert i18n._("Shipwrecked") in headings
 
 
 # --- the footer ------------------------------------------------------------------------------
