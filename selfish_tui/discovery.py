@@ -75,7 +75,7 @@ class ServerFinder:
     async def run(self) -> None:
         """Browse until cancelled. Never raises for a network problem: it posts one."""
         try:
-            from zeroconf import IPVersion
+            from zeroconf import DNSQuestionType, IPVersion
             from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
         except ImportError:
             self.post(DiscoveryProblem("python-zeroconf is not installed"))
@@ -99,8 +99,14 @@ class ServerFinder:
             return
         browser = None
         try:
+            # Multicast answers from the first query on (QM): a unicast answer (QU, zeroconf's
+            # default first question) reaches only one of the mDNS sockets of a machine that runs
+            # several, such as the host's own client, and the list then waits a second longer.
             browser = AsyncServiceBrowser(
-                zeroconf.zeroconf, [SERVICE_TYPE], handlers=[self._on_change]
+                zeroconf.zeroconf,
+                [SERVICE_TYPE],
+                handlers=[self._on_change],
+                question_type=DNSQuestionType.QM,
             )
             await asyncio.Event().wait()  # until cancelled
         except Exception as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -16,15 +17,25 @@ from selfish_tui.local import EmbeddedServer
 LOOPBACK = ["127.0.0.1"]
 
 
+def unique(name: str) -> str:
+    """A server name no other test announces: tests running at the same time (pytest -n, other
+    checkouts on this machine) all see each other's servers on loopback."""
+    return f"{name}-{uuid.uuid4().hex[:8]}"
+
+
 @pytest.fixture
 def announced(tmp_path: Any) -> Iterator[Callable[..., EmbeddedServer]]:
-    """Start announced embedded servers (stopped after the test)."""
+    """Start announced embedded servers (stopped after the test); ``server.announce`` is the
+    name each is announced under (see :func:`unique`)."""
     servers: list[EmbeddedServer] = []
 
     def start(name: str = "Ann", **settings: Any) -> EmbeddedServer:
         settings.setdefault("bot_delay", 0.0)
         server = EmbeddedServer(
-            settings.pop("db", ":memory:"), announce=name, lan_interfaces=LOOPBACK, **settings
+            settings.pop("db", ":memory:"),
+            announce=unique(name),
+            lan_interfaces=LOOPBACK,
+            **settings,
         )
         server.start()
         servers.append(server)

@@ -18,15 +18,16 @@ from protocol.codec import MessageDecoder, encode
 from protocol.lan import SERVICE_TYPE, Announcement
 from selfish_tui.discovery import ServerFinder
 from selfish_tui.local import EmbeddedServer
-from tests.lan.conftest import LOOPBACK, Found
+from tests.lan.conftest import LOOPBACK, Found, unique
 
 
 async def test_an_announced_server_is_found_with_its_address(
     announced: Callable[..., EmbeddedServer], finder: Found
 ) -> None:
     server = announced("Ann")
-    took = await finder.until(lambda: finder.named("Ann") is not None)
-    found = finder.named("Ann")
+    name = str(server.announce)
+    took = await finder.until(lambda: finder.named(name) is not None)
+    found = finder.named(name)
     assert found is not None
     assert (found.host, found.port) == ("127.0.0.1", server.port)
     assert (found.players, found.open_rooms, found.compatible) == (0, 0, True)
@@ -48,23 +49,25 @@ async def test_players_and_open_rooms_follow_the_lobby(
     announced: Callable[..., EmbeddedServer], finder: Found
 ) -> None:
     server = announced("Busy")
-    await finder.until(lambda: finder.named("Busy") is not None)
+    name = str(server.announce)
+    await finder.until(lambda: finder.named(name) is not None)
     _, writer = await _client(server.port, "Bea")
-    await finder.until(lambda: getattr(finder.named("Busy"), "players", 0) == 1)
+    await finder.until(lambda: getattr(finder.named(name), "players", 0) == 1)
     room = {"type": "create_room", "edition": "space", "seats": 3, "public": True}
     writer.write(encode(room))
-    await finder.until(lambda: getattr(finder.named("Busy"), "open_rooms", 0) == 1)
+    await finder.until(lambda: getattr(finder.named(name), "open_rooms", 0) == 1)
     writer.close()
-    await finder.until(lambda: getattr(finder.named("Busy"), "players", 1) == 0)
+    await finder.until(lambda: getattr(finder.named(name), "players", 1) == 0)
 
 
 async def test_a_stopped_server_leaves_the_list(
     announced: Callable[..., EmbeddedServer], finder: Found
 ) -> None:
     server = announced("Brief")
-    await finder.until(lambda: finder.named("Brief") is not None)
+    name = str(server.announce)
+    await finder.until(lambda: finder.named(name) is not None)
     await asyncio.to_thread(server.stop)
-    await finder.until(lambda: finder.named("Brief") is None)
+    await finder.until(lambda: finder.named(name) is None)
 
 
 async def test_malformed_announcements_are_ignored(
@@ -73,6 +76,7 @@ async def test_malformed_announcements_are_ignored(
     """Another program's records under our type, and garbled ones, never show (nor break the
     finder): the good server among them still does."""
     zeroconf = AsyncZeroconf(interfaces=LOOPBACK)
+    tag = unique("")
     bad_records: list[dict[str, Any]] = [
         {"hello": "world"},  # someone else's program
         {**Announcement("Evil").txt(), "players": "lots"},
@@ -82,7 +86,7 @@ async def test_malformed_announcements_are_ignored(
     infos = [
         AsyncServiceInfo(
             SERVICE_TYPE,
-            f"Bad {i}.{SERVICE_TYPE}",
+            f"Bad {i}{tag}.{SERVICE_TYPE}",
             addresses=[socket.inet_aton("127.0.0.1")],
             port=7000 + i,
             properties=record,
@@ -93,33 +97,35 @@ async def test_malformed_announcements_are_ignored(
     try:
         for info in infos:
             await zeroconf.async_register_service(info)
-        announced("Good")
-        await finder.until(lambda: finder.named("Good") is not None)
+        good = str(announced("Good").announce)
+        await finder.until(lambda: finder.named(good) is not None)
         await asyncio.sleep(0.5)  # the bad ones had their chance to resolve
-        assert [s.name for s in finder.servers] == ["Good"]
+        assert [s for s in finder.servers if tag in s.key] == []
+        assert [s.name for s in finder.servers if s.name == good] == [good]
         # A server whose record turns bad disappears rather than keeping stale details.
-        evil_name = f"Turncoat.{SERVICE_TYPE}"
+        turncoat_name = unique("Turncoat")
+        evil_name = f"{turncoat_name}.{SERVICE_TYPE}"
         turncoat = AsyncServiceInfo(
             SERVICE_TYPE,
             evil_name,
             addresses=[socket.inet_aton("127.0.0.1")],
             port=7100,
-            properties=Announcement("Turncoat").txt(),
+            properties=Announcement(turncoat_name).txt(),
             server="turncoat.local.",
         )
         await zeroconf.async_register_service(turncoat)
-        await finder.until(lambda: finder.named("Turncoat") is not None)
+        await finder.until(lambda: finder.named(turncoat_name) is not None)
         await zeroconf.async_update_service(
             AsyncServiceInfo(
                 SERVICE_TYPE,
                 evil_name,
                 addresses=[socket.inet_aton("127.0.0.1")],
                 port=7100,
-                properties={**Announcement("Turncoat").txt(), "rooms": "many"},
+                properties={**Announcement(turncoat_name).txt(), "rooms": "many"},
                 server="turncoat.local.",
             )
         )
-        await finder.until(lambda: finder.named("Turncoat") is None)
+        await finder.until(lambda: finder.named(turncoat_name) is None)
         assert finder.problems == []
     finally:
         await zeroconf.async_close()
@@ -159,6 +165,7 @@ async def test_discovery_started_without_the_variable_fails_the_test(
 def test_selfish_server_announce_is_found_and_withdrawn() -> None:
     """The standalone server: `selfish-server --announce`, as an operator runs it."""
     assert os.environ["SELFISH_LAN_INTERFACE"] == "127.0.0.1"  # inherited by the process
+    name = unique("Standalone")
     process = subprocess.Popen(
         [
             sys.executable,
@@ -166,7 +173,7 @@ def test_selfish_server_announce_is_found_and_withdrawn() -> None:
             "server.cli",
             "--announce",
             "--lan-name",
-            "Standalone",
+            name,
             "--port",
             "0",
             "--host",
@@ -182,17 +189,17 @@ def test_selfish_server_announce_is_found_and_withdrawn() -> None:
     try:
         assert process.stderr is not None
         lines = [process.stderr.readline() for _ in range(2)]
-        assert "announced on the LAN as 'Standalone'" in "".join(lines), lines
+        assert f"announced on the LAN as {name!r}" in "".join(lines), lines
         port = int(next(line for line in lines if "listening" in line).rsplit(":", 1)[1].strip())
 
         async def look() -> None:
             found = Found()
             task = asyncio.create_task(ServerFinder(found.post, LOOPBACK).run())
             try:
-                await found.until(lambda: found.named("Standalone") is not None)
-                assert getattr(found.named("Standalone"), "port", None) == port
+                await found.until(lambda: found.named(name) is not None)
+                assert getattr(found.named(name), "port", None) == port
                 process.send_signal(signal.SIGTERM)
-                await found.until(lambda: found.named("Standalone") is None)
+                await found.until(lambda: found.named(name) is None)
             finally:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
