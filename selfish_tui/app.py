@@ -8,6 +8,7 @@ screens over them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -154,14 +155,32 @@ class SelfishApp(App[None]):
         if self.client is not None:
             self.run_worker(self.client.run(), name="network", exclusive=True)
         elif self.search is not None:
-            self.lobby.set_status("Choose a server on the LAN, or type an address.")
-            screen = ServersScreen(self.search.interfaces, self.search.wanted)
-            self.push_screen(screen, self._server_chosen)
+            self._show_servers()
         self._check_size(self.size.width, self.size.height)
 
     def _server_chosen(self, address: tuple[str, int] | None) -> None:
         if address is not None:
             self.connect_to(*address)
+
+    def _show_servers(self) -> None:
+        assert self.search is not None
+        self.lobby.set_status("Choose a server on the LAN, or type an address.")
+        screen = ServersScreen(self.search.interfaces, self.search.wanted)
+        self.push_screen(screen, self._server_chosen)
+
+    def _back_to_servers(self, reason: str) -> None:
+        """A server chosen from the LAN list could not be reached: stop trying, say why, and
+        show the list again (another server, or a typed address)."""
+        for worker in self.workers:
+            if worker.name == "network":
+                worker.cancel()
+        address = self.client.address if self.client is not None else "the server"
+        self.client = None
+        self.notify(f"Could not join {address} ({reason}).", title="Connection", severity="error")
+        if self.search is not None:
+            # Not the same name again: it would be joined at once, and fail the same way.
+            self.search = dataclasses.replace(self.search, wanted=None)
+            self._show_servers()
 
     def connect_to(self, host: str, port: int) -> None:
         """Connect to a server chosen after start-up (from the LAN list) and show its lobby."""
@@ -313,6 +332,9 @@ class SelfishApp(App[None]):
         self._sync_id = self.request({"type": "ping"})
 
     def on_connection_lost(self, message: ConnectionLost) -> None:
+        if self.search is not None and self.player_id is None:
+            self._back_to_servers(message.reason)
+            return
         if message.retry_in is None:
             note = f"Disconnected: {message.reason}"
             self.notify(note, title="Connection", severity="error", timeout=30)

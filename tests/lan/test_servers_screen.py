@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Callable
 
 import pytest
@@ -167,3 +168,23 @@ async def test_the_host_shows_its_address_and_asks_before_stopping_games(
         games[0] = 0
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running)
+
+
+async def test_an_unreachable_server_brings_the_list_back(no_browsing: None) -> None:
+    """A server that vanished after it was listed: say so, and choose again."""
+    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
+        with socket.socket() as probe:  # a port nobody listens on
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        gone = LanServer("gone." + SERVICE_TYPE, "Gone", "127.0.0.1", port, 0, 0, 1)
+        app.screen.post_message(ServersChanged([gone]))
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: any("Could not join" in str(n.message) for n in app._notifications)
+        )
+        await pilot.pause()
+        assert isinstance(app.screen, ServersScreen) and app.client is None
+        assert not [w for w in app.workers if w.name == "network" and w.is_running]
