@@ -8,8 +8,9 @@ screens over them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from textual import events
@@ -25,6 +26,7 @@ from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
 from selfish_tui.screens.lobby import LobbyScreen, WaitingRoomScreen
+from selfish_tui.screens.servers import ServersScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.screens.toosmall import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from selfish_tui.state import LogEntry, RoomState
@@ -60,6 +62,38 @@ class LocalPlan:
     bot_level: str = "basic"
 
 
+@dataclass
+class LanSearch:
+    """What `selfish connect` without an address asks for: the servers found on the LAN, on
+    ``interfaces`` (None: every interface); ``wanted`` (`selfish connect NAME`) joins the one of
+    that name. Tokens are kept per address, as for a typed one."""
+
+    interfaces: list[str] | None = None
+    wanted: str | None = None
+    load_token: Callable[[str], str | None] = field(default=lambda address: None)
+    save_token: Callable[[str, str], None] = field(default=lambda address, token: None)
+
+
+@dataclass
+class HostPlan:
+    """What `selfish host` tells the app about the server it runs for the LAN."""
+
+    name: str  # the name it is announced under
+    addresses: list[str]  # "host:port" for those who type
+    problem: str | None = None  # why it is not announced, if it is not
+    running_games: Callable[[], int] = field(default=lambda: 0)
+
+    def note(self) -> str:
+        """The lobby's line telling the host how others join."""
+        where = " or ".join(self.addresses)
+        if self.problem is not None:
+            return f"Your server is not announced on the LAN ({self.problem}): others type {where}."
+        return (
+            f"Your server {self.name!r} is on the LAN: others run `selfish connect` "
+            f"(or type {where})."
+        )
+
+
 class SelfishApp(App[None]):
     """The client. Without ``host`` it has no connection (tests feed it messages directly)."""
 
@@ -86,8 +120,13 @@ class SelfishApp(App[None]):
         on_token: Callable[[str], None] | None = None,
         on_room: Callable[[str], None] | None = None,
         backoff: tuple[float, ...] | None = None,
+        search: LanSearch | None = None,
+        hosting: HostPlan | None = None,
     ) -> None:
         super().__init__()
+        self.search = search
+        self.hosting = hosting
+        self._backoff = backoff
         self.player_name = name
         self.plan = plan
         self.local = plan is not None
@@ -115,7 +154,44 @@ class SelfishApp(App[None]):
         self.push_screen(self.lobby)
         if self.client is not None:
             self.run_worker(self.client.run(), name="network", exclusive=True)
+        elif self.search is not None:
+            self._show_servers()
         self._check_size(self.size.width, self.size.height)
+
+    def _server_chosen(self, address: tuple[str, int] | None) -> None:
+        if address is not None:
+            self.connect_to(*address)
+
+    def _show_servers(self) -> None:
+        assert self.search is not None
+        self.lobby.set_status("Choose a server on the LAN, or type an address.")
+        screen = ServersScreen(self.search.interfaces, self.search.wanted)
+        self.push_screen(screen, self._server_chosen)
+
+    def _back_to_servers(self, reason: str) -> None:
+        """A server chosen from the LAN list could not be reached: stop trying, say why, and
+        show the list again (another server, or a typed address)."""
+        for worker in self.workers:
+            if worker.name == "network":
+                worker.cancel()
+        address = self.client.address if self.client is not None else "the server"
+        self.client = None
+        self.notify(f"Could not join {address} ({reason}).", title="Connection", severity="error")
+        if self.search is not None:
+            # Not the same name again: it would be joined at once, and fail the same way.
+            self.search = dataclasses.replace(self.search, wanted=None)
+            self._show_servers()
+
+    def connect_to(self, host: str, port: int) -> None:
+        """Connect to a server chosen after start-up (from the LAN list) and show its lobby."""
+        key = f"{host}:{port}"
+        search = self.search or LanSearch()
+        self.on_token = lambda token: search.save_token(key, token)
+        kwargs: dict[str, Any] = {"backoff": self._backoff} if self._backoff else {}
+        self.client = NetworkClient(
+            self.post_message, host, port, self.player_name, search.load_token(key), **kwargs
+        )
+        self.run_worker(self.client.run(), name="network", exclusive=True)
 
     async def on_unmount(self) -> None:
         if self.client is not None:
@@ -190,10 +266,17 @@ class SelfishApp(App[None]):
     async def action_quit(self) -> None:
         """Quit, asking first when a game we play in is still running."""
         room = self.rooms.get(self.current or "")
-        if room is None or not room.in_progress():
+        games = self.hosting.running_games() if self.hosting is not None else 0
+        if games:
+            question = (
+                f"{games} game{'s are' if games > 1 else ' is'} running on your server: "
+                f"quitting stops {'them' if games > 1 else 'it'} for everyone. Games are saved; "
+                "`selfish host` again resumes them."
+            )
+        elif room is None or not room.in_progress():
             self.exit()
             return
-        if self.local:
+        elif self.local:
             question = "Quit this game? It is saved: `selfish play --resume` continues it."
         else:
             question = (
@@ -242,11 +325,16 @@ class SelfishApp(App[None]):
             if not self.local
             else "Setting up your game…"
         )
+        if self.hosting is not None:
+            self.lobby.set_status(self.hosting.note())
         # The server sends back every room we are in right after welcome; a ping is answered in
         # order, so its pong marks the end of that replay.
         self._sync_id = self.request({"type": "ping"})
 
     def on_connection_lost(self, message: ConnectionLost) -> None:
+        if self.search is not None and self.player_id is None:
+            self._back_to_servers(message.reason)
+            return
         if message.retry_in is None:
             note = f"Disconnected: {message.reason}"
             self.notify(note, title="Connection", severity="error", timeout=30)

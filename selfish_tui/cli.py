@@ -1,13 +1,14 @@
 """The `selfish` console script.
 
     selfish play [--edition space|shipwrecked] [--bots N] [--seed S] [--name NAME] [--resume]
-    selfish connect HOST[:PORT] [--name NAME]
+    selfish connect [HOST[:PORT] | SERVER-NAME] [--name NAME] [--lan-interface ADDR ...]
+    selfish host [--name NAME] [--port P] [--lan-name NAME] [--lan-interface ADDR ...]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
 
-`play`, `bot` and `simulate` need the server package; they reach it through selfish_tui.local,
-imported only inside their dispatch functions, so `selfish connect` runs with ``protocol`` and
-``textual`` alone.
+`play`, `host`, `bot` and `simulate` need the server package; they reach it through
+selfish_tui.local, imported only inside their dispatch functions, so `selfish connect` runs with
+``protocol`` and ``textual`` alone.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import getpass
 import os
 import sys
+from pathlib import Path
 
 from selfish_tui.client import parse_address
 
@@ -76,13 +78,61 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true", help="continue the last unfinished local game"
     )
     play.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
-    connect = sub.add_parser("connect", help="the lobby of a remote selfish-server")
+    connect = sub.add_parser(
+        "connect", help="the lobby of a selfish-server (without an address: those on the LAN)"
+    )
     connect.add_argument(
-        "address", metavar="HOST[:PORT]", help=f"server address (default port {DEFAULT_PORT})"
+        "address",
+        nargs="?",
+        metavar="HOST[:PORT] | SERVER-NAME",
+        help=f"server address (default port {DEFAULT_PORT}), or the name of a server on the "
+        "LAN; without it, the servers found on the LAN are listed",
     )
     connect.add_argument("--name", type=_name, default=None, help="your name")
     connect.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
+    _lan_interface_option(connect, "browse")
+    host = sub.add_parser(
+        "host", help="run a server for the LAN inside the client, announced, and open its lobby"
+    )
+    host.add_argument("--name", type=_name, default=None, help="your name")
+    host.add_argument(
+        "--port",
+        type=_port,
+        default=None,
+        metavar="P",
+        help=f"TCP port (default {DEFAULT_PORT}, or a free one if it is taken)",
+    )
+    host.add_argument(
+        "--lan-name", default=None, metavar="NAME", help="the server's name (default: your name)"
+    )
+    host.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
+    _lan_interface_option(host, "announce")
     return parser
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value < 65536:
+        raise argparse.ArgumentTypeError("a port is 0-65535 (0: any free port)")
+    return value
+
+
+def _lan_interface_option(parser: argparse.ArgumentParser, verb: str) -> None:
+    parser.add_argument(
+        "--lan-interface",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help=f"{verb} on the interface with this address (repeatable; default: "
+        "$SELFISH_LAN_INTERFACE, comma-separated, else every interface)",
+    )
+
+
+def _interfaces(args: argparse.Namespace) -> list[str] | None:
+    """The LAN interfaces the flags and SELFISH_LAN_INTERFACE choose (ValueError if bad)."""
+    from protocol.lan import INTERFACES_VARIABLE, choose_interfaces
+
+    return choose_interfaces(args.lan_interface, os.environ.get(INTERFACES_VARIABLE))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(args_in)
     if args.command == "play":
         return play(args)
+    if args.command == "host":
+        return host(args)
     return connect(args)
 
 
@@ -141,11 +193,73 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
+def host(args: argparse.Namespace) -> int:
+    """`selfish host`: a server for the LAN (every interface, announced) and its lobby."""
+    from protocol.lan import check_server_name
+    from selfish_tui import local
+    from selfish_tui.app import HostPlan, SelfishApp
+    from selfish_tui.paths import data_dir, host_db_path, load_token, save_token
+
+    name = args.name or default_name()
+    try:
+        lan_name = check_server_name(args.lan_name or name)
+        interfaces = _interfaces(args)
+    except ValueError as exc:
+        print(f"selfish: {exc}", file=sys.stderr)
+        return 2
+    log_file: Path | None = data_dir() / "host-server.log"
+    ports = [args.port] if args.port is not None else [DEFAULT_PORT, 0]
+    for attempt, port in enumerate(ports):
+        server = local.EmbeddedServer(
+            host_db_path(),
+            log_file=log_file,
+            announce=lan_name,
+            lan_interfaces=interfaces,
+            host="0.0.0.0",
+            port=port,
+            allow_seed=False,  # a seed reveals the deck order: not with other players around
+            log_level="INFO",
+        )
+        log_file = None  # the log is set up once
+        try:
+            port = server.start()
+            break
+        except RuntimeError as exc:
+            if attempt == len(ports) - 1:
+                print(f"selfish: {exc}", file=sys.stderr)
+                return 1
+    try:
+        plan = HostPlan(lan_name, server.addresses, server.lan_problem, server.running_games)
+        app = SelfishApp(
+            "127.0.0.1",
+            port,
+            name,
+            load_token("host"),
+            bell=args.bell,
+            on_token=lambda token: save_token("host", token),
+            hosting=plan,
+        )
+        app.run()
+    finally:
+        server.stop()
+    return 0
+
+
 def connect(args: argparse.Namespace) -> int:
-    """`selfish connect`: the lobby of a remote server."""
-    from selfish_tui.app import SelfishApp
+    """`selfish connect`: the lobby of a server, typed or found on the LAN."""
+    from selfish_tui.app import LanSearch, SelfishApp
+    from selfish_tui.discovery import looks_like_address
     from selfish_tui.paths import load_token, save_token
 
+    if args.address is None or not looks_like_address(args.address):
+        try:
+            interfaces = _interfaces(args)
+        except ValueError as exc:
+            print(f"selfish: {exc}", file=sys.stderr)
+            return 2
+        search = LanSearch(interfaces, args.address, load_token, save_token)
+        SelfishApp(None, name=args.name or default_name(), bell=args.bell, search=search).run()
+        return 0
     try:
         host, port = parse_address(args.address, DEFAULT_PORT)
     except ValueError as exc:

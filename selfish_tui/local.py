@@ -3,6 +3,9 @@
 * :class:`EmbeddedServer` runs a real Selfish server on loopback in a background thread, for
   `selfish play` (and the client's tests). It uses the server's own SQLite store at a per-user
   path, so local games are saved like any other and `selfish play --resume` continues one.
+* With ``announce=`` it is what `selfish host` runs: listening on every interface and announced
+  on the LAN (server/announce.py); :meth:`EmbeddedServer.running_games` tells the app whether
+  quitting would stop games.
 * :func:`run_bot` and :func:`run_simulate` are what `selfish bot ...` and `selfish simulate ...`
   dispatch to; keeping them here means every import of ``server`` by the client lives in this
   file (tests/tui/test_imports.py checks that), and `selfish connect` never loads it.
@@ -30,7 +33,8 @@ class EmbeddedServer:
     """A selfish server on 127.0.0.1 (a free port) in a daemon thread. Use as a context manager.
 
     ``db`` is the SQLite path (":memory:" keeps nothing); ``settings`` override any other
-    :class:`~server.config.ServerConfig` field (tests use ``bot_delay=0``).
+    :class:`~server.config.ServerConfig` field (tests use ``bot_delay=0``). ``announce`` is the
+    name to announce on the LAN, on ``lan_interfaces`` (None: every interface).
     """
 
     def __init__(
@@ -38,6 +42,8 @@ class EmbeddedServer:
         db: str | os.PathLike[str] | None = None,
         *,
         log_file: str | os.PathLike[str] | None = None,
+        announce: str | None = None,
+        lan_interfaces: list[str] | None = None,
         **settings: Any,
     ) -> None:
         path = str(db if db is not None else local_db_path())
@@ -52,7 +58,12 @@ class EmbeddedServer:
         defaults.update(settings)
         self.config = ServerConfig(**defaults)
         self.log_file = log_file
+        self.announce = announce
+        self.lan_interfaces = lan_interfaces
+        self.lan_problem: str | None = None  # why the server is not announced, if it is not
+        self.addresses: list[str] = []  # "host:port" others can type (with announce=)
         self.port = 0
+        self._running: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
@@ -116,12 +127,46 @@ class EmbeddedServer:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         running = await start_server(self.config)
+        self._running = running
         self.port = int(running.port)
-        self._ready.set()
+        announcer = None
         try:
+            if self.announce is not None:
+                from server.announce import Announcer
+
+                announcer = Announcer(running, self.announce, self.lan_interfaces)
+                self.addresses = [_with_port(a, self.port) for a in announcer.addresses]
+                try:
+                    await announcer.start()
+                except Exception as exc:  # those who type the address can still join
+                    self.lan_problem = str(exc) or type(exc).__name__
+                    announcer = None
+            self._ready.set()
             await self._stop.wait()
         finally:
+            if announcer is not None:
+                await announcer.stop()
             await running.stop()
+
+    def running_games(self) -> int:
+        """How many games are being played on the server right now."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or self._running is None:
+            return 0
+
+        async def count() -> int:
+            from server.room import Status
+
+            return sum(1 for r in self._running.lobby.rooms.values() if r.status == Status.PLAYING)
+
+        try:
+            return asyncio.run_coroutine_threadsafe(count(), loop).result(timeout=2.0)
+        except Exception:  # the server is stopping: nothing left to lose by quitting
+            return 0
+
+
+def _with_port(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def run_bot(argv: list[str]) -> int:

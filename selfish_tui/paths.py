@@ -23,6 +23,11 @@ def local_db_path() -> Path:
     return data_dir() / "local.sqlite3"
 
 
+def host_db_path() -> Path:
+    """Where `selfish host` stores the games of its LAN server."""
+    return data_dir() / "host.sqlite3"
+
+
 def _identities_file() -> Path:
     return data_dir() / "identities.json"
 

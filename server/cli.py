@@ -13,9 +13,11 @@ import gc
 import logging
 import os
 import signal
+import socket
 import sqlite3
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from server.config import DEFAULT_PORT, ServerConfig, default_db_path, load_toml
 
@@ -30,7 +32,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help=f"SQLite file (default {default_db_path()}; ':memory:' = none)")
     p.add_argument("--log-level", help="DEBUG, INFO (default), WARNING or ERROR")
     p.add_argument("--config", metavar="FILE", help="TOML file with settings; flags win")
+    p.add_argument(
+        "--announce",
+        action="store_true",
+        help="announce the server on the LAN (DNS-SD _selfish._tcp), so `selfish connect` lists it",
+    )
+    p.add_argument(
+        "--lan-name", metavar="NAME", help="the name to announce (default: this machine's name)"
+    )
+    p.add_argument(
+        "--lan-interface",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="announce on the interface with this address (repeatable; default: "
+        "$SELFISH_LAN_INTERFACE, comma-separated, else every interface)",
+    )
     return p
+
+
+@dataclass
+class LanSettings:
+    """What ``--announce`` asks for: the name, and the interfaces (None: every one)."""
+
+    name: str
+    interfaces: list[str] | None
+
+
+def lan_settings(args: argparse.Namespace) -> LanSettings | None:
+    """The announcement the flags ask for (None without ``--announce``); ValueError if bad."""
+    from protocol.lan import INTERFACES_VARIABLE, check_server_name, choose_interfaces
+
+    if not args.announce:
+        return None
+    name = check_server_name(args.lan_name or socket.gethostname() or "Selfish")
+    interfaces = choose_interfaces(args.lan_interface, os.environ.get(INTERFACES_VARIABLE))
+    return LanSettings(name, interfaces)
 
 
 def make_config(args: argparse.Namespace) -> ServerConfig:
@@ -60,11 +97,21 @@ def tune_gc() -> None:
     gc.set_threshold(GC_THRESHOLD, gen1, gen2)
 
 
-async def serve(config: ServerConfig) -> int:
+async def serve(config: ServerConfig, lan: LanSettings | None = None) -> int:
     """Run until a signal asks to stop; then shut down gracefully."""
     from server.tcp import start_server
 
     running = await start_server(config)
+    announcer = None
+    if lan is not None:
+        from server.announce import Announcer
+
+        announcer = Announcer(running, lan.name, lan.interfaces)
+        try:
+            await announcer.start()
+        except Exception as exc:  # the server still serves those who type its address
+            print(f"selfish-server: cannot announce on the LAN: {exc}", file=sys.stderr)
+            announcer = None
     tune_gc()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -73,8 +120,16 @@ async def serve(config: ServerConfig) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     print(f"selfish-server listening on {config.host}:{running.port}", file=sys.stderr, flush=True)
+    if announcer is not None:
+        print(
+            f"selfish-server announced on the LAN as {announcer.name!r}",
+            file=sys.stderr,
+            flush=True,
+        )
     await stop.wait()
     log.info("signal received")
+    if announcer is not None:
+        await announcer.stop()
     await running.stop()
     return 0
 
@@ -98,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         config = make_config(args)
+        lan = lan_settings(args)
     except (OSError, ValueError, TypeError) as exc:
         print(f"selfish-server: bad configuration: {exc}", file=sys.stderr)
         return 2
@@ -108,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-            return runner.run(serve(config))
+            return runner.run(serve(config, lan))
     except (OSError, sqlite3.Error) as exc:  # port taken, database unreadable, ...
         print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
         return 1

@@ -42,7 +42,7 @@ def test_play_defaults_and_options() -> None:
         ["play", "--edition", "moon"],
         ["play", "--name", ""],
         ["play", "--name", "x" * 25],
-        ["connect"],
+        ["host", "--port", "70000"],
     ],
 )
 def test_bad_arguments_exit_with_usage(argv: list[str]) -> None:
