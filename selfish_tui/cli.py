@@ -1,7 +1,8 @@
 """The `selfish` console script.
 
     selfish play [--edition space|shipwrecked] [--bots N] [--seed S] [--name NAME] [--resume]
-    selfish connect HOST[:PORT] [--name NAME]
+    selfish connect HOST[:PORT] [--name NAME] [--join CODE | --watch CODE]
+                    [--identity FILE | --guest]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
 
@@ -16,6 +17,7 @@ import argparse
 import getpass
 import os
 import sys
+from pathlib import Path
 
 from selfish_tui.client import parse_address
 
@@ -82,7 +84,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     connect.add_argument("--name", type=_name, default=None, help="your name")
     connect.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
+    goto = connect.add_mutually_exclusive_group()
+    goto.add_argument(
+        "--join", type=_code, metavar="CODE", help="go straight to a seat in room CODE"
+    )
+    goto.add_argument(
+        "--watch", type=_code, metavar="CODE", help="go straight to watching room CODE"
+    )
+    keep = connect.add_mutually_exclusive_group()
+    keep.add_argument(
+        "--identity",
+        metavar="FILE",
+        help="keep this player's token in FILE (default: the per-user identities file)",
+    )
+    keep.add_argument("--guest", action="store_true", help="a new player every time: keep no token")
     return parser
+
+
+def _code(text: str) -> str:
+    """argparse type for a room code: 4 letters."""
+    if len(text) != 4 or not text.isascii() or not text.isalpha():
+        raise argparse.ArgumentTypeError("a room code is 4 letters")
+    return text.upper()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,13 +175,16 @@ def connect(args: argparse.Namespace) -> int:
         print(f"selfish: {exc}", file=sys.stderr)
         return 2
     key = f"{host}:{port}"
+    identity = Path(args.identity) if args.identity else None
+    goto = ("player", args.join) if args.join else ("spectator", args.watch) if args.watch else None
     app = SelfishApp(
         host,
         port,
         args.name or default_name(),
-        load_token(key),
+        None if args.guest else load_token(key, identity),
         bell=args.bell,
-        on_token=lambda token: save_token(key, token),
+        on_token=None if args.guest else lambda token: save_token(key, token, identity),
+        goto=goto,
     )
     app.run()
     return 0

@@ -30,6 +30,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help=f"SQLite file (default {default_db_path()}; ':memory:' = none)")
     p.add_argument("--log-level", help="DEBUG, INFO (default), WARNING or ERROR")
     p.add_argument("--config", metavar="FILE", help="TOML file with settings; flags win")
+    p.add_argument(
+        "--ssh-port", type=int, help="also serve the client over SSH on this port (default: off)"
+    )
+    p.add_argument(
+        "--ssh-auth",
+        choices=["open", "keys"],
+        help="open (default): anyone, no password; keys: only --ssh-authorized-keys",
+    )
+    p.add_argument(
+        "--ssh-authorized-keys", metavar="FILE", help="authorized_keys file for --ssh-auth keys"
+    )
     return p
 
 
@@ -38,7 +49,7 @@ def make_config(args: argparse.Namespace) -> ServerConfig:
     settings: dict[str, object] = {"host": "0.0.0.0", "db": default_db_path()}
     if args.config:
         settings.update(load_toml(args.config))
-    for key in ("host", "port", "db", "log_level"):
+    for key in ("host", "port", "db", "log_level", "ssh_port", "ssh_auth", "ssh_authorized_keys"):
         value = getattr(args, key)
         if value is not None:
             settings[key] = value
@@ -65,6 +76,15 @@ async def serve(config: ServerConfig) -> int:
     from server.tcp import start_server
 
     running = await start_server(config)
+    gateway = None
+    if config.ssh_port >= 0:
+        from server.gateway.server import start_gateway
+
+        try:
+            gateway = await start_gateway(running, config)
+        except BaseException:
+            await running.stop()
+            raise
     tune_gc()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -73,8 +93,13 @@ async def serve(config: ServerConfig) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     print(f"selfish-server listening on {config.host}:{running.port}", file=sys.stderr, flush=True)
+    if gateway is not None:
+        where = f"{config.ssh_host or config.host}:{gateway.port}"
+        print(f"selfish-server SSH gateway on {where}", file=sys.stderr, flush=True)
     await stop.wait()
     log.info("signal received")
+    if gateway is not None:
+        await gateway.stop()  # its clients say goodbye before the game server stops
     await running.stop()
     return 0
 
@@ -109,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             return runner.run(serve(config))
-    except (OSError, sqlite3.Error) as exc:  # port taken, database unreadable, ...
+    except (OSError, sqlite3.Error, ValueError) as exc:  # port taken, database unreadable, ...
         print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
         return 1
 
