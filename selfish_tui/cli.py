@@ -3,6 +3,7 @@
     selfish play [--edition space|shipwrecked] [--bots N] [--seed S] [--name NAME] [--resume]
     selfish connect HOST[:PORT] [--name NAME] [--join CODE | --watch CODE]
                     [--identity FILE | --guest]
+    selfish web [--port 8080] [--host ADDR] [--server HOST:PORT]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -32,6 +34,11 @@ def default_name() -> str:
         name = ""
     name = "".join(ch for ch in name if ch.isprintable()).strip()[:24]
     return name or "Player"
+
+
+def guest_name() -> str:
+    """A name for a guest who gave none (`selfish web` players): 'Guest' and three digits."""
+    return f"Guest {secrets.randbelow(900) + 100}"
 
 
 def _name(text: str) -> str:
@@ -91,6 +98,17 @@ def build_parser() -> argparse.ArgumentParser:
     goto.add_argument(
         "--watch", type=_code, metavar="CODE", help="go straight to watching room CODE"
     )
+    web = sub.add_parser("web", help="serve the client to web browsers (textual-serve)")
+    web.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
+    web.add_argument(
+        "--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface)"
+    )
+    web.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        default=None,
+        help="the selfish-server browsers play on (default: an embedded one)",
+    )
     keep = connect.add_mutually_exclusive_group()
     keep.add_argument(
         "--identity",
@@ -119,7 +137,22 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(args_in)
     if args.command == "play":
         return play(args)
+    if args.command == "web":
+        return _run_web(args)
     return connect(args)
+
+
+def _run_web(args: argparse.Namespace) -> int:
+    from selfish_tui import web
+
+    if args.server is not None:
+        try:
+            host, port = parse_address(args.server, DEFAULT_PORT)
+        except ValueError as exc:
+            print(f"selfish: {exc}", file=sys.stderr)
+            return 2
+        args.server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return web.serve(args.host, args.port, args.server)
 
 
 def _run_bot(argv: list[str]) -> int:
@@ -180,7 +213,7 @@ def connect(args: argparse.Namespace) -> int:
     app = SelfishApp(
         host,
         port,
-        args.name or default_name(),
+        args.name or (guest_name() if args.guest else default_name()),
         None if args.guest else load_token(key, identity),
         bell=args.bell,
         on_token=None if args.guest else lambda token: save_token(key, token, identity),
