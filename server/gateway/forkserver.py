@@ -27,17 +27,35 @@ import signal
 import socket
 import sys
 import termios
+import threading
 from typing import Any
 
 MAX_DATAGRAM = 65_536
 
 
 def preload() -> None:
-    """Import everything a session's client needs, so that forked children start warm."""
+    """Import everything a session's client needs, then run the client once, headless and
+    unconnected, through the lobby and the new-room dialog: a process's first app spends
+    more than twice as long starting as later ones (styles parsed and cached, widgets'
+    lazy imports), and forked children inherit all of that warm."""
+    import asyncio
+
     import textual.drivers.linux_driver  # noqa: F401  (the driver a terminal app loads on start)
 
-    import selfish_tui.app
     import selfish_tui.cli  # noqa: F401
+    from selfish_tui.app import SelfishApp
+
+    async def rehearse() -> None:
+        app = SelfishApp()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+
+    asyncio.run(rehearse())
+    if threading.active_count() > 1:  # forking would copy a thread's locks, not the thread
+        raise RuntimeError("the rehearsal left threads running")
 
 
 def run_child(slave: int, argv: list[str], env: dict[str, str]) -> int:
@@ -85,7 +103,7 @@ class ForkServer:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in selfish-server's terminal
         signal.set_wakeup_fd(self.wake_w)
         # Objects imported so far are never freed: keep the collector from touching (and so
-        # un-sharing) their memory pages in every child.
+        # un-sharing) their memory pages in every child. Children keep them frozen too.
         gc.freeze()
         while True:
             ready, _, _ = select.select([self.control.fileno(), self.wake_r], [], [])
@@ -127,7 +145,6 @@ class ForkServer:
                 self.control.close()
                 os.close(self.wake_r)
                 os.close(self.wake_w)
-                gc.unfreeze()
                 status = run_child(slave, argv, env)
             finally:
                 os._exit(status)
