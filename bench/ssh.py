@@ -237,7 +237,7 @@ async def ssh_memory(stack: Stack, count: int) -> dict[str, float]:
     }
 
 
-async def redraw_level(stack: Stack, count: int, seconds: float) -> list[float]:
+async def redraw_level(stack: Stack, count: int, seconds: float) -> tuple[list[float], float]:
     """With ``count`` sessions each typing a key once a second (a letter, then backspace, in the
     lobby's join-by-code field), the keystroke-to-redraw latencies."""
     sessions = [Session(stack.ssh_port) for _ in range(count)]
@@ -246,7 +246,10 @@ async def redraw_level(stack: Stack, count: int, seconds: float) -> list[float]:
     for s in sessions:
         s.keys("j")
     await asyncio.gather(*(s.wait_for("Room code", "QZKX") for s in sessions))
+    await asyncio.sleep(1.0)
     latencies: list[float] = []
+    pids = [stack.server_pid, *stack.clients()]
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
 
     async def player(session: Session) -> None:
         await asyncio.sleep(random.random())
@@ -266,10 +269,11 @@ async def redraw_level(stack: Stack, count: int, seconds: float) -> list[float]:
             await asyncio.sleep(max(0.0, 1.0 - (loop.time() - start)))
 
     await asyncio.gather(*(player(s) for s in sessions))
+    cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     for s in sessions:
         s.close()
     await asyncio.sleep(2.0)
-    return latencies
+    return latencies, cpu / len(latencies)
 
 
 async def start_burst(stack: Stack, count: int) -> tuple[float, float]:
@@ -427,12 +431,13 @@ async def main_async(args: argparse.Namespace) -> None:
             try:
                 held = 0
                 for count in levels:
-                    lat = await redraw_level(stack, count, args.seconds)
+                    lat, per_key = await redraw_level(stack, count, args.seconds)
                     p95, worst = pct(lat, 0.95), max(lat)
                     print(
                         f"  {count:3d} sessions on one core: keystroke -> redraw median "
                         f"{statistics.median(lat) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-                        f"max {worst * 1000:.0f} ms ({len(lat)} keystrokes)"
+                        f"max {worst * 1000:.0f} ms ({len(lat)} keystrokes; "
+                        f"{per_key * 1000:.1f} CPU-ms each, server + clients)"
                     )
                     if p95 <= 0.100:
                         held = count

@@ -38,6 +38,8 @@ class Spawner:
         self._exits: dict[int, asyncio.Future[int]] = {}
         self._ready: asyncio.Future[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped = False
+        self._restarting: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
         """Start the fork server and wait until it has imported the client."""
@@ -59,17 +61,37 @@ class Spawner:
         try:
             await asyncio.wait_for(self._ready, READY_TIMEOUT)
         except BaseException:
-            await self.stop()
+            self._close_control()
+            self._process.kill()
+            await asyncio.to_thread(self._process.wait)
+            self._process = None
             raise
         log.info("fork server %d ready", self._process.pid)
 
+    async def _restart(self) -> None:
+        """Start a new fork server once, however many sessions are waiting for one."""
+        if self._restarting is None or self._restarting.done():
+            self._restarting = asyncio.ensure_future(self._reap_and_start())
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._restarting)
+
+    async def _reap_and_start(self) -> None:
+        old, self._process = self._process, None
+        if old is not None:
+            await asyncio.to_thread(old.wait)
+        await self.start()
+
     @property
-    def running(self) -> bool:
-        """Whether the fork server is up."""
-        return self._control is not None
+    def pid(self) -> int | None:
+        """The fork server's process id, while there is one."""
+        return self._process.pid if self._process is not None else None
 
     async def spawn(self, slave: int, argv: list[str], env: dict[str, str]) -> int:
-        """Fork a client on the terminal ``slave`` (the caller still closes its copy)."""
+        """Fork a client on the terminal ``slave`` (the caller still closes its copy). A fork
+        server that has died is started again first."""
+        if self._control is None and not self._stopped:
+            log.warning("starting the fork server again")
+            await self._restart()
         if self._control is None or self._loop is None:
             raise SpawnError("the session starter is not running")
         request_id = self._next_id
@@ -166,6 +188,7 @@ class Spawner:
 
     async def stop(self) -> None:
         """Stop the fork server (closing our end makes it exit) and reap it."""
+        self._stopped = True
         self._close_control()
         process, self._process = self._process, None
         if process is None:

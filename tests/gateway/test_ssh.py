@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from pathlib import Path
 
 import asyncssh
@@ -191,3 +192,17 @@ def test_host_key_is_made_once_and_kept(tmp_path: Path) -> None:
     first = load_host_key(path)
     assert path.stat().st_mode & 0o777 == 0o600
     assert load_host_key(path).get_fingerprint() == first.get_fingerprint()
+
+
+async def test_a_dead_fork_server_is_replaced_and_games_go_on(stack: Stack) -> None:
+    _, first = await stack.terminal("fay")
+    await first.wait_for(LOBBY, "Connected to")
+    old = stack.gateway.spawner.pid
+    assert old is not None
+    os.kill(old, signal.SIGKILL)
+    # The running session is not the fork server's to end: it keeps its lobby.
+    first.keys("n")
+    await first.wait_for("New room")
+    _, second = await stack.terminal("gus")
+    await second.wait_for(LOBBY, "Connected to")
+    assert stack.gateway.spawner.pid not in (None, old)
