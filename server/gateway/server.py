@@ -144,12 +144,10 @@ class Gateway:
         if self._ssh is not None:
             self._ssh.close()
             self._ssh = None
-        ends = []
-        for session in list(self.sessions):
-            pid = session.pid
+        sessions = list(self.sessions)
+        for session in sessions:
             session.close()
-            if pid is not None:
-                ends.append(self.spawner.end(pid))
+        ends = [s.ending for s in sessions if s.ending is not None]
         if ends:
             await asyncio.gather(*ends, return_exceptions=True)
         await self.spawner.stop()

@@ -86,7 +86,8 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         self._reading = False
         self._last_input = 0.0
         self._idle: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Future[None] | None = None
+        self.ending: asyncio.Future[None] | None = None  # the client being made to exit
         self.on_end: Callable[[TerminalSession], None] | None = None
 
     # --- asyncssh callbacks ------------------------------------------------------------------
@@ -182,20 +183,20 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             os.set_blocking(master, False)
             argv = gateway.client_argv(self.connection, self.goto)
             env = gateway.client_env(self.term or "xterm-256color", self.chan.get_environment())
-            self.master = master
-            self.pid = await gateway.spawner.spawn(slave, argv, env)
+            pid = await gateway.spawner.spawn(slave, argv, env)
         except Exception as exc:
             log.error("%s: cannot start a client: %s", self.connection.peer, exc)
-            self.master = None
             os.close(master)
             if not self.closed:
                 self._finish_early("Sorry: the server could not start your session.\r\n", 1)
             return
         finally:
             os.close(slave)
-        if self.closed:  # the SSH client left while we were starting
-            self.close()
+        if self.closed:  # the SSH client left while we were starting: hang up at once
+            os.close(master)
+            self.ending = asyncio.ensure_future(gateway.spawner.end(pid))
             return
+        self.master, self.pid = master, pid
         gateway.started(self)
         log.info(
             "%s: session for %s (pid %d)", self.connection.peer, self.connection.name, self.pid
@@ -228,7 +229,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             loop.remove_writer(master)
             os.close(master)  # the hang-up: the kernel sends the client SIGHUP
         if self.pid is not None:
-            self._task = asyncio.ensure_future(self.gateway.spawner.end(self.pid))
+            self.ending = asyncio.ensure_future(self.gateway.spawner.end(self.pid))
         with contextlib.suppress(Exception):
             self.chan.close()
         if self.on_end is not None:
