@@ -300,6 +300,20 @@ async def start_burst(stack: Stack, count: int) -> tuple[float, float]:
     return count / elapsed, (after - before + clients_cpu) / count
 
 
+def import_cost(runs: int = 3) -> float:
+    """CPU-seconds a fresh interpreter spends importing the client: what each start would cost
+    on top without the fork server (the median of ``runs``)."""
+    costs = []
+    for _ in range(runs):
+        process = subprocess.Popen(
+            [sys.executable, "-c", "import selfish_tui.app, selfish_tui.cli, textual.drivers"],
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        _, _, usage = os.wait4(process.pid, 0)
+        costs.append(usage.ru_utime + usage.ru_stime)
+    return statistics.median(costs)
+
+
 async def web_memory(data: Path, count: int) -> dict[str, float]:
     """Memory of the client processes of ``count`` browser sessions (websockets speaking
     textual-serve's protocol, as the page's script does)."""
@@ -419,6 +433,10 @@ async def main_async(args: argparse.Namespace) -> None:
             )
         finally:
             stack.stop()
+        print(
+            f"  (without the fork server each start would also import Textual and the client: "
+            f"{import_cost():.3f} CPU-s in a fresh interpreter)"
+        )
         if not args.skip_web:
             web = await web_memory(data, 5)
             print(
