@@ -122,11 +122,15 @@ class SelfishApp(App[None]):
         backoff: tuple[float, ...] | None = None,
         search: LanSearch | None = None,
         hosting: HostPlan | None = None,
+        goto: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.search = search
         self.hosting = hosting
         self._backoff = backoff
+        # (role, code): join_room as "player" or "spectator" once connected, instead of the
+        # lobby (`selfish connect --join/--watch`, `ssh host join ABCD`)
+        self.goto = goto
         self.player_name = name
         self.plan = plan
         self.local = plan is not None
@@ -412,6 +416,14 @@ class SelfishApp(App[None]):
                     self.current = None
                     self.notify(f"Room {code} is no longer on the server.", title="Connection")
                     self._show_lobby()
+            if self.goto is not None:
+                role, code = self.goto
+                self.goto = None
+                if code in self.rooms:  # already there (we reconnected): show it
+                    self.current = code
+                    self._show_room(self.rooms[code])
+                    return
+                self.request({"type": "join_room", "room": code, "as": role})
             if self.current is None:
                 self.request({"type": "list_rooms"})
 

@@ -2,7 +2,9 @@
 
     selfish play [--edition space|shipwrecked] [--bots N] [--seed S] [--name NAME] [--resume]
     selfish connect [HOST[:PORT] | SERVER-NAME] [--name NAME] [--lan-interface ADDR ...]
+                    [--join CODE | --watch CODE] [--identity FILE | --guest]
     selfish host [--name NAME] [--port P] [--lan-name NAME] [--lan-interface ADDR ...]
+    selfish web [--port 8080] [--host ADDR] [--server HOST:PORT]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -32,6 +35,11 @@ def default_name() -> str:
         name = ""
     name = "".join(ch for ch in name if ch.isprintable()).strip()[:24]
     return name or "Player"
+
+
+def guest_name() -> str:
+    """A name for a guest who gave none (`selfish web` players): 'Guest' and three digits."""
+    return f"Guest {secrets.randbelow(900) + 100}"
 
 
 def _name(text: str) -> str:
@@ -91,6 +99,31 @@ def build_parser() -> argparse.ArgumentParser:
     connect.add_argument("--name", type=_name, default=None, help="your name")
     connect.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
     _lan_interface_option(connect, "browse")
+    goto = connect.add_mutually_exclusive_group()
+    goto.add_argument(
+        "--join", type=_code, metavar="CODE", help="go straight to a seat in room CODE"
+    )
+    goto.add_argument(
+        "--watch", type=_code, metavar="CODE", help="go straight to watching room CODE"
+    )
+    web = sub.add_parser("web", help="serve the client to web browsers (textual-serve)")
+    web.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
+    web.add_argument(
+        "--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface)"
+    )
+    web.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        default=None,
+        help="the selfish-server browsers play on (default: an embedded one)",
+    )
+    keep = connect.add_mutually_exclusive_group()
+    keep.add_argument(
+        "--identity",
+        metavar="FILE",
+        help="keep this player's token in FILE (default: the per-user identities file)",
+    )
+    keep.add_argument("--guest", action="store_true", help="a new player every time: keep no token")
     host = sub.add_parser(
         "host", help="run a server for the LAN inside the client, announced, and open its lobby"
     )
@@ -135,6 +168,13 @@ def _interfaces(args: argparse.Namespace) -> list[str] | None:
     return choose_interfaces(args.lan_interface, os.environ.get(INTERFACES_VARIABLE))
 
 
+def _code(text: str) -> str:
+    """argparse type for a room code: 4 letters."""
+    if len(text) != 4 or not text.isascii() or not text.isalpha():
+        raise argparse.ArgumentTypeError("a room code is 4 letters")
+    return text.upper()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `selfish` console script."""
     args_in = list(sys.argv[1:] if argv is None else argv)
@@ -148,7 +188,22 @@ def main(argv: list[str] | None = None) -> int:
         return play(args)
     if args.command == "host":
         return host(args)
+    if args.command == "web":
+        return _run_web(args)
     return connect(args)
+
+
+def _run_web(args: argparse.Namespace) -> int:
+    from selfish_tui import web
+
+    if args.server is not None:
+        try:
+            host, port = parse_address(args.server, DEFAULT_PORT)
+        except ValueError as exc:
+            print(f"selfish: {exc}", file=sys.stderr)
+            return 2
+        args.server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return web.serve(args.host, args.port, args.server)
 
 
 def _run_bot(argv: list[str]) -> int:
@@ -266,13 +321,16 @@ def connect(args: argparse.Namespace) -> int:
         print(f"selfish: {exc}", file=sys.stderr)
         return 2
     key = f"{host}:{port}"
+    identity = Path(args.identity) if args.identity else None
+    goto = ("player", args.join) if args.join else ("spectator", args.watch) if args.watch else None
     app = SelfishApp(
         host,
         port,
-        args.name or default_name(),
-        load_token(key),
+        args.name or (guest_name() if args.guest else default_name()),
+        None if args.guest else load_token(key, identity),
         bell=args.bell,
-        on_token=lambda token: save_token(key, token),
+        on_token=None if args.guest else lambda token: save_token(key, token, identity),
+        goto=goto,
     )
     app.run()
     return 0

@@ -29,8 +29,11 @@ FATAL_HELLO_ERRORS = {"unsupported_protocol", "bad_name"}
 
 
 def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
-    """Split 'HOST[:PORT]' (IPv6 as '[::1]:7777'); raise ValueError on a bad port."""
+    """Split 'HOST[:PORT]' (IPv6 as '[::1]:7777'; a path starting with '/' is a Unix socket,
+    port 0); raise ValueError on a bad port."""
     text = text.strip()
+    if text.startswith("/"):
+        return text, 0  # a Unix socket (the SSH gateway's clients reach the game this way)
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
@@ -79,7 +82,7 @@ class NetworkClient:
     @property
     def address(self) -> str:
         """'host:port' for messages to the user."""
-        return f"{self.host}:{self.port}"
+        return "the game server" if self.host.startswith("/") else f"{self.host}:{self.port}"
 
     @property
     def connected(self) -> bool:
@@ -133,9 +136,12 @@ class NetworkClient:
         """One connection from open to close: returns (reason, whether to retry)."""
         self._welcomed_once_this_session = False
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(self.host, self.port), timeout=10
+            opening = (
+                asyncio.open_unix_connection(self.host)
+                if self.host.startswith("/")
+                else asyncio.open_connection(self.host, self.port)
             )
+            reader, writer = await asyncio.wait_for(opening, timeout=10)
         except (OSError, TimeoutError) as exc:
             return f"cannot reach {self.address}: {_plain(exc)}", True
         self._writer = writer

@@ -162,7 +162,8 @@ def _plain(exc: BaseException) -> str:
 
 def looks_like_address(text: str) -> bool:
     """Whether `selfish connect TEXT` names an address rather than a server on the LAN: an IP
-    address, anything with a port or a dot (a DNS name), or ``localhost``."""
+    address, anything with a port or a dot (a DNS name), ``localhost``, or a Unix socket's path
+    (starting with ``/``, as the SSH gateway's clients are given)."""
     text = text.strip()
     # IPv4 addresses have dots, IPv6 ones colons.
-    return text.startswith("[") or ":" in text or "." in text or text.lower() == "localhost"
+    return text.startswith(("[", "/")) or ":" in text or "." in text or text.lower() == "localhost"

@@ -32,25 +32,27 @@ def _identities_file() -> Path:
     return data_dir() / "identities.json"
 
 
-def _load() -> dict[str, Any]:
+def _load(file: Path | None = None) -> dict[str, Any]:
     try:
-        data = json.loads(_identities_file().read_text(encoding="utf-8"))
+        data = json.loads((file or _identities_file()).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def load_token(address: str) -> str | None:
-    """The token we last got from the server at ``address`` ('local' for `selfish play`)."""
-    entry = _load().get(address)
+def load_token(address: str, file: Path | None = None) -> str | None:
+    """The token we last got from the server at ``address`` ('local' for `selfish play`),
+    from ``file`` if given (`selfish connect --identity FILE`), else the per-user file."""
+    entry = _load(file).get(address)
     return str(entry["token"]) if isinstance(entry, dict) and entry.get("token") else None
 
 
-def save_token(address: str, token: str) -> None:
-    """Remember the token for ``address``. Failing to write is not fatal: we just lose resume."""
-    data = _load()
+def save_token(address: str, token: str, file: Path | None = None) -> None:
+    """Remember the token for ``address`` (in ``file`` if given). Failing to write is not
+    fatal: we just lose resume."""
+    data = _load(file)
     data[address] = {"token": token}
-    path = _identities_file()
+    path = file or _identities_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")

@@ -48,6 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="announce on the interface with this address (repeatable; default: "
         "$SELFISH_LAN_INTERFACE, comma-separated, else every interface)",
     )
+    p.add_argument(
+        "--ssh-port", type=int, help="also serve the client over SSH on this port (default: off)"
+    )
+    p.add_argument(
+        "--ssh-auth",
+        choices=["open", "keys"],
+        help="open (default): anyone, no password; keys: only --ssh-authorized-keys",
+    )
+    p.add_argument(
+        "--ssh-authorized-keys", metavar="FILE", help="authorized_keys file for --ssh-auth keys"
+    )
     return p
 
 
@@ -75,7 +86,7 @@ def make_config(args: argparse.Namespace) -> ServerConfig:
     settings: dict[str, object] = {"host": "0.0.0.0", "db": default_db_path()}
     if args.config:
         settings.update(load_toml(args.config))
-    for key in ("host", "port", "db", "log_level"):
+    for key in ("host", "port", "db", "log_level", "ssh_port", "ssh_auth", "ssh_authorized_keys"):
         value = getattr(args, key)
         if value is not None:
             settings[key] = value
@@ -112,6 +123,15 @@ async def serve(config: ServerConfig, lan: LanSettings | None = None) -> int:
         except Exception as exc:  # the server still serves those who type its address
             print(f"selfish-server: cannot announce on the LAN: {exc}", file=sys.stderr)
             announcer = None
+    gateway = None
+    if config.ssh_port >= 0:
+        from server.gateway.server import start_gateway
+
+        try:
+            gateway = await start_gateway(running, config)
+        except BaseException:
+            await running.stop()
+            raise
     tune_gc()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -126,10 +146,15 @@ async def serve(config: ServerConfig, lan: LanSettings | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
+    if gateway is not None:
+        where = f"{config.ssh_host or config.host}:{gateway.port}"
+        print(f"selfish-server SSH gateway on {where}", file=sys.stderr, flush=True)
     await stop.wait()
     log.info("signal received")
     if announcer is not None:
         await announcer.stop()
+    if gateway is not None:
+        await gateway.stop()  # its clients say goodbye before the game server stops
     await running.stop()
     return 0
 
@@ -165,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             return runner.run(serve(config, lan))
-    except (OSError, sqlite3.Error) as exc:  # port taken, database unreadable, ...
+    except (OSError, sqlite3.Error, ValueError) as exc:  # port taken, database unreadable, ...
         print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
         return 1
 

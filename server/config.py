@@ -70,6 +70,19 @@ class ServerConfig:
     history_events: int = 2_000  # at most this many past events are sent on join
     shutdown_grace: float = 1.0  # seconds to flush goodbyes on shutdown
 
+    # SSH gateway (server/gateway/, docs/operations.md): off unless ssh_port is given
+    ssh_port: int = -1  # -1 = no SSH gateway; 0 = any free port
+    ssh_host: str = ""  # address to listen on; empty = the same as host
+    ssh_auth: str = "open"  # open: anyone, no password; keys: only ssh_authorized_keys
+    ssh_authorized_keys: str = ""  # an OpenSSH authorized_keys file
+    ssh_host_key: str = ""  # empty = ssh_host_ed25519_key in the data directory (made once)
+    ssh_max_sessions: int = 64  # each session is a client process (~20 MiB)
+    ssh_max_sessions_per_address: int = 8
+    ssh_sessions_per_second: float = 4.0  # new sessions start at this pace after the burst
+    ssh_sessions_burst: int = 8
+    ssh_start_queue: float = 10.0  # a start that would wait longer than this is refused
+    ssh_idle_timeout: float = 1800.0  # seconds without a keystroke before a session closes
+
     def replace(self, **changes: Any) -> ServerConfig:
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)

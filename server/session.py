@@ -88,9 +88,7 @@ class Session:
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports implement asyncio.Transport without subclassing it
         self.transport = cast(asyncio.Transport, transport)
-        peer = transport.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.address, self.peer = self.identify(transport)
         if not self.registry.admit(self):
             self.closing = True
             self.transport.close()
@@ -99,6 +97,14 @@ class Session:
         log.info("%s connected", self.peer)
         self._idle_end = self._loop.time() + self.config.idle_timeout
         self._arm(self._idle_end)
+
+    def identify(self, transport: asyncio.BaseTransport) -> tuple[str, str]:
+        """The client's (address, address:port): what the limits count and the log shows.
+        The SSH gateway's sessions override it with the SSH client's address."""
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple):
+            return str(peer[0]), f"{peer[0]}:{peer[1]}"
+        return str(peer), str(peer)
 
     def data_received(self, data: bytes) -> None:
         if self.closing:

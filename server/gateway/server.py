@@ -1,0 +1,285 @@
+"""The SSH front door: accept SSH connections, authenticate them, and give each session a
+terminal with the Textual client on it (:mod:`server.gateway.terminal`).
+
+Identity: the SSH user name is the player's display name. A client that authenticates with a
+public key is known by the key's fingerprint: its client process keeps the server's token in a
+file named after the fingerprint, so the same key gets the same player (and seats) back. A
+client without a key (``--ssh-auth open`` lets anyone in) is a new player every time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from server.config import ServerConfig, default_db_path
+from server.gateway.admission import Admission
+from server.gateway.link import LinkSession, socket_path, start_link
+from server.gateway.spawner import Spawner
+from server.gateway.terminal import TERM_PATTERN, Goto, TerminalSession
+from server.tcp import RunningServer
+
+log = logging.getLogger("selfish.gateway")
+
+AUTH_MODES = ("open", "keys")
+MAX_NAME = 24
+LOGIN_TIMEOUT = 30.0
+
+
+def data_dir(config: ServerConfig) -> Path:
+    """The server's data directory: the database's directory (the default one for an
+    in-memory database)."""
+    db = config.db if config.db != ":memory:" else default_db_path()
+    return Path(db).resolve().parent
+
+
+def display_name(username: str) -> str:
+    """The SSH user name as a display name: printable characters, at most 24, else 'Player'."""
+    name = "".join(ch for ch in username if ch.isprintable()).strip()[:MAX_NAME].strip()
+    return name or "Player"
+
+
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The gateway's host key; generated (Ed25519) and saved, private, on first start."""
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key.export_private_key())
+    tmp.replace(path)
+    path.with_suffix(".pub").write_bytes(key.export_public_key())
+    log.info("generated SSH host key %s (%s)", path, key.get_fingerprint())
+    return key
+
+
+@dataclass
+class Gateway:
+    """What every SSH session shares: settings, limits, the fork server, the link socket."""
+
+    config: ServerConfig
+    running: RunningServer
+    data: Path
+    link_path: Path
+    spawner: Spawner
+    admission: Admission
+    authorized: asyncssh.SSHAuthorizedKeys | None
+    port: int = 0
+    sessions: set[TerminalSession] = field(default_factory=set)
+    by_pid: dict[int, tuple[str, str]] = field(default_factory=dict)
+    _ssh: Any = None
+    _link: Any = None
+
+    @property
+    def idle_timeout(self) -> float:
+        """Seconds without a keystroke before a session is closed."""
+        return self.config.ssh_idle_timeout
+
+    def identity_file(self, fingerprint: str) -> Path:
+        """Where the client of the key with ``fingerprint`` keeps its token."""
+        digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
+        return self.data / "ssh-identities" / f"{digest}.json"
+
+    def client_argv(self, connection: Connection, goto: Goto | None) -> list[str]:
+        """The ``selfish`` arguments of a session's client process."""
+        argv = ["connect", str(self.link_path), "--name", connection.name]
+        if connection.fingerprint is not None:
+            path = self.identity_file(connection.fingerprint)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            argv += ["--identity", str(path)]
+        else:
+            argv.append("--guest")
+        if goto is not None:
+            argv += [f"--{goto.role}", goto.room]
+        return argv
+
+    def client_env(self, term: str, sent: Any) -> dict[str, str]:
+        """A client's environment, from scratch: never COLUMNS/LINES (they would override the
+        terminal's size and break resizing), nothing from the SSH client but COLORTERM."""
+        colorterm = str(sent.get("COLORTERM", "")) if sent else ""
+        env = {
+            "TERM": term,
+            "COLORTERM": colorterm if TERM_PATTERN.fullmatch(colorterm) else "truecolor",
+            "LANG": "C.UTF-8",
+            "PYTHONIOENCODING": "utf-8",
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", "/"),
+        }
+        if os.environ.get("XDG_DATA_HOME"):
+            env["XDG_DATA_HOME"] = os.environ["XDG_DATA_HOME"]
+        return env
+
+    def started(self, session: TerminalSession) -> None:
+        """A session's client is running: its connection to the game counts for its address."""
+        assert session.pid is not None
+        self.sessions.add(session)
+        self.by_pid[session.pid] = (session.connection.address, session.connection.peer)
+        pid = session.pid
+
+        def ended(_: TerminalSession) -> None:
+            self.sessions.discard(session)
+            self.by_pid.pop(pid, None)
+
+        session.on_end = ended
+
+    def new_link_session(self) -> LinkSession:
+        """The protocol session of a client process's connection to the game."""
+        running = self.running
+        link = LinkSession(running.lobby, running.config, running.outbox, running)
+        link.resolve = self.by_pid.get
+        return link
+
+    async def stop(self) -> None:
+        """Stop accepting, end every session (their clients exit), stop the fork server."""
+        if self._ssh is not None:
+            self._ssh.close()
+            self._ssh = None
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.close()
+        ends = [s.ending for s in sessions if s.ending is not None]
+        if ends:
+            await asyncio.gather(*ends, return_exceptions=True)
+        await self.spawner.stop()
+        if self._link is not None:
+            self._link.close()
+            self._link = None
+        with contextlib.suppress(OSError):
+            self.link_path.unlink()
+
+
+class Connection(asyncssh.SSHServer):
+    """One SSH connection: authentication, identity, at most one session at a time."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+        self.address = "?"
+        self.peer = "?"
+        self.name = "Player"
+        self.fingerprint: str | None = None
+        self.refused: str | None = None
+        self._candidate: str | None = None
+        self._counted = False
+        self._session: TerminalSession | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        peer = conn.get_extra_info("peername")
+        if isinstance(peer, tuple):
+            self.address, self.peer = str(peer[0]), f"{peer[0]}:{peer[1]}"
+        self.refused = self.gateway.admission.admit(self.address)
+        self._counted = self.refused is None
+        if self.refused:
+            log.warning("%s: SSH refused: %s", self.peer, self.refused)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._counted:
+            self._counted = False
+            self.gateway.admission.release(self.address)
+        if self._session is not None:
+            self._session.close()
+
+    def begin_auth(self, username: str) -> bool:
+        self.name = display_name(username)
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh checks the signature after this returns True; the last key accepted here
+        # before authentication completes is the one the client proved it holds.
+        authorized = self.gateway.authorized
+        if self.gateway.config.ssh_auth == "keys" and (
+            authorized is None or authorized.validate(key, self.address, self.address) is None
+        ):
+            return False
+        self._candidate = key.get_fingerprint("sha256")
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return self.gateway.config.ssh_auth == "open"
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # open: no questions. A key offered earlier and not proven must not become the identity.
+        self._candidate = None
+        return True
+
+    def auth_completed(self) -> None:
+        self.fingerprint = self._candidate
+        log.info(
+            "%s: SSH user %r %s",
+            self.peer,
+            self.name,
+            f"with key {self.fingerprint}" if self.fingerprint else "without a key",
+        )
+
+    def session_requested(self) -> TerminalSession | bool:
+        if self._session is not None and not self._session.closed:
+            return False  # one game client per connection
+        session = TerminalSession(self.gateway, self)
+        session.refused = self.refused
+        self._session = session
+        return session
+
+
+async def start_gateway(running: RunningServer, config: ServerConfig) -> Gateway:
+    """Start the SSH gateway of ``running`` on ``config.ssh_host:config.ssh_port``."""
+    if config.ssh_auth not in AUTH_MODES:
+        raise ValueError(f"ssh_auth must be one of {', '.join(AUTH_MODES)}")
+    authorized = None
+    if config.ssh_authorized_keys:
+        authorized = asyncssh.read_authorized_keys(config.ssh_authorized_keys)
+    elif config.ssh_auth == "keys":
+        raise ValueError("--ssh-auth keys needs --ssh-authorized-keys FILE")
+    if log.getEffectiveLevel() > logging.DEBUG:
+        # asyncssh logs every channel's opening and closing at INFO: too chatty for operators
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    data = data_dir(config)
+    host_key = load_host_key(
+        Path(config.ssh_host_key) if config.ssh_host_key else data / "ssh_host_ed25519_key"
+    )
+    admission = Admission(
+        config.ssh_max_sessions,
+        config.ssh_max_sessions_per_address,
+        config.ssh_sessions_per_second,
+        config.ssh_sessions_burst,
+        config.ssh_start_queue,
+    )
+    spawner = Spawner()
+    await spawner.start()
+    gateway = Gateway(config, running, data, socket_path(data), spawner, admission, authorized)
+    try:
+        gateway._link = await start_link(gateway.link_path, gateway.new_link_session)
+        gateway._ssh = await asyncssh.create_server(
+            lambda: Connection(gateway),
+            config.ssh_host or config.host,
+            config.ssh_port,
+            server_host_keys=[host_key],
+            encoding=None,
+            line_editor=False,
+            login_timeout=LOGIN_TIMEOUT,
+            allow_scp=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+        )
+    except BaseException:
+        await gateway.stop()
+        raise
+    gateway.port = int(gateway._ssh.sockets[0].getsockname()[1])
+    log.info(
+        "SSH gateway on %s:%d (auth %s)",
+        config.ssh_host or config.host,
+        gateway.port,
+        config.ssh_auth,
+    )
+    return gateway

@@ -1,0 +1,327 @@
+"""One SSH session: a pseudo-terminal sized like the SSH window, a client process on its slave
+end, and the bytes pumped between the SSH channel and the master end without blocking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import logging
+import os
+import re
+import signal
+import struct
+import termios
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+if TYPE_CHECKING:
+    from server.gateway.server import Connection, Gateway
+
+log = logging.getLogger("selfish.gateway")
+
+NO_PTY = (
+    "Selfish needs a terminal: connect with `ssh -t` (a plain `ssh host` gets one), "
+    "e.g. `ssh -t -p PORT host join ABCD`.\r\n"
+)
+USAGE = "Commands: `join CODE` (take a seat in room CODE) or `watch CODE` (spectate it).\r\n"
+READ_CHUNK = 65_536
+# Past this many bytes waiting for the SSH client, stop reading the terminal (the client
+# process then blocks on its own writes) until the channel drains.
+CHANNEL_HIGH_WATER = 256 * 1024
+# Past this many keystroke bytes the terminal has not taken, stop reading the channel.
+INPUT_HIGH_WATER = 64 * 1024
+TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+CODE_PATTERN = re.compile(r"[A-Za-z]{4}")
+
+
+@dataclass(frozen=True)
+class Goto:
+    """Where a session's command asks to start: ``join ABCD`` or ``watch ABCD``."""
+
+    role: str  # "join" or "watch"
+    room: str
+
+
+def parse_command(command: str | None) -> Goto | None:
+    """The session's command (empty: the lobby); ValueError for anything else."""
+    words = (command or "").split()
+    if not words:
+        return None
+    if (
+        len(words) == 2
+        and words[0].lower() in ("join", "watch")
+        and CODE_PATTERN.fullmatch(words[1])
+    ):
+        return Goto(words[0].lower(), words[1].upper())
+    raise ValueError(f"unknown command {command!r}")
+
+
+def set_size(fd: int, width: int, height: int) -> None:
+    """Set a terminal's size (struct winsize: rows first)."""
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+
+
+class TerminalSession(asyncssh.SSHServerSession[bytes]):
+    """The SSH side of one session; the client process runs on the PTY's slave end."""
+
+    def __init__(self, gateway: Gateway, connection: Connection) -> None:
+        self.gateway = gateway
+        self.connection = connection
+        self.chan: Any = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.goto: Goto | None = None
+        self.bad_command: str | None = None
+        self.refused: str | None = None  # the connection is over a limit: say so and end
+        self.master: int | None = None
+        self.pid: int | None = None
+        self.closed = False
+        self._to_terminal = bytearray()
+        self._reading = False
+        self._last_input = 0.0
+        self._idle: asyncio.TimerHandle | None = None
+        self._task: asyncio.Future[None] | None = None
+        self.ending: asyncio.Future[None] | None = None  # the client being made to exit
+        self.on_end: Callable[[TerminalSession], None] | None = None
+
+    # --- asyncssh callbacks ------------------------------------------------------------------
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], _modes: Any
+    ) -> bool:
+        self.term = term_type if TERM_PATTERN.fullmatch(term_type or "") else "xterm-256color"
+        width, height = term_size[0], term_size[1]
+        self.size = (_clamp(width, 80), _clamp(height, 24))
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        try:
+            self.goto = parse_command(command)
+        except ValueError:
+            self.bad_command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        if self.refused is not None:
+            self._finish_early(f"Sorry: {self.refused}. Try again later.\r\n", 1)
+            return
+        if self.bad_command is not None:
+            self._finish_early(f"Unknown command: {_printable(self.bad_command)}.\r\n{USAGE}", 2)
+            return
+        if self.term is None:
+            self._finish_early(NO_PTY, 1)
+            return
+        self._task = asyncio.ensure_future(self._start())
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        self._last_input = asyncio.get_running_loop().time()
+        if self.master is None:
+            return  # keys pressed before the client is up are dropped, like a busy terminal
+        self._to_terminal += data
+        self._write_terminal()
+
+    def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
+        self.size = (_clamp(width, self.size[0]), _clamp(height, self.size[1]))
+        if self.master is None:
+            return
+        with contextlib.suppress(OSError):
+            set_size(self.master, *self.size)
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGWINCH)
+
+    def eof_received(self) -> bool:
+        return True  # keep the session: a terminal's input ending does not end the game
+
+    def pause_writing(self) -> None:
+        self._stop_reading()
+
+    def resume_writing(self) -> None:
+        self._start_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.close()
+
+    # --- start and stop ------------------------------------------------------------------------
+
+    def _finish_early(self, text: str, status: int) -> None:
+        self.chan.write(text.encode())
+        self.chan.exit(status)
+
+    async def _start(self) -> None:
+        """Wait for a start slot, open the terminal, start the client on it."""
+        gateway = self.gateway
+        delay = gateway.admission.start_delay()
+        if delay is None:
+            self._finish_early(
+                "The server is starting too many sessions; try again shortly.\r\n", 1
+            )
+            return
+        if delay > 0:
+            self.chan.write(f"Busy: starting in {delay:.0f} s…\r\n".encode())
+            await asyncio.sleep(delay)
+        if self.closed:
+            return
+        master, slave = os.openpty()
+        try:
+            set_size(master, *self.size)
+            os.set_blocking(master, False)
+            argv = gateway.client_argv(self.connection, self.goto)
+            env = gateway.client_env(self.term or "xterm-256color", self.chan.get_environment())
+            pid = await gateway.spawner.spawn(slave, argv, env)
+        except Exception as exc:
+            log.error("%s: cannot start a client: %s", self.connection.peer, exc)
+            os.close(master)
+            if not self.closed:
+                self._finish_early("Sorry: the server could not start your session.\r\n", 1)
+            return
+        finally:
+            os.close(slave)
+        if self.closed:  # the SSH client left while we were starting: hang up at once
+            os.close(master)
+            self.ending = asyncio.ensure_future(gateway.spawner.end(pid))
+            return
+        self.master, self.pid = master, pid
+        gateway.started(self)
+        log.info(
+            "%s: session for %s (pid %d)", self.connection.peer, self.connection.name, self.pid
+        )
+        self._start_reading()
+        self._last_input = asyncio.get_running_loop().time()
+        self._arm_idle()
+        self.gateway.spawner.exited(self.pid).add_done_callback(self._client_exited)
+
+    def _client_exited(self, done: asyncio.Future[int]) -> None:
+        """The client ended by itself (the player quit): end the SSH session with its status."""
+        if self.closed:
+            return
+        self._drain_terminal()
+        status = done.result() if not done.cancelled() and done.exception() is None else 1
+        self.chan.exit(max(0, status))
+        self.close()
+
+    def close(self) -> None:
+        """End the session: hang the terminal up and make sure the client is gone."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._idle is not None:
+            self._idle.cancel()
+        self._stop_reading()
+        master, self.master = self.master, None
+        if master is not None:
+            loop = asyncio.get_running_loop()
+            loop.remove_writer(master)
+            os.close(master)  # the hang-up: the kernel sends the client SIGHUP
+        if self.pid is not None:
+            self.ending = asyncio.ensure_future(self.gateway.spawner.end(self.pid))
+        with contextlib.suppress(Exception):
+            self.chan.close()
+        if self.on_end is not None:
+            self.on_end(self)
+
+    # --- idle timeout -------------------------------------------------------------------------
+
+    def _arm_idle(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._idle = loop.call_at(self._last_input + self.gateway.idle_timeout, self._check_idle)
+
+    def _check_idle(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self._last_input + self.gateway.idle_timeout:
+            log.info("%s: idle for %.0f s; closed", self.connection.peer, self.gateway.idle_timeout)
+            with contextlib.suppress(Exception):
+                self.chan.write(b"\r\nClosed after a long time without input.\r\n")
+            self.close()
+            return
+        self._arm_idle()
+
+    # --- the pump -----------------------------------------------------------------------------
+
+    def _start_reading(self) -> None:
+        if self.master is not None and not self._reading:
+            asyncio.get_running_loop().add_reader(self.master, self._read_terminal)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self.master is not None and self._reading:
+            asyncio.get_running_loop().remove_reader(self.master)
+        self._reading = False
+
+    def _read_terminal(self) -> None:
+        """The client drew something: pass it on to the SSH client."""
+        if self.master is None:
+            return
+        try:
+            data = os.read(self.master, READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.EIO:  # EIO: every slave end is closed (the client ended)
+                log.warning("%s: terminal read failed: %s", self.connection.peer, exc)
+            self._stop_reading()
+            return
+        if not data:
+            self._stop_reading()
+            return
+        self.chan.write(data)
+        if self.chan.get_write_buffer_size() > CHANNEL_HIGH_WATER:
+            self._stop_reading()
+
+    def _drain_terminal(self) -> None:
+        """Pass on whatever the client wrote last (its goodbye: the terminal restored)."""
+        while self.master is not None:
+            try:
+                data = os.read(self.master, READ_CHUNK)
+            except OSError:
+                return
+            if not data:
+                return
+            self.chan.write(data)
+
+    def _write_terminal(self) -> None:
+        """Keystrokes to the client; what the terminal cannot take yet waits for it."""
+        master = self.master
+        if master is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            while self._to_terminal:
+                written = os.write(master, self._to_terminal)
+                del self._to_terminal[:written]
+        except BlockingIOError:
+            pass
+        except OSError:
+            self._to_terminal.clear()
+        if self._to_terminal:
+            loop.add_writer(master, self._write_terminal)
+            if len(self._to_terminal) > INPUT_HIGH_WATER:
+                self.chan.pause_reading()
+        else:
+            loop.remove_writer(master)
+            self.chan.resume_reading()
+
+
+def _clamp(value: int, fallback: int) -> int:
+    """A terminal dimension from the SSH client: 0 (unknown) or absurd values fall back."""
+    return value if 0 < value <= 1000 else fallback
+
+
+def _printable(text: str) -> str:
+    """A string from the network, safe to echo to a terminal."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)[:60]

@@ -1,0 +1,62 @@
+"""The gateway's limits, with an injected clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.gateway.admission import Admission
+from server.gateway.terminal import Goto, parse_command
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_connections_are_limited_per_address_and_in_total() -> None:
+    admission = Admission(3, 2, 1.0, 1, 5.0)
+    assert admission.admit("a") is None
+    assert admission.admit("a") is None
+    assert admission.admit("a") == "too many SSH sessions from your address"
+    assert admission.admit("b") is None
+    assert admission.admit("c") == "the server has as many SSH players as it can take"
+    admission.release("a")
+    assert admission.admit("c") is None
+    admission.release("b")
+    assert "b" not in admission.per_address
+
+
+def test_starts_past_the_burst_queue_at_the_rate_then_are_refused() -> None:
+    clock = Clock()
+    admission = Admission(100, 100, 2.0, 2, 1.0, clock=clock)
+    assert admission.start_delay() == 0.0
+    assert admission.start_delay() == 0.0
+    assert admission.start_delay() == pytest.approx(0.5)  # one refill at 2 a second
+    assert admission.start_delay() == pytest.approx(1.0)
+    assert admission.start_delay() is None  # would wait 1.5 s > max_wait: refused
+    clock.now = 10.0
+    assert admission.start_delay() == 0.0  # refilled (never past the burst)
+    assert admission.start_delay() == 0.0
+    assert admission.start_delay() == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("command", "goto"),
+    [
+        ("", None),
+        (None, None),
+        ("join abcd", Goto("join", "ABCD")),
+        ("  WATCH  QZKX ", Goto("watch", "QZKX")),
+    ],
+)
+def test_commands(command: str | None, goto: Goto | None) -> None:
+    assert parse_command(command) == goto
+
+
+@pytest.mark.parametrize("command", ["join", "join ABC", "join AB1D", "shell", "watch ABCD x"])
+def test_bad_commands(command: str) -> None:
+    with pytest.raises(ValueError):
+        parse_command(command)
