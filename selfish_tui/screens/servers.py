@@ -66,7 +66,7 @@ class ServersScreen(Screen[tuple[str, int]]):
             yield Static(self._status(), id="servers-status")
             yield DataTable(id="servers", cursor_type="row", zebra_stripes=True)
             yield Static("Or type an address (HOST[:PORT]) and press Enter:", id="servers-label")
-            yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
+            yield Input(placeholder=f"e.g. 192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
