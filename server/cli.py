@@ -76,7 +76,9 @@ def lan_settings(args: argparse.Namespace) -> LanSettings | None:
 
     if not args.announce:
         return None
-    name = check_server_name(args.lan_name or socket.gethostname() or "Selfish")
+    # The machine's name without its domain, which would only make it long.
+    default = socket.gethostname().split(".")[0].strip()[:40] or "Selfish"
+    name = check_server_name(args.lan_name or default)
     interfaces = choose_interfaces(args.lan_interface, os.environ.get(INTERFACES_VARIABLE))
     return LanSettings(name, interfaces)
 

@@ -60,13 +60,14 @@ class ServersScreen(Screen[tuple[str, int]]):
         self.servers: list[LanServer] = []
         self.problem: str | None = None
         self._quiet = False  # the wait is over without a server
+        self._chosen = False  # dismissed already (more news may still be queued)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="servers-box"):
             yield Static(self._status(), id="servers-status")
             yield DataTable(id="servers", cursor_type="row", zebra_stripes=True)
             yield Static("Or type an address (HOST[:PORT]) and press Enter:", id="servers-label")
-            yield Input(placeholder=f"192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
+            yield Input(placeholder=f"e.g. 192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -158,6 +159,8 @@ class ServersScreen(Screen[tuple[str, int]]):
             self._join(self.servers[row])
 
     def _join(self, server: LanServer) -> None:
+        if self._chosen:
+            return
         if not server.compatible:
             self.notify(
                 f"{server.name} speaks protocol {server.protocol}, which this client does not: "
@@ -165,7 +168,13 @@ class ServersScreen(Screen[tuple[str, int]]):
                 severity="warning",
             )
             return
-        self.dismiss((server.host, server.port))
+        self._choose(server.host, server.port)
+
+    def _choose(self, host: str, port: int) -> None:
+        """Dismiss once: a dismissed screen that dismisses again would pop the lobby under it."""
+        if not self._chosen:
+            self._chosen = True
+            self.dismiss((host, port))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -174,7 +183,7 @@ class ServersScreen(Screen[tuple[str, int]]):
         except ValueError as exc:
             self.notify(str(exc), title="Address", severity="warning")
             return
-        self.dismiss((host, port))
+        self._choose(host, port)
 
     def action_type_address(self) -> None:
         """Move to the address field."""

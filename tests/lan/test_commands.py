@@ -88,6 +88,9 @@ def test_selfish_server_announce_settings(monkeypatch: pytest.MonkeyPatch) -> No
     )
     assert settings is not None and settings.interfaces == ["127.0.0.1", "::1"]
     assert settings.name  # the machine's name by default
+    monkeypatch.setattr(server_cli.socket, "gethostname", lambda: "x" * 50 + ".example.org")
+    settings = server_cli.lan_settings(parse(["--announce"]))
+    assert settings is not None and settings.name == "x" * 40
     assert server_cli.main(["--announce", "--lan-interface", "nowhere"]) == 2
 
 

@@ -66,6 +66,8 @@ async def test_the_list_shows_announced_servers_and_enter_joins(
         assert isinstance(app.screen, LobbyScreen)
         assert app.client is not None and app.client.port == bob.port
         assert list(saved) == [f"127.0.0.1:{bob.port}"]  # the identity is kept per address
+        # Browsing ends with the list: nothing multicasts during the game.
+        await wait_for(pilot, lambda: not [w for w in app.workers if w.name == "discovery"])
         assert "Connected to" in str(app.screen.query_one("#lobby-status", Static).render())
 
 
@@ -188,3 +190,23 @@ async def test_an_unreachable_server_brings_the_list_back(no_browsing: None) -> 
         await pilot.pause()
         assert isinstance(app.screen, ServersScreen) and app.client is None
         assert not [w for w in app.workers if w.name == "network" and w.is_running]
+
+
+async def test_news_after_the_choice_changes_nothing(no_browsing: None) -> None:
+    """The finder may report again between the choice and the list's closing (the wanted
+    server updated, another found): the list is gone once, the lobby stays."""
+    server = EmbeddedServer(":memory:")
+    port = server.start()
+    try:
+        app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK, wanted="Bob"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
+            screen = app.screen
+            bob = LanServer("b." + SERVICE_TYPE, "Bob", "127.0.0.1", port, 0, 0, 1)
+            screen.post_message(ServersChanged([bob]))
+            ann = LanServer("a." + SERVICE_TYPE, "Ann", "127.0.0.1", port, 0, 0, 1)
+            screen.post_message(ServersChanged([ann, bob]))
+            await wait_for(pilot, lambda: app.player_id is not None)
+            assert isinstance(app.screen, LobbyScreen) and app.screen is app.lobby
+    finally:
+        server.stop()
