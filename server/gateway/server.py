@@ -151,11 +151,11 @@ class Gateway:
         if ends:
             await asyncio.gather(*ends, return_exceptions=True)
         await self.spawner.stop()
-        if self._link is not None:
+        if self._link is not None:  # only the gateway that made the socket removes it
             self._link.close()
             self._link = None
-        with contextlib.suppress(OSError):
-            self.link_path.unlink()
+            with contextlib.suppress(OSError):
+                self.link_path.unlink()
 
 
 class Connection(asyncssh.SSHServer):
@@ -267,10 +267,10 @@ async def start_gateway(running: RunningServer, config: ServerConfig) -> Gateway
         config.ssh_start_queue,
     )
     spawner = Spawner()
-    await spawner.start()
     gateway = Gateway(config, running, data, socket_path(data), spawner, admission, authorized)
     try:
         gateway._link = await start_link(gateway.link_path, gateway.new_link_session)
+        await spawner.start()
         gateway._ssh = await asyncssh.create_server(
             lambda: Connection(gateway),
             config.ssh_host or config.host,

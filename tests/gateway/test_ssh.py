@@ -213,3 +213,16 @@ async def test_a_dead_fork_server_is_replaced_and_games_go_on(stack: Stack) -> N
     _, second = await stack.terminal("gus")
     await second.wait_for(LOBBY, "Connected to")
     assert stack.gateway.spawner.pid not in (None, old)
+
+
+async def test_a_second_gateway_on_the_same_data_directory_is_refused(
+    stack: Stack, tmp_path: Path
+) -> None:
+    from server.config import ServerConfig
+    from server.gateway.server import start_gateway
+
+    config = ServerConfig(port=0, ssh_port=0, db=str(tmp_path / "server.sqlite3"))
+    with pytest.raises(OSError, match="another selfish-server"):
+        await start_gateway(stack.running, config)
+    _, term = await stack.terminal()  # the first one still works
+    await term.wait_for(LOBBY, "Connected to")
