@@ -11,6 +11,11 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
+# Refused connections from one address that are kept open long enough to be told why: a
+# client looping on connect gets its first few answers, then silence, and costs the server no
+# key exchanges (the gateway shares the game server's process).
+REFUSED_PER_ADDRESS = 2
+
 
 class Admission:
     """Counts SSH connections and spaces out session starts."""
@@ -32,6 +37,9 @@ class Admission:
         self.clock = clock
         self.per_address: Counter[str] = Counter()
         self.total = 0
+        # Refused connections still open (each is told why after authenticating): past
+        # REFUSED_PER_ADDRESS from one address, further ones are dropped before key exchange.
+        self.refused: Counter[str] = Counter()
         self._tokens = float(start_burst)
         self._last = clock()
 
@@ -51,6 +59,20 @@ class Admission:
         self.per_address[address] -= 1
         if self.per_address[address] <= 0:
             del self.per_address[address]
+
+    def refuse(self, address: str) -> bool:
+        """Count a refused connection that stays open to hear why; False when ``address`` has
+        enough of those already (the connection should be dropped at once)."""
+        if self.refused[address] >= REFUSED_PER_ADDRESS:
+            return False
+        self.refused[address] += 1
+        return True
+
+    def forget_refused(self, address: str) -> None:
+        """A refused connection has ended."""
+        self.refused[address] -= 1
+        if self.refused[address] <= 0:
+            del self.refused[address]
 
     def start_delay(self) -> float | None:
         """Reserve a start: seconds to wait first (0 = now), or None when the queue is longer

@@ -57,10 +57,19 @@ def socket_path(data_dir: Path) -> Path:
 
 
 async def start_link(path: Path, new_session: Callable[[], LinkSession]) -> asyncio.AbstractServer:
-    """Listen on ``path`` (replacing a stale socket left by a crash)."""
+    """Listen on ``path``, replacing a stale socket left by a crash; OSError if another
+    running gateway listens there (two servers sharing a data directory)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     if path.is_socket():
-        path.unlink()
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            path.unlink()  # nobody answers: left behind
+        else:
+            raise OSError(f"another selfish-server's SSH gateway is using {path}")
+        finally:
+            probe.close()
     loop = asyncio.get_running_loop()
     # a Session has every method of asyncio.Protocol without subclassing it (server.session)
     server = await loop.create_unix_server(

@@ -151,11 +151,11 @@ class Gateway:
         if ends:
             await asyncio.gather(*ends, return_exceptions=True)
         await self.spawner.stop()
-        if self._link is not None:
+        if self._link is not None:  # only the gateway that made the socket removes it
             self._link.close()
             self._link = None
-        with contextlib.suppress(OSError):
-            self.link_path.unlink()
+            with contextlib.suppress(OSError):
+                self.link_path.unlink()
 
 
 class Connection(asyncssh.SSHServer):
@@ -170,21 +170,32 @@ class Connection(asyncssh.SSHServer):
         self.refused: str | None = None
         self._candidate: str | None = None
         self._counted = False
+        self._refusal_counted = False
         self._session: TerminalSession | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername")
         if isinstance(peer, tuple):
             self.address, self.peer = str(peer[0]), f"{peer[0]}:{peer[1]}"
-        self.refused = self.gateway.admission.admit(self.address)
+        admission = self.gateway.admission
+        self.refused = admission.admit(self.address)
         self._counted = self.refused is None
-        if self.refused:
-            log.warning("%s: SSH refused: %s", self.peer, self.refused)
+        if self.refused is None:
+            return
+        if not admission.refuse(self.address):
+            log.warning("%s: SSH dropped: %s", self.peer, self.refused)
+            conn.abort()
+            return
+        self._refusal_counted = True
+        log.warning("%s: SSH refused: %s", self.peer, self.refused)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._counted:
             self._counted = False
             self.gateway.admission.release(self.address)
+        if self._refusal_counted:
+            self._refusal_counted = False
+            self.gateway.admission.forget_refused(self.address)
         if self._session is not None:
             self._session.close()
 
@@ -256,10 +267,10 @@ async def start_gateway(running: RunningServer, config: ServerConfig) -> Gateway
         config.ssh_start_queue,
     )
     spawner = Spawner()
-    await spawner.start()
     gateway = Gateway(config, running, data, socket_path(data), spawner, admission, authorized)
     try:
         gateway._link = await start_link(gateway.link_path, gateway.new_link_session)
+        await spawner.start()
         gateway._ssh = await asyncssh.create_server(
             lambda: Connection(gateway),
             config.ssh_host or config.host,

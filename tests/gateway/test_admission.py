@@ -60,3 +60,14 @@ def test_commands(command: str | None, goto: Goto | None) -> None:
 def test_bad_commands(command: str) -> None:
     with pytest.raises(ValueError):
         parse_command(command)
+
+
+def test_refused_connections_kept_open_are_few_per_address() -> None:
+    admission = Admission(1, 1, 1.0, 1, 5.0)
+    assert admission.admit("a") is None
+    assert admission.admit("a") is not None
+    assert admission.refuse("a") and admission.refuse("a")
+    assert not admission.refuse("a")  # dropped before key exchange
+    assert admission.refuse("b")
+    admission.forget_refused("a")
+    assert admission.refuse("a")

@@ -175,13 +175,20 @@ async def test_sessions_per_address_are_limited(make_stack: StackFactory) -> Non
     process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding="utf-8")
     out = await asyncio.wait_for(process.stdout.read(), 10)
     assert "too many SSH sessions from your address" in out
+    # A client looping on connect gets a couple of answers, then is dropped before key exchange.
+    await stack.connect("erin")
+    with pytest.raises((asyncssh.Error, OSError)):
+        await stack.connect("erin")
+    await first.wait_for(LOBBY)  # the admitted session is unaffected
 
 
 async def test_idle_session_is_closed(make_stack: StackFactory) -> None:
-    stack = await make_stack(ssh_idle_timeout=1.0)
+    # long enough for the client to start on a busy machine: the timer runs from its start
+    stack = await make_stack(ssh_idle_timeout=4.0)
     _, term = await stack.terminal()
     await term.wait_for(LOBBY)
-    await asyncio.wait_for(term.process.wait_closed(), 15)
+    await asyncio.wait_for(term.process.wait_closed(), 30)
+    assert "Closed after a long time without input" in term.text
     assert not stack.gateway.sessions
 
 
@@ -206,3 +213,16 @@ async def test_a_dead_fork_server_is_replaced_and_games_go_on(stack: Stack) -> N
     _, second = await stack.terminal("gus")
     await second.wait_for(LOBBY, "Connected to")
     assert stack.gateway.spawner.pid not in (None, old)
+
+
+async def test_a_second_gateway_on_the_same_data_directory_is_refused(
+    stack: Stack, tmp_path: Path
+) -> None:
+    from server.config import ServerConfig
+    from server.gateway.server import start_gateway
+
+    config = ServerConfig(port=0, ssh_port=0, db=str(tmp_path / "server.sqlite3"))
+    with pytest.raises(OSError, match="another selfish-server"):
+        await start_gateway(stack.running, config)
+    _, term = await stack.terminal()  # the first one still works
+    await term.wait_for(LOBBY, "Connected to")
