@@ -25,6 +25,8 @@ SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 MAX_NAME = 24
 MAX_CHAT = 300
 ROOM_CODE_LENGTH = 4
+# A private room's code is its secret (26**12 codes): nobody finds it by trying codes.
+PRIVATE_ROOM_CODE_LENGTH = 12
 
 #: Every type a server may send.
 SERVER_TYPES = frozenset(
@@ -114,7 +116,11 @@ def room_code(msg: Mapping[str, Any]) -> str:
     if not isinstance(raw, str):
         raise _bad("room", "a string")
     code = raw.upper()
-    if len(code) != ROOM_CODE_LENGTH or not code.isascii() or not code.isalpha():
+    if (
+        len(code) not in (ROOM_CODE_LENGTH, PRIVATE_ROOM_CODE_LENGTH)
+        or not code.isascii()
+        or not code.isalpha()
+    ):
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code!r}")
     return code
 

@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from selfish_tui.paths import local_db_path
-from server.config import ServerConfig
+from server.config import SHARED_ADDRESS, ServerConfig
 
 
 class EmbeddedServer:
@@ -48,6 +48,9 @@ class EmbeddedServer:
             "db": path,
             "allow_seed": True,
             "log_level": "WARNING",
+            # every client of a local server comes from 127.0.0.1: limits per address would
+            # only make the player pay for the embedded bots' and tests' connections
+            **SHARED_ADDRESS,
         }
         defaults.update(settings)
         self.config = ServerConfig(**defaults)
