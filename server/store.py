@@ -483,7 +483,8 @@ class Store:
         rows = self._db.execute(
             "SELECT id FROM players WHERE coalesce(seen, created) < ? AND id NOT IN ("
             "SELECT json_extract(value, '$.player') FROM games, json_each(games.seats) "
-            "WHERE games.status = 'playing' AND json_valid(games.seats))",
+            "WHERE games.status = 'playing' AND json_valid(games.seats) "
+            "AND json_extract(value, '$.player') IS NOT NULL)",  # NOT IN with a NULL is empty
             (seen_before,),
         )
         return [str(row[0]) for row in rows]
@@ -492,6 +493,10 @@ class Store:
         """Forget these identities (their finished games keep the names they played under)."""
         for pid in players:
             self._write("DELETE FROM players WHERE id = ?", (pid,))
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one read statement (the operator's tools)."""
+        return list(self._db.execute(sql, params))
 
     def size(self) -> tuple[int, int, int]:
         """(players, games, decisions) rows, for the log and the bench scripts."""

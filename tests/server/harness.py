@@ -16,7 +16,7 @@ from typing import Any
 from protocol.codec import MessageDecoder
 from protocol.errors import ProtocolError
 from protocol.messages import parse_client
-from server.config import ServerConfig
+from server.config import SHARED_ADDRESS, ServerConfig
 from server.lobby import Lobby, Player
 from server.store import Store
 from server.wire import encode
@@ -105,7 +105,18 @@ class Harness:
     """A lobby with its store, on a fake clock; clients as (connection, player) pairs."""
 
     def __init__(self, store: Store | None = None, **settings: Any) -> None:
-        self.config = ServerConfig(**{"bot_delay": 0.0, "allow_seed": True, **settings})
+        # Every client shares an address unless told otherwise: the limits per address and on
+        # new identities are lifted; a test of a limit sets it.
+        self.config = ServerConfig(
+            **{
+                "bot_delay": 0.0,
+                "allow_seed": True,
+                **SHARED_ADDRESS,
+                "new_players_burst": 100_000,
+                "resumes_burst": 100_000,
+                **settings,
+            }
+        )
         self.store = store or Store()
         self.clock = FakeScheduler()
         self.lobby = Lobby(self.config, self.store, self.clock)
