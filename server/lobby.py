@@ -43,6 +43,7 @@ from protocol.messages import (
 from server.config import ServerConfig
 from server.engine import CATALOGUE
 from server.errorlog import ErrorLog
+from server.memory import release_free_memory
 from server.presence import PresenceBroadcasts
 from server.ratelimit import Limits
 from server.retention import Retention
@@ -257,6 +258,7 @@ class Lobby:
             elif self.scheduler.time() - self._swept >= self.config.retention_interval:
                 self._swept = self.scheduler.time()
                 self.retention.sweep()
+            release_free_memory()  # what dropped connections' buffers held
         except Exception:
             log.exception("maintenance failed")
         self._maintain_later()

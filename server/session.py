@@ -286,6 +286,9 @@ class Session:
             return True
         if not self._flood.allow():
             self._fail(ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; closing"))
+            # Stop reading at once: discarding a flood until the close grace ends costs the
+            # server as much as reading it.
+            self.transport.pause_reading()
         elif now - self._rate_replied >= RATE_REPLY_INTERVAL:
             self._rate_replied = now
             text = "too many messages; slow down (dropped ones get no other answer)"
