@@ -37,6 +37,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import struct
 import sys
 import tempfile
@@ -535,9 +536,57 @@ async def growth(seconds: float) -> dict[str, Any]:
             "rooms_created_per_s": round(created / elapsed, 2),
             "create_refused_per_s": round(refused / elapsed, 1),
             "db_bytes_per_hour": round(grown / elapsed * 3600),
+            "finished_game_bytes_and_decisions": finished_game_bytes(),
             "get_replay_2_63_answers_per_s": round(answers / elapsed2),
             "log_bytes_per_s_meanwhile": round((srv.log.stat().st_size - log0) / elapsed2),
         }
+
+
+def _checkpointed_size(db: Path) -> int:
+    """The database's size with its write-ahead log folded in."""
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        (pages,) = conn.execute("PRAGMA page_count").fetchone()
+        (free,) = conn.execute("PRAGMA freelist_count").fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    finally:
+        conn.close()
+    return int((pages - free) * size)
+
+
+def finished_game_bytes(games: int = 40) -> tuple[int, int]:
+    """(bytes, decisions) per finished 4-seat game, stored as the room stores one: basic bots
+    play whole games into a fresh database file."""
+    import random
+
+    from server.bots.levels import choose
+    from server.engine import Game
+    from server.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="selfish-growth-") as tmp:
+        db = Path(tmp) / "g.sqlite3"
+        store = Store(str(db))
+        store.on_write = lambda: None  # one commit per game, as ticks batch them
+        empty = _checkpointed_size(db)
+        decisions = 0
+        for seed in range(games):
+            names = ["Ann", "Bob", "Cy", "Dee"]
+            seats = [{"kind": "human", "name": n, "player": f"p{seed:08x}"} for n in names]
+            edition = "space" if seed % 2 else "shipwrecked"
+            game = Game(edition, names, seed)
+            gid = store.create_game("ABCD", edition, names, seats, {"public": True}, seed, 0)
+            rng = random.Random(seed)
+            while not game.over and game.turn < 1000:
+                seat = game.pending_seats()[0]
+                game.apply(seat, choose("basic", game.view(seat), rng))
+                n = len(game.decisions) - 1
+                store.append_decision(gid, n, seat, game.decisions[-1][1], "human")
+            store.finish_game(gid, "over", game.winner, game.turn)
+            store.commit()
+            decisions += len(game.decisions)
+        store.close()
+        return (_checkpointed_size(db) - empty) // games, decisions // games
 
 
 def _wal(db: Path) -> int:
