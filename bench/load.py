@@ -173,6 +173,10 @@ def server_argv(workdir: Path, clients: int, settings: tuple[str, ...] = ()) -> 
     """``selfish-server`` on loopback with limits raised for one address and ``clients``
     identities (every round's clients are new ones), plus ``settings`` (TOML lines such as
     ``db_synchronous = "FULL"``)."""
+    if str(HERE.parent) not in sys.path:
+        sys.path.append(str(HERE.parent))  # the checkout, for server.config
+    from server.config import SHARED_ADDRESS
+
     config = workdir / "server.toml"
     config.write_text(
         "# bench/load.py: every client comes from 127.0.0.1 and acts as fast as it likes\n"
@@ -183,7 +187,8 @@ def server_argv(workdir: Path, clients: int, settings: tuple[str, ...] = ()) -> 
         f"new_players_burst = {clients + 64}\n"
         "rate_per_second = 100000.0\n"
         "rate_burst = 100000\n"
-        "idle_timeout = 3600.0\n"
+        + "".join(f"{key} = {value!r}\n" for key, value in SHARED_ADDRESS.items())
+        + "idle_timeout = 3600.0\n"
         'log_level = "WARNING"\n' + "".join(f"{line}\n" for line in settings)
     )
     script = shutil.which("selfish-server", path=os.path.dirname(sys.executable))

@@ -36,9 +36,24 @@ def pack(obj: object) -> bytes:
 def unpack(body: bytes) -> object:
     """Decode exactly one msgpack object from ``body``; raise ValueError on anything else."""
     try:
-        return _unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
+        obj = _unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
     except _UNPACK_ERRORS as exc:
         raise ValueError(_reason(exc)) from exc
+    if b"\xff" in body and _has_timestamp(obj):
+        raise ValueError("msgpack ext type -1 is not allowed")
+    return obj
+
+
+def _has_timestamp(obj: object) -> bool:
+    """Whether ``obj`` holds a msgpack Timestamp (ext type -1, which msgpack decodes itself
+    without calling the ext hook)."""
+    if isinstance(obj, msgpack.Timestamp):
+        return True
+    if isinstance(obj, dict):
+        return any(_has_timestamp(k) or _has_timestamp(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(_has_timestamp(item) for item in obj)
+    return False
 
 
 def _reason(exc: Exception) -> str:
@@ -52,6 +67,9 @@ def decode_body(body: bytes) -> Message:
         obj = _unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
     except _UNPACK_ERRORS as exc:
         raise FrameError(f"body is not valid msgpack: {_reason(exc)}") from exc
+    # A timestamp's type byte is 0xff: a body without one cannot hold one (a fast scan).
+    if b"\xff" in body and _has_timestamp(obj):
+        raise FrameError("body is not valid msgpack: msgpack ext type -1 is not allowed")
     if not isinstance(obj, dict):
         raise FrameError(f"body is a msgpack {type(obj).__name__}, not a map")
     if not str_keys(obj):

@@ -37,8 +37,9 @@ class FrameDecoder:
 
     def __init__(self, max_size: int | None = MAX_CLIENT_FRAME) -> None:
         self.max_size = max_size
+        # Received bytes not yet returned, the header of an incomplete frame included (so a
+        # peer that sent a bare header is seen to be in the middle of a frame).
         self._buffer = bytearray()
-        self._need: int | None = None  # body length of the frame being read, once known
         self._error: FrameError | None = None
 
     @property
@@ -48,7 +49,7 @@ class FrameDecoder:
 
     @property
     def buffered(self) -> int:
-        """Bytes received but not yet returned as part of a body."""
+        """Bytes received but not yet returned as part of a body (headers included)."""
         return len(self._buffer)
 
     def feed(self, data: bytes) -> list[bytes]:
@@ -58,29 +59,32 @@ class FrameDecoder:
             return [body]
         if self._error is not None:
             raise self._error
-        self._buffer += data
+        buffer = self._buffer
+        buffer += data
         bodies: list[bytes] = []
-        while True:
-            if self._need is None:
-                if len(self._buffer) < HEADER_SIZE:
-                    break
-                (size,) = HEADER.unpack_from(self._buffer)
-                # Reject oversize frames from the header alone: never buffer the body.
-                if self.max_size is not None and size > self.max_size:
-                    self._error = FrameError(
-                        f"frame of {size} bytes exceeds the limit of {self.max_size}"
-                    )
-                    self._buffer.clear()
-                    if not bodies:
-                        raise self._error
-                    break
-                del self._buffer[:HEADER_SIZE]
-                self._need = size
-            if len(self._buffer) < self._need:
+        # Walk the frames by offset and cut the buffer once: deleting each frame from the front
+        # moved the rest of the buffer every time (quadratic in a read full of small frames).
+        pos, end = 0, len(buffer)
+        while end - pos >= HEADER_SIZE:
+            (size,) = HEADER.unpack_from(buffer, pos)
+            # Reject oversize frames from the header alone: never buffer the body.
+            if self.max_size is not None and size > self.max_size:
+                self._error = FrameError(
+                    f"frame of {size} bytes exceeds the limit of {self.max_size}"
+                )
+                self._buffer = bytearray()
+                if not bodies:
+                    raise self._error
+                return bodies
+            stop = pos + HEADER_SIZE + size
+            if stop > end:
                 break
-            bodies.append(bytes(self._buffer[: self._need]))
-            del self._buffer[: self._need]
-            self._need = None
+            bodies.append(bytes(buffer[pos + HEADER_SIZE : stop]))
+            pos = stop
+        if pos == end:
+            self._buffer = bytearray()  # a new one: the old one's memory goes back at once
+        elif pos:
+            del buffer[:pos]
         return bodies
 
     def whole(self, data: bytes) -> bytes | None:
@@ -90,7 +94,7 @@ class FrameDecoder:
         every other case (partial or several frames, oversize, a poisoned decoder).
         """
         # Most reads carry exactly one small request: slice it out without touching the buffer.
-        if self._buffer or self._need is not None or self._error is not None:
+        if self._buffer or self._error is not None:
             return None
         if len(data) < HEADER_SIZE:
             return None

@@ -9,6 +9,8 @@ See PROTOCOL.md for the meaning of every field.
 from __future__ import annotations
 
 import dataclasses
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -25,6 +27,12 @@ SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 MAX_NAME = 24
 MAX_CHAT = 300
 ROOM_CODE_LENGTH = 4
+# Integers in requests stay within ±2**53 (exact in every JSON and msgpack reader, and in
+# SQLite): a bigger one is bad_request, never an OverflowError deep in the server.
+MAX_INT = 2**53
+MAX_SEED = 2**63 - 1  # a seed is stored as SQLite's 64-bit INTEGER
+# A private room's code is its secret (26**12 codes): nobody finds it by trying codes.
+PRIVATE_ROOM_CODE_LENGTH = 12
 
 #: Every type a server may send.
 SERVER_TYPES = frozenset(
@@ -62,6 +70,8 @@ def _int(msg: Mapping[str, Any], key: str, default: int | None = None) -> int:
     # bool is an int subclass in Python but a distinct msgpack type: refuse it.
     if not isinstance(value, int) or isinstance(value, bool):
         raise _bad(key, "an integer")
+    if not -MAX_INT <= value <= MAX_INT:
+        raise _bad(key, f"an integer within ±{MAX_INT}")
     return value
 
 
@@ -87,11 +97,32 @@ def _option(value: T, allowed: tuple[T, ...], key: str) -> T:
     return value
 
 
+# Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern, ...): a name
+# of only these, spaces, marks and format characters is invisible.
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f")
+_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
+# What server bots are called (server.room): a person must not pass for one.
+_BOT_NAME = re.compile(r"bot\s*\d+")
+
+
+def visible(name: str) -> bool:
+    """Whether ``name`` draws at least one visible character."""
+    return any(
+        ch not in BLANK_GLYPHS and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES
+        for ch in name
+    )
+
+
 def check_name(name: str) -> str:
-    """Return the cleaned player name or raise ``bad_name`` (1-24 printable, not blank)."""
+    """Return the cleaned player name or raise ``bad_name``: 1-24 printable characters, at
+    least one of them visible, and not a bot's name ("Bot 1", in any width or case)."""
     cleaned = name.strip()
     if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
         raise ProtocolError(ErrorCode.BAD_NAME, f"name must be 1-{MAX_NAME} printable characters")
+    if not visible(cleaned):
+        raise ProtocolError(ErrorCode.BAD_NAME, "name must show at least one visible character")
+    if _BOT_NAME.fullmatch(unicodedata.normalize("NFKC", cleaned).casefold()):
+        raise ProtocolError(ErrorCode.BAD_NAME, "that name is kept for the server's bots")
     return cleaned
 
 
@@ -114,7 +145,11 @@ def room_code(msg: Mapping[str, Any]) -> str:
     if not isinstance(raw, str):
         raise _bad("room", "a string")
     code = raw.upper()
-    if len(code) != ROOM_CODE_LENGTH or not code.isascii() or not code.isalpha():
+    if (
+        len(code) not in (ROOM_CODE_LENGTH, PRIVATE_ROOM_CODE_LENGTH)
+        or not code.isascii()
+        or not code.isalpha()
+    ):
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code!r}")
     return code
 
@@ -310,8 +345,10 @@ def _create(m: Mapping[str, Any], rid: int | None) -> Request:
     if not 0 <= bots < seats:
         raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")
     seed = m.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise _bad("seed", "an integer")
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
+    ):
+        raise _bad("seed", f"an integer from 0 to {MAX_SEED}")
     return CreateRoom(
         id=rid,
         edition=edition,
@@ -335,8 +372,12 @@ def _act(m: Mapping[str, Any], rid: int | None) -> Request:
     code = room_code(m)
     # _int() inlined: act is most of the traffic.
     version = m.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise _bad("version", "an integer")
+    if (
+        not isinstance(version, int)
+        or isinstance(version, bool)
+        or not -MAX_INT <= version <= MAX_INT
+    ):
+        raise _bad("version", f"an integer within ±{MAX_INT}")
     choice = m.get("choice")
     if not isinstance(choice, dict) or not str_keys(choice):
         raise _bad("choice", "a map with string keys")
@@ -397,8 +438,8 @@ def parse_client(msg: Mapping[str, Any]) -> Request:
     if rid is None:
         if "id" in msg:
             raise _bad("id", "an integer")
-    elif not isinstance(rid, int) or isinstance(rid, bool):
-        raise _bad("id", "an integer")
+    elif not isinstance(rid, int) or isinstance(rid, bool) or not -MAX_INT <= rid <= MAX_INT:
+        raise _bad("id", f"an integer within ±{MAX_INT}")
     parser = PARSERS.get(kind)
     if parser is None:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")

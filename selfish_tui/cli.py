@@ -169,9 +169,9 @@ def _interfaces(args: argparse.Namespace) -> list[str] | None:
 
 
 def _code(text: str) -> str:
-    """argparse type for a room code: 4 letters."""
-    if len(text) != 4 or not text.isascii() or not text.isalpha():
-        raise argparse.ArgumentTypeError("a room code is 4 letters")
+    """argparse type for a room code: 4 letters (a private room's: 12)."""
+    if len(text) not in (4, 12) or not text.isascii() or not text.isalpha():
+        raise argparse.ArgumentTypeError("a room code is 4 letters (a private room's 12)")
     return text.upper()
 
 

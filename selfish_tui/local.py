@@ -1,8 +1,13 @@
 """The one module of the client that imports ``server``.
 
 * :class:`EmbeddedServer` runs a real Selfish server on loopback in a background thread, for
-  `selfish play` (and the client's tests). It uses the server's own SQLite store at a per-user
-  path, so local games are saved like any other and `selfish play --resume` continues one.
+  `selfish play` (and the client's tests). Any local account can reach its port, so the game is
+  a private room (`selfish play` creates it so): its 12-letter code is the secret that lets one
+  in, known to the client only (the server answers ``no_such_room`` alike for a wrong code and
+  a room one is not in, never lists it, and gives its replay to its players only); the
+  database and log that hold the code are the account's own (mode 0600). It uses the server's
+  own SQLite store at a per-user path, so local games are saved like any other and
+  `selfish play --resume` continues one.
 * With ``announce=`` it is what `selfish host` runs: listening on every interface and announced
   on the LAN (server/announce.py); :meth:`EmbeddedServer.running_games` tells the app whether
   quitting would stop games.
@@ -18,6 +23,7 @@ the Textual app's lifetime.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
@@ -26,7 +32,7 @@ from types import TracebackType
 from typing import Any
 
 from selfish_tui.paths import local_db_path
-from server.config import ServerConfig
+from server.config import SHARED_ADDRESS, ServerConfig
 
 
 class EmbeddedServer:
@@ -54,6 +60,9 @@ class EmbeddedServer:
             "db": path,
             "allow_seed": True,
             "log_level": "WARNING",
+            # every client of a local server comes from 127.0.0.1: limits per address would
+            # only make the player pay for the embedded bots' and tests' connections
+            **SHARED_ADDRESS,
         }
         defaults.update(settings)
         self.config = ServerConfig(**defaults)
@@ -72,6 +81,7 @@ class EmbeddedServer:
 
     def start(self, timeout: float = 15.0) -> int:
         """Start the server; return its port once it accepts connections."""
+        self._private_files()
         if self.log_file is not None:
             self._log_to_file(Path(self.log_file))
         self._thread.start()
@@ -82,6 +92,21 @@ class EmbeddedServer:
                 f"the embedded server failed to start: {self._error}"
             ) from self._error
         return self.port
+
+    def _private_files(self) -> None:
+        """Keep the database and the log to this account (mode 0600, their folder 0700): they
+        hold the private room's code, which is what lets one into it."""
+        paths = [Path(p) for p in (self.config.db, self.log_file) if p and p != ":memory:"]
+        old = os.umask(0o077)
+        try:
+            for path in paths:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):  # not ours to change: leave it
+                    path.parent.chmod(0o700)
+                    path.touch(exist_ok=True)
+                    path.chmod(0o600)
+        finally:
+            os.umask(old)
 
     def _log_to_file(self, path: Path) -> None:
         """Send the server's log to a file: on the terminal it would tear through the

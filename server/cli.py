@@ -177,6 +177,11 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``selfish-server`` console script."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["admin"]:  # selfish-server admin ...: see server/admin.py
+        from server.admin import main as admin_main
+
+        return admin_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         config = make_config(args)

@@ -38,12 +38,27 @@ class ServerConfig:
     idle_timeout: float = 120.0  # seconds without a complete frame before the connection closes
     # A started frame must be complete within this many seconds: without it a client trickling
     # one byte now and then would hold its connection (and buffer) forever.
-    frame_timeout: float = 30.0
+    frame_timeout: float = 10.0
+    # A connection must say hello within this many seconds: idle unidentified connections
+    # would otherwise hold max_connections slots with a ping every idle_timeout.
+    hello_timeout: float = 10.0
     max_connections: int = 2_000
     max_connections_per_address: int = 16
     max_write_buffer: int = 8 * 1024 * 1024  # a client that reads nothing is cut off here
     rate_per_second: float = 20.0  # messages per connection, token bucket
     rate_burst: int = 40
+    # The same for all connections of one address together (a reconnect does not refill it).
+    address_rate_per_second: float = 60.0
+    address_rate_burst: int = 120
+    # Messages dropped for rate, beyond the burst, after which the connection is closed: each
+    # dropped frame is answered once per second at most and never decoded.
+    flood_limit: int = 100
+    connections_per_second: float = 2.0  # connections opened per address
+    connections_burst: int = 30
+    resumes_per_second: float = 0.5  # hello with a token, per identity
+    resumes_burst: int = 10
+    address_resumes_per_second: float = 2.0  # hello with a token, per address
+    address_resumes_burst: int = 40
 
     # Rooms and chat
     max_rooms: int = 1_000
@@ -51,14 +66,24 @@ class ServerConfig:
     # Open rooms created from one IP address. Identities are free, so without this one client
     # could fill max_rooms with games whose only human left (they wait for them forever).
     max_rooms_per_address: int = 16
+    # Rooms created per address and per identity (each bucket apart): a burst, then a refill.
+    rooms_per_second: float = 0.1
+    rooms_burst: int = 10
+    max_spectators: int = 20  # per room
+    room_broadcast_interval: float = 0.25  # presence-only ``room`` updates are sent this rarely
+    # A started game none of whose humans is connected for this long is closed (abandoned),
+    # freeing its room: otherwise bot games waiting for a gone human fill max_rooms.
+    absent_game_timeout: float = 3_600.0
     # New identities (hello without a token) from one IP address: a burst, then a refill per
     # second. Each identity is kept for good (memory and a database row), so a client looping
     # on hello must not be able to mint them without end.
     new_players_burst: int = 100
     new_players_per_second: float = 1.0
     max_chat: int = 300
-    chat_per_second: float = 1.0
+    chat_per_second: float = 1.0  # per identity, across its connections
     chat_burst: int = 5
+    address_chat_per_second: float = 4.0  # per address, all its identities together
+    address_chat_burst: int = 20
     allow_seed: bool = False  # a chosen seed reveals the deck order: only for local games
     empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
 
@@ -82,6 +107,14 @@ class ServerConfig:
     ssh_sessions_burst: int = 8
     ssh_start_queue: float = 10.0  # a start that would wait longer than this is refused
     ssh_idle_timeout: float = 1800.0  # seconds without a keystroke before a session closes
+    # Storage and growth
+    store_retry: float = 5.0  # seconds between tries of a database that refused a write
+    # Abandoned games and identities not seen for this many seconds are deleted (0 keeps them).
+    abandoned_retention: float = 7 * 86_400.0
+    identity_retention: float = 90 * 86_400.0
+    retention_interval: float = 3_600.0  # seconds between two retention sweeps
+    error_log_per_minute: int = 10  # tracebacks of failing requests logged per minute at most
+    announce_version: bool = False  # welcome.server names the package version only if set
 
     def replace(self, **changes: Any) -> ServerConfig:
         """A copy with some fields changed."""
@@ -89,6 +122,22 @@ class ServerConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}
+
+#: The per-address rate limits lifted: for servers whose clients all share one address
+#: (``selfish play``'s embedded server, the load bench, tests), where those limits would make
+#: every client pay for the others.
+SHARED_ADDRESS: dict[str, Any] = {
+    "address_rate_per_second": 1e6,
+    "address_rate_burst": 1_000_000,
+    "connections_per_second": 1e6,
+    "connections_burst": 1_000_000,
+    "address_resumes_per_second": 1e6,
+    "address_resumes_burst": 1_000_000,
+    "rooms_per_second": 1e6,
+    "rooms_burst": 1_000_000,
+    "address_chat_per_second": 1e6,
+    "address_chat_burst": 1_000_000,
+}
 
 
 def load_toml(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from typing import Any, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
+    PRIVATE_ROOM_CODE_LENGTH,
+    ROOM_CODE_LENGTH,
     Act,
     AddBot,
     Back,
@@ -40,15 +42,24 @@ from protocol.messages import (
 )
 from server.config import ServerConfig
 from server.engine import CATALOGUE
-from server.limits import TokenBucket
+from server.errorlog import ErrorLog
+from server.memory import release_free_memory
+from server.presence import PresenceBroadcasts
+from server.ratelimit import Limits
+from server.retention import Retention
 from server.room import Room, Status
-from server.store import Store
+from server.scheduler import Handle, Scheduler
+from server.store import Store, token_hash
+from server.vacancy import Vacancy
 from server.wire import encode
 
 log = logging.getLogger("selfish.server")
 
 # The direct reply to a request without an id, encoded once.
 _OK_FRAME = encode(reply("ok", None))
+
+# Requests that need a database write: refused while the store refuses writes.
+_WRITES: tuple[type[Request], ...] = (CreateRoom, Start, Rematch, Act)
 
 Message = dict[str, Any]
 
@@ -58,7 +69,6 @@ class Connection(Protocol):
 
     peer: str
     address: str  # the client's IP address
-    chat_bucket: TokenBucket
 
     def send(self, message: Message) -> None:
         """Queue a message to the client."""
@@ -78,14 +88,17 @@ class Player:
     """An identity: survives reconnects (by token) and, through the store, restarts."""
 
     id: str
-    token: str
+    token: str  # token_hash() of its token: the token itself is known only to the client
     name: str
     connection: Connection | None = None
     rooms: list[str] = field(default_factory=list)  # codes, in join order
 
 
-def server_version() -> str:
-    """``selfish-server <package version>``."""
+def server_version(announce: bool = True) -> str:
+    """``selfish-server <package version>``; without ``announce`` only ``selfish-server``: a
+    version banner tells an attacker which known bugs to try."""
+    if not announce:
+        return "selfish-server"
     try:
         from importlib.metadata import version
 
@@ -97,16 +110,26 @@ def server_version() -> str:
 class Lobby:
     """All players and rooms of one server."""
 
-    def __init__(self, config: ServerConfig, store: Store) -> None:
+    def __init__(
+        self, config: ServerConfig, store: Store, scheduler: Scheduler | None = None
+    ) -> None:
         self.config = config
         self.store = store
+        # The event loop unless a test brings its own clock.
+        self.scheduler: Scheduler = scheduler or asyncio.get_running_loop()
+        self.limits = Limits.from_config(config, self.scheduler.time)
+        self.errors = ErrorLog(config.error_log_per_minute, self.scheduler.time)
+        self.vacancy = Vacancy(config, self, self.scheduler, self._close_vacant)
+        self.presence = PresenceBroadcasts(config.room_broadcast_interval, self.scheduler)
+        self.retention = Retention(config, store, self)
+        self._maintenance: Handle | None = None
+        self._swept = 0.0
         self.players: dict[str, Player] = {}
         self.by_token: dict[str, Player] = {}
         self.rooms: dict[str, Room] = {}
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
-        self._new_players: dict[str, TokenBucket] = {}  # per address (new_players_* settings)
-        self.version = server_version()
+        self.version = server_version(config.announce_version)
         # request type -> its handler (bound: a compiled build cannot keep methods in a class
         # attribute)
         self._handlers: dict[type[Request], Callable[[Connection, Player, Any], None]] = {
@@ -161,6 +184,8 @@ class Lobby:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             log.info("room %s closed", room.code)
+        self.vacancy.forget(room)
+        self.presence.forget(room)
         address = self._created_from.pop(room, None)
         if address is not None:
             self.rooms_by_address[address] -= 1
@@ -178,7 +203,15 @@ class Lobby:
             player = Player(pid, token, name)
             self.players[pid] = player
             self.by_token[token] = player
-        for stored in self.store.unfinished_games():
+        games = self.store.unfinished_games()
+        latest = {stored.room: stored.id for stored in games}  # ids rise: the last one wins
+        for stored in games:
+            if latest[stored.room] != stored.id:
+                # A room plays one game at a time: a later game of the same room means this
+                # one ended without its end being stored (it would come back as a zombie).
+                log.warning("game %d: room %s has a later game; abandoned", stored.id, stored.room)
+                self.store.finish_game(stored.id, "abandoned", None, 0)
+                continue
             try:
                 room = Room.restore(self, stored)
             except Exception:
@@ -186,12 +219,19 @@ class Lobby:
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
             if room.code in self.rooms:
-                room.code = self._new_code()
+                room.code = self._new_code(room.public)
             self.rooms[room.code] = room
+            creator = stored.settings.get("creator")
+            if isinstance(creator, str) and creator:
+                # Quotas survive restarts: the resumed room still counts for its creator.
+                room.creator = creator
+                self._created_from[room] = creator
+                self.rooms_by_address[creator] += 1
             for pid in room.members:
                 if pid in self.players:
                     self.players[pid].rooms.append(room.code)
             room.resume()
+            self.vacancy.watch(room)  # nobody is connected yet
             log.info(
                 "room %s: game %d resumed after %d decisions",
                 room.code,
@@ -199,14 +239,44 @@ class Lobby:
                 len(stored.decisions),
             )
 
+        self.retention.sweep()
+        self._swept = self.scheduler.time()
+        self._maintain_later()
+
+    def _maintain_later(self) -> None:
+        when = self.scheduler.time() + self.config.store_retry
+        self._maintenance = self.scheduler.call_at(when, self._maintain)
+
+    def _maintain(self) -> None:
+        """Every ``store_retry`` seconds: retry a database that refused writes, and now and
+        then sweep what the retention settings say is old (one timer for both)."""
+        try:
+            if not self.store.writable:
+                if self.store.retry():
+                    for room in list(self.rooms.values()):
+                        room.resume()  # the clocks stalled by the outage start again
+            elif self.scheduler.time() - self._swept >= self.config.retention_interval:
+                self._swept = self.scheduler.time()
+                self.retention.sweep()
+            release_free_memory()  # what dropped connections' buffers held
+        except Exception:
+            log.exception("maintenance failed")
+        self._maintain_later()
+
     def shutdown(self) -> None:
         """Stop every room's clocks; unfinished games stay stored for the next start."""
+        if self._maintenance is not None:
+            self._maintenance.cancel()
+            self._maintenance = None
         for room in self.rooms.values():
             room.close(abandon=False)
 
-    def _new_code(self) -> str:
+    def _new_code(self, public: bool = True) -> str:
+        """A free room code: a private room's is long enough that it cannot be guessed, so
+        knowing it is what lets one in."""
+        length = ROOM_CODE_LENGTH if public else PRIVATE_ROOM_CODE_LENGTH
         while True:
-            code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(4))
+            code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(length))
             if code not in self.rooms:
                 return code
 
@@ -214,10 +284,21 @@ class Lobby:
 
     def hello(self, conn: Connection, req: Hello) -> Player:
         """Identify a connection: a new player, or the one the token names."""
+        limits = self.limits
         if req.token is not None:
-            player = self.by_token.get(req.token)
+            hashed = token_hash(req.token)
+            player = self.by_token.get(hashed)
+            if player is not None and self.store.token_of(player.id) != hashed:
+                # revoked by the operator (selfish-server admin revoke) while the server ran
+                del self.by_token[hashed]
+                player = None
             if player is None:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
+            if not limits.hellos.allow(conn.address) or not limits.resumes.allow(player.id):
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
+                )
+            token = req.token
             player.name = req.name
             old = player.connection
             if old is not None and old is not conn:
@@ -229,44 +310,40 @@ class Lobby:
                     }
                 )
         else:
-            self._allow_new_player(conn.address)
+            if not self.store.writable:
+                raise ProtocolError(
+                    ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
+                )
+            if not limits.new_players.allow(conn.address):
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    "too many new players from your address: wait, or send hello "
+                    "with your token to resume your identity",
+                )
             pid = "p" + secrets.token_hex(4)
             while pid in self.players:
                 pid = "p" + secrets.token_hex(4)
-            player = Player(pid, secrets.token_urlsafe(18), req.name)
+            token = secrets.token_urlsafe(18)
+            player = Player(pid, token_hash(token), req.name)
             self.players[pid] = player
             self.by_token[player.token] = player
-        self.store.save_player(player.id, player.token, player.name)
+        self.store.save_player(player.id, token, player.name)
         player.connection = conn
         log.info(
             "%s is %s (%s)%s", conn.peer, player.name, player.id, " resuming" if req.token else ""
         )
-        conn.send(welcome(player.id, player.token, self.version, req.id))
+        conn.send(welcome(player.id, token, self.version, req.id))
         for code in list(player.rooms):
             room = self.rooms.get(code)
             if room is None:
                 player.rooms.remove(code)
                 continue
             conn.send(self._joined(room, player.id))
-            room.broadcast_room()  # everyone sees the player connected again
+            conn.send(room.room_message())
+            self.vacancy.watch(room)
+            self.presence.changed(room)  # everyone sees the player connected again
             room.send_game(player.id)
         return player
-
-    def _allow_new_player(self, address: str) -> None:
-        """Refuse a new identity when this address has minted too many lately."""
-        bucket = self._new_players.get(address)
-        if bucket is None:
-            if len(self._new_players) >= 10_000:
-                # Forget full buckets: an address that is back to its whole burst needs none.
-                self._new_players = {a: b for a, b in self._new_players.items() if not b.full()}
-            bucket = TokenBucket(self.config.new_players_per_second, self.config.new_players_burst)
-            self._new_players[address] = bucket
-        if not bucket.allow():
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                "too many new players from your address: wait, or send hello "
-                "with your token to resume your identity",
-            )
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""
@@ -275,24 +352,26 @@ class Lobby:
         player.connection = None
         for code in list(player.rooms):
             room = self.rooms.get(code)
-            if room is not None and not self._close_if_unused(room):
-                room.broadcast_room()
+            if room is None:
+                continue
+            if room.members.get(player.id) == "spectator":
+                # An offline spectator leaves: one that joined and vanished would stay in
+                # every room broadcast forever.
+                player.rooms.remove(code)
+                room.leave(player.id, announce=False)
+                if room.closed:
+                    continue
+            self.vacancy.watch(room)
+            if not room.closed:
+                self.presence.changed(room)
 
-    def _close_if_unused(self, room: Room, grace: float | None = None) -> bool:
-        """Close a waiting or finished room in which nobody is connected (it would linger
-        forever) once ``grace`` seconds pass without anyone coming back; a running game stays,
-        since its players may return. True if the room is closed now."""
-        if room.closed or room.status == Status.PLAYING:
-            return room.closed
-        if any(self.connected(p) for p in room.members):
-            return False
-        grace = self.config.empty_room_grace if grace is None else grace
-        if grace > 0:
-            asyncio.get_running_loop().call_later(grace, self._close_if_unused, room, 0.0)
-            return False
-        room.close(abandon=False)
+    def _close_vacant(self, room: Room) -> None:
+        """Close a room nobody is connected to (see server.vacancy); a started game is
+        recorded as abandoned."""
+        if room.closed:
+            return
+        room.close(abandon=True)
         self.room_closed(room)
-        return True
 
     # ------------------------------------------------------------------ requests
 
@@ -301,6 +380,13 @@ class Lobby:
         handler = self._handlers.get(type(req))
         if handler is None:  # hello twice
             raise ProtocolError(ErrorCode.ALREADY_WELCOMED, "you are already welcomed")
+        if isinstance(req, _WRITES) and not self.store.writable:
+            # What it would change could not be recorded: refused before anything changes
+            # (retried every store_retry seconds; the first success ends the outage).
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE,
+                "the server cannot record games right now; try again in a moment",
+            )
         handler(conn, player, req)
 
     def _ok(self, conn: Connection, req: Request) -> Callable[[], None]:
@@ -315,9 +401,10 @@ class Lobby:
         return room
 
     def _member(self, code: str, player: Player) -> Room:
-        room = self._room(code)
-        if player.id not in room.members:
-            raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {code}")
+        room = self.rooms.get(code)
+        if room is None or player.id not in room.members:
+            # The same answer as for a missing room: otherwise probing codes finds every room.
+            raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
         return room
 
     def _joined(self, room: Room, pid: str, request: int | None = None) -> Message:
@@ -366,6 +453,10 @@ class Lobby:
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
             )
         self._check_room_quota(player)
+        if not self.limits.rooms.allow(conn.address) or not self.limits.rooms.allow(player.id):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, "you are creating rooms too fast; wait a little"
+            )
         if self.rooms_by_address[conn.address] >= self.config.max_rooms_per_address:
             raise ProtocolError(
                 ErrorCode.TOO_MANY_ROOMS,
@@ -376,7 +467,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
         room = Room(
             self,
-            self._new_code(),
+            self._new_code(req.public),
             req.edition,
             req.seats,
             public=req.public,
@@ -384,6 +475,7 @@ class Lobby:
             autostart=req.autostart,
         )
         room.first_seed = req.seed
+        room.creator = conn.address
         room.join_player(player.id, player.name)
         for _ in range(req.bots):
             room.add_bot(req.bot_level)
@@ -410,13 +502,23 @@ class Lobby:
             raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {room.code}")
         self._check_room_quota(player)
         if req.as_ == "spectator":
+            watching = sum(1 for role in room.members.values() if role == "spectator")
+            if watching >= self.config.max_spectators:
+                raise ProtocolError(
+                    ErrorCode.ROOM_FULL, f"room {room.code} has {watching} spectators already"
+                )
             room.join_spectator(player.id)
         else:
             room.join_player(player.id, player.name)
         player.rooms.append(room.code)
         log.info("room %s: %s joined as %s", room.code, player.name, req.as_)
         conn.send(self._joined(room, player.id, req.id))
-        room.broadcast_room()
+        if req.as_ == "spectator":
+            conn.send(room.room_message())
+            self.presence.changed(room)
+        else:
+            room.broadcast_room()
+        self.vacancy.watch(room)
         room.send_game(player.id)
         self._autostart(room)
 
@@ -427,7 +529,7 @@ class Lobby:
             player.rooms.remove(room.code)
         log.info("room %s: %s left", room.code, player.name)
         room.leave(player.id)
-        self._close_if_unused(room)
+        self.vacancy.watch(room)
 
     def _add_bot(self, conn: Connection, player: Player, req: AddBot) -> None:
         room = self._member(req.room, player)
@@ -450,13 +552,14 @@ class Lobby:
         room.start(room.first_seed, ack=self._ok(conn, req))
 
     def _act(self, conn: Connection, player: Player, req: Act) -> None:
-        room = self._room(req.room)
+        room = self._member(req.room, player)
         room.act(player.id, req.version, req.choice, ack=self._ok(conn, req))
 
     def _chat(self, conn: Connection, player: Player, req: Chat) -> None:
         room = self._member(req.room, player)
         text = check_chat(req.text, self.config.max_chat)
-        if not conn.chat_bucket.allow():
+        limits = self.limits
+        if not limits.chat.allow(player.id) or not limits.address_chat.allow(conn.address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
         conn.send(reply("ok", req.id))
         seat = room.seat_of(player.id)
@@ -500,13 +603,18 @@ class Lobby:
                 "turns": g.turns,
                 "ended": g.ended,
             }
-            for g in self.store.finished_games(50)
+            for g in self.store.finished_games(50, player.id)
         ]
         conn.send(reply("replays", req.id, games=games))
 
     def _get_replay(self, conn: Connection, player: Player, req: GetReplay) -> None:
         game = self.store.game(req.game)
-        if game is None or game.status != "over":
+        if (
+            game is None
+            or game.status != "over"
+            or not (game.settings.get("public", True) or _seated(game.seats, player.id))
+        ):
+            # a private game's replay (names, seed, decisions) is its players' only
             raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no finished game {req.game}")
         conn.send(
             reply(
@@ -522,3 +630,8 @@ class Lobby:
                 decisions=[[seat, choice] for seat, choice in game.decisions],
             )
         )
+
+
+def _seated(seats: list[dict[str, Any]], player: str) -> bool:
+    """Whether ``player`` held one of the stored ``seats``."""
+    return any(isinstance(seat, dict) and seat.get("player") == player for seat in seats)

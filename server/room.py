@@ -170,6 +170,7 @@ class Room:
         self.game_id: int | None = None
         self.version_base = 0
         self.first_seed: int | None = None  # create_room's seed, used by the first start
+        self.creator = ""  # address it was created from (max_rooms_per_address, kept stored)
         self.closed = False
         self._opened: dict[int, float] = {}  # seat -> loop time its current decision opened
         self._handle: asyncio.TimerHandle | None = None
@@ -304,8 +305,9 @@ class Room:
                 return index
         raise ProtocolError(ErrorCode.ROOM_FULL, f"room {self.code} has no free seat")
 
-    def leave(self, player: str) -> None:
-        """Remove ``player``; during a game (or after it) their seat is kept for a bot."""
+    def leave(self, player: str, announce: bool = True) -> None:
+        """Remove ``player``; during a game (or after it) their seat is kept for a bot. Without
+        ``announce`` the caller sends the ``room`` update (coalesced, see server.presence)."""
         if player not in self.members:
             raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
         del self.members[player]
@@ -327,7 +329,7 @@ class Room:
         if not self.members:
             self.close(abandon=True)
             self.hub.room_closed(self)
-        else:
+        elif announce:
             self.broadcast_room()
 
     def add_bot(self, level: str) -> int:
@@ -395,7 +397,12 @@ class Room:
                 self.edition,
                 names,
                 [s.to_record() for s in seats],
-                {"public": self.public, "timer": self.timer, "autostart": self.autostart},
+                {
+                    "public": self.public,
+                    "timer": self.timer,
+                    "autostart": self.autostart,
+                    "creator": self.creator,
+                },
                 seed,
                 version_base,
             )
@@ -740,6 +747,11 @@ class Room:
         index = min(due, key=lambda s: (due[s], s))
         if due[index] > now + 0.001:
             self._reschedule()
+            return
+        if not self.hub.store.writable:
+            # The decision could not be recorded: wait for the database like the players do.
+            loop = asyncio.get_running_loop()
+            self._handle = loop.call_at(now + self.config.store_retry, self._fire)
             return
         seat = self.seats[index]
         assert seat is not None

@@ -6,11 +6,16 @@ message on the spot. There is no task per
 connection and no coroutine waiting on a read: at thousands of messages a second, waking a task
 and entering a timeout context around every read cost about a fifth of the server's CPU.
 
-A session enforces the per-connection limits (frame size, message rate, idle time, unread
-output) so that a misbehaving client only ever hurts itself. Its deadlines are plain floats,
-moved on each message, and one timer per connection fires at the earliest of them; a timer that
-finds its deadline moved later is set again for the new one. So a busy connection never touches
-the event loop's timer heap, and a silent one is still dropped on time.
+A session enforces the per-connection limits (frame size, message rate, idle time, time to say
+hello, unread output) so that a misbehaving client only ever hurts itself. The message rate is
+charged per frame before the frame is decoded, to the connection and to its address
+(``server.ratelimit``): a flooding client costs the server little more than the read, gets one
+``rate_limited`` error per second, and is cut off once ``flood_limit`` frames were dropped.
+
+Its deadlines are plain floats, moved on each message, and one timer per connection fires at
+the earliest of them; a timer that finds its deadline moved later is set again for the new one.
+So a busy connection never touches the event loop's timer heap, and a silent one is still
+dropped on time.
 
 Output is never paused (``pause_writing`` is left a no-op): the game cannot wait for one slow
 client, so :meth:`Session.flush` cuts off a client whose unread output passes
@@ -23,8 +28,9 @@ import asyncio
 import logging
 from typing import Any, Protocol, cast
 
-from protocol.codec import MessageDecoder
+from protocol.codec import decode_body
 from protocol.errors import ErrorCode, FrameError, ProtocolError
+from protocol.framing import FrameDecoder
 from protocol.messages import Hello, Ping, parse_client, reply, request_id
 from server.config import ServerConfig
 from server.limits import TokenBucket
@@ -37,6 +43,9 @@ log = logging.getLogger("selfish.server")
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
 CLOSE_GRACE = 1.0
+
+# Seconds between two ``rate_limited`` answers to a connection whose frames are being dropped.
+RATE_REPLY_INTERVAL = 1.0
 
 
 class Registry(Protocol):
@@ -70,15 +79,18 @@ class Session:
         self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
         self.address = ""  # the client's IP address
         self.peer = ""  # address:port, for the log
-        self.decoder = MessageDecoder(config.max_frame)
+        self.decoder = FrameDecoder(config.max_frame)
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
-        self.chat_bucket = TokenBucket(config.chat_per_second, config.chat_burst)
+        # Frames dropped for rate, beyond which the connection is closed.
+        self._flood = TokenBucket(config.rate_per_second, config.flood_limit)
+        self._rate_replied = -RATE_REPLY_INTERVAL  # loop time of the last rate_limited answer
         self.player: Player | None = None
         self.closing = False
         self._admitted = False
         # Deadlines count from complete messages, not from bytes: a client that trickles a byte
         # now and then must not keep its connection (and a half-read frame) alive forever.
         self._idle_end = 0.0
+        self._hello_end = 0.0  # until hello
         self._frame_end: float | None = None  # set while part of a frame is buffered
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
@@ -95,8 +107,10 @@ class Session:
             return
         self._admitted = True
         log.info("%s connected", self.peer)
-        self._idle_end = self._loop.time() + self.config.idle_timeout
-        self._arm(self._idle_end)
+        now = self._loop.time()
+        self._idle_end = now + self.config.idle_timeout
+        self._hello_end = now + self.config.hello_timeout
+        self._arm(min(self._idle_end, self._hello_end))
 
     def identify(self, transport: asyncio.BaseTransport) -> tuple[str, str]:
         """The client's (address, address:port): what the limits count and the log shows.
@@ -111,20 +125,27 @@ class Session:
             return
         decoder = self.decoder
         try:
-            messages = decoder.feed(data)
+            bodies = decoder.feed(data)
         except FrameError as exc:
             self._fail(exc)
             return
         now = self._loop.time()
-        if messages:
+        if bodies:
             self._idle_end = now + self.config.idle_timeout
         if not decoder.buffered:
             self._frame_end = None
-        elif self._frame_end is None or messages:  # a new frame has begun
+        elif self._frame_end is None or bodies:  # a new frame has begun
             self._frame_end = now + self.config.frame_timeout
             self._arm(self._frame_end)
-        for message in messages:
+        for body in bodies:
             if self.closing:
+                return
+            if not self._charge(now):
+                continue
+            try:
+                message = decode_body(body)
+            except FrameError as exc:
+                self._fail(exc)
                 return
             self._handle(message)
         if decoder.error is not None and not self.closing:
@@ -180,8 +201,13 @@ class Session:
             return
         idle_end, frame_end = self._idle_end, self._frame_end
         end = idle_end if frame_end is None else min(idle_end, frame_end)
-        if end > self._loop.time():
-            self._arm(end)  # messages came since: the deadline moved
+        now = self._loop.time()
+        if self.player is None and self._hello_end <= now:
+            text = f"no hello within {self.config.hello_timeout:g} seconds"
+            self._fail(ProtocolError(ErrorCode.IDLE_TIMEOUT, text))
+        elif end > now:
+            # messages came since: the deadline moved
+            self._arm(end if self.player is not None else min(end, self._hello_end))
         elif frame_end is not None and frame_end <= idle_end:
             text = f"a frame took over {self.config.frame_timeout:g} seconds"
             self._fail(ProtocolError(ErrorCode.IDLE_TIMEOUT, text))
@@ -258,12 +284,27 @@ class Session:
 
     # ------------------------------------------------------------------ input
 
+    def _charge(self, now: float) -> bool:
+        """Charge one frame to the connection's and the address's rates; False if it is to be
+        dropped (answered at most once a second; past ``flood_limit`` drops, the connection
+        is closed)."""
+        if self.bucket.allow() and self.lobby.limits.messages.allow(self.address):
+            return True
+        if not self._flood.allow():
+            self._fail(ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; closing"))
+            # Stop reading at once: discarding a flood until the close grace ends costs the
+            # server as much as reading it.
+            self.transport.pause_reading()
+        elif now - self._rate_replied >= RATE_REPLY_INTERVAL:
+            self._rate_replied = now
+            text = "too many messages; slow down (dropped ones get no other answer)"
+            self.send(ProtocolError(ErrorCode.RATE_LIMITED, text).to_wire())
+        return False
+
     def _handle(self, message: dict[str, Any]) -> None:
-        """One decoded message: rate limit, validate, dispatch; errors become ``error`` frames."""
+        """One decoded message: validate, dispatch; errors become ``error`` frames."""
         rid = request_id(message)
         try:
-            if not self.bucket.allow():
-                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
             if self.player is None and message.get("type") not in ("hello", "ping"):
                 raise ProtocolError(ErrorCode.HELLO_REQUIRED, "send hello first")
             request = parse_client(message)
@@ -277,7 +318,7 @@ class Session:
         except ProtocolError as exc:
             self.send(exc.to_wire(rid))
         except Exception:
-            log.exception("%s: request %r failed", self.peer, message.get("type"))
+            self.lobby.errors.exception(f"request {message.get('type')!r}", self.peer)
             self.send(
                 ProtocolError(
                     ErrorCode.INTERNAL_ERROR, "the server failed on this request"

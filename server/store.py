@@ -7,21 +7,30 @@ per tick instead of one per write. Without ``on_write`` (tools, tests using the 
 directly) every write commits at once. Choices are stored as msgpack blobs, exactly as they
 travel on the wire.
 
-A database that stops taking writes (read-only, disk full, I/O error) must not stop the server:
-a failed write or commit is logged once as an error, :attr:`Store.failed` says why, and the
-games go on in memory (what was not stored is lost at the next restart). Only
-:meth:`Store.create_game` raises (:class:`StoreUnavailable`): a new game is refused rather than
-played unrecorded. The first commit that succeeds again clears :attr:`Store.failed`.
+A database that stops taking writes (read-only, disk full, I/O error) must not stop the server
+nor lose what players saw: a failed write or commit is logged once as an error, the open
+transaction is rolled back and its writes are kept, in order, in :attr:`Store.backlog`;
+:attr:`Store.failed` says why. While it is set, writes join the backlog without touching the
+database, :meth:`Store.create_game` raises :class:`StoreUnavailable`, and the server refuses every
+request that needs a write (``store_unavailable``). :meth:`Store.retry` (the server calls it now
+and then) replays the backlog and commits; once that succeeds the outage is over. Game ids are
+handed out from a counter in memory, never from the database, so a transaction that was rolled
+back cannot give its id to another game.
+
+Tokens are stored as their SHA-256 (:func:`token_hash`): the database alone does not let anyone
+speak as a player. A row that cannot be read (bad JSON, a decision that is not a msgpack map)
+marks its game abandoned with a log line instead of stopping the server.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,9 +42,10 @@ log = logging.getLogger("selfish.server")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
     id TEXT PRIMARY KEY,
-    token TEXT NOT NULL UNIQUE,
+    token TEXT NOT NULL UNIQUE,   -- token_hash() of the token; the token itself is not kept
     name TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    seen REAL                     -- last hello (retention prunes identities unseen for long)
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -64,6 +74,25 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 """
 
+# Older databases: columns added since, each with the statement that adds it.
+MIGRATIONS = (("players", "seen", "ALTER TABLE players ADD COLUMN seen REAL"),)
+
+Connect = Callable[[str], sqlite3.Connection]
+# One write kept for later: (statement, rows); more than one row runs it with executemany.
+Write = tuple[str, Sequence[tuple[Any, ...]]]
+
+_INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, in hex (64 characters)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    # autocommit off: writes collect in a transaction until _written() or commit()
+    return sqlite3.connect(path, isolation_level="DEFERRED", check_same_thread=False)
+
 
 @dataclass
 class StoredGame:
@@ -88,20 +117,29 @@ class StoreUnavailable(Exception):
     """The database refuses writes: a new game cannot be recorded."""
 
 
-class Store:
-    """A thin synchronous wrapper over one SQLite connection (the server is single-threaded)."""
+class CorruptRow(ValueError):
+    """A stored game whose row or decisions cannot be read back."""
 
-    def __init__(self, path: str = ":memory:", synchronous: str = "NORMAL") -> None:
+
+class Store:
+    """A thin synchronous wrapper over one SQLite connection (the server is single-threaded).
+
+    ``connect`` opens the connection (tests pass one that fails writes on demand).
+    """
+
+    def __init__(
+        self, path: str = ":memory:", synchronous: str = "NORMAL", connect: Connect = _connect
+    ) -> None:
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.path = path
-        # autocommit off: writes collect in a transaction until _written() or commit()
-        self._db = sqlite3.connect(path, isolation_level="DEFERRED", check_same_thread=False)
+        self._db = connect(path)
         self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self._db.commit()
         # Set by the server to batch commits (see the module docstring); None commits each write.
         self.on_write: Callable[[], None] | None = None
@@ -110,33 +148,69 @@ class Store:
         # server appends thousands a second, and one statement per decision cost more than
         # the commit itself.
         self._decisions: list[tuple[int, int, int, bytes, str, float]] = []
+        # The statements of the open transaction, kept until it commits: if the commit fails
+        # they move to the backlog (a rollback would lose them).
+        self._journal: list[Write] = []
+        self.backlog: list[Write] = []  # writes of an outage, replayed by retry()
         self.failed: str | None = None  # why the last write failed; None while writes work
+        row = self._db.execute(
+            "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
+            "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
+        ).fetchone()
+        self._next_game = int(row[0] or 0) + 1
+
+    def _migrate(self) -> None:
+        for table, column, statement in MIGRATIONS:
+            columns = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                self._db.execute(statement)
+        # Tokens of databases from before they were hashed (a hash is 64 hex digits).
+        for pid, token in self._db.execute(
+            "SELECT id, token FROM players WHERE length(token) != 64"
+        ).fetchall():
+            self._db.execute("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
 
     @property
     def writable(self) -> bool:
-        """False from a failed write until a commit succeeds again."""
+        """False from a failed write until :meth:`retry` (or a commit) succeeds again."""
         return self.failed is None
 
     def _failure(self, exc: sqlite3.Error) -> None:
         if self.failed is None:  # once per outage: a busy server would flood the log otherwise
             log.error(
-                "database %s is not writable (%s): running games go on in memory only "
-                "and new games are refused until a write succeeds again",
+                "database %s is not writable (%s): requests that need a write are refused, "
+                "and what players were already sent is kept in memory until a write succeeds",
                 self.path,
                 exc,
             )
         self.failed = str(exc) or type(exc).__name__
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor | None:
-        """Run one write statement; None (logged, :attr:`failed` set) if the database refuses
-        it. A failed statement leaves the rest of the open transaction as it was."""
+    def _to_backlog(self) -> None:
+        """Move the open transaction's writes to the backlog and roll it back."""
+        self.backlog.extend(self._journal)
+        if self._decisions:
+            self.backlog.append((_INSERT_DECISION, self._decisions))
+        self._journal, self._decisions, self._dirty = [], [], False
         try:
-            cur = self._db.execute(sql, params)
-            self._written()
+            self._db.rollback()
+        except sqlite3.Error:
+            log.exception("database rollback failed")
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        """Run one write statement in the open transaction; during an outage (or if the
+        database refuses it) it waits in the backlog instead."""
+        if self.failed is not None:
+            self.backlog.append((sql, [params]))
+            return
+        try:
+            self._db.execute(sql, params)
         except sqlite3.Error as exc:
             self._failure(exc)
-            return None
-        return cur
+            self._to_backlog()
+            self.backlog.append((sql, [params]))
+            return
+        self._journal.append((sql, [params]))
+        self._written()
 
     @property
     def dirty(self) -> bool:
@@ -145,70 +219,96 @@ class Store:
 
     def _written(self) -> None:
         if self.on_write is None:
-            self._commit()
+            self.commit()
         else:
             self._dirty = True
             self.on_write()
 
     def commit(self) -> None:
         """Commit the open transaction, if any. A failed commit is logged (see the module
-        docstring) and rolled back: its writes are lost, the server goes on."""
-        if self._dirty:
-            self._dirty = False
-            try:
-                self._insert_decisions()
-                self._commit()
-            except sqlite3.Error as exc:
-                self._failure(exc)
-                try:
-                    self._db.rollback()
-                except sqlite3.Error:
-                    log.exception("database rollback failed")
-
-    def _insert_decisions(self) -> None:
-        rows, self._decisions = self._decisions, []
-        if rows:
-            self._db.executemany(
-                "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-
-    def _commit(self) -> None:
-        self._db.commit()
-        if self.failed is not None:
-            log.warning("database %s is writable again", self.path)
-            self.failed = None
-
-    def rollback(self) -> None:
-        """Drop the open transaction (after a failed :meth:`commit`)."""
+        docstring) and rolled back; its writes wait in the backlog."""
+        if not self._dirty and not self._journal:
+            return
         self._dirty = False
-        self._decisions = []
-        self._db.rollback()
-
-    def close(self) -> None:
-        """Flush and close (idempotent)."""
         try:
             self._insert_decisions()
             self._db.commit()
+        except sqlite3.Error as exc:
+            self._failure(exc)
+            self._to_backlog()
+            return
+        self._journal = []
+
+    def retry(self) -> bool:
+        """Replay the backlog and commit; True once the database takes writes again."""
+        if self.failed is None:
+            return True
+        try:
+            for sql, rows in self.backlog:
+                self._db.executemany(sql, rows)
+            self._db.commit()
+        except sqlite3.Error as exc:
+            self.failed = str(exc) or type(exc).__name__  # the outage goes on: logged already
+            try:
+                self._db.rollback()
+            except sqlite3.Error:
+                log.exception("database rollback failed")
+            return False
+        log.warning(
+            "database %s is writable again: %d delayed writes saved", self.path, len(self.backlog)
+        )
+        self.backlog = []
+        self.failed = None
+        return True
+
+    def _insert_decisions(self) -> None:
+        rows = self._decisions
+        if rows:
+            self._db.executemany(_INSERT_DECISION, rows)
+            self._journal.append((_INSERT_DECISION, rows))
+            self._decisions = []
+
+    def close(self) -> None:
+        """Flush and close (idempotent). What an outage kept in memory gets a last try."""
+        try:
+            self.commit()
+            if not self.retry():
+                log.error(
+                    "database %s: %d writes could not be saved on shutdown",
+                    self.path,
+                    len(self.backlog),
+                )
+            self._db.close()
         except sqlite3.ProgrammingError:
             return  # already closed
-        except sqlite3.Error as exc:
-            self._failure(exc)  # nothing more can be saved: close anyway
-        self._db.close()
 
     # -- players -----------------------------------------------------------------------------
 
     def save_player(self, player: str, token: str, name: str) -> None:
-        """Insert or rename a player."""
+        """Insert a player (``token`` is hashed here), or rename one and note it was seen."""
+        now = time.time()
         self._write(
-            "INSERT INTO players (id, token, name, created) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-            (player, token, name, time.time()),
+            "INSERT INTO players (id, token, name, created, seen) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET name = excluded.name, seen = excluded.seen",
+            (player, token_hash(token), name, now, now),
         )
 
     def players(self) -> list[tuple[str, str, str]]:
-        """Every known (id, token, name)."""
+        """Every known (id, token hash, name)."""
         return list(self._db.execute("SELECT id, token, name FROM players"))
+
+    def token_of(self, player: str) -> str | None:
+        """The stored token hash of ``player`` (None once revoked or pruned)."""
+        row = self._db.execute("SELECT token FROM players WHERE id = ?", (player,)).fetchone()
+        return None if row is None or len(row[0]) != 64 else str(row[0])
+
+    def revoke(self, player: str) -> bool:
+        """Make ``player``'s token unusable (the identity and its games stay); True if found."""
+        cur = self._db.execute(
+            "UPDATE players SET token = 'revoked:' || id WHERE id = ?", (player,)
+        )
+        self._db.commit()
+        return cur.rowcount > 0
 
     # -- games -------------------------------------------------------------------------------
 
@@ -222,12 +322,17 @@ class Store:
         seed: int,
         version_base: int,
     ) -> int:
-        """Record a new game's setup; returns its id. Raises StoreUnavailable if the database
-        refuses the write."""
-        cur = self._write(
-            "INSERT INTO games (room, edition, names, seats, settings, seed, version_base, "
-            "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+        """Record a new game's setup; returns its id. Raises StoreUnavailable during an
+        outage: a game is refused rather than played unrecorded."""
+        if self.failed is not None:
+            raise StoreUnavailable(self.failed)
+        game = self._next_game
+        self._next_game += 1  # taken even if the write fails: an id is never handed out twice
+        self._write(
+            "INSERT INTO games (id, room, edition, names, seats, settings, seed, version_base, "
+            "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
             (
+                game,
                 room,
                 edition,
                 json.dumps(names),
@@ -238,20 +343,17 @@ class Store:
                 time.time(),
             ),
         )
-        if cur is None or cur.lastrowid is None:
-            raise StoreUnavailable(self.failed or "the game could not be recorded")
-        return cur.lastrowid
+        if self.failed is not None:
+            raise StoreUnavailable(self.failed)
+        return game
 
     def append_decision(
         self, game: int, n: int, seat: int, choice: dict[str, Any], by: str
     ) -> None:
         """Append decision number ``n`` (0-based); committed with the tick's other writes."""
         row = (game, n, seat, encode_body(choice), by, time.time())
-        if self.on_write is None:
-            self._write(
-                "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)",
-                row,
-            )
+        if self.on_write is None or self.failed is not None:
+            self._write(_INSERT_DECISION, row)
         else:
             self._decisions.append(row)
             self._dirty = True
@@ -269,30 +371,42 @@ class Store:
         )
 
     def _load(self, row: tuple[Any, ...], with_decisions: bool) -> StoredGame:
-        game = StoredGame(
-            id=row[0],
-            room=row[1],
-            edition=row[2],
-            names=json.loads(row[3]),
-            seats=json.loads(row[4]),
-            settings=json.loads(row[5]),
-            seed=row[6],
-            version_base=row[7],
-            status=row[8],
-            winner=row[9],
-            turns=row[10],
-            ended=row[11],
-        )
+        """A game from its row; raises CorruptRow if a column or a decision does not decode."""
+        try:
+            game = StoredGame(
+                id=row[0],
+                room=row[1],
+                edition=row[2],
+                names=_json_list(row[3]),
+                seats=_json_list(row[4]),
+                settings=_json_map(row[5]),
+                seed=row[6],
+                version_base=row[7],
+                status=row[8],
+                winner=row[9],
+                turns=row[10],
+                ended=row[11],
+            )
+        except ValueError as exc:
+            raise CorruptRow(f"game {row[0]}: {exc}") from exc
         if with_decisions:
-            try:
-                self._insert_decisions()  # this tick's decisions belong to the game too
-            except sqlite3.Error as exc:
-                self._failure(exc)
-            for seat, blob in self._db.execute(
-                "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
+            if self.failed is None:
+                try:
+                    self._insert_decisions()  # this tick's decisions belong to the game too
+                except sqlite3.Error as exc:
+                    self._failure(exc)
+                    self._to_backlog()
+            for n, (seat, blob) in enumerate(
+                self._db.execute(
+                    "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
+                )
             ):
-                choice = unpack(blob)
-                assert isinstance(choice, dict)
+                try:
+                    choice = unpack(blob)
+                except ValueError as exc:
+                    raise CorruptRow(f"game {game.id}, decision {n}: {exc}") from exc
+                if not isinstance(choice, dict):
+                    raise CorruptRow(f"game {game.id}, decision {n} is not a map")
                 game.decisions.append((seat, choice))
         return game
 
@@ -302,23 +416,106 @@ class Store:
     )
 
     def unfinished_games(self) -> list[StoredGame]:
-        """Every game still being played, with its decisions, oldest first."""
+        """Every game still being played, with its decisions, oldest first. A game that cannot
+        be read is marked abandoned (logged) and left out."""
         rows = self._db.execute(
             f"SELECT {self._COLUMNS} FROM games WHERE status = 'playing' ORDER BY id"
         ).fetchall()
-        return [self._load(row, True) for row in rows]
+        games = []
+        for row in rows:
+            try:
+                games.append(self._load(row, True))
+            except CorruptRow as exc:
+                log.error("%s; marking it abandoned", exc)
+                self.finish_game(row[0], "abandoned", None, 0)
+        self.commit()
+        return games
 
-    def finished_games(self, limit: int = 50) -> list[StoredGame]:
-        """The latest finished games (without decisions), newest first."""
+    def finished_games(self, limit: int = 50, player: str | None = None) -> list[StoredGame]:
+        """The latest finished games (without decisions), newest first: the public ones, and
+        the private ones ``player`` held a seat in. Unreadable rows are left out."""
         rows = self._db.execute(
-            f"SELECT {self._COLUMNS} FROM games WHERE status = 'over' ORDER BY id DESC LIMIT ?",
-            (limit,),
+            f"SELECT {self._COLUMNS} FROM games WHERE status = 'over' AND ("
+            "coalesce(json_extract(settings, '$.public'), 1) OR EXISTS (SELECT 1 FROM "
+            "json_each(games.seats) WHERE json_extract(value, '$.player') = ?)) "
+            "ORDER BY id DESC LIMIT ?",
+            (player, limit),
         ).fetchall()
-        return [self._load(row, False) for row in rows]
+        games = []
+        for row in rows:
+            try:
+                games.append(self._load(row, False))
+            except CorruptRow as exc:
+                log.warning("%s; not listed", exc)
+        return games
 
     def game(self, game: int) -> StoredGame | None:
-        """One game with its decisions, or None."""
+        """One game with its decisions, or None (also for a row that cannot be read)."""
         row = self._db.execute(
             f"SELECT {self._COLUMNS} FROM games WHERE id = ?", (game,)
         ).fetchone()
-        return None if row is None else self._load(row, True)
+        if row is None:
+            return None
+        try:
+            return self._load(row, True)
+        except CorruptRow as exc:
+            log.warning("%s", exc)
+            return None
+
+    # -- retention (server.retention) -------------------------------------------------------
+
+    def prune_games(self, ended_before: float) -> int:
+        """Delete abandoned games (and their decisions) that ended before ``ended_before``;
+        return how many."""
+        old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
+        count = int(
+            self._db.execute(f"SELECT count(*) FROM ({old})", (ended_before,)).fetchone()[0]
+        )
+        if count:
+            self._write(f"DELETE FROM decisions WHERE game IN ({old})", (ended_before,))
+            self._write(
+                "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)
+            )
+        return int(count)
+
+    def stale_players(self, seen_before: float) -> list[str]:
+        """Identities not seen since ``seen_before`` that hold no seat in an unfinished game."""
+        rows = self._db.execute(
+            "SELECT id FROM players WHERE coalesce(seen, created) < ? AND id NOT IN ("
+            "SELECT json_extract(value, '$.player') FROM games, json_each(games.seats) "
+            "WHERE games.status = 'playing' AND json_valid(games.seats) "
+            "AND json_extract(value, '$.player') IS NOT NULL)",  # NOT IN with a NULL is empty
+            (seen_before,),
+        )
+        return [str(row[0]) for row in rows]
+
+    def delete_players(self, players: list[str]) -> None:
+        """Forget these identities (their finished games keep the names they played under)."""
+        for pid in players:
+            self._write("DELETE FROM players WHERE id = ?", (pid,))
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one read statement (the operator's tools)."""
+        return list(self._db.execute(sql, params))
+
+    def size(self) -> tuple[int, int, int]:
+        """(players, games, decisions) rows, for the log and the bench scripts."""
+        row = self._db.execute(
+            "SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM games), "
+            "(SELECT count(*) FROM decisions)"
+        ).fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
+
+
+def _json_list(text: str) -> list[Any]:
+    value = json.loads(text)
+    if not isinstance(value, list):
+        raise ValueError("not a JSON list")
+    return value
+
+
+def _json_map(text: str) -> dict[str, Any]:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON map")
+    return value

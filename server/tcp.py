@@ -68,6 +68,7 @@ class RunningServer:
         if (
             self.per_address[address] >= self.config.max_connections_per_address
             or len(self.sessions) >= self.config.max_connections
+            or not self.lobby.limits.connections.allow(address)  # connects per second
         ):
             log.warning("%s: too many connections; refused", address)
             session.transport.write(

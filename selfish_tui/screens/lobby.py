@@ -258,8 +258,8 @@ class JoinScreen(ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box"):
-            yield Static("Room code (4 letters):")
-            yield Input(placeholder="QZKX", max_length=4, id="code", compact=True)
+            yield Static("Room code (4 letters, 12 for a private room):")
+            yield Input(placeholder="QZKX", max_length=12, id="code", compact=True)
             with Horizontal(id="join-buttons"):
                 yield Button("Watch", id="spectator", compact=True)
                 yield Button("Join", id="player", variant="primary", compact=True)
@@ -270,8 +270,8 @@ class JoinScreen(ModalScreen[tuple[str, str] | None]):
 
     def _finish(self, role: str) -> None:
         code = self.query_one("#code", Input).value.strip().upper()
-        if len(code) != 4 or not code.isalpha():
-            self.notify("A room code is 4 letters.", severity="warning")
+        if len(code) not in (4, 12) or not code.isascii() or not code.isalpha():
+            self.notify("A room code is 4 letters (12 for a private room).", severity="warning")
             return
         self.dismiss((code, role))
 

@@ -37,7 +37,7 @@ CHANNEL_HIGH_WATER = 256 * 1024
 # Past this many keystroke bytes the terminal has not taken, stop reading the channel.
 INPUT_HIGH_WATER = 64 * 1024
 TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
-CODE_PATTERN = re.compile(r"[A-Za-z]{4}")
+CODE_PATTERN = re.compile(r"[A-Za-z]{4}|[A-Za-z]{12}")  # a public room's code, or a private one's
 
 
 @dataclass(frozen=True)

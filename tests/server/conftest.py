@@ -10,18 +10,20 @@ from typing import Any
 import pytest_asyncio
 
 from protocol.codec import MessageDecoder, encode
-from server.config import ServerConfig
+from server.config import SHARED_ADDRESS, ServerConfig
 from server.tcp import RunningServer, start_server
 
 Message = dict[str, Any]
 
-# Fast settings: bots answer at once; rate limits high enough for bot-speed games.
+# Fast settings: bots answer at once; rate limits high enough for bot-speed games, and every
+# per-address limit out of the way (all test clients share 127.0.0.1).
 FAST = {
     "port": 0,
     "bot_delay": 0.0,
     "away_delay": 0.05,
     "rate_per_second": 10_000.0,
     "rate_burst": 10_000,
+    **SHARED_ADDRESS,
     "allow_seed": True,
     "empty_room_grace": 0.0,
 }

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from protocol.errors import CLOSING_CODES
 from protocol.framing import frame
 from protocol.messages import CLIENT_TYPES
+from server.config import SHARED_ADDRESS
 from server.engine import check_invariants
 from server.room import Status, rebuild
 from server.tcp import RunningServer
@@ -54,6 +55,7 @@ FUZZ_SETTINGS: dict[str, Any] = {
     "max_rooms": 100_000,
     "max_rooms_per_address": 100_000,
     "new_players_burst": 1_000_000,
+    **SHARED_ADDRESS,
 }
 
 #: Direct replies to a request (anything else the server sends is a broadcast).

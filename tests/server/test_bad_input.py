@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import struct
 from typing import Any
@@ -164,10 +165,12 @@ async def test_flood_is_rate_limited(make_server: ServerFactory, connect: Client
     for i in range(60):
         flood.send({"type": "ping", "id": i})
     codes = []
-    for _ in range(60):
-        msg = await flood.recv()
-        codes.append(msg["type"] if msg["type"] == "pong" else msg["code"])
-    assert codes.count("pong") < 20 and "rate_limited" in codes
+    with contextlib.suppress(TimeoutError):
+        while True:
+            msg = await flood.recv(timeout=0.3)
+            codes.append(msg["type"] if msg["type"] == "pong" else msg["code"])
+    # the burst is answered; the dropped pings get one rate_limited between them, no more
+    assert 9 <= codes.count("pong") < 20 and codes.count("rate_limited") == 1
     calm = await connect(server.port, "Calm")  # another connection is unaffected
     assert (await calm.request({"type": "ping"}))["type"] == "pong"
     await asyncio.sleep(0.5)

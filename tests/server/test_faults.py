@@ -334,41 +334,4 @@ async def test_one_address_cannot_fill_the_server_with_abandoned_games(
     assert (await zombie(3))["type"] == "joined"
 
 
-# ---------------------------------------------------------------------- database outage
-
-
-async def test_unwritable_database_refuses_new_games_and_keeps_playing(
-    make_server: ServerFactory,
-    connect: ClientFactory,
-    caplog: pytest.LogCaptureFixture,
-    tmp_path: Path,
-) -> None:
-    server = await make_server(db=str(tmp_path / "selfish.sqlite3"))
-    cy = await connect(server.port, "Cy")
-    waiting = (await cy.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
-    await cy.request({"type": "add_bot", "room": waiting, "level": "basic"})
-    game = await _game_meanwhile(server, connect)
-    # From here on SQLite refuses every write, as with a read-only file or a full disk (the
-    # tests run as root, so chmod would not do). Ann and Bob play the whole game meanwhile.
-    server.store._db.execute("PRAGMA query_only = ON")
-    await asyncio.wait_for(game, 30)
-    assert not server.store.writable
-    errors = [r for r in caplog.records if r.levelname == "ERROR"]
-    assert len(errors) == 1 and "is not writable" in errors[0].getMessage()  # once, clearly
-    # New games are refused with a stable code; nothing else changes.
-    assert (
-        await cy.error({"type": "create_room", "edition": "space", "seats": 2})
-        == "store_unavailable"
-    )
-    assert await cy.error({"type": "start", "room": waiting}) == "store_unavailable"
-    assert server.lobby.rooms[waiting].status == "waiting"
-    # People can still come in (their identity lives in memory until a write succeeds).
-    dee = await connect(server.port, "Dee")
-    assert (await dee.request({"type": "list_rooms"}))["type"] == "rooms"
-    # The disk is fixed: the next write goes through and new games are welcome again.
-    server.store._db.execute("PRAGMA query_only = OFF")
-    await connect(server.port, "Eve")  # its hello writes the new player
-    await asyncio.sleep(0.01)
-    assert server.store.writable and "writable again" in caplog.text
-    assert (await cy.request({"type": "start", "room": waiting}))["type"] == "ok"
-    assert server.lobby.rooms[waiting].status == "playing"
+# The database outage tests are in tests/server/test_outage.py.

@@ -73,7 +73,7 @@ async def test_bots_start_and_host_rules(server: RunningServer, connect: ClientF
     assert await cid.error({"type": "join_room", "room": code}) == "room_full"
     assert (
         await cid.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
-        == "not_in_room"
+        == "no_such_room"
     )
     assert (
         await bob.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
@@ -104,7 +104,7 @@ async def test_host_leaves_and_room_closes(server: RunningServer, connect: Clien
     assert (await ann.request({"type": "leave_room", "room": code}))["type"] == "ok"
     room = await bob.expect("room", host=bob.player)
     assert room["seats"][0] is None  # before the game a leaver's seat is freed
-    assert await ann.error({"type": "leave_room", "room": code}) == "not_in_room"
+    assert await ann.error({"type": "leave_room", "room": code}) == "no_such_room"
     await bob.request({"type": "leave_room", "room": code})
     assert await ann.error({"type": "join_room", "room": code}) == "no_such_room"
     assert code not in server.lobby.rooms
@@ -172,7 +172,7 @@ async def test_chat(make_server: ServerFactory, connect: ClientFactory) -> None:
     assert await ann.error({"type": "chat", "room": code, "text": "four"}) == "rate_limited"
     assert (await bob.request({"type": "chat", "room": code, "text": "me"}))["type"] == "ok"
     outsider = await connect(server.port, "Eve")
-    assert await outsider.error({"type": "chat", "room": code, "text": "x"}) == "not_in_room"
+    assert await outsider.error({"type": "chat", "room": code, "text": "x"}) == "no_such_room"
 
 
 async def test_autostart_rematch_and_replays(server: RunningServer, connect: ClientFactory) -> None:
