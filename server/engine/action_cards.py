@@ -33,10 +33,11 @@ def resolve_action(g: Rules, p: int, card: Card, target: int | None, blocked: bo
     A block cancels only the part that affects the blocker (C13): a Tether still moves.
     """
     key = card.key
-    if key in FORWARD_ONLY or key in TETHERS:
+    if key in FORWARD_ONLY:
         yield from g.forward(p)
-        if key in TETHERS and target is not None and not blocked:
-            yield from g.back(target)
+        return
+    if key in TETHERS:
+        yield from tether(g, p, card)
         return
     if blocked or target is None:
         return
@@ -52,6 +53,29 @@ def resolve_action(g: Rules, p: int, card: Card, target: int | None, blocked: bo
         steal_random(g, p, target)
     elif key == "lost":
         lose_random(g, target)
+
+
+def tether(g: Rules, p: int, card: Card) -> Flow:
+    """Tether / Ride the Wave (S5, W5, C12): move forward, resolved fully; then choose a living
+    opponent off row 0, who may react (C13) and, unless they block, moves back 1."""
+    s = g.s
+    yield from g.forward(p)
+    if not s.alive[p]:  # a dead player chooses nothing (C17)
+        return
+    options: list[Choice] = [
+        {"do": "target", "target": o}
+        for o in range(s.seats)
+        if o != p and s.alive[o] and s.rows[o] > 0
+    ]
+    if not options:
+        return
+    choice = yield from g.ask(p, "target", options, f"{card.display}: who moves back?")
+    target = choice["target"]
+    assert isinstance(target, int)
+    g.say("target", f"{g.name(p)} aims {card.display} at {g.name(target)}.", p)
+    blocked = yield from g.react(p, target, card)
+    if not blocked:
+        yield from g.back(target)
 
 
 def steal_random(g: Rules, thief: int, victim: int) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from .actions import Choice, Decision, strip
@@ -11,6 +11,7 @@ from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .rules import Rules
 from .state import State
+from .variants import check_variants
 from .views import build_view, public_view, seat_view, snapshot
 
 
@@ -28,13 +29,17 @@ class Game:
         names: Sequence[str],
         seed: int,
         arrange: Callable[[State], None] | None = None,
+        variants: Iterable[str] = (),
     ) -> None:
         """Set up a game. ``arrange`` (tests only) may rearrange the dealt state before the
-        first turn, e.g. to stack decks; such a game replays only with the same ``arrange``."""
+        first turn, e.g. to stack decks; such a game replays only with the same ``arrange``.
+        ``variants`` are rule ids of RULES.md section V (ValueError for one that is unknown or
+        does not apply to the edition)."""
         self.edition = Edition(edition)
         self.names = list(names)
         self.seed = seed
-        self.rules = Rules(self.edition, self.names, seed)
+        self.variants = check_variants(self.edition, variants)
+        self.rules = Rules(self.edition, self.names, seed, frozenset(self.variants))
         if arrange is not None:
             arrange(self.rules.s)
         self.decisions: list[tuple[int, Choice]] = []
@@ -149,9 +154,10 @@ def replay(
     names: Sequence[str],
     seed: int,
     decisions: Sequence[tuple[int, Choice] | Sequence[Any]],
+    variants: Iterable[str] = (),
 ) -> Game:
-    """Rebuild a game from its setup and decision list (C16)."""
-    game = Game(edition, names, seed)
+    """Rebuild a game from its setup, variants and decision list (C16)."""
+    game = Game(edition, names, seed, variants=variants)
     for seat, choice in decisions:
         game.apply(cast(int, seat), cast(Choice, choice))
     return game

@@ -57,9 +57,12 @@ class Ended(Exception):
 class Rules:
     """A game's state and the flow that applies the rules to it."""
 
-    def __init__(self, edition: Edition, names: list[str], seed: int) -> None:
+    def __init__(
+        self, edition: Edition, names: list[str], seed: int, variants: frozenset[str] = frozenset()
+    ) -> None:
         self.s: State = new_state(edition, names, seed)
         self.seed = seed
+        self.variants = variants
         self.log: list[Event] = []
         self.space = edition is Edition.SPACE
         self.res = RESOURCE_WORD[edition]
@@ -195,8 +198,6 @@ class Rules:
         else:
             self.say("stay", f"{self.name(p)} stays.", p)
             yield from self.breathe(p)
-        if self.space and s.alive[p] and s.rows[p] >= s.goal_row:
-            self.win(p, f"{self.name(p)} ends the turn on the ship")  # S4
 
     # ----------------------------------------------------------------- options
     def action_options(self, p: int) -> list[Choice]:
@@ -206,7 +207,7 @@ class Rules:
         s = self.s
         rows, alive, hands, seats, goal_row = s.rows, s.alive, s.hands, s.seats, s.goal_row
         options: list[Choice] = []
-        may_play = not (seats == 2 and s.actions_played >= 1) and not self.flared(p)
+        may_play = not (self.space and seats == 2 and s.actions_played >= 1) and not self.flared(p)
         doubles: list[Card] = []
         opponents: list[int] = []  # made when first needed
         seen: set[str] = set()  # one choice per distinct card (actions.distinct)
@@ -231,20 +232,21 @@ class Rules:
                 for o in range(seats):
                     if o != p and alive[o]:
                         opponents.append(o)
-            targeted = False
+            if how == TETHER:
+                # The target is chosen after the forward move (C12); on the goal row that move
+                # is ignored, so the card is worth playing there only with a target in sight.
+                if rows[p] < goal_row or any(rows[o] > 0 for o in opponents):
+                    options.append({"do": "play", "card": card_id})
+                continue
             for o in opponents:
                 if how == ANY_OPPONENT:
                     legal = True
                 elif how == HOLDING_OPPONENT:
                     legal = bool(hands[o])
-                else:  # a knock-back, alone or after a Tether: not one on row 0 (C10)
+                else:  # a knock-back: not one on row 0 (C10)
                     legal = rows[o] > 0
                 if legal:
                     options.append({"do": "play", "card": card_id, "target": o})
-                    targeted = True
-            # Without a target a Tether's only effect is the forward move (C9, C12).
-            if how == TETHER and not targeted and rows[p] < goal_row:
-                options.append({"do": "play", "card": card_id})
         if doubles and self.singles_available(2):
             for card in doubles:
                 options.append({"do": "change", "card": card.id})
@@ -255,7 +257,7 @@ class Rules:
         """Phase 3 choices (C5, S3)."""
         s = self.s
         options: list[Choice] = [{"do": "stay"}]
-        if self.space:
+        if "V1" in self.variants:
             actions = [c for c in s.hands[p] if c.is_action]
             if len(actions) >= 2:
                 options.extend(
@@ -513,6 +515,7 @@ class Rules:
         # Resolving the card with everything it leads to (C17) is the edition's business.
         if self.space:
             yield from space.resolve_location(self, seat, loc, cell)
+            space.arrival(self, seat)
         else:
             yield from shipwrecked.resolve_location(self, seat, loc, cell)
 

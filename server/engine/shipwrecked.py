@@ -142,7 +142,9 @@ def freeloader(g: Rules, seat: int) -> Flow:
 def whirlpool(g: Rules, seat: int) -> Flow:
     """W6 Whirlpool: swap with another castaway, living or dead, not on the raft."""
     s = g.s
-    if not s.alive[seat]:
+    # "Players on the raft are excluded" on either side: a drawer who has just reached the raft
+    # does not swap (the raft check that follows makes them win).
+    if not s.alive[seat] or s.rows[seat] >= s.goal_row:
         return
     options: list[Choice] = [
         {"do": "swap", "target": o} for o in range(s.seats) if o != seat and s.rows[o] < s.goal_row
@@ -190,7 +192,11 @@ def shark_icon(g: Rules, drawer: int, cell: Cell) -> Flow:
     if not s.sharks:
         if s.is_water(cell) and len(s.sharks) < MAX_SHARKS:
             s.sharks.append(cell)
+            s.shark_turn = s.turn
             g.say("shark", f"A shark appears at {where(cell)}!")
+        return
+    if s.shark_turn == s.turn:  # "the shark does not move - this turn"
+        g.say("shark", "The sharks do not move in the turn the first shark appeared.")
         return
     yield from shark_movement(g, drawer)
 
@@ -210,35 +216,40 @@ def shark_movement(g: Rules, drawer: int) -> Flow:
         card = g.card_in_hand(seat, choice["card"])
         remove_card(s.hands[seat], card)
         s.held[seat] = card
-    fed = [False] * len(s.sharks)
-    for seat in s.order_from(drawer):
+    order = s.order_from(drawer)
+    for seat in order:
         if seat not in s.held:
             continue
         card = s.held.pop(seat)
         s.discard.append(card)
-        yield from shark_step(g, seat, card, fed)
+        victims = shark_step(g, seat, card)
+        if victims:
+            # "If any shark has eaten, their movement ends": for both sharks, and the picks
+            # not yet revealed are discarded unseen, after the bites are paid.
+            yield from bites(g, victims)
+            unseen = [s.held.pop(other) for other in order if other in s.held]
+            if unseen:
+                s.discard.extend(unseen)
+                g.say("shark", "A shark has eaten: the sharks stop, the other picks are discarded.")
+            return
 
 
-def shark_step(g: Rules, seat: int, card: Card, fed: list[bool]) -> Flow:
-    """One revealed pick moves every shark that has not fed one cell (W7)."""
+def shark_step(g: Rules, seat: int, card: Card) -> list[int]:
+    """One revealed pick moves every shark one cell (W7); returns the castaways bitten."""
     s = g.s
     assert card.dir is not None
     dc, dr = STEPS[card.dir]
     g.say("reveal", f"{g.name(seat)} reveals {card_name(card)}: the sharks swim {card.dir}.", seat)
-    movers: dict[Cell, list[int]] = {}
+    entered: list[Cell] = []
     for index, (col, row) in enumerate(s.sharks):
-        if fed[index]:
-            continue
         cell = (col + dc, row + dr)
         if s.is_water(cell):
             s.sharks[index] = cell
-            movers.setdefault(cell, []).append(index)
+            if cell not in entered:  # several sharks entering one cell bite once
+                entered.append(cell)
     victims: list[int] = []
-    for cell, indices in movers.items():
+    for cell in entered:
         victim = s.seat_at(cell)
         if victim is not None and s.alive[victim]:
-            victims.append(victim)  # several sharks entering one cell bite once
-            for index in indices:
-                fed[index] = True
-    if victims:
-        yield from bites(g, victims)
+            victims.append(victim)
+    return victims

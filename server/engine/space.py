@@ -43,6 +43,15 @@ def resolve_location(g: Rules, seat: int, loc: Location, cell: Cell) -> Flow:
         )
 
 
+def arrival(g: Rules, seat: int) -> None:
+    """S4: an astronaut whose move (with the card it drew, resolved) left them on the ship
+    wins at once if alive and holding oxygen; one who paid their last oxygen to get there
+    holds none and dies instead (S3)."""
+    s = g.s
+    if s.alive[seat] and s.rows[seat] >= s.goal_row and s.units(seat) > 0:
+        g.win(seat, f"{g.name(seat)} reaches the ship")
+
+
 def meteoroid(g: Rules, seat: int) -> Flow:
     """S6 Meteoroid: a drawer holding 6 or more cards discards 2 of their choice."""
     hand = g.s.hands[seat]

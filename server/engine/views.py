@@ -139,7 +139,13 @@ def game_part(game: Game) -> dict[str, Any]:
     """The keys of the public view that stay the same for a whole game: a server encodes them
     once per game."""
     s = game.rules.s
-    return {"edition": s.edition.value, "seats": s.seats, "names": list(s.names), "rows": 7}
+    return {
+        "edition": s.edition.value,
+        "variants": list(game.variants),
+        "seats": s.seats,
+        "names": list(s.names),
+        "rows": 7,
+    }
 
 
 def turn_part(game: Game, players: bool = True) -> dict[str, Any]:
@@ -264,6 +270,8 @@ def label(rules: Rules, seat: int, choice: Choice) -> str:
         return f"Take {_card(rules, choice['card'])}"
     if do == "swap":
         return f"Swap places with {whom}"
+    if do == "target":
+        return f"Aim at {whom}"
     if do == "advance":
         return f"{whom} moves forward"
     if do == "pick":

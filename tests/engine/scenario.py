@@ -59,6 +59,7 @@ def build(
     dead: Iterable[int] = (),
     empty_draw: bool = False,
     seed: int = 0,
+    variants: Sequence[str] = (),
 ) -> Game:
     """A game whose first turn (``first``'s) starts from exactly the state described.
 
@@ -95,7 +96,7 @@ def build(
             s.alive[seat] = False
         s.first = s.active = first
 
-    return Game(ed, NAMES[:players], seed, arrange)
+    return Game(ed, NAMES[:players], seed, arrange, variants)
 
 
 def play(game: Game, *choices: dict[str, Any] | str, seat: int | None = None) -> None:

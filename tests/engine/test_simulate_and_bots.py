@@ -100,6 +100,7 @@ def test_basic_bot_avoids_a_fatal_stay_when_it_can_discard_actions() -> None:
         2,
         hands={0: ["oxygen", "laser_blast", "tractor_beam"], 1: ["oxygen"]},
         draw=["shield"],
+        variants=["V1"],
     )
     game.apply(0, {"do": "done"})
     view = game.view(0)
