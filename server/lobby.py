@@ -39,7 +39,7 @@ from protocol.messages import (
     welcome,
 )
 from server.config import ServerConfig
-from server.engine import CATALOGUE
+from server.engine import CATALOGUE, Edition, check_variants
 from server.limits import TokenBucket
 from server.room import Room, Status
 from server.store import Store
@@ -374,6 +374,10 @@ class Lobby:
             )
         if req.seed is not None and not self.config.allow_seed:
             raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+        try:
+            variants = check_variants(Edition(req.edition), req.variants)
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
         room = Room(
             self,
             self._new_code(),
@@ -382,6 +386,7 @@ class Lobby:
             public=req.public,
             timer=req.timer,
             autostart=req.autostart,
+            variants=variants,
         )
         room.first_seed = req.seed
         room.join_player(player.id, player.name)
@@ -495,6 +500,7 @@ class Lobby:
                 "game": g.id,
                 "room": g.room,
                 "edition": g.edition,
+                "variants": g.variants,
                 "names": g.names,
                 "winner": g.winner,
                 "turns": g.turns,
@@ -515,6 +521,7 @@ class Lobby:
                 game=game.id,
                 room=game.room,
                 edition=game.edition,
+                variants=game.variants,
                 names=game.names,
                 seed=game.seed,
                 winner=game.winner,

@@ -125,11 +125,15 @@ class Seat:
 
 
 def rebuild(
-    edition: str, names: list[str], seed: int, decisions: Iterable[tuple[int, Message]]
+    edition: str,
+    names: list[str],
+    seed: int,
+    decisions: Iterable[tuple[int, Message]],
+    variants: Iterable[str] = (),
 ) -> Game:
     """Replay stored decisions, matching each against the legal choices in wire form so that
     tuples that became lists in storage still compare equal."""
-    game = Game(edition, names, seed)
+    game = Game(edition, names, seed, variants=variants)
     for seat, stored in decisions:
         wanted = normalize(stored)
         for option in game.legal(seat):
@@ -154,6 +158,7 @@ class Room:
         public: bool = True,
         timer: int = 0,
         autostart: bool = False,
+        variants: tuple[str, ...] = (),
     ) -> None:
         self.hub = hub
         self.code = code
@@ -162,6 +167,7 @@ class Room:
         self.public = public
         self.timer = timer
         self.autostart = autostart
+        self.variants = variants  # rule ids of RULES V, checked by the lobby
         self.seats: list[Seat | None] = [None] * size
         self.members: dict[str, str] = {}  # player id -> "player" | "spectator", in join order
         self.host: str | None = None
@@ -222,6 +228,7 @@ class Room:
             "bots": sum(1 for s in self.seats if s is not None and s.kind == "bot"),
             "status": str(self.status),
             "timer": self.timer,
+            "variants": list(self.variants),
             "host": self.host_name(),
             "spectators": spectators,
         }
@@ -236,6 +243,7 @@ class Room:
             "public": self.public,
             "timer": self.timer,
             "autostart": self.autostart,
+            "variants": list(self.variants),
             "host": self.host,
             "status": str(self.status),
             "game": self.game_id,
@@ -395,7 +403,12 @@ class Room:
                 self.edition,
                 names,
                 [s.to_record() for s in seats],
-                {"public": self.public, "timer": self.timer, "autostart": self.autostart},
+                {
+                    "public": self.public,
+                    "timer": self.timer,
+                    "autostart": self.autostart,
+                    "variants": list(self.variants),
+                },
                 seed,
                 version_base,
             )
@@ -407,7 +420,7 @@ class Room:
             ack()
         self.game_id = game_id
         self.version_base = version_base
-        self.game = Game(self.edition, names, seed)
+        self.game = Game(self.edition, names, seed, variants=self.variants)
         self._rng = random.Random(seed ^ 0x5E1F)
         self.status = Status.PLAYING
         log.info(
@@ -435,9 +448,12 @@ class Room:
             public=bool(settings.get("public", True)),
             timer=int(settings.get("timer", 0)),
             autostart=bool(settings.get("autostart", False)),
+            variants=tuple(stored.variants),
         )
         room.seats = [Seat.from_record(i, rec) for i, rec in enumerate(stored.seats)]
-        room.game = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
+        room.game = rebuild(
+            stored.edition, stored.names, stored.seed, stored.decisions, stored.variants
+        )
         room.game_id = stored.id
         room.version_base = stored.version_base
         room.status = Status.PLAYING
