@@ -19,7 +19,7 @@ DECK = GAME_DECKS[Edition.SHIPWRECKED]
 
 
 def state(game: Game) -> Any:
-    return game.rules.s
+    return game.rules.state
 
 
 def pos(game: Game, seat: int) -> tuple[int, int]:

@@ -23,7 +23,7 @@ DECK = GAME_DECKS[Edition.SHIPWRECKED]
 
 # ----------------------------------------------------------------------------- helpers
 def state(game: Game) -> Any:
-    return game.rules.s
+    return game.rules.state
 
 
 def sharks(game: Game) -> list[tuple[int, int]]:
