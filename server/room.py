@@ -21,6 +21,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from server.bots.levels import choose
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
+from server.engine.actions import strip
 from server.store import Store, StoredGame, StoreUnavailable
 from server.wire import StateFrames, encode
 
@@ -325,9 +326,7 @@ class Room:
                 seat.left, seat.away = True, False
                 self._persist_seats()
                 if self.status == Status.PLAYING:
-                    self._announce_events(
-                        [Event("away", f"{seat.name} left; a bot plays on.", seat=seat.index)]
-                    )
+                    self._announce_events([self._seat_event("away", "away.left", seat.index)])
                     self._reschedule()
         if self.host == player:
             # The longest-present remaining member takes over (dicts keep join order).
@@ -502,7 +501,7 @@ class Room:
         seat.timeouts = 0
         if seat.away:
             seat.away = False
-            extra.append(Event("away", f"{seat.name} is back.", seat=seat.index))
+            extra.append(self._seat_event("away", "away.back", seat.index))
         self._apply(seat.index, match, "human", extra)
         if extra:
             self.broadcast_room()
@@ -528,7 +527,7 @@ class Room:
         seat.timeouts = 0
         if seat.away:
             seat.away = False
-            self._announce_events([Event("away", f"{seat.name} is back.", seat=seat.index)])
+            self._announce_events([self._seat_event("away", "away.back", seat.index)])
             self.broadcast_room()
             self._reschedule()
 
@@ -581,10 +580,20 @@ class Room:
     def _events_for(self, events: Iterable[Event], seat: int | None) -> list[Message]:
         out = []
         for event in events:
-            text = event.for_seat(seat)
-            if text is not None:
-                out.append({"kind": event.kind, "text": text, "seat": event.seat})
+            wire = event.as_dict(seat)
+            if wire is not None:
+                out.append(wire)
         return out
+
+    def _seat_event(
+        self, kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
+    ) -> Event:
+        """An event of the room about seat ``index`` (english.EVENT_TEXTS ``away.*``, ``bot``,
+        ``timeout``); with ``to``, the others see it without the choice."""
+        names = [seat.name if seat else "" for seat in self.seats]
+        args["player"] = index
+        secret = ("label", "choice") if to is not None else ()
+        return Event(kind, key, args, names, index, to, secret)
 
     def _state_frames(self) -> StateFrames:
         """The state frames of the current version: the view's shared part is built and
@@ -774,33 +783,19 @@ class Room:
         if not seat.automated and seat.away:
             by = "away"
             extra.append(
-                Event(
-                    "bot",
-                    f"{seat.name} is away; their bot chose: {label}.",
-                    to=(index,),
-                    public_text=f"{seat.name} is away; their bot decided.",
-                    seat=index,
-                )
+                self._seat_event("bot", "bot", index, (index,), label=label, choice=strip(choice))
             )
         elif not seat.automated:
             by = "timeout"
             seat.timeouts += 1
             extra.append(
-                Event(
-                    "timeout",
-                    f"{seat.name} ran out of time; their bot chose: {label}.",
-                    to=(index,),
-                    public_text=f"{seat.name} ran out of time; their bot decided.",
-                    seat=index,
+                self._seat_event(
+                    "timeout", "timeout", index, (index,), label=label, choice=strip(choice)
                 )
             )
             if seat.timeouts >= self.config.away_after:
                 seat.away = True
-                extra.append(
-                    Event(
-                        "away", f"{seat.name} is away; their bot plays until they act.", seat=index
-                    )
-                )
+                extra.append(self._seat_event("away", "away.idle", index))
         try:
             self._apply(index, choice, by, extra)
         except EngineError:
