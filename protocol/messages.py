@@ -26,6 +26,7 @@ MIN_SEATS, MAX_SEATS = 2, 5
 SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 MAX_NAME = 24
 MAX_CHAT = 300
+MAX_VARIANTS = 8  # far more than exist: a bound on what is read, not a rule
 ROOM_CODE_LENGTH = 4
 # Integers in requests stay within ±2**53 (exact in every JSON and msgpack reader, and in
 # SQLite): a bigger one is bad_request, never an OverflowError deep in the server.
@@ -215,6 +216,8 @@ class CreateRoom(Request):
     bot_level: str = "basic"
     autostart: bool = False
     seed: int | None = None
+    # Rule ids of RULES.md section V; which ones exist is the rules engine's business.
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -349,6 +352,13 @@ def _create(m: Mapping[str, Any], rid: int | None) -> Request:
         not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
     ):
         raise _bad("seed", f"an integer from 0 to {MAX_SEED}")
+    variants = m.get("variants", [])
+    if (
+        not isinstance(variants, list)
+        or len(variants) > MAX_VARIANTS
+        or not all(isinstance(v, str) for v in variants)
+    ):
+        raise _bad("variants", f"a list of at most {MAX_VARIANTS} strings")
     return CreateRoom(
         id=rid,
         edition=edition,
@@ -359,6 +369,7 @@ def _create(m: Mapping[str, Any], rid: int | None) -> Request:
         bot_level=_option(_str(m, "bot_level", "basic"), BOT_LEVELS, "bot_level"),
         autostart=_bool(m, "autostart", False),
         seed=seed,
+        variants=tuple(variants),
     )
 
 

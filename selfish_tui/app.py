@@ -60,6 +60,7 @@ class LocalPlan:
     seed: int | None = None
     resume: bool = False
     bot_level: str = "basic"
+    variants: tuple[str, ...] = ()  # rule ids of RULES V (e.g. "V1")
 
 
 @dataclass
@@ -300,7 +301,10 @@ class SelfishApp(App[None]):
             return
         room = self.rooms.get(self.current or "")
         edition = room.edition if room else (self.plan.edition if self.plan else None)
-        self.push_screen(HelpScreen(edition, room.catalogue if room else None))
+        variants = [str(v) for v in room.info.get("variants") or []] if room else []
+        if not variants and self.plan:
+            variants = list(self.plan.variants)
+        self.push_screen(HelpScreen(edition, room.catalogue if room else None, variants))
 
     # --- connection events ---------------------------------------------------------------------
 
@@ -405,6 +409,8 @@ class SelfishApp(App[None]):
             }
             if self.plan.seed is not None:
                 request["seed"] = self.plan.seed
+            if self.plan.variants:
+                request["variants"] = list(self.plan.variants)
             self.request(request)
             return
         if self.plan is None:

@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="game seed, for a game you can play again exactly",
     )
+    play.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="turn on a rule variant by its id (docs/rules.md, Variants: V1); may be repeated",
+    )
     play.add_argument("--name", type=_name, default=None, help="your name at the table")
     play.add_argument(
         "--resume", action="store_true", help="continue the last unfinished local game"
@@ -225,6 +232,10 @@ def play(args: argparse.Namespace) -> int:
     from selfish_tui.paths import data_dir, load_token, save_token
 
     name = args.name or default_name()
+    problem = local.variant_problem(args.edition, args.variant)
+    if problem:
+        print(f"selfish: {problem}", file=sys.stderr)
+        return 2
     try:
         server = local.EmbeddedServer(log_file=data_dir() / "local-server.log")
         port = server.start()
@@ -232,7 +243,13 @@ def play(args: argparse.Namespace) -> int:
         print(f"selfish: {exc}", file=sys.stderr)
         return 1
     try:
-        plan = LocalPlan(edition=args.edition, bots=args.bots, seed=args.seed, resume=args.resume)
+        plan = LocalPlan(
+            edition=args.edition,
+            bots=args.bots,
+            seed=args.seed,
+            resume=args.resume,
+            variants=tuple(args.variant),
+        )
         app = SelfishApp(
             "127.0.0.1",
             port,

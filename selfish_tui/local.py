@@ -206,3 +206,15 @@ def run_simulate(argv: list[str]) -> int:
     from server.bots.simulate import main
 
     return int(main(argv) or 0)
+
+
+def variant_problem(edition: str, variants: list[str]) -> str | None:
+    """Why ``variants`` cannot be played in ``edition`` (the engine's own message), or None:
+    `selfish play --variant` refuses a bad id before it starts a server."""
+    from server.engine import Edition, check_variants
+
+    try:
+        check_variants(Edition(edition), variants)
+    except ValueError as exc:
+        return str(exc)
+    return None

@@ -41,7 +41,7 @@ from protocol.messages import (
     welcome,
 )
 from server.config import ServerConfig
-from server.engine import CATALOGUE
+from server.engine import CATALOGUE, Edition, check_variants
 from server.errorlog import ErrorLog
 from server.memory import release_free_memory
 from server.presence import PresenceBroadcasts
@@ -465,6 +465,10 @@ class Lobby:
             )
         if req.seed is not None and not self.config.allow_seed:
             raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+        try:
+            variants = check_variants(Edition(req.edition), req.variants)
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
         room = Room(
             self,
             self._new_code(req.public),
@@ -473,6 +477,7 @@ class Lobby:
             public=req.public,
             timer=req.timer,
             autostart=req.autostart,
+            variants=variants,
         )
         room.first_seed = req.seed
         room.creator = conn.address
@@ -598,6 +603,7 @@ class Lobby:
                 "game": g.id,
                 "room": g.room,
                 "edition": g.edition,
+                "variants": g.variants,
                 "names": g.names,
                 "winner": g.winner,
                 "turns": g.turns,
@@ -623,6 +629,7 @@ class Lobby:
                 game=game.id,
                 room=game.room,
                 edition=game.edition,
+                variants=game.variants,
                 names=game.names,
                 seed=game.seed,
                 winner=game.winner,

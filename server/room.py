@@ -21,6 +21,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from server.bots.levels import choose
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
+from server.engine.actions import strip
 from server.store import Store, StoredGame, StoreUnavailable
 from server.wire import StateFrames, encode
 
@@ -125,11 +126,15 @@ class Seat:
 
 
 def rebuild(
-    edition: str, names: list[str], seed: int, decisions: Iterable[tuple[int, Message]]
+    edition: str,
+    names: list[str],
+    seed: int,
+    decisions: Iterable[tuple[int, Message]],
+    variants: Iterable[str] = (),
 ) -> Game:
     """Replay stored decisions, matching each against the legal choices in wire form so that
     tuples that became lists in storage still compare equal."""
-    game = Game(edition, names, seed)
+    game = Game(edition, names, seed, variants=variants)
     for seat, stored in decisions:
         wanted = normalize(stored)
         for option in game.legal(seat):
@@ -154,6 +159,7 @@ class Room:
         public: bool = True,
         timer: int = 0,
         autostart: bool = False,
+        variants: tuple[str, ...] = (),
     ) -> None:
         self.hub = hub
         self.code = code
@@ -162,6 +168,7 @@ class Room:
         self.public = public
         self.timer = timer
         self.autostart = autostart
+        self.variants = variants  # rule ids of RULES V, checked by the lobby
         self.seats: list[Seat | None] = [None] * size
         self.members: dict[str, str] = {}  # player id -> "player" | "spectator", in join order
         self.host: str | None = None
@@ -223,6 +230,7 @@ class Room:
             "bots": sum(1 for s in self.seats if s is not None and s.kind == "bot"),
             "status": str(self.status),
             "timer": self.timer,
+            "variants": list(self.variants),
             "host": self.host_name(),
             "spectators": spectators,
         }
@@ -237,6 +245,7 @@ class Room:
             "public": self.public,
             "timer": self.timer,
             "autostart": self.autostart,
+            "variants": list(self.variants),
             "host": self.host,
             "status": str(self.status),
             "game": self.game_id,
@@ -319,9 +328,7 @@ class Room:
                 seat.left, seat.away = True, False
                 self._persist_seats()
                 if self.status == Status.PLAYING:
-                    self._announce_events(
-                        [Event("away", f"{seat.name} left; a bot plays on.", seat=seat.index)]
-                    )
+                    self._announce_events([self._seat_event("away", "away.left", seat.index)])
                     self._reschedule()
         if self.host == player:
             # The longest-present remaining member takes over (dicts keep join order).
@@ -402,6 +409,7 @@ class Room:
                     "timer": self.timer,
                     "autostart": self.autostart,
                     "creator": self.creator,
+                    "variants": list(self.variants),
                 },
                 seed,
                 version_base,
@@ -414,7 +422,7 @@ class Room:
             ack()
         self.game_id = game_id
         self.version_base = version_base
-        self.game = Game(self.edition, names, seed)
+        self.game = Game(self.edition, names, seed, variants=self.variants)
         self._rng = random.Random(seed ^ 0x5E1F)
         self.status = Status.PLAYING
         log.info(
@@ -442,9 +450,12 @@ class Room:
             public=bool(settings.get("public", True)),
             timer=int(settings.get("timer", 0)),
             autostart=bool(settings.get("autostart", False)),
+            variants=tuple(stored.variants),
         )
         room.seats = [Seat.from_record(i, rec) for i, rec in enumerate(stored.seats)]
-        room.game = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
+        room.game = rebuild(
+            stored.edition, stored.names, stored.seed, stored.decisions, stored.variants
+        )
         room.game_id = stored.id
         room.version_base = stored.version_base
         room.status = Status.PLAYING
@@ -493,7 +504,7 @@ class Room:
         seat.timeouts = 0
         if seat.away:
             seat.away = False
-            extra.append(Event("away", f"{seat.name} is back.", seat=seat.index))
+            extra.append(self._seat_event("away", "away.back", seat.index))
         self._apply(seat.index, match, "human", extra)
         if extra:
             self.broadcast_room()
@@ -519,7 +530,7 @@ class Room:
         seat.timeouts = 0
         if seat.away:
             seat.away = False
-            self._announce_events([Event("away", f"{seat.name} is back.", seat=seat.index)])
+            self._announce_events([self._seat_event("away", "away.back", seat.index)])
             self.broadcast_room()
             self._reschedule()
 
@@ -572,10 +583,20 @@ class Room:
     def _events_for(self, events: Iterable[Event], seat: int | None) -> list[Message]:
         out = []
         for event in events:
-            text = event.for_seat(seat)
-            if text is not None:
-                out.append({"kind": event.kind, "text": text, "seat": event.seat})
+            wire = event.as_dict(seat)
+            if wire is not None:
+                out.append(wire)
         return out
+
+    def _seat_event(
+        self, kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
+    ) -> Event:
+        """An event of the room about seat ``index`` (english.EVENT_TEXTS ``away.*``, ``bot``,
+        ``timeout``); with ``to``, the others see it without the choice."""
+        names = [seat.name if seat else "" for seat in self.seats]
+        args["player"] = index
+        secret = ("label", "choice") if to is not None else ()
+        return Event(kind, key, args, names, index, to, secret)
 
     def _state_frames(self) -> StateFrames:
         """The state frames of the current version: the view's shared part is built and
@@ -770,33 +791,19 @@ class Room:
         if not seat.automated and seat.away:
             by = "away"
             extra.append(
-                Event(
-                    "bot",
-                    f"{seat.name} is away; their bot chose: {label}.",
-                    to=(index,),
-                    public_text=f"{seat.name} is away; their bot decided.",
-                    seat=index,
-                )
+                self._seat_event("bot", "bot", index, (index,), label=label, choice=strip(choice))
             )
         elif not seat.automated:
             by = "timeout"
             seat.timeouts += 1
             extra.append(
-                Event(
-                    "timeout",
-                    f"{seat.name} ran out of time; their bot chose: {label}.",
-                    to=(index,),
-                    public_text=f"{seat.name} ran out of time; their bot decided.",
-                    seat=index,
+                self._seat_event(
+                    "timeout", "timeout", index, (index,), label=label, choice=strip(choice)
                 )
             )
             if seat.timeouts >= self.config.away_after:
                 seat.away = True
-                extra.append(
-                    Event(
-                        "away", f"{seat.name} is away; their bot plays until they act.", seat=index
-                    )
-                )
+                extra.append(self._seat_event("away", "away.idle", index))
         try:
             self._apply(index, choice, by, extra)
         except EngineError:

@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS games (
     edition TEXT NOT NULL,
     names TEXT NOT NULL,          -- JSON list, seat order
     seats TEXT NOT NULL,          -- JSON list of seat occupants (see room.Seat.to_record)
-    settings TEXT NOT NULL,       -- JSON: public, timer, autostart
+    settings TEXT NOT NULL,       -- JSON: public, timer, autostart, variants
     seed INTEGER NOT NULL,
     version_base INTEGER NOT NULL,
     status TEXT NOT NULL,         -- playing | over | abandoned
@@ -111,6 +111,12 @@ class StoredGame:
     turns: int | None
     ended: float | None
     decisions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def variants(self) -> list[str]:
+        """The game's variants (rule ids of RULES V), kept in its settings; none in games
+        stored before variants existed."""
+        return [str(rule) for rule in self.settings.get("variants", [])]
 
 
 class StoreUnavailable(Exception):

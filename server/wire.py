@@ -220,13 +220,13 @@ class StateFrames:
         else:
             mine, legal = seat_choices(game, seat)
             self.legal[seat] = legal
-        s = game.rules.s
+        state = game.rules.state
         packed = b"".join(
             (
                 _SEAT_HAND[seat],
-                _packed_cards(s.hands[seat], card_dict),
+                _packed_cards(state.hands[seat], card_dict),
                 _RESOURCES,
-                _pack(s.units(seat)),
+                _pack(state.units(seat)),
                 _DECISION,
                 _pack(mine),
                 _LEGAL,

@@ -47,12 +47,17 @@ def rules_path() -> Path | None:
     return None
 
 
-def rules_for(edition: str | None, catalogue: Catalogue | None = None) -> str:
-    """The common rules, the edition's own section and the house rules, as Markdown.
+def rules_for(
+    edition: str | None, catalogue: Catalogue | None = None, variants: list[str] | None = None
+) -> str:
+    """The common rules, the edition's own section, the variants on in the room (RULES V) and
+    the house rules, as Markdown.
 
     Without docs/rules.md (an installed wheel has no docs/) the card texts the server sent are
     listed instead, so help always explains every card on the table.
     """
+    variants = variants or []
+    on = f"**Variants on in this room:** {', '.join(variants)}.\n\n" if variants else ""
     path = rules_path()
     if path is not None:
         text = path.read_text(encoding="utf-8")
@@ -63,9 +68,11 @@ def rules_for(edition: str | None, catalogue: Catalogue | None = None) -> str:
             title = chunk.splitlines()[0] if chunk else ""
             if edition and other in title:
                 continue
+            if title.startswith("Variants") and not variants:
+                continue  # the variants' rules only while one is on
             keep.append("## " + chunk)
-        return "\n".join(keep)
-    lines = ["## Cards", ""]
+        return on + "\n".join(keep)
+    lines = [on + "## Cards", ""]
     for entry in sorted(
         (catalogue or Catalogue()).cards.values(),
         key=lambda e: (str(e.get("kind")), str(e.get("name"))),
@@ -84,18 +91,25 @@ class HelpScreen(ModalScreen[None]):
         Binding("f1", "close", "Close", show=False),
     ]
 
-    def __init__(self, edition: str | None, catalogue: Catalogue | None = None) -> None:
+    def __init__(
+        self,
+        edition: str | None,
+        catalogue: Catalogue | None = None,
+        variants: list[str] | None = None,
+    ) -> None:
         super().__init__()
         self.edition = edition
         self.catalogue = catalogue
+        self.variants = variants or []
 
     def compose(self) -> ComposeResult:
         title = {"space": "Space Edition", "shipwrecked": "Shipwrecked Edition"}.get(
             self.edition or "", "both editions"
         )
         with VerticalScroll(id="help-scroll"):
+            rules = rules_for(self.edition, self.catalogue, self.variants)
             yield Markdown(
-                f"# Selfish — help ({title})\n\n{KEYS}\n{rules_for(self.edition, self.catalogue)}",
+                f"# Selfish — help ({title})\n\n{KEYS}\n{rules}",
                 id="help-text",
             )
         yield Footer()

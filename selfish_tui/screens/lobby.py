@@ -93,9 +93,11 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for room in rooms:
             timer = f"{room.get('timer')}s" if room.get("timer") else "off"
+            edition = EDITION_NAMES.get(str(room.get("edition")), str(room.get("edition")))
+            variants = " ".join(str(v) for v in room.get("variants") or [])
             table.add_row(
                 Text(str(room.get("room")), style="bold"),
-                EDITION_NAMES.get(str(room.get("edition")), str(room.get("edition"))),
+                f"{edition} +{variants}" if variants else edition,
                 f"{room.get('filled')}/{room.get('size')}",
                 str(room.get("humans", "")),
                 str(room.get("bots", "")),
@@ -345,7 +347,11 @@ class WaitingRoomScreen(Screen[None]):
         edition = EDITION_NAMES.get(str(info.get("edition")), str(info.get("edition", "")))
         timer = f"{info.get('timer')} s per decision" if info.get("timer") else "no timer"
         private = "public" if info.get("public", True) else "private"
-        text.append(f"{edition} · {timer} · {private}\n\n", style="bold")
+        variants = ", ".join(str(v) for v in info.get("variants") or [])
+        settings = f"{edition} · {timer} · {private}" + (
+            f" · variants {variants}" if variants else ""
+        )
+        text.append(f"{settings}\n\n", style="bold")
         for index, entry in enumerate(info.get("seats") or []):
             text.append(f" {index + 1}. ")
             if not entry:

@@ -35,10 +35,11 @@ def play_game(
     seed: int,
     check: bool = True,
     max_turns: int = MAX_TURNS,
+    variants: Sequence[str] = (),
 ) -> GameResult:
     """Play one game with one bot level per seat; deterministic for a given seed."""
     names = [f"{level}-{seat + 1}" for seat, level in enumerate(levels)]
-    game = Game(edition, names, seed)
+    game = Game(edition, names, seed, variants=variants)
     rng = random.Random(seed ^ 0x5E1F15)
     result = GameResult(seed, None, 0, 0, False)
     while not game.over:

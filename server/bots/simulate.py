@@ -12,6 +12,7 @@ from typing import Any
 from server.bots.levels import BOT_LEVELS
 from server.bots.selfplay import play_game
 from server.engine.cards import Edition
+from server.engine.variants import check_variants
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -31,6 +32,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help=f"bot level for every seat, or a comma list one per seat ({', '.join(BOT_LEVELS)})",
     )
     parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="turn on a rule variant by its id (RULES V, e.g. V1); may be repeated",
+    )
+    parser.add_argument(
         "--no-invariants",
         action="store_true",
         help="skip the invariant checks (for speed measurements)",
@@ -44,12 +52,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
         parser.error(f"--bots needs 1 or {args.players} levels from {', '.join(BOT_LEVELS)}")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    try:
+        args.variants = check_variants(Edition(args.edition), args.variant)
+    except ValueError as exc:
+        parser.error(str(exc))
     args.levels = levels
     return args
 
 
 def simulate(
-    edition: Edition, levels: list[str], games: int, seed: int, check: bool = True
+    edition: Edition,
+    levels: list[str],
+    games: int,
+    seed: int,
+    check: bool = True,
+    variants: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Play ``games`` games and summarise them."""
     seeds = random.Random(seed)
@@ -60,7 +77,7 @@ def simulate(
     decisions = 0
     start = time.perf_counter()
     for _ in range(games):
-        result = play_game(edition, levels, seeds.getrandbits(32), check)
+        result = play_game(edition, levels, seeds.getrandbits(32), check, variants=variants)
         if result.winner is None:
             no_winner += 1
         else:
@@ -73,6 +90,7 @@ def simulate(
     elapsed = time.perf_counter() - start
     return {
         "edition": edition.value,
+        "variants": list(variants),
         "players": len(levels),
         "games": games,
         "seed": seed,
@@ -94,11 +112,17 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; exit status 1 if any invariant failed."""
     args = parse(sys.argv[1:] if argv is None else argv)
     summary = simulate(
-        Edition(args.edition), args.levels, args.games, args.seed, not args.no_invariants
+        Edition(args.edition),
+        args.levels,
+        args.games,
+        args.seed,
+        not args.no_invariants,
+        args.variants,
     )
+    variants = f", variants {' '.join(args.variants)}" if args.variants else ""
     print(
         f"{summary['games']} {summary['edition']} games, {summary['players']} seats "
-        f"({', '.join(args.levels)}), seed {summary['seed']}"
+        f"({', '.join(args.levels)}), seed {summary['seed']}{variants}"
     )
     for seat, count in enumerate(summary["wins"]):
         share = 100 * count / summary["games"]

@@ -9,9 +9,11 @@ from .errors import EngineError, GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .game import Game, replay
 from .invariants import check_invariants
+from .variants import VARIANTS, check_variants
 
 __all__ = [
     "CATALOGUE",
+    "VARIANTS",
     "Edition",
     "EngineError",
     "Event",
@@ -20,5 +22,6 @@ __all__ = [
     "IllegalChoice",
     "NotYourDecision",
     "check_invariants",
+    "check_variants",
     "replay",
 ]

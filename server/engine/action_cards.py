@@ -8,17 +8,10 @@ Suit, Pirate). Only Hole in Suit, Tractor Beam and Lost are edition-specific.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING
-
-from .actions import Choice, Decision, distinct
-from .cards import Card, card_list, card_name
+from .actions import Choice, DecisionKind, distinct, int_of
+from .cards import Card
+from .edition import Flow, Table
 from .state import remove_card
-
-if TYPE_CHECKING:
-    from .rules import Rules
-
-Flow = Generator[Decision, object, None]
 
 FORWARD_ONLY = frozenset({"rocket_booster", "freestyle_sprint"})
 TETHERS = frozenset({"tether", "ride_the_wave"})
@@ -27,89 +20,112 @@ STEAL_TWO = frozenset({"oxygen_siphon", "message_in_a_bottle"})
 LOOK_AND_TAKE = frozenset({"hack_suit", "pirate"})
 
 
-def resolve_action(g: Rules, p: int, card: Card, target: int | None, blocked: bool) -> Flow:
-    """Resolve an action card played by ``p`` (already discarded, reaction done).
-
-    A block cancels only the part that affects the blocker (C13): a Tether still moves.
-    """
+def resolve_action(
+    table: Table, player: int, card: Card, target: int | None, blocked: bool
+) -> Flow:
+    """Resolve an action card played by ``player`` (already discarded, reaction done)."""
     key = card.key
-    if key in FORWARD_ONLY or key in TETHERS:
-        yield from g.forward(p)
-        if key in TETHERS and target is not None and not blocked:
-            yield from g.back(target)
+    if key in FORWARD_ONLY:
+        yield from table.forward(player)
+        return
+    if key in TETHERS:
+        yield from tether(table, player, card)
         return
     if blocked or target is None:
         return
     if key in KNOCK_BACK:
-        yield from g.back(target)
+        yield from table.back(target)
     elif key in STEAL_TWO:
-        yield from g.steal_units(p, target, 2)
+        yield from table.steal_units(player, target, 2)
     elif key in LOOK_AND_TAKE:
-        yield from look_and_take(g, p, target)
+        yield from look_and_take(table, player, target)
     elif key == "hole_in_suit":
-        yield from g.lose_oxygen(target, 1, "Hole in Suit")
+        yield from table.lose(target, 1, key)
     elif key == "tractor_beam":
-        steal_random(g, p, target)
+        steal_random(table, player, target)
     elif key == "lost":
-        lose_random(g, target)
+        lose_random(table, target)
 
 
-def steal_random(g: Rules, thief: int, victim: int) -> None:
-    """Tractor Beam: one card at random from the victim's hand; only the two see which."""
-    s = g.s
-    hand = s.hands[victim]
-    if not hand or not s.alive[thief]:
+def tether(table: Table, player: int, card: Card) -> Flow:
+    """Tether / Ride the Wave (S5, W5, C12): move forward, resolved fully; then choose a living
+    opponent off row 0, who may react (C13) and, unless they block, moves back 1. A block
+    cancels only the part that affects the blocker: the forward move has happened."""
+    state = table.state
+    yield from table.forward(player)
+    if not state.alive[player]:  # a dead player chooses nothing (C17)
         return
-    card = hand.pop(s.rng.randrange(len(hand)))
-    s.hands[thief].append(card)
-    a, b = g.name(thief), g.name(victim)
-    g.say(
+    options: list[Choice] = [
+        {"do": "target", "target": o}
+        for o in range(state.seats)
+        if o != player and state.alive[o] and state.rows[o] > 0
+    ]
+    if not options:
+        return
+    choice = yield from table.ask(player, DecisionKind.TARGET, options, card=card)
+    target = int_of(choice, "target")
+    table.say("target", "target", player, player=player, card=card, target=target)
+    blocked = yield from table.react(player, target, card)
+    if not blocked:
+        yield from table.back(target)
+
+
+def steal_random(table: Table, thief: int, victim: int) -> None:
+    """Tractor Beam: one card at random from the victim's hand; only the two see which."""
+    state = table.state
+    hand = state.hands[victim]
+    if not hand or not state.alive[thief]:
+        return
+    card = hand.pop(state.rng.randrange(len(hand)))
+    state.hands[thief].append(card)
+    table.say(
         "steal",
-        f"{a} takes {card_name(card)} from {b}.",
+        "steal.card",
         thief,
         (thief, victim),
-        f"{a} takes a card from {b}.",
+        ("card",),
+        thief=thief,
+        victim=victim,
+        card=card,
     )
-    g.check_oxygen(victim)
+    table.check_resources(victim)
 
 
-def look_and_take(g: Rules, looker: int, victim: int) -> Flow:
+def look_and_take(table: Table, looker: int, victim: int) -> Flow:
     """Hack Suit / Pirate: look at the victim's hand and take one card of one's choice."""
-    s = g.s
-    hand = s.hands[victim]
-    if not hand or not s.alive[looker]:
+    state = table.state
+    hand = state.hands[victim]
+    if not hand or not state.alive[looker]:
         return
-    a, b = g.name(looker), g.name(victim)
-    g.say(
+    table.say(
         "look",
-        f"{a} looks at {b}'s hand: {card_list(hand)}.",
+        "look",
         looker,
         (looker,),
-        f"{a} looks at {b}'s hand.",
+        ("cards",),
+        looker=looker,
+        victim=victim,
+        cards=list(hand),
     )
     options: list[Choice] = [{"do": "take", "card": c.id} for c in distinct(hand)]
-    choice = yield from g.ask(
-        looker, "take", options, f"Take one card from {b}'s hand.", reveal=list(hand)
+    choice = yield from table.ask(
+        looker, DecisionKind.TAKE, options, reveal=list(hand), victim=victim
     )
-    card = g.card_in_hand(victim, choice["card"])
+    card = table.card_in_hand(victim, int_of(choice, "card"))
     remove_card(hand, card)
-    s.hands[looker].append(card)
-    g.say(
-        "take",
-        f"{a} takes {card_name(card)} from {b}.",
-        looker,
-        (looker, victim),
-        f"{a} takes a card from {b}.",
+    state.hands[looker].append(card)
+    table.say(
+        "take", "take", looker, (looker, victim), ("card",), looker=looker, victim=victim, card=card
     )
-    g.check_oxygen(victim)
+    table.check_resources(victim)
 
 
-def lose_random(g: Rules, victim: int) -> None:
+def lose_random(table: Table, victim: int) -> None:
     """Lost: one card at random from the victim's hand is discarded (face up: public)."""
-    s = g.s
-    hand = s.hands[victim]
+    state = table.state
+    hand = state.hands[victim]
     if not hand:
         return
-    card = hand.pop(s.rng.randrange(len(hand)))
-    s.discard.append(card)
-    g.say("discard", f"{g.name(victim)} loses {card_name(card)} (Lost).", victim)
+    card = hand.pop(state.rng.randrange(len(hand)))
+    state.discard.append(card)
+    table.say("discard", "discard.lost", victim, player=victim, card=card)

@@ -2,41 +2,120 @@
 
 A choice is a small dict (``{"do": "play", "card": 17, "target": 2}``); legal choices are computed
 on demand when a decision is opened. Labels and fatal marks (C18) are added only for views, so the
-hot path of self-play builds no strings.
+hot path of self-play builds no strings; the English texts live in english.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from .cards import Card
+from .english import render_prompt
 
 Choice = dict[str, object]
 
 # Keys a client may echo back that are not part of a choice's identity.
 DECORATION_KEYS = ("label", "fatal")
 
-# Decisions a seat is always asked, even with a single option: skipping them would reveal
-# something about a hidden hand (C13) or take a turn's phases out of the player's hands.
-ALWAYS_ASK = frozenset({"actions", "stay_or_move", "react"})
 
-SIMULTANEOUS = frozenset({"hurricane", "pick"})
+class DecisionKind(StrEnum):
+    """What a seat decides. A str, so that it compares and encodes as its value."""
+
+    ACTIONS = "actions"
+    STAY_OR_MOVE = "stay_or_move"
+    PAY = "pay"
+    REACT = "react"
+    TARGET = "target"
+    TAKE = "take"
+    METEOROID = "meteoroid"
+    SWAP = "swap"
+    SHARK_BAIT = "shark_bait"
+    FREELOADER = "freeloader"
+    HURRICANE = "hurricane"
+    PICK = "pick"
+
+    @property
+    def simultaneous(self) -> bool:
+        """Several seats choose at once (shark picks, Hurricane discards)."""
+        return self in SIMULTANEOUS
+
+    @property
+    def always_asked(self) -> bool:
+        """Asked even with a single option: skipping it would reveal something about a hidden
+        hand (C13) or take a turn's phases out of the player's hands."""
+        return self in ALWAYS_ASKED
 
 
-@dataclass
+SIMULTANEOUS = frozenset({DecisionKind.HURRICANE, DecisionKind.PICK})
+ALWAYS_ASKED = frozenset({DecisionKind.ACTIONS, DecisionKind.STAY_OR_MOVE, DecisionKind.REACT})
+
+
+@dataclass(slots=True)
+class Picks:
+    """The answer to a simultaneous decision: each seat's choice."""
+
+    choices: dict[int, Choice]
+
+
+#: What a flow is resumed with: the choice of a one-seat decision, the picks of a simultaneous
+#: one (None only to start it).
+Answer = Choice | Picks | None
+
+
+def one_choice(answer: Answer) -> Choice:
+    """The answer of a one-seat decision (the game sends nothing else to it)."""
+    if isinstance(answer, dict):
+        return answer
+    raise TypeError(f"a one-seat decision was answered with {answer!r}")
+
+
+def all_picks(answer: Answer) -> dict[int, Choice]:
+    """The answer of a simultaneous decision."""
+    if isinstance(answer, Picks):
+        return answer.choices
+    raise TypeError(f"a simultaneous decision was answered with {answer!r}")
+
+
+def int_of(choice: Choice, key: str) -> int:
+    """A choice's integer field (a card id, a seat, a shark)."""
+    value = choice[key]
+    if isinstance(value, int):
+        return value
+    raise TypeError(f"{key} of {choice!r} is not an integer")
+
+
+def ints_of(choice: Choice, key: str) -> list[int]:
+    """A choice's list of integers (card ids, a cell)."""
+    value = choice[key]
+    if isinstance(value, list) and all(isinstance(item, int) for item in value):
+        return value
+    raise TypeError(f"{key} of {choice!r} is not a list of integers")
+
+
+@dataclass(slots=True)
 class Decision:
-    """A pending decision: which seats choose, and each one's legal choices."""
+    """A pending decision: which seats choose, and each one's legal choices. Its prompt is
+    rendered from ``prompt_key`` and ``prompt_args`` (english.PROMPTS) when a view shows it."""
 
-    kind: str
+    kind: DecisionKind
     options: dict[int, list[Choice]]
-    prompt: str
+    prompt_args: dict[str, Any] = field(default_factory=dict)
     reveal: dict[int, list[Card]] = field(default_factory=dict)
+    names: Sequence[str] = ()
+    prompt_key: str = ""
 
     @property
     def simultaneous(self) -> bool:
         """True when several seats choose at once (shark picks, Hurricane discards)."""
-        return self.kind in SIMULTANEOUS
+        return self.kind.simultaneous
+
+    @property
+    def prompt(self) -> str:
+        """The English prompt."""
+        return render_prompt(self.prompt_key or self.kind.value, self.prompt_args, self.names)
 
 
 def strip(choice: Choice) -> Choice:

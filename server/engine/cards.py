@@ -192,20 +192,11 @@ SHIPWRECKED_LOCATIONS = (
 
 GAME_TYPES = {Edition.SPACE: SPACE_GAME, Edition.SHIPWRECKED: SHIPWRECKED_GAME}
 LOCATION_TYPES = {Edition.SPACE: SPACE_LOCATIONS, Edition.SHIPWRECKED: SHIPWRECKED_LOCATIONS}
-BLOCKER = {Edition.SPACE: "shield", Edition.SHIPWRECKED: "dive"}
-RESOURCE_WORD = {Edition.SPACE: "oxygen", Edition.SHIPWRECKED: "food"}
-GOAL_WORD = {Edition.SPACE: "the ship", Edition.SHIPWRECKED: "the raft"}
-SHARK_ICON_NOTE = " Shark icon: the sharks appear or move."
 
 
 def card_name(card: Card) -> str:
     """A card's display name, with its compass direction in Shipwrecked."""
     return card.display
-
-
-def card_list(cards: list[Card]) -> str:
-    """Display names joined for a sentence."""
-    return ", ".join([card.display for card in cards]) if cards else "nothing"
 
 
 def game_deck(edition: Edition) -> list[Card]:

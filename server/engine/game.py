@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-from .actions import Choice, Decision, strip
+from .actions import Answer, Choice, Decision, Picks, strip
 from .cards import Edition
 from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .rules import Rules
 from .state import State
+from .variants import check_variants
 from .views import build_view, public_view, seat_view, snapshot
 
 
@@ -28,18 +29,22 @@ class Game:
         names: Sequence[str],
         seed: int,
         arrange: Callable[[State], None] | None = None,
+        variants: Iterable[str] = (),
     ) -> None:
         """Set up a game. ``arrange`` (tests only) may rearrange the dealt state before the
-        first turn, e.g. to stack decks; such a game replays only with the same ``arrange``."""
+        first turn, e.g. to stack decks; such a game replays only with the same ``arrange``.
+        ``variants`` are rule ids of RULES.md section V (ValueError for one that is unknown or
+        does not apply to the edition)."""
         self.edition = Edition(edition)
         self.names = list(names)
         self.seed = seed
-        self.rules = Rules(self.edition, self.names, seed)
+        self.variants = check_variants(self.edition, variants)
+        self.rules = Rules(self.edition, self.names, seed, frozenset(self.variants))
         if arrange is not None:
-            arrange(self.rules.s)
+            arrange(self.rules.state)
         self.decisions: list[tuple[int, Choice]] = []
         self._flow = self.rules.run()
-        self._picks: dict[int, Choice] = {}
+        self.picked: dict[int, Choice] = {}  # the picks made so far of a simultaneous decision
         self._decision: Decision | None = None
         self._resume(None)
 
@@ -47,22 +52,22 @@ class Game:
     @property
     def over(self) -> bool:
         """True once the game has ended (with or without a winner)."""
-        return self.rules.s.over
+        return self.rules.state.over
 
     @property
     def winner(self) -> int | None:
         """The winning seat, or None (game running, or nobody won)."""
-        return self.rules.s.winner
+        return self.rules.state.winner
 
     @property
     def turn(self) -> int:
         """Turns begun so far."""
-        return self.rules.s.turn
+        return self.rules.state.turn
 
     @property
     def active(self) -> int:
         """The seat whose turn it is."""
-        return self.rules.s.active
+        return self.rules.state.active
 
     @property
     def log(self) -> list[Event]:
@@ -78,11 +83,11 @@ class Game:
         """Seats that must decide now (a simultaneous pick already made is not pending)."""
         if self._decision is None:
             return []
-        return [seat for seat in self._decision.options if seat not in self._picks]
+        return [seat for seat in self._decision.options if seat not in self.picked]
 
     def legal(self, seat: int) -> list[Choice]:
         """That seat's legal choices now; empty when it has nothing to decide."""
-        if self._decision is None or seat in self._picks:
+        if self._decision is None or seat in self.picked:
             return []
         return self._decision.options.get(seat, [])
 
@@ -109,7 +114,7 @@ class Game:
         if decision is None:
             raise GameOver("the game is over")
         options = decision.options.get(seat)
-        if options is None or seat in self._picks:
+        if options is None or seat in self.picked:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
         wanted = strip(choice)
         try:
@@ -123,12 +128,12 @@ class Game:
         start = len(log)
         self.decisions.append((seat, option))
         if decision.simultaneous:
-            self._picks[seat] = option
-            self.rules.say("pick", f"{self.names[seat]} has chosen.", seat)
-            if len(self._picks) < len(decision.options):
+            self.picked[seat] = option
+            self.rules.say("pick", "pick", seat, player=seat)
+            if len(self.picked) < len(decision.options):
                 return log[start:]
-            answer: object = self._picks
-            self._picks = {}
+            answer: Answer = Picks(self.picked)
+            self.picked = {}
         else:
             answer = option
         try:  # _resume(answer), inlined: this is the engine's busiest call
@@ -137,7 +142,7 @@ class Game:
             self._decision = None
         return log[start:]
 
-    def _resume(self, answer: object) -> None:
+    def _resume(self, answer: Answer) -> None:
         try:
             self._decision = self._flow.send(answer)
         except StopIteration:
@@ -149,9 +154,12 @@ def replay(
     names: Sequence[str],
     seed: int,
     decisions: Sequence[tuple[int, Choice] | Sequence[Any]],
+    variants: Iterable[str] = (),
 ) -> Game:
-    """Rebuild a game from its setup and decision list (C16)."""
-    game = Game(edition, names, seed)
+    """Rebuild a game from its setup, variants and decision list (C16)."""
+    game = Game(edition, names, seed, variants=variants)
     for seat, choice in decisions:
-        game.apply(cast(int, seat), cast(Choice, choice))
+        if not isinstance(seat, int) or not isinstance(choice, dict):
+            raise TypeError(f"a decision is a (seat, choice) pair, not {(seat, choice)!r}")
+        game.apply(seat, choice)
     return game

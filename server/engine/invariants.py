@@ -3,51 +3,48 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from .cards import GAME_DECKS, LOCATION_DECKS, Edition
 from .state import MAX_SHARKS
-
-if TYPE_CHECKING:
-    from .game import Game
+from .views import GameLike
 
 
-def check_invariants(game: Game) -> list[str]:
+def check_invariants(game: GameLike) -> list[str]:
     """Every broken invariant, described; empty when the state is sound."""
-    s = game.rules.s
+    state = game.rules.state
     problems: list[str] = []
-    ids = Counter(c.id for c in s.draw)
-    ids.update(c.id for c in s.discard)
-    for hand in s.hands:
+    ids = Counter(c.id for c in state.draw)
+    ids.update(c.id for c in state.discard)
+    for hand in state.hands:
         ids.update(c.id for c in hand)
-    ids.update(c.id for c in s.held.values())
-    expected = {c.id for c in GAME_DECKS[s.edition]}
+    ids.update(c.id for c in state.held.values())
+    expected = {c.id for c in GAME_DECKS[state.edition]}
     if set(ids) != expected or any(n != 1 for n in ids.values()):
         problems.append("game cards are not each in exactly one place")
-    locs = Counter(loc.id for loc in s.loc_draw)
-    locs.update(loc.id for loc in s.loc_discard)
-    locs.update(loc.id for loc in s.board.values())
-    if set(locs) != {loc.id for loc in LOCATION_DECKS[s.edition]} or any(
+    locs = Counter(loc.id for loc in state.loc_draw)
+    locs.update(loc.id for loc in state.loc_discard)
+    locs.update(loc.id for loc in state.board.values())
+    if set(locs) != {loc.id for loc in LOCATION_DECKS[state.edition]} or any(
         n != 1 for n in locs.values()
     ):
         problems.append("location cards are not each in exactly one place")
-    if sorted(s.cols) != list(range(s.seats)):
+    if sorted(state.cols) != list(range(state.seats)):
         problems.append("columns do not hold exactly one character each")
-    for seat in range(s.seats):
-        if not 0 <= s.rows[seat] <= 6:
+    for seat in range(state.seats):
+        if not 0 <= state.rows[seat] <= 6:
             problems.append(f"seat {seat} stands off the board")
-        if not s.alive[seat] and s.hands[seat]:
+        if not state.alive[seat] and state.hands[seat]:
             problems.append(f"dead seat {seat} holds cards")
-    for (col, row), _loc in s.board.items():
-        owner = s.cols.index(col) if col in s.cols else None
-        if owner is None or not 0 <= row < s.rows[owner]:
+    for (col, row), _loc in state.board.items():
+        owner = state.cols.index(col) if col in state.cols else None
+        if owner is None or not 0 <= row < state.rows[owner]:
             problems.append(f"location card at ({col}, {row}) is not below its column's character")
-    if len(s.sharks) > MAX_SHARKS or (s.edition is Edition.SPACE and s.sharks):
+    if len(state.sharks) > MAX_SHARKS or (state.edition is Edition.SPACE and state.sharks):
         problems.append("too many sharks")
-    for cell in s.sharks:
-        if not s.is_water(cell):
+    for cell in state.sharks:
+        if not state.is_water(cell):
             problems.append(f"shark off the water at {cell}")
-    if not 1 <= s.goal_row <= 6:
+    if not 1 <= state.goal_row <= 6:
         problems.append("goal row out of range")
     if game.over:
         if game.decision is not None:
@@ -58,18 +55,18 @@ def check_invariants(game: Game) -> list[str]:
     return problems
 
 
-def _winner_problems(game: Game) -> list[str]:
-    s = game.rules.s
-    living = s.living()
-    if s.winner is None:
+def _winner_problems(game: GameLike) -> list[str]:
+    state = game.rules.state
+    living = state.living()
+    if state.winner is None:
         # Nobody wins only when everyone has died (S4, W4 a).
         return [] if not living else ["the game ended with no winner while players live"]
-    winner = s.winner
-    if not s.alive[winner]:
+    winner = state.winner
+    if not state.alive[winner]:
         return ["a dead player won"]
-    on_goal = s.rows[winner] >= s.goal_row
-    if s.edition is Edition.SPACE and not on_goal:
+    on_goal = state.rows[winner] >= state.goal_row
+    if state.edition is Edition.SPACE and not on_goal:
         return ["a Space winner is not on the ship"]
-    if s.edition is Edition.SHIPWRECKED and not (on_goal or living == [winner]):
+    if state.edition is Edition.SHIPWRECKED and not (on_goal or living == [winner]):
         return ["a Shipwrecked winner neither reached the raft nor survived alone"]
     return []

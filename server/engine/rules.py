@@ -1,42 +1,43 @@
 """The common rules (RULES C1-C18) as a resumable flow.
 
 The flow of a game is one generator: it runs the rules until a seat must decide, yields a
-``Decision`` and is resumed with the choice. Board, hands and piles live in plain data
+``Decision`` and is resumed with the answer. Board, hands and piles live in plain data
 (``State``); the generator only holds where the resolution stands. Because the engine is
 deterministic (C16), a game is persisted and copied as (edition, names, seed, decisions).
-Edition-specific cards live in ``space.py`` and ``shipwrecked.py``.
+Whatever differs between editions is asked of the edition's rules (``edition.EditionRules``,
+one module per edition: ``space.py``, ``shipwrecked.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import cast
+from typing import Any
 
-from . import action_cards, shipwrecked, space
-from .action_cards import FORWARD_ONLY, KNOCK_BACK, TETHERS
+from .action_cards import FORWARD_ONLY, KNOCK_BACK, TETHERS, resolve_action
 from .actions import (
-    ALWAYS_ASK,
+    Answer,
     Choice,
     Decision,
+    DecisionKind,
+    all_picks,
     distinct,
     distinct_pairs,
-    first_payment,
-    payment_ways,
+    int_of,
+    ints_of,
+    one_choice,
 )
-from .cards import (
-    BLOCKER,
-    GOAL_WORD,
-    RESOURCE_WORD,
-    Card,
-    Edition,
-    Location,
-    card_list,
-)
+from .cards import Card, Edition, Location
+from .edition import Asking, EditionRules, Flow
 from .events import Event
+from .shipwrecked import SHIPWRECKED
+from .space import SPACE
 from .state import State, new_state, remove_card
 
-Flow = Generator[Decision, object, None]
-Asking = Generator[Decision, object, Choice]
+#: Each edition's rules, by edition.
+EDITION_RULES: dict[Edition, EditionRules] = {
+    SPACE.edition: SPACE,
+    SHIPWRECKED.edition: SHIPWRECKED,
+}
 
 # Action cards by how they choose a target (C12), looked up once per card in hand; the
 # reactions (Shield, Dive) are missing: they are never played as actions.
@@ -55,15 +56,16 @@ class Ended(Exception):
 
 
 class Rules:
-    """A game's state and the flow that applies the rules to it."""
+    """A game's state and the flow that applies the rules to it (an ``edition.Table``)."""
 
-    def __init__(self, edition: Edition, names: list[str], seed: int) -> None:
-        self.s: State = new_state(edition, names, seed)
+    def __init__(
+        self, edition: Edition, names: list[str], seed: int, variants: frozenset[str] = frozenset()
+    ) -> None:
+        self.state: State = new_state(edition, names, seed)
         self.seed = seed
+        self.variants = variants
+        self.edition_rules = EDITION_RULES[edition]
         self.log: list[Event] = []
-        self.space = edition is Edition.SPACE
-        self.res = RESOURCE_WORD[edition]
-        self.blocker = BLOCKER[edition]
         # The seat that paid its last oxygen to travel survives until its card resolves (S3).
         self.travelling: int | None = None
         self.last_moved: int | None = None
@@ -74,143 +76,159 @@ class Rules:
     def say(
         self,
         kind: str,
-        text: str,
+        key: str,
         seat: int | None = None,
         to: tuple[int, ...] | None = None,
-        public: str | None = None,
+        secret: tuple[str, ...] = (),
+        **args: Any,
     ) -> None:
-        """Append an event to the log."""
-        self.log.append(Event(kind, text, to, public, seat))
-
-    def name(self, seat: int) -> str:
-        """A seat's player name."""
-        return self.s.names[seat]
+        """Record an event: its family ``kind``, its sentence ``key`` and arguments
+        (english.EVENT_TEXTS); ``to`` and ``secret`` as in ``Event``."""
+        self.log.append(Event(kind, key, args, self.state.names, seat, to, secret))
 
     def ask(
         self,
         seat: int,
-        kind: str,
+        kind: DecisionKind,
         options: list[Choice],
-        prompt: str,
         reveal: list[Card] | None = None,
+        **prompt: Any,
     ) -> Asking:
-        """Open a one-seat decision; a single option is taken at once unless it must be asked."""
-        if len(options) == 1 and kind not in ALWAYS_ASK:
+        """Open a one-seat decision; a single option is taken at once unless the kind is
+        always asked. ``prompt``: the args of the kind's prompt (english.PROMPTS)."""
+        if len(options) == 1 and not kind.always_asked:
             return options[0]
+        key = prompt.pop("prompt_key", "")  # a prompt other than the kind's own
         answer = yield Decision(
-            kind, {seat: options}, prompt, {seat: reveal} if reveal is not None else {}
+            kind,
+            {seat: options},
+            prompt,
+            {seat: reveal} if reveal is not None else {},
+            self.state.names,
+            key,
         )
-        return cast(Choice, answer)
+        return one_choice(answer)
 
     def ask_all(
-        self, kind: str, options: dict[int, list[Choice]], prompt: str
-    ) -> Generator[Decision, object, dict[int, Choice]]:
+        self, kind: DecisionKind, options: dict[int, list[Choice]]
+    ) -> Generator[Decision, Answer, dict[int, Choice]]:
         """Open a simultaneous decision; every seat named is asked (its timing reveals nothing)."""
         if not options:
             return {}
-        answer = yield Decision(kind, options, prompt)
-        return cast(dict[int, Choice], answer)
+        answer = yield Decision(kind, options, {}, {}, self.state.names)
+        return all_picks(answer)
 
-    def card_in_hand(self, seat: int, card_id: object) -> Card:
+    def card_in_hand(self, seat: int, card_id: int) -> Card:
         """The card with this id in a seat's hand (the id was validated with the choice)."""
-        for card in self.s.hands[seat]:
+        for card in self.state.hands[seat]:
             if card.id == card_id:
                 return card
         raise LookupError(f"card {card_id} is not in seat {seat}'s hand")
 
     def flared(self, seat: int) -> bool:
-        """S6 Solar Flare: the card just below a Space astronaut is a Solar Flare."""
-        if not self.space:
-            return False
-        s = self.s
-        card = s.board.get((s.cols[seat], s.rows[seat] - 1))
-        return card is not None and card.key == "solar_flare"
+        """S6 Solar Flare: whether the seat may play no action card now."""
+        return self.edition_rules.flared(self.state, seat)
 
     # ----------------------------------------------------------------- the game's flow
     def run(self) -> Flow:
         """The whole game: turns in seat order until it ends."""
-        s = self.s
-        self.say("setup", f"{self.name(s.first)} is chosen to go first.", s.first)
+        state = self.state
+        self.say("setup", "setup", state.first, player=state.first)
         try:
-            seat = s.first
+            seat = state.first
             while True:
                 yield from self.turn(seat)
                 seat = self.next_living(seat)
         except Ended:
-            s.phase = "over"
-            s.over = True
+            state.phase = "over"
+            state.over = True
 
     def next_living(self, seat: int) -> int:
         """The next living seat after ``seat`` (the game has ended if there is none)."""
-        s = self.s
-        for step in range(1, s.seats + 1):
-            candidate = (seat + step) % s.seats
-            if s.alive[candidate]:
+        state = self.state
+        for step in range(1, state.seats + 1):
+            candidate = (seat + step) % state.seats
+            if state.alive[candidate]:
                 return candidate
         raise Ended
 
-    def turn(self, p: int) -> Flow:
+    def turn(self, player: int) -> Flow:
         """One turn (C5): draw, actions, stay or move."""
-        s = self.s
-        s.turn += 1
-        s.active = p
-        s.actions_played = 0
-        self.say("turn", f"Turn {s.turn}: {s.names[p]}.", p)
-        s.phase = "draw"
-        self.draw(p, 1)
-        s.phase = "actions"
-        while s.alive[p]:
-            # Always asked (ALWAYS_ASK): yielded here rather than through ask(), which costs a
-            # generator per decision on the path that nearly every decision takes.
-            answer = yield Decision(
-                "actions",
-                {p: self.action_options(p)},
-                "Play an action card, make change, or go on.",
-                {},
+        state = self.state
+        names = state.names
+        state.turn += 1
+        state.active = player
+        state.actions_played = 0
+        self.say("turn", "turn", player, turn=state.turn, player=player)
+        state.phase = "draw"
+        self.draw(player, 1)
+        state.phase = "actions"
+        while state.alive[player]:
+            # Always asked: yielded here rather than through ask(), which costs a generator per
+            # decision on the path that nearly every decision takes.
+            choice = one_choice(
+                (
+                    yield Decision(
+                        DecisionKind.ACTIONS, {player: self.action_options(player)}, {}, {}, names
+                    )
+                )
             )
-            choice = cast(Choice, answer)
             do = choice["do"]
             if do == "done":
                 break
-            card = self.card_in_hand(p, choice["card"])
+            card = self.card_in_hand(player, int_of(choice, "card"))
             if do == "change":
-                self.make_change(p, card)
+                self.make_change(player, card)
                 continue
             target = choice.get("target")
-            yield from self.play(p, card, cast("int | None", target))
-        if not s.alive[p]:
+            yield from self.play(player, card, target if isinstance(target, int) else None)
+        if not state.alive[player]:
             return
-        s.phase = "stay_or_move"
-        answer = yield Decision(
-            "stay_or_move", {p: self.stay_or_move_options(p)}, "Stay or move?", {}
+        state.phase = "stay_or_move"
+        choice = one_choice(
+            (
+                yield Decision(
+                    DecisionKind.STAY_OR_MOVE,
+                    {player: self.stay_or_move_options(player)},
+                    {},
+                    {},
+                    names,
+                )
+            )
         )
-        choice = cast(Choice, answer)
         if choice["do"] == "move":
-            yield from self.travel(p)
+            self.say("move", "move.travel", player, player=player)
+            yield from self.edition_rules.travel(self, player)
         elif "discard" in choice:
-            ids = cast(list[int], choice["discard"])
-            cards = [self.card_in_hand(p, card_id) for card_id in ids]
-            self.discard_cards(p, cards)
-            self.say("stay", f"{self.name(p)} stays, discarding {card_list(cards)}.", p)
+            cards = [self.card_in_hand(player, card_id) for card_id in ints_of(choice, "discard")]
+            self.discard_cards(player, cards)
+            self.say("stay", "stay.discard", player, player=player, cards=cards)
         else:
-            self.say("stay", f"{self.name(p)} stays.", p)
-            yield from self.breathe(p)
-        if self.space and s.alive[p] and s.rows[p] >= s.goal_row:
-            self.win(p, f"{self.name(p)} ends the turn on the ship")  # S4
+            self.say("stay", "stay", player, player=player)
+            yield from self.edition_rules.lose(self, player, 1, "stay")
 
     # ----------------------------------------------------------------- options
-    def action_options(self, p: int) -> list[Choice]:
+    def action_options(self, player: int) -> list[Choice]:
         """Phase 2 choices: each playable action card with each legal target, change, done."""
         # Built at nearly every decision: one pass over the hand, and plain loops rather than
         # comprehensions, which cost a function call each (before Python 3.12).
-        s = self.s
-        rows, alive, hands, seats, goal_row = s.rows, s.alive, s.hands, s.seats, s.goal_row
+        state = self.state
+        rows, alive, hands, seats, goal_row = (
+            state.rows,
+            state.alive,
+            state.hands,
+            state.seats,
+            state.goal_row,
+        )
         options: list[Choice] = []
-        may_play = not (seats == 2 and s.actions_played >= 1) and not self.flared(p)
+        rules = self.edition_rules
+        may_play = not (
+            state.actions_played >= 1 and rules.one_action_only(seats)
+        ) and not rules.flared(state, player)
         doubles: list[Card] = []
         opponents: list[int] = []  # made when first needed
         seen: set[str] = set()  # one choice per distinct card (actions.distinct)
-        for card in hands[p]:
+        for card in hands[player]:
             if not card.is_action:
                 if card.value == 2 and card.sig not in seen:
                     seen.add(card.sig)
@@ -224,77 +242,77 @@ class Rules:
                 continue
             card_id = card.id
             if how == FORWARD:
-                if rows[p] < goal_row:
+                if rows[player] < goal_row:
                     options.append({"do": "play", "card": card_id})
                 continue
             if not opponents:
-                for o in range(seats):
-                    if o != p and alive[o]:
-                        opponents.append(o)
-            targeted = False
-            for o in opponents:
+                for other in range(seats):
+                    if other != player and alive[other]:
+                        opponents.append(other)
+            if how == TETHER:
+                # The target is chosen after the forward move (C12); on the goal row that move
+                # is ignored, so the card is worth playing there only with a target in sight.
+                if rows[player] < goal_row or any(rows[other] > 0 for other in opponents):
+                    options.append({"do": "play", "card": card_id})
+                continue
+            for other in opponents:
                 if how == ANY_OPPONENT:
                     legal = True
                 elif how == HOLDING_OPPONENT:
-                    legal = bool(hands[o])
-                else:  # a knock-back, alone or after a Tether: not one on row 0 (C10)
-                    legal = rows[o] > 0
+                    legal = bool(hands[other])
+                else:  # a knock-back: not one on row 0 (C10)
+                    legal = rows[other] > 0
                 if legal:
-                    options.append({"do": "play", "card": card_id, "target": o})
-                    targeted = True
-            # Without a target a Tether's only effect is the forward move (C9, C12).
-            if how == TETHER and not targeted and rows[p] < goal_row:
-                options.append({"do": "play", "card": card_id})
+                    options.append({"do": "play", "card": card_id, "target": other})
         if doubles and self.singles_available(2):
             for card in doubles:
                 options.append({"do": "change", "card": card.id})
         options.append({"do": "done"})
         return options
 
-    def stay_or_move_options(self, p: int) -> list[Choice]:
-        """Phase 3 choices (C5, S3)."""
-        s = self.s
+    def stay_or_move_options(self, player: int) -> list[Choice]:
+        """Phase 3 choices (C5, S3, V1)."""
+        state = self.state
         options: list[Choice] = [{"do": "stay"}]
-        if self.space:
-            actions = [c for c in s.hands[p] if c.is_action]
+        if "V1" in self.variants:
+            actions = [card for card in state.hands[player] if card.is_action]
             if len(actions) >= 2:
                 options.extend(
                     [{"do": "stay", "discard": [a.id, b.id]} for a, b in distinct_pairs(actions)]
                 )
-        if s.rows[p] < s.goal_row and s.units(p) >= 2:
+        if state.rows[player] < state.goal_row and state.units(player) >= 2:
             options.append({"do": "move"})
         return options
 
     # ----------------------------------------------------------------- cards in and out
     def draw_one(self) -> Card | None:
         """The top game card; an empty pile is replaced by the shuffled discard pile (C5)."""
-        s = self.s
-        if not s.draw:
-            if not s.discard:
+        state = self.state
+        if not state.draw:
+            if not state.discard:
                 return None
-            s.draw, s.discard = s.discard, []
-            s.rng.shuffle(s.draw)
-            self.say("info", "The discard pile is shuffled to form a new draw pile.")
-        return s.draw.pop()
+            state.draw, state.discard = state.discard, []
+            state.rng.shuffle(state.draw)
+            self.say("info", "info.reshuffle")
+        return state.draw.pop()
 
     def draw(self, seat: int, count: int) -> None:
         """A seat draws ``count`` game cards (nothing for the dead, C17)."""
-        s = self.s
-        who = s.names[seat]
+        state = self.state
         for _ in range(count):
-            if not s.alive[seat]:
+            if not state.alive[seat]:
                 return
             card = self.draw_one()
             if card is None:
-                self.say("draw", f"{who} has nothing to draw.", seat)
+                self.say("draw", "draw.none", seat, player=seat)
                 return
-            s.hands[seat].append(card)
-            self.say("draw", f"{who} draws {card.display}.", seat, (seat,), f"{who} draws a card.")
+            state.hands[seat].append(card)
+            self.say("draw", "draw", seat, (seat,), ("card",), player=seat, card=card)
 
     def discard_cards(self, seat: int, cards: list[Card]) -> None:
         """Move cards from a hand to the discard pile."""
-        hand = self.s.hands[seat]
-        discard = self.s.discard
+        hand = self.state.hands[seat]
+        discard = self.state.discard
         for card in cards:
             remove_card(hand, card)
             discard.append(card)
@@ -302,7 +320,7 @@ class Rules:
     def singles_available(self, wanted: int) -> bool:
         """Whether the discard and draw piles together hold ``wanted`` single resources."""
         found = 0
-        for pile in (self.s.discard, self.s.draw):
+        for pile in (self.state.discard, self.state.draw):
             for card in pile:
                 if card.value == 1:
                     found += 1
@@ -313,280 +331,230 @@ class Rules:
     def take_singles(self, seat: int, count: int) -> list[Card]:
         """Give a seat up to ``count`` singles (C6, C7): the top-most ones of the discard pile,
         then the first ones from the top of the draw pile, which is then shuffled."""
-        s = self.s
+        state = self.state
         taken: list[Card] = []
-        for pile in (s.discard, s.draw):
+        for pile in (state.discard, state.draw):
             index = len(pile) - 1
             before = len(taken)
             while index >= 0 and len(taken) < count:
                 if pile[index].value == 1:
                     taken.append(pile.pop(index))
                 index -= 1
-            if pile is s.draw and len(taken) > before:
-                s.rng.shuffle(s.draw)
-        s.hands[seat].extend(taken)
+            if pile is state.draw and len(taken) > before:
+                state.rng.shuffle(state.draw)
+        state.hands[seat].extend(taken)
         return taken
 
-    def make_change(self, p: int, double: Card) -> None:
+    def make_change(self, player: int, double: Card) -> None:
         """C7: swap a double in hand for two singles."""
-        singles = self.take_singles(p, 2)
-        self.discard_cards(p, [double])
-        self.say(
-            "change",
-            f"{self.s.names[p]} makes change: {double.display} for {card_list(singles)}.",
-            p,
-        )
+        singles = self.take_singles(player, 2)
+        self.discard_cards(player, [double])
+        self.say("change", "change", player, player=player, card=double, cards=singles)
 
     def give_change(self, seat: int) -> None:
         """C6: after overpaying with a double, take one single back (or lose the unit)."""
         taken = self.take_singles(seat, 1)
-        who = self.s.names[seat]
         if taken:
-            self.say("change", f"{who} takes {taken[0].display} as change.", seat)
+            self.say("change", "change.taken", seat, player=seat, card=taken[0])
         else:
-            self.say("change", f"{who} gets no change: no single is left.", seat)
+            self.say("change", "change.none", seat, player=seat)
 
     # ----------------------------------------------------------------- paying and dying
-    def ways_to_pay(self, seat: int, units: int) -> list[list[Card]]:
-        """The ways a seat may give up ``units`` (C6): Space pays the first way without asking,
-        Shipwrecked chooses among the distinct ways."""
-        hand = self.s.hands[seat]
-        if self.space:
-            return [first_payment(hand, units)]
-        return payment_ways(hand, units)
-
     def choose_payment(
-        self, seat: int, ways: list[list[Card]], prompt: str
-    ) -> Generator[Decision, object, list[Card]]:
-        """The way to pay that a seat chooses among several (so it is always asked)."""
+        self, seat: int, ways: list[list[Card]], **prompt: Any
+    ) -> Generator[Decision, Answer, list[Card]]:
+        """The way to pay that a seat chooses among several."""
         options: list[Choice] = []
         for way in ways:  # of one or two cards (C6)
             ids = [way[0].id] if len(way) == 1 else [card.id for card in way]
             options.append({"do": "pay", "cards": ids})
-        answer = yield Decision("pay", {seat: options}, prompt, {})
-        ids = cast(list[int], cast(Choice, answer)["cards"])
-        return [self.card_in_hand(seat, card_id) for card_id in ids]
+        choice = yield from self.ask(seat, DecisionKind.PAY, options, **prompt)
+        return [self.card_in_hand(seat, card_id) for card_id in ints_of(choice, "cards")]
 
-    def pay(self, seat: int, units: int, why: str) -> Flow:
+    def pay(self, seat: int, units: int, reason: str) -> Flow:
         """Discard resource cards worth ``units`` (C6), taking change after overpaying."""
-        s = self.s
-        if not s.alive[seat]:
+        state = self.state
+        if not state.alive[seat]:
             return
-        ways = self.ways_to_pay(seat, units)
+        ways = self.edition_rules.ways_to_pay(state.hands[seat], units)
         if len(ways) == 1:
             cards = ways[0]
         else:
+            resource = self.edition_rules.resource
             cards = yield from self.choose_payment(
-                seat, ways, f"Choose the {self.res} to discard ({units}) for {why}."
+                seat, ways, resource=resource, units=units, reason=reason
             )
         self.discard_cards(seat, cards)
         paid = 0
         for card in cards:
             paid += card.value
-        self.say("pay", f"{s.names[seat]} discards {card_list(cards)} ({why}).", seat)
+        self.say("pay", "pay", seat, player=seat, cards=cards, reason=reason)
         if paid > units:
             self.give_change(seat)
 
     def steal_units(self, thief: int, victim: int, units: int) -> Flow:
         """C8: move resource cards worth ``units`` from victim to thief."""
-        s = self.s
-        if not (s.alive[victim] and s.alive[thief]):
+        state = self.state
+        if not (state.alive[victim] and state.alive[thief]):
             return
-        ways = self.ways_to_pay(victim, units)
+        rules = self.edition_rules
+        ways = rules.ways_to_pay(state.hands[victim], units)
         if len(ways) == 1:
             cards = ways[0]
         else:
             cards = yield from self.choose_payment(
-                victim, ways, f"Choose the {self.res} {self.name(thief)} takes ({units})."
+                victim, ways, prompt_key="give", resource=rules.resource, units=units, thief=thief
             )
         for card in cards:
-            remove_card(s.hands[victim], card)
-            s.hands[thief].append(card)
-        taken = sum(c.value for c in cards)
-        a, b = self.name(thief), self.name(victim)
+            remove_card(state.hands[victim], card)
+            state.hands[thief].append(card)
+        taken = sum(card.value for card in cards)
         # The amount stays secret: it could tell that the victim is now empty-handed (C4).
         self.say(
             "steal",
-            f"{a} takes {card_list(cards)} from {b}.",
+            "steal",
             thief,
             (thief, victim),
-            f"{a} takes {self.res} from {b}.",
+            ("cards",),
+            thief=thief,
+            victim=victim,
+            cards=cards,
+            resource=rules.resource,
         )
         if taken > units:
             self.give_change(victim)
-        self.check_oxygen(victim)
+        rules.check_resources(self, victim)
 
-    def breathe(self, p: int) -> Flow:
-        """Staying costs 1 resource (C5); in Shipwrecked, none to pay means death (W3)."""
-        # The edition's flow itself, not a generator delegating to it: one layer less to
-        # resume on every decision taken while paying.
-        if self.space:
-            return self.lose_oxygen(p, 1, "staying")
-        return self.food_or_die(p, "staying")
+    def lose(self, seat: int, units: int, reason: str) -> Flow:
+        """The edition's loss of ``units`` resources (a card's or staying's; may kill)."""
+        return self.edition_rules.lose(self, seat, units, reason)
 
-    def lose_oxygen(self, seat: int, units: int, why: str) -> Flow:
-        """Space: discard oxygen (C6); whoever reaches 0 dies (S3)."""
-        yield from self.pay(seat, units, why)
-        self.check_oxygen(seat)
+    def check_resources(self, seat: int) -> None:
+        """The edition's death check after resources left ``seat``'s hand (S3)."""
+        self.edition_rules.check_resources(self, seat)
 
-    def food_or_die(self, seat: int, why: str) -> Flow:
-        """Shipwrecked: discard 1 food, or die holding none (W3)."""
-        if not self.s.alive[seat]:
-            return
-        if self.s.units(seat) == 0:
-            self.die([seat], f"has no food for {why}")
-            return
-        yield from self.pay(seat, 1, why)
-
-    def check_oxygen(self, seat: int) -> None:
-        """S3: an astronaut at 0 oxygen dies at once, unless protected while travelling."""
-        s = self.s
-        if self.space and s.alive[seat] and seat != self.travelling and s.units(seat) == 0:
-            self.die([seat], "runs out of oxygen")
-
-    def die(self, seats: list[int], why: str) -> None:
+    def die(self, seats: list[int], key: str, **args: Any) -> None:
         """C14: the seats die together; then the game may end (S4, W4 a)."""
-        s = self.s
+        state = self.state
         for seat in seats:
-            if not s.alive[seat]:
+            if not state.alive[seat]:
                 continue
-            s.alive[seat] = False
-            hand = s.hands[seat]
-            s.discard.extend(hand)
-            self.say(
-                "death", f"{self.name(seat)} {why} and dies, discarding {card_list(hand)}.", seat
-            )
-            s.hands[seat] = []
-        living = s.living()
+            state.alive[seat] = False
+            hand = state.hands[seat]
+            state.discard.extend(hand)
+            self.say("death", key, seat, player=seat, cards=hand, **args)
+            state.hands[seat] = []
+        living = state.living()
         if not living:
-            self.say("win", "Nobody is left alive: nobody wins.")
+            self.say("win", "win.nobody")
             raise Ended
-        if not self.space and len(living) == 1:
-            self.win(living[0], f"{self.name(living[0])} is the last castaway alive")
+        self.edition_rules.after_deaths(self, living)
 
-    def win(self, seat: int, why: str) -> None:
-        """End the game with a winner."""
-        self.s.winner = seat
-        self.say("win", f"{why}: {self.name(seat)} wins!", seat)
+    def win(self, seat: int, key: str) -> None:
+        """End the game with a winner; ``key`` says how (english.EVENT_TEXTS ``win.*``)."""
+        self.state.winner = seat
+        self.say("win", key, seat, player=seat)
         raise Ended
 
     # ----------------------------------------------------------------- moving
-    def travel(self, p: int) -> Flow:
-        """Phase 3 move: pay 2, then move forward (C5, C9)."""
-        self.say("move", f"{self.s.names[p]} moves.", p)
-        if self.space:
-            self.travelling = p
-            try:
-                yield from self.pay(p, 2, "travelling")
-                yield from self.forward(p)
-            finally:
-                self.travelling = None
-            self.check_oxygen(p)
-        else:
-            yield from self.pay(p, 2, "travelling")
-            yield from self.forward(p)
-
     def forward(self, seat: int) -> Flow:
         """C9: move forward 1, then draw, place and resolve a location card."""
-        s = self.s
-        if not s.alive[seat]:
+        state = self.state
+        if not state.alive[seat]:
             return
-        col = s.cols[seat]
-        row = s.rows[seat]
-        who = s.names[seat]
-        if row >= s.goal_row:
-            self.say("move", f"{who} is at {GOAL_WORD[s.edition]} and cannot move forward.", seat)
+        col = state.cols[seat]
+        row = state.rows[seat]
+        rules = self.edition_rules
+        if row >= state.goal_row:
+            self.say("move", "move.blocked", seat, player=seat, goal=rules.goal)
             return
-        s.rows[seat] = row + 1
+        state.rows[seat] = row + 1
         self.last_moved = seat
-        self.say("move", f"{who} moves forward to row {row + 1}.", seat)
-        if not self.space and s.sharks:  # W7: no shark, no bite
-            yield from shipwrecked.entered(self, [seat])
-            if not s.alive[seat]:
+        self.say("move", "move", seat, player=seat, row=row + 1)
+        if state.sharks:  # entering a cell does something only with sharks about (W7)
+            yield from rules.entered(self, [seat])
+            if not state.alive[seat]:
                 return
         loc = self.draw_location()
         cell = (col, row)
-        s.board[cell] = loc
-        self.say(
-            "location", f"{who} draws {loc.type.name}{' (shark icon)' if loc.shark else ''}.", seat
-        )
+        state.board[cell] = loc
+        key = "location.shark" if loc.shark else "location"
+        self.say("location", key, seat, player=seat, location=loc)
         # Resolving the card with everything it leads to (C17) is the edition's business.
-        if self.space:
-            yield from space.resolve_location(self, seat, loc, cell)
-        else:
-            yield from shipwrecked.resolve_location(self, seat, loc, cell)
+        yield from rules.resolve_location(self, seat, loc, cell)
+        rules.arrived(self, seat)
 
     def draw_location(self) -> Location:
         """The top location card; an empty pile is the shuffled discard pile (C15)."""
-        s = self.s
-        if not s.loc_draw:
-            s.loc_draw, s.loc_discard = s.loc_discard, []
-            s.rng.shuffle(s.loc_draw)
-            self.say("info", "The location discard pile is shuffled to form a new pile.")
-        return s.loc_draw.pop()
+        state = self.state
+        if not state.loc_draw:
+            state.loc_draw, state.loc_discard = state.loc_discard, []
+            state.rng.shuffle(state.loc_draw)
+            self.say("info", "info.reshuffle_locations")
+        return state.loc_draw.pop()
 
     def back(self, seat: int) -> Flow:
         """C10: move back 1, discarding the location card on the cell entered."""
-        s = self.s
-        if not s.alive[seat] or s.rows[seat] == 0:
+        state = self.state
+        if not state.alive[seat] or state.rows[seat] == 0:
             return
-        col, row = s.pos(seat)
-        s.rows[seat] = row - 1
+        col, row = state.pos(seat)
+        state.rows[seat] = row - 1
         self.last_moved = seat
-        card = s.board.pop((col, row - 1), None)
+        card = state.board.pop((col, row - 1), None)
         if card is not None:
-            s.loc_discard.append(card)
-        gone = f", discarding {card.type.name}" if card else ""
-        self.say("back", f"{self.name(seat)} moves back to row {row - 1}{gone}.", seat)
-        if not self.space and s.sharks:  # W7: no shark, no bite
-            yield from shipwrecked.entered(self, [seat])
+            state.loc_discard.append(card)
+            self.say("back", "back.discard", seat, player=seat, row=row - 1, location=card)
+        else:
+            self.say("back", "back", seat, player=seat, row=row - 1)
+        if state.sharks:
+            yield from self.edition_rules.entered(self, [seat])
 
     def swap(self, a: int, b: int) -> Flow:
         """C11: two characters exchange cells; location cards stay."""
-        s = self.s
-        s.cols[a], s.cols[b] = s.cols[b], s.cols[a]
-        s.rows[a], s.rows[b] = s.rows[b], s.rows[a]
+        state = self.state
+        state.cols[a], state.cols[b] = state.cols[b], state.cols[a]
+        state.rows[a], state.rows[b] = state.rows[b], state.rows[a]
         self.last_moved = a
-        self.say("swap", f"{self.name(a)} and {self.name(b)} swap places.", a)
-        if not self.space and s.sharks:  # W7: no shark, no bite
-            yield from shipwrecked.entered(self, [a, b])
+        self.say("swap", "swap", a, player=a, other=b)
+        if state.sharks:
+            yield from self.edition_rules.entered(self, [a, b])
 
     # ----------------------------------------------------------------- action cards
-    def play(self, p: int, card: Card, target: int | None) -> Flow:
+    def play(self, player: int, card: Card, target: int | None) -> Flow:
         """Play an action card: it is discarded, the target may react (C13), then it resolves."""
-        s = self.s
-        remove_card(s.hands[p], card)
-        s.discard.append(card)
-        s.actions_played += 1
-        on = f" on {s.names[target]}" if target is not None else ""
-        self.say("play", f"{s.names[p]} plays {card.display}{on}.", p)
+        state = self.state
+        remove_card(state.hands[player], card)
+        state.discard.append(card)
+        state.actions_played += 1
+        if target is None:
+            self.say("play", "play", player, player=player, card=card)
+        else:
+            self.say("play", "play.on", player, player=player, card=card, target=target)
         blocked = False
         if target is not None:
-            blocked = yield from self.react(p, target, card)
-        yield from action_cards.resolve_action(self, p, card, target, blocked)
-        if not self.space:
-            shipwrecked.raft_check(self)
+            blocked = yield from self.react(player, target, card)
+        yield from resolve_action(self, player, card, target, blocked)
+        self.edition_rules.after_action(self)
 
-    def react(self, attacker: int, target: int, card: Card) -> Generator[Decision, object, bool]:
+    def react(self, attacker: int, target: int, card: Card) -> Generator[Decision, Answer, bool]:
         """C13: the target always decides, block or accept; True when blocked."""
-        s = self.s
+        state = self.state
         options: list[Choice] = [{"do": "accept"}]
         if not self.flared(target):
-            blocker = self.blocker
-            blocks = [c for c in s.hands[target] if c.key == blocker]
+            blocker = self.edition_rules.blocker
+            blocks = [c for c in state.hands[target] if c.key == blocker]
             if blocks:
                 options.extend([{"do": "block", "card": c.id} for c in distinct(blocks)])
         self.attack = card.key
-        # Always asked (ALWAYS_ASK), so yielded here without the generator of ask().
-        answer = yield Decision(
-            "react", {target: options}, f"{s.names[attacker]} plays {card.display} on you.", {}
+        choice = yield from self.ask(
+            target, DecisionKind.REACT, options, player=attacker, card=card
         )
-        choice = cast(Choice, answer)
         self.attack = None
         if choice["do"] == "block":
-            shield = self.card_in_hand(target, choice["card"])
+            shield = self.card_in_hand(target, int_of(choice, "card"))
             self.discard_cards(target, [shield])
-            self.say("react", f"{s.names[target]} blocks it with {shield.display}.", target)
+            self.say("react", "react.block", target, player=target, card=shield)
             return True
-        self.say("react", f"{s.names[target]} does not block.", target)
+        self.say("react", "react", target, player=target)
         return False

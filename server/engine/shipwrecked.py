@@ -1,244 +1,301 @@
-"""Shipwrecked Edition cards, sharks and the raft (RULES W4-W7)."""
+"""Shipwrecked Edition rules: castaways, food, sharks and the raft (RULES W3-W7, C18)."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING
-
-from .actions import Choice, Decision, distinct
-from .cards import Card, Location, card_name
+from .actions import Choice, DecisionKind, distinct, int_of, ints_of
+from .cards import GAME_DECKS, Card, Edition, Location
+from .edition import EditionRules, Flow, Table
 from .state import MAX_SHARKS, Cell, remove_card
-
-if TYPE_CHECKING:
-    from .rules import Rules
-
-Flow = Generator[Decision, object, None]
 
 # Compass directions as board steps: N is toward the raft (W7).
 STEPS: dict[str, tuple[int, int]] = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
 
 
-def resolve_location(g: Rules, seat: int, loc: Location, cell: Cell) -> Flow:
-    """W6: the card's text, then its shark icon (W7), then the raft check (W4 b)."""
-    s = g.s
-    key = loc.key
-    if key == "sea_monster":
-        yield from g.food_or_die(seat, "the Sea Monster")
-    elif key == "ocean_debris":
-        g.draw(seat, 1)
-    elif key == "davy_jones_locker":
-        g.draw(seat, 2)
-    elif key == "shark_bait":
-        yield from shark_bait(g, seat)
-    elif key == "freeloader":
-        yield from freeloader(g, seat)
-    elif key == "whirlpool":
-        yield from whirlpool(g, seat)
-    elif key == "hurricane":
-        yield from hurricane(g, seat)
-    elif key == "island_call":
-        yield from g.back(seat)
-    elif key == "raft_drift":
-        raft_drift(g)
-    elif key == "counter_current":
-        yield from g.forward(seat)
-    elif key == "feeding_frenzy" and len(s.sharks) == 1:
-        s.sharks.append(cell)
-        g.say("shark", f"Feeding Frenzy: a second shark appears at {where(cell)}.", seat)
-    if loc.shark:
-        yield from shark_icon(g, seat, cell)
-    raft_check(g)
+class ShipwreckedRules(EditionRules):
+    """Castaways, food, sharks and the raft."""
+
+    edition = Edition.SHIPWRECKED
+    resource = "food"
+    goal = "raft"
+    blocker = "dive"
+
+    def resolve_location(self, table: Table, seat: int, loc: Location, cell: Cell) -> Flow:
+        """W6: the card's text, then its shark icon (W7), then the raft check (W4 b)."""
+        state = table.state
+        key = loc.key
+        if key == "sea_monster":
+            yield from self.lose(table, seat, 1, key)
+        elif key == "ocean_debris":
+            table.draw(seat, 1)
+        elif key == "davy_jones_locker":
+            table.draw(seat, 2)
+        elif key == "shark_bait":
+            yield from shark_bait(table, seat)
+        elif key == "freeloader":
+            yield from freeloader(table, seat)
+        elif key == "whirlpool":
+            yield from whirlpool(table, seat, loc)
+        elif key == "hurricane":
+            yield from hurricane(table, seat)
+        elif key == "island_call":
+            yield from table.back(seat)
+        elif key == "raft_drift":
+            raft_drift(table)
+        elif key == "counter_current":
+            yield from table.forward(seat)
+        elif key == "feeding_frenzy" and len(state.sharks) == 1:
+            state.sharks.append(cell)
+            table.say("shark", "shark.frenzy", seat, cell=cell)
+        if loc.shark:
+            yield from shark_icon(table, seat, cell)
+        raft_check(table)
+
+    def entered(self, table: Table, movers: list[int]) -> Flow:
+        """W7: a living castaway entering a shark's cell must discard 1 food or be eaten."""
+        state = table.state
+        victims = [m for m in movers if state.alive[m] and state.pos(m) in state.sharks]
+        if victims:
+            yield from bites(table, victims)
+
+    def after_action(self, table: Table) -> None:
+        """W4 b: the raft check after an action card."""
+        raft_check(table)
+
+    def after_deaths(self, table: Table, living: list[int]) -> None:
+        """W4 a: the last castaway alive wins."""
+        if len(living) == 1:
+            table.win(living[0], "win.last")
+
+    def lose(self, table: Table, seat: int, units: int, reason: str) -> Flow:
+        """Discard food, or die holding none (W3)."""
+        if not table.state.alive[seat]:
+            return
+        if table.state.units(seat) == 0:
+            table.die([seat], "death.no_food", reason=reason)
+            return
+        yield from table.pay(seat, units, reason)
+
+    def fatal(self, table: Table, seat: int, choice: Choice, attack: str | None) -> bool:
+        """C18: staying with no food, or a choice that puts the chooser on a shark's cell
+        with no food left (W7)."""
+        state = table.state
+        do = choice["do"]
+        if do == "stay":
+            return state.units(seat) == 0
+        if do not in MAY_MEET_A_SHARK:
+            return False
+        col, row = state.pos(seat)
+        units = state.units(seat)
+        ahead = (col, row + 1)
+        if do == "move":
+            cell, units = ahead, units - 2  # 2 units are always paid exactly (C6)
+        elif do == "play":
+            key = GAME_DECKS[Edition.SHIPWRECKED][int_of(choice, "card")].key
+            if key not in ("freestyle_sprint", "ride_the_wave"):
+                return False
+            cell = ahead
+        elif do == "advance" and choice["target"] == seat:  # Freeloader
+            cell = ahead
+        elif do == "swap":  # Whirlpool
+            cell = state.pos(int_of(choice, "target"))
+        elif do == "accept" and attack == "rogue_wave":
+            cell = (col, row - 1)
+        else:
+            return False
+        return units <= 0 and cell in state.sharks
 
 
-def where(cell: Cell) -> str:
-    """A cell in words, for the log."""
-    return f"column {cell[0] + 1}, row {cell[1]}"
+MAY_MEET_A_SHARK = frozenset(("move", "play", "advance", "swap", "accept"))
 
 
-def raft_check(g: Rules) -> None:
+def raft_check(table: Table) -> None:
     """W4 b: living castaways on or past the raft row end the game."""
-    s = g.s
-    alive, rows, goal_row, seats, active = s.alive, s.rows, s.goal_row, s.seats, s.active
+    state = table.state
+    alive, rows, goal_row, seats, active = (
+        state.alive,
+        state.rows,
+        state.goal_row,
+        state.seats,
+        state.active,
+    )
     if max(rows) < goal_row:  # the usual case, told at C speed
         return
     for step in range(seats):  # the first in seat order from the active player wins
         seat = (active + step) % seats
         if alive[seat] and rows[seat] >= goal_row:
-            g.win(seat, f"{g.name(seat)} reaches the raft")
+            table.win(seat, "win.raft")
 
 
-def entered(g: Rules, movers: list[int]) -> Flow:
-    """W7: a living castaway entering a shark's cell must discard 1 food or be eaten."""
-    s = g.s
-    victims = [m for m in movers if s.alive[m] and s.pos(m) in s.sharks]
-    if victims:
-        yield from bites(g, victims)
-
-
-def bites(g: Rules, victims: list[int]) -> Flow:
+def bites(table: Table, victims: list[int]) -> Flow:
     """W7: bites are paid in seat order from the active player; deaths come together."""
-    s = g.s
+    state = table.state
     eaten: list[int] = []
-    for seat in s.order_from(s.active):
-        if seat not in victims or not s.alive[seat]:
+    for seat in state.order_from(state.active):
+        if seat not in victims or not state.alive[seat]:
             continue
-        g.say("bite", f"A shark bites {g.name(seat)}!", seat)
-        if s.units(seat) == 0:
+        table.say("bite", "bite", seat, player=seat)
+        if state.units(seat) == 0:
             eaten.append(seat)
         else:
-            yield from g.pay(seat, 1, "the shark")
+            yield from table.pay(seat, 1, "bite")
     if eaten:
-        g.die(eaten, "is eaten by a shark")
+        table.die(eaten, "death.eaten")
 
 
-def shark_bait(g: Rules, seat: int) -> Flow:
+def shark_bait(table: Table, seat: int) -> Flow:
     """W6 Shark Bait: move a shark onto a water cell next to another living castaway."""
-    s = g.s
-    if not s.sharks or not s.alive[seat]:
+    state = table.state
+    if not state.sharks or not state.alive[seat]:
         return
     options: list[Choice] = []
     seen: set[tuple[Cell, Cell]] = set()
-    for index, shark in enumerate(s.sharks):
-        for other in s.living():
+    for index, shark in enumerate(state.sharks):
+        for other in state.living():
             if other == seat:
                 continue
-            col, row = s.pos(other)
+            col, row = state.pos(other)
             for dc, dr in STEPS.values():
                 cell = (col + dc, row + dr)
-                if s.is_water(cell) and (shark, cell) not in seen:
+                if state.is_water(cell) and (shark, cell) not in seen:
                     seen.add((shark, cell))
                     options.append({"do": "shark", "shark": index, "cell": list(cell)})
     if not options:
         return
-    choice = yield from g.ask(
-        seat, "shark_bait", options, "Shark Bait: move a shark next to another castaway."
-    )
-    moved = choice["shark"]
-    cell_list = choice["cell"]
-    assert isinstance(moved, int) and isinstance(cell_list, list)
-    s.sharks[moved] = (cell_list[0], cell_list[1])
-    g.say("shark", f"{g.name(seat)} lures a shark to {where(s.sharks[moved])}.", seat)
+    choice = yield from table.ask(seat, DecisionKind.SHARK_BAIT, options)
+    moved = int_of(choice, "shark")
+    col, row = ints_of(choice, "cell")
+    state.sharks[moved] = (col, row)
+    table.say("shark", "shark.bait", seat, player=seat, cell=(col, row))
 
 
-def freeloader(g: Rules, seat: int) -> Flow:
+def freeloader(table: Table, seat: int) -> Flow:
     """W6 Freeloader: the castaway furthest back moves forward 1; the drawer draws 1."""
-    s = g.s
-    living = s.living()
+    state = table.state
+    living = state.living()
     if living:
-        lowest = min(s.rows[o] for o in living)
-        behind = [o for o in living if s.rows[o] == lowest]
+        lowest = min(state.rows[o] for o in living)
+        behind = [o for o in living if state.rows[o] == lowest]
         mover = behind[0]
-        if len(behind) > 1 and s.alive[seat]:
+        if len(behind) > 1 and state.alive[seat]:
             options: list[Choice] = [{"do": "advance", "target": o} for o in behind]
-            choice = yield from g.ask(seat, "freeloader", options, "Freeloader: who moves forward?")
-            chosen = choice["target"]
-            assert isinstance(chosen, int)
-            mover = chosen
-        g.say("move", f"Freeloader: {g.name(mover)} is furthest back.", mover)
-        yield from g.forward(mover)
-    g.draw(seat, 1)
+            choice = yield from table.ask(seat, DecisionKind.FREELOADER, options)
+            mover = int_of(choice, "target")
+        table.say("move", "move.freeloader", mover, player=mover)
+        yield from table.forward(mover)
+    table.draw(seat, 1)
 
 
-def whirlpool(g: Rules, seat: int) -> Flow:
+def whirlpool(table: Table, seat: int, loc: Location) -> Flow:
     """W6 Whirlpool: swap with another castaway, living or dead, not on the raft."""
-    s = g.s
-    if not s.alive[seat]:
+    state = table.state
+    # "Players on the raft are excluded" on either side: a drawer who has just reached the raft
+    # does not swap (the raft check that follows makes them win).
+    if not state.alive[seat] or state.rows[seat] >= state.goal_row:
         return
     options: list[Choice] = [
-        {"do": "swap", "target": o} for o in range(s.seats) if o != seat and s.rows[o] < s.goal_row
+        {"do": "swap", "target": o}
+        for o in range(state.seats)
+        if o != seat and state.rows[o] < state.goal_row
     ]
     if not options:
         return
-    choice = yield from g.ask(seat, "swap", options, "Whirlpool: swap places with whom?")
-    target = choice["target"]
-    assert isinstance(target, int)
-    yield from g.swap(seat, target)
+    choice = yield from table.ask(seat, DecisionKind.SWAP, options, card=loc)
+    yield from table.swap(seat, int_of(choice, "target"))
 
 
-def hurricane(g: Rules, drawer: int) -> Flow:
+def hurricane(table: Table, drawer: int) -> Flow:
     """W6 Hurricane: everyone with a card discards 1 (secretly, at once), then draws 2."""
-    s = g.s
+    state = table.state
     options: dict[int, list[Choice]] = {
-        seat: [{"do": "discard", "cards": [c.id]} for c in distinct(s.hands[seat])]
-        for seat in s.living()
-        if s.hands[seat]
+        seat: [{"do": "discard", "cards": [c.id]} for c in distinct(state.hands[seat])]
+        for seat in state.living()
+        if state.hands[seat]
     }
-    picks = yield from g.ask_all("hurricane", options, "Hurricane: discard 1 card.")
-    for seat in s.living():
+    picks = yield from table.ask_all(DecisionKind.HURRICANE, options)
+    for seat in state.living():
         if seat in picks:
-            ids = picks[seat]["cards"]
-            assert isinstance(ids, list)
-            card = g.card_in_hand(seat, ids[0])
-            g.discard_cards(seat, [card])
-            g.say("discard", f"{g.name(seat)} discards {card_name(card)} (Hurricane).", seat)
-    for seat in s.order_from(drawer):
-        if s.alive[seat]:
-            g.draw(seat, 2)
+            card = table.card_in_hand(seat, ints_of(picks[seat], "cards")[0])
+            table.discard_cards(seat, [card])
+            table.say("discard", "discard.hurricane", seat, player=seat, card=card)
+    for seat in state.order_from(drawer):
+        if state.alive[seat]:
+            table.draw(seat, 2)
 
 
-def raft_drift(g: Rules) -> None:
+def raft_drift(table: Table) -> None:
     """W6 Raft Drift: the raft comes 1 row closer; sharks past the water's edge move back."""
-    s = g.s
-    s.goal_row = max(1, s.goal_row - 1)
-    s.sharks = [(col, min(row, s.goal_row - 1)) for col, row in s.sharks]
-    g.say("drift", f"The raft drifts closer: it is now at row {s.goal_row}.")
+    state = table.state
+    state.goal_row = max(1, state.goal_row - 1)
+    state.sharks = [(col, min(row, state.goal_row - 1)) for col, row in state.sharks]
+    table.say("drift", "drift", row=state.goal_row)
 
 
-def shark_icon(g: Rules, drawer: int, cell: Cell) -> Flow:
+def shark_icon(table: Table, drawer: int, cell: Cell) -> Flow:
     """W7: the first shark appears on the card's cell; afterwards the sharks move."""
-    s = g.s
-    if not s.sharks:
-        if s.is_water(cell) and len(s.sharks) < MAX_SHARKS:
-            s.sharks.append(cell)
-            g.say("shark", f"A shark appears at {where(cell)}!")
+    state = table.state
+    if not state.sharks:
+        if state.is_water(cell) and len(state.sharks) < MAX_SHARKS:
+            state.sharks.append(cell)
+            state.shark_turn = state.turn
+            table.say("shark", "shark", cell=cell)
         return
-    yield from shark_movement(g, drawer)
+    if state.shark_turn == state.turn:  # "the shark does not move - this turn"
+        table.say("shark", "shark.rest")
+        return
+    yield from shark_movement(table, drawer)
 
 
-def shark_movement(g: Rules, drawer: int) -> Flow:
+def shark_movement(table: Table, drawer: int) -> Flow:
     """W7: secret picks, revealed in seat order from the drawer, each moving the sharks."""
-    s = g.s
+    state = table.state
     options: dict[int, list[Choice]] = {
-        seat: [{"do": "pick", "card": c.id} for c in distinct(s.hands[seat])]
-        for seat in s.living()
-        if s.hands[seat]
+        seat: [{"do": "pick", "card": c.id} for c in distinct(state.hands[seat])]
+        for seat in state.living()
+        if state.hands[seat]
     }
-    picks = yield from g.ask_all(
-        "pick", options, "The sharks move: pick a card; its direction steers them."
-    )
+    picks = yield from table.ask_all(DecisionKind.PICK, options)
     for seat, choice in picks.items():
-        card = g.card_in_hand(seat, choice["card"])
-        remove_card(s.hands[seat], card)
-        s.held[seat] = card
-    fed = [False] * len(s.sharks)
-    for seat in s.order_from(drawer):
-        if seat not in s.held:
+        card = table.card_in_hand(seat, int_of(choice, "card"))
+        remove_card(state.hands[seat], card)
+        state.held[seat] = card
+    order = state.order_from(drawer)
+    for seat in order:
+        if seat not in state.held:
             continue
-        card = s.held.pop(seat)
-        s.discard.append(card)
-        yield from shark_step(g, seat, card, fed)
+        card = state.held.pop(seat)
+        state.discard.append(card)
+        victims = shark_step(table, seat, card)
+        if victims:
+            # "If any shark has eaten, their movement ends": for both sharks, and the picks
+            # not yet revealed are discarded unseen, after the bites are paid.
+            yield from bites(table, victims)
+            unseen = [state.held.pop(other) for other in order if other in state.held]
+            if unseen:
+                state.discard.extend(unseen)
+                table.say("shark", "shark.fed")
+            return
 
 
-def shark_step(g: Rules, seat: int, card: Card, fed: list[bool]) -> Flow:
-    """One revealed pick moves every shark that has not fed one cell (W7)."""
-    s = g.s
+def shark_step(table: Table, seat: int, card: Card) -> list[int]:
+    """One revealed pick moves every shark one cell (W7); returns the castaways bitten."""
+    state = table.state
     assert card.dir is not None
     dc, dr = STEPS[card.dir]
-    g.say("reveal", f"{g.name(seat)} reveals {card_name(card)}: the sharks swim {card.dir}.", seat)
-    movers: dict[Cell, list[int]] = {}
-    for index, (col, row) in enumerate(s.sharks):
-        if fed[index]:
-            continue
+    table.say("reveal", "reveal", seat, player=seat, card=card, dir=card.dir)
+    entered: list[Cell] = []
+    for index, (col, row) in enumerate(state.sharks):
         cell = (col + dc, row + dr)
-        if s.is_water(cell):
-            s.sharks[index] = cell
-            movers.setdefault(cell, []).append(index)
+        if state.is_water(cell):
+            state.sharks[index] = cell
+            if cell not in entered:  # several sharks entering one cell bite once
+                entered.append(cell)
     victims: list[int] = []
-    for cell, indices in movers.items():
-        victim = s.seat_at(cell)
-        if victim is not None and s.alive[victim]:
-            victims.append(victim)  # several sharks entering one cell bite once
-            for index in indices:
-                fed[index] = True
-    if victims:
-        yield from bites(g, victims)
+    for cell in entered:
+        victim = state.seat_at(cell)
+        if victim is not None and state.alive[victim]:
+            victims.append(victim)
+    return victims
+
+
+SHIPWRECKED = ShipwreckedRules()
+"""The Shipwrecked Edition's rules (stateless: every game shares it)."""

@@ -33,6 +33,8 @@ class State:
     sharks: list[Cell] = field(default_factory=list)
     # Shark-movement picks that have left their hands face down and are not yet revealed (W7).
     held: dict[int, Card] = field(default_factory=dict)
+    # The turn in which the first shark appeared: no shark moves for the rest of it (W7).
+    shark_turn: int = 0
     first: int = 0
     active: int = 0
     turn: int = 0

@@ -3,14 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .actions import Choice, first_payment
-from .cards import GAME_DECKS, Card, Location, card_name
+from .actions import Choice, Decision
+from .cards import Card, Location
+from .english import label
+from .rules import Rules
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .rules import Rules
+
+class GameLike(Protocol):
+    """What a view reads of a game (``game.Game``): its rules, setup and open decision."""
+
+    rules: Rules
+    seed: int
+    variants: tuple[str, ...]
+    decisions: list[tuple[int, Choice]]
+    picked: dict[int, Choice]
+
+    @property
+    def decision(self) -> Decision | None:
+        """The open decision."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+
+    def pending_seats(self) -> list[int]:
+        """Seats that must decide now."""
+
+    def legal(self, seat: int) -> list[Choice]:
+        """A seat's legal choices now."""
 
 
 # Views are built for every seat after every decision, and a card's map never changes: each is
@@ -53,7 +75,7 @@ def location_dict(loc: Location) -> dict[str, Any]:
 SEAT_KEYS = ("seat", "hand", "resources", "decision", "legal")
 
 
-def build_view(game: Game, seat: int | None) -> dict[str, Any]:
+def build_view(game: GameLike, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see now; ``None`` is a spectator (no hand, public events only)."""
     view = public_view(game)
     if seat is not None:
@@ -61,43 +83,42 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def seat_view(game: Game, seat: int) -> dict[str, Any]:
+def seat_view(game: GameLike, seat: int) -> dict[str, Any]:
     """The :data:`SEAT_KEYS` part of ``seat``'s view: with :func:`public_view` it makes the
     whole view, so a server can build the shared part once per change for every seat."""
-    s = game.rules.s
+    state = game.rules.state
     mine, legal = seat_choices(game, seat)
     return {
         "seat": seat,
-        "hand": [card_dict(c) for c in s.hands[seat]],
-        "resources": s.units(seat),
+        "hand": [card_dict(c) for c in state.hands[seat]],
+        "resources": state.units(seat),
         "decision": mine,
         "legal": legal,
     }
 
 
-def seat_choices(game: Game, seat: int) -> tuple[dict[str, Any] | None, list[Choice]]:
+def seat_choices(game: GameLike, seat: int) -> tuple[dict[str, Any] | None, list[Choice]]:
     """The ``decision`` and ``legal`` values of ``seat``'s view: its open decision (None when
     it has nothing to decide) and its legal choices, labelled (and marked when fatal)."""
-    rules = game.rules
     decision = game.decision
-    legal: list[Choice] = [decorate(rules, seat, choice) for choice in game.legal(seat)]
+    legal: list[Choice] = [decorate(game, seat, choice) for choice in game.legal(seat)]
     mine = None
     if decision is not None and legal:
         mine = {
-            "kind": decision.kind,
+            "kind": decision.kind.value,
             "prompt": decision.prompt,
             "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])],
         }
     return mine, legal
 
 
-def idle_seat_key(game: Game, seat: int) -> tuple[int, ...] | None:
+def idle_seat_key(game: GameLike, seat: int) -> tuple[int, ...] | None:
     """While ``seat`` has nothing to decide, its :func:`seat_view` is fixed by the ids of the
     cards in its hand (in order), which this returns; None while it has choices. A server keeps
     the encoded seat part of a waiting seat and reuses it until its hand changes."""
     if game.legal(seat):
         return None
-    return tuple([card.id for card in game.rules.s.hands[seat]])
+    return tuple([card.id for card in game.rules.state.hands[seat]])
 
 
 #: The keys of the public view built from long lists of cards: most of a view's bytes, and mostly
@@ -105,13 +126,17 @@ def idle_seat_key(game: Game, seat: int) -> tuple[int, ...] | None:
 BULKY_KEYS = ("board", "discard", "loc_discard")
 
 
-def bulky_sources(game: Game) -> dict[str, list[Any]]:
+def bulky_sources(game: GameLike) -> dict[str, list[Any]]:
     """What each of :data:`BULKY_KEYS` is built from (by :func:`bulky_value`), as lists that
     compare equal exactly when the built values do: the piles' cards (immutable objects, so equal
     lists compare by identity, fast) and the board's (cell, location) pairs in the board's own
     order. A server rebuilds and re-encodes a part only when its source changed."""
-    s = game.rules.s
-    return {"board": list(s.board.items()), "discard": s.discard, "loc_discard": s.loc_discard}
+    state = game.rules.state
+    return {
+        "board": list(state.board.items()),
+        "discard": state.discard,
+        "loc_discard": state.loc_discard,
+    }
 
 
 #: The piles among :data:`BULKY_KEYS` and how each maps its cards: a pile's value is the list of
@@ -135,14 +160,20 @@ def board_entry(cell: tuple[int, int], loc: Location) -> dict[str, Any]:
     return {"col": cell[0], "row": cell[1], "card": location_dict(loc)}
 
 
-def game_part(game: Game) -> dict[str, Any]:
+def game_part(game: GameLike) -> dict[str, Any]:
     """The keys of the public view that stay the same for a whole game: a server encodes them
     once per game."""
-    s = game.rules.s
-    return {"edition": s.edition.value, "seats": s.seats, "names": list(s.names), "rows": 7}
+    state = game.rules.state
+    return {
+        "edition": state.edition.value,
+        "variants": list(game.variants),
+        "seats": state.seats,
+        "names": list(state.names),
+        "rows": 7,
+    }
 
 
-def turn_part(game: Game, players: bool = True) -> dict[str, Any]:
+def turn_part(game: GameLike, players: bool = True) -> dict[str, Any]:
     """The public view's keys that change from turn to turn, apart from the
     :data:`BULKY_KEYS`: with :func:`game_part`, the bulky keys and the :data:`SEAT_KEYS` (all
     None or empty in the public view) it makes the whole of :func:`public_view`.
@@ -150,25 +181,25 @@ def turn_part(game: Game, players: bool = True) -> dict[str, Any]:
     ``players=False`` leaves out the ``players`` key, for a caller that builds it from
     :func:`player_values` itself."""
     rules = game.rules
-    s = rules.s
+    state = rules.state
     decision = game.decision
     pending = []
     if decision is not None:
-        picked = game._picks
-        kind = decision.kind
+        picked = game.picked
+        kind = decision.kind.value
         pending = [{"seat": o, "kind": kind, "done": o in picked} for o in decision.options]
     part = {
-        "turn": s.turn,
-        "active": s.active,
-        "phase": s.phase,
-        "goal_row": s.goal_row,  # Shipwrecked: Raft Drift moves the raft (W6)
-        "over": s.over,
-        "winner": s.winner,
-        "actions_played": s.actions_played,
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "goal_row": state.goal_row,  # Shipwrecked: Raft Drift moves the raft (W6)
+        "over": state.over,
+        "winner": state.winner,
+        "actions_played": state.actions_played,
         "last_moved": rules.last_moved,
-        "sharks": [[col, row] for col, row in s.sharks],
-        "draw_count": len(s.draw),
-        "loc_draw_count": len(s.loc_draw),
+        "sharks": [[col, row] for col, row in state.sharks],
+        "draw_count": len(state.draw),
+        "loc_draw_count": len(state.loc_draw),
         "pending": pending,
     }
     if players:
@@ -182,16 +213,23 @@ def turn_part(game: Game, players: bool = True) -> dict[str, Any]:
 PLAYER_KEYS = ("seat", "name", "col", "row", "alive", "hand_count", "face_down", "flared")
 
 
-def player_values(game: Game) -> list[tuple[Any, ...]]:
+def player_values(game: GameLike) -> list[tuple[Any, ...]]:
     """The entries of the view's ``players``, each as its values in :data:`PLAYER_KEYS` order:
     tuples, so that a server can keep each entry encoded under them."""
     rules = game.rules
-    s = rules.s
-    names, cols, rows, alive, hands, held = s.names, s.cols, s.rows, s.alive, s.hands, s.held
+    state = rules.state
+    names, cols, rows, alive, hands, held = (
+        state.names,
+        state.cols,
+        state.rows,
+        state.alive,
+        state.hands,
+        state.held,
+    )
     flared = rules.flared
     return [
         (o, names[o], cols[o], rows[o], alive[o], len(hands[o]), o in held, flared(o))
-        for o in range(s.seats)
+        for o in range(state.seats)
     ]
 
 
@@ -205,7 +243,7 @@ SPECTATOR_SEAT_PART: dict[str, Any] = {
 }
 
 
-def public_view(game: Game) -> dict[str, Any]:
+def public_view(game: GameLike) -> dict[str, Any]:
     """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
     view = game_part(game)
     view.update(turn_part(game))
@@ -216,158 +254,43 @@ def public_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def decorate(rules: Rules, seat: int, choice: Choice) -> Choice:
-    """A copy of a choice with its prompt label and, where it certainly kills, ``fatal``."""
+def decorate(game: GameLike, seat: int, choice: Choice) -> Choice:
+    """A copy of a choice with its English label and, where it certainly kills, ``fatal``."""
+    rules = game.rules
+    state = rules.state
     out = dict(choice)
-    out["label"] = label(rules, seat, choice)
-    if is_fatal(rules, seat, choice):
+    out["label"] = label(choice, state.edition, state.names)
+    if rules.edition_rules.fatal(rules, seat, choice, rules.attack):
         out["fatal"] = True
     return out
 
 
-def _card(rules: Rules, card_id: object) -> str:
-    assert isinstance(card_id, int)
-    return card_name(GAME_DECKS[rules.s.edition][card_id])
-
-
-def label(rules: Rules, seat: int, choice: Choice) -> str:
-    """A short human text for a choice, used by prompts."""
-    names = rules.s.names
-    do = choice["do"]
-    target = choice.get("target")
-    whom = names[target] if isinstance(target, int) else ""
-    if do == "play":
-        text = f"Play {_card(rules, choice['card'])}"
-        return f"{text} on {whom}" if whom else text
-    if do == "change":
-        return f"Make change: {_card(rules, choice['card'])} for two singles"
-    if do == "done":
-        return "End actions (go on to stay or move)"
-    if do == "stay":
-        if "discard" in choice:
-            cards = choice["discard"]
-            assert isinstance(cards, list)
-            return "Stay, discarding " + " and ".join(_card(rules, c) for c in cards)
-        return f"Stay (pay 1 {rules.res})"
-    if do == "move":
-        return f"Move forward (pay 2 {rules.res})"
-    if do in ("pay", "discard"):
-        cards = choice["cards"]
-        assert isinstance(cards, list)
-        verb = "Pay with" if do == "pay" else "Discard"
-        return f"{verb} " + " and ".join(_card(rules, c) for c in cards)
-    if do == "block":
-        return f"Block with {_card(rules, choice['card'])}"
-    if do == "accept":
-        return "Do not block"
-    if do == "take":
-        return f"Take {_card(rules, choice['card'])}"
-    if do == "swap":
-        return f"Swap places with {whom}"
-    if do == "advance":
-        return f"{whom} moves forward"
-    if do == "pick":
-        return f"Give {_card(rules, choice['card'])}"
-    if do == "shark":
-        cell = choice["cell"]
-        assert isinstance(cell, list)
-        return f"Shark {int(str(choice['shark'])) + 1} to column {cell[0] + 1}, row {cell[1]}"
-    return str(do)
-
-
-def is_fatal(rules: Rules, seat: int, choice: Choice) -> bool:
-    """C18: the choice certainly kills the chooser."""
-    s = rules.s
-    do = choice["do"]
-    if do == "stay" and "discard" not in choice:
-        return _oxygen_left(rules, seat, 1) <= 0 if rules.space else s.units(seat) == 0
-    if do == "accept" and rules.space:
-        attack = rules.attack
-        if attack == "hole_in_suit":
-            return _oxygen_left(rules, seat, 1) <= 0
-        if attack == "oxygen_siphon":
-            return _oxygen_left(rules, seat, 2) <= 0
-        if attack in ("tractor_beam", "hack_suit"):
-            # Losing a card certainly kills only when the one card held is oxygen.
-            hand = s.hands[seat]
-            return len(hand) == 1 and hand[0].value > 0
-    if do == "discard" and rules.space:  # Meteoroid
-        cards = choice["cards"]
-        assert isinstance(cards, list)
-        deck = GAME_DECKS[s.edition]
-        return s.units(seat) - sum(deck[card_id].value for card_id in cards) <= 0
-    if not rules.space:
-        return _eaten_for_sure(rules, seat, choice)
-    return False
-
-
-_MAY_MEET_A_SHARK = frozenset(("move", "play", "advance", "swap", "accept"))
-
-
-def _eaten_for_sure(rules: Rules, seat: int, choice: Choice) -> bool:
-    """Shipwrecked (C18, W7): the choice puts the chooser on a shark's cell with no food left."""
-    s = rules.s
-    do = choice["do"]
-    if do not in _MAY_MEET_A_SHARK:
-        return False
-    col, row = s.pos(seat)
-    units = s.units(seat)
-    ahead = (col, row + 1)
-    if do == "move":
-        cell, units = ahead, units - 2  # 2 units are always paid exactly (C6)
-    elif do == "play":
-        card_id = choice["card"]
-        assert isinstance(card_id, int)
-        if GAME_DECKS[s.edition][card_id].key not in ("freestyle_sprint", "ride_the_wave"):
-            return False
-        cell = ahead
-    elif do == "advance" and choice["target"] == seat:  # Freeloader
-        cell = ahead
-    elif do == "swap":  # Whirlpool
-        target = choice["target"]
-        assert isinstance(target, int)
-        cell = s.pos(target)
-    elif do == "accept" and rules.attack == "rogue_wave":
-        cell = (col, row - 1)
-    else:
-        return False
-    return units <= 0 and cell in s.sharks
-
-
-def _oxygen_left(rules: Rules, seat: int, lost: int) -> int:
-    """Space: the oxygen a seat keeps after paying or giving ``lost`` units (C6, C8)."""
-    s = rules.s
-    paid = sum(card.value for card in first_payment(s.hands[seat], lost))
-    change = 1 if paid > lost and rules.singles_available(1) else 0
-    return s.units(seat) - paid + change
-
-
-def snapshot(game: Game) -> dict[str, Any]:
+def snapshot(game: GameLike) -> dict[str, Any]:
     """The complete state (secrets included) as plain data."""
-    s = game.rules.s
+    state = game.rules.state
     return {
-        "edition": s.edition.value,
-        "names": list(s.names),
+        "edition": state.edition.value,
+        "names": list(state.names),
         "seed": game.seed,
         "decisions": len(game.decisions),
-        "turn": s.turn,
-        "active": s.active,
-        "phase": s.phase,
-        "goal_row": s.goal_row,
-        "over": s.over,
-        "winner": s.winner,
-        "actions_played": s.actions_played,
-        "draw": [c.id for c in s.draw],
-        "discard": [c.id for c in s.discard],
-        "hands": [[c.id for c in hand] for hand in s.hands],
-        "held": {str(k): v.id for k, v in sorted(s.held.items())},
-        "cols": list(s.cols),
-        "rows": list(s.rows),
-        "alive": list(s.alive),
-        "board": [[col, row, loc.id] for (col, row), loc in sorted(s.board.items())],
-        "loc_draw": [loc.id for loc in s.loc_draw],
-        "loc_discard": [loc.id for loc in s.loc_discard],
-        "sharks": [list(cell) for cell in s.sharks],
-        "rng": repr(s.rng.getstate()[1][:4]),
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "goal_row": state.goal_row,
+        "over": state.over,
+        "winner": state.winner,
+        "actions_played": state.actions_played,
+        "draw": [c.id for c in state.draw],
+        "discard": [c.id for c in state.discard],
+        "hands": [[c.id for c in hand] for hand in state.hands],
+        "held": {str(k): v.id for k, v in sorted(state.held.items())},
+        "cols": list(state.cols),
+        "rows": list(state.rows),
+        "alive": list(state.alive),
+        "board": [[col, row, loc.id] for (col, row), loc in sorted(state.board.items())],
+        "loc_draw": [loc.id for loc in state.loc_draw],
+        "loc_discard": [loc.id for loc in state.loc_discard],
+        "sharks": [list(cell) for cell in state.sharks],
+        "rng": repr(state.rng.getstate()[1][:4]),
         "pending": {str(k): v for k, v in (game.decision.options.items() if game.decision else [])},
     }

@@ -59,6 +59,7 @@ def build(
     dead: Iterable[int] = (),
     empty_draw: bool = False,
     seed: int = 0,
+    variants: Sequence[str] = (),
 ) -> Game:
     """A game whose first turn (``first``'s) starts from exactly the state described.
 
@@ -95,7 +96,7 @@ def build(
             s.alive[seat] = False
         s.first = s.active = first
 
-    return Game(ed, NAMES[:players], seed, arrange)
+    return Game(ed, NAMES[:players], seed, arrange, variants)
 
 
 def play(game: Game, *choices: dict[str, Any] | str, seat: int | None = None) -> None:
@@ -119,7 +120,7 @@ def only_pending(game: Game) -> int:
 
 def card_id(game: Game, seat: int, key: str, direction: str | None = None) -> int:
     """The id of a card of this key (and direction) in a seat's hand."""
-    for card in game.rules.s.hands[seat]:
+    for card in game.rules.state.hands[seat]:
         if card.key == key and (direction is None or card.dir == direction):
             return card.id
     raise LookupError(f"seat {seat} holds no {key}")
@@ -132,7 +133,7 @@ def keys(cards: Iterable[Card]) -> list[str]:
 
 def hand(game: Game, seat: int) -> list[str]:
     """A seat's hand as sorted keys."""
-    return sorted(keys(game.rules.s.hands[seat]))
+    return sorted(keys(game.rules.state.hands[seat]))
 
 
 def texts(game: Game, seat: int | None = None) -> list[str]:
@@ -143,7 +144,7 @@ def texts(game: Game, seat: int | None = None) -> list[str]:
 # ---------------------------------------------------------------------- reading a scenario
 def s_of(game: Game) -> State:
     """The game's secret state (tests only)."""
-    return game.rules.s
+    return game.rules.state
 
 
 def pos(game: Game, seat: int) -> tuple[int, int]:

@@ -19,7 +19,7 @@ DECK = GAME_DECKS[Edition.SHIPWRECKED]
 
 
 def state(game: Game) -> Any:
-    return game.rules.s
+    return game.rules.state
 
 
 def pos(game: Game, seat: int) -> tuple[int, int]:
@@ -115,14 +115,14 @@ def test_W5_ride_the_wave_moves_forward_then_the_target_back() -> None:
         },
         locations=[("calm_waters", False)],
     )
-    # Cid on row 0 cannot be the target.
-    targets = {
-        o.get("target")
-        for o in game.legal(0)
-        if o["do"] == "play" and DECK[o["card"]].key == "ride_the_wave"
-    }
-    assert targets == {1}
-    play_card(game, "ride_the_wave", 1)
+    # The card is played without a target: it is chosen after the forward move (C12).
+    options = [
+        o for o in game.legal(0) if o["do"] == "play" and DECK[o["card"]].key == "ride_the_wave"
+    ]
+    assert [o.get("target") for o in options] == [None]
+    play_card(game, "ride_the_wave")
+    # Cid on row 0 cannot be the target: Bob, the only one, is chosen without asking.
+    assert game.decision is not None and game.decision.kind == "react"
     play(game, "accept")
     assert pos(game, 0) == (0, 2) and pos(game, 1) == (1, 2)
     assert board(game).get((0, 1)) == "calm_waters"
@@ -216,7 +216,7 @@ def test_W5_dive_against_ride_the_wave_keeps_the_forward_move() -> None:
         board={(1, 0): "calm_waters", (1, 1): "calm_waters"},
         locations=[("calm_waters", False)],
     )
-    play_card(game, "ride_the_wave", 1)
+    play_card(game, "ride_the_wave")
     play(game, {"do": "block", "card": card_id(game, 1, "dive")})
     assert pos(game, 0) == (0, 1) and pos(game, 1) == (1, 2)
 

@@ -122,8 +122,8 @@ def test_S5_tether_moves_forward_then_knocks_the_target_back() -> None:
         draw=["oxygen"],
         locations=["blank_space"],
     )
-    do_play(g, 0, "tether", 1)
-    assert kinds(g) == ["react"]
+    do_play(g, 0, "tether")
+    assert kinds(g) == ["react"]  # after the forward move; Bob is the only target (C12)
     play(g, "accept")
     assert pos(g, 0) == (0, 2) and pos(g, 1) == (1, 2)
     assert [loc.key for loc in s_of(g).loc_discard] == ["solar_flare"]

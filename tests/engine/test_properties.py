@@ -60,7 +60,7 @@ def test_views_never_show_another_seats_hidden_cards(
     game = Game(edition, [f"P{i}" for i in range(seats)], seed)
     rng = random.Random(seed)
     while True:
-        state = game.rules.s
+        state = game.rules.state
         discard = {c.id for c in state.discard}
         for seat in [*range(seats), None]:
             view = game.view(seat)

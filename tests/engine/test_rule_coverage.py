@@ -19,13 +19,19 @@ RULES_DOC = REPO_ROOT / "docs" / "rules.md"
 SPEC = REPO_ROOT.parent / "shared" / "RULES.md"
 
 # docs/rules.md labels each entry as **C13** ...; RULES.md as **C13 Title.** at line start.
-DOC_ID = re.compile(r"\*\*([CSW]\d+)\*\*")
-SPEC_ID = re.compile(r"^\*\*([CSW]\d+)\b", re.MULTILINE)
-SECTIONS = ("## Common rules", "## Space Edition", "## Shipwrecked Edition", "## House rules")
+DOC_ID = re.compile(r"\*\*([CSWV]\d+)\*\*")
+SPEC_ID = re.compile(r"^\*\*([CSWV]\d+)\b", re.MULTILINE)
+SECTIONS = (
+    "## Common rules",
+    "## Space Edition",
+    "## Shipwrecked Edition",
+    "## Variants",
+    "## House rules",
+)
 
 
 def _rule_key(rule_id: str) -> tuple[int, int]:
-    return ("CSW".index(rule_id[0]), int(rule_id[1:]))
+    return ("CSWV".index(rule_id[0]), int(rule_id[1:]))
 
 
 def _sorted(ids: set[str]) -> list[str]:
@@ -62,7 +68,7 @@ def test_rules_doc_is_well_formed() -> None:
         assert re.search(rf"^{re.escape(heading)}\s*$", text, re.MULTILINE), (
             f"docs/rules.md lacks the heading {heading!r}"
         )
-    entries = re.findall(r"^\*\*([CSW]\d+)\*\*", text, re.MULTILINE)
+    entries = re.findall(r"^\*\*([CSWV]\d+)\*\*", text, re.MULTILINE)
     assert entries, "docs/rules.md contains no rule entries like **C1**"
     duplicates = _sorted({rule for rule in entries if entries.count(rule) > 1})
     assert not duplicates, f"rule entries appearing more than once: {', '.join(duplicates)}"

@@ -346,7 +346,7 @@ def test_C5_two_seat_limit_ignores_the_opponents_reaction() -> None:
     assert plays(g, 1) == []
 
 
-def test_C5_two_seat_limit_holds_in_shipwrecked_too() -> None:
+def test_C5_two_seat_limit_is_space_only_shipwrecked_has_none() -> None:
     g = build(
         "shipwrecked",
         players=2,
@@ -357,7 +357,10 @@ def test_C5_two_seat_limit_holds_in_shipwrecked_too() -> None:
     do_play(g, 0, "rogue_wave", 1)
     play(g, "accept")
     assert pos(g, 1) == (1, 2)
-    assert plays(g, 0) == []
+    assert played_keys(g, 0) == {"rogue_wave", "lost"}  # "any number" in Shipwrecked
+    do_play(g, 0, "rogue_wave", 1)
+    play(g, "accept")
+    assert pos(g, 1) == (1, 1)
 
 
 def test_C5_three_seats_allow_any_number_of_action_cards() -> None:
@@ -704,7 +707,7 @@ def test_C9_a_forward_move_on_the_goal_row_is_ignored() -> None:
         rows={0: 6, 1: 2}, hands={0: ["tether", "oxygen", "oxygen"], 1: ["oxygen"]}, draw=["oxygen"]
     )
     loc_before = len(s_of(g).loc_draw)
-    do_play(g, 0, "tether", 1)
+    do_play(g, 0, "tether")  # Bob, the only target, is chosen without asking
     play(g, "accept")
     assert pos(g, 0) == (0, 6)
     assert len(s_of(g).loc_draw) == loc_before
@@ -788,9 +791,13 @@ def test_C12_only_living_opponents_are_targets() -> None:
             3: ["oxygen"],
         },
         draw=["oxygen"],
+        locations=["blank_space"],
     )
-    for key in ("laser_blast", "hole_in_suit", "tether", "oxygen_siphon"):
+    for key in ("laser_blast", "hole_in_suit", "oxygen_siphon"):
         assert targets(g, 0, key) == {1, 3}, key
+    do_play(g, 0, "tether")
+    assert g.decision is not None and g.decision.kind == "target"
+    assert [c["target"] for c in g.legal(0)] == [1, 3]
 
 
 def test_C12_card_takers_need_a_target_holding_a_card() -> None:
@@ -803,11 +810,41 @@ def test_C12_card_takers_need_a_target_holding_a_card() -> None:
     assert plays(g, 0) == []
 
 
-def test_C12_tether_target_must_be_off_row_0_and_is_chosen_when_played() -> None:
+def test_C12_tether_moves_first_then_chooses_a_target_off_row_0() -> None:
     g = build(
-        rows={2: 3}, hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]}, draw=["oxygen"]
+        players=4,
+        rows={2: 3, 3: 2},
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"], 3: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["useful_junk"],
     )
-    assert targets(g, 0, "tether") == {2}  # no targetless play while a target exists
+    assert targets(g, 0, "tether") == {None}  # played without a target
+    do_play(g, 0, "tether")
+    # The forward move and its card resolved first; then the choice among those off row 0.
+    assert pos(g, 0) == (0, 1) and len(hand(g, 0)) == 3  # the Useful Junk card is drawn
+    assert kinds(g) == ["target"]
+    assert [c["target"] for c in g.legal(0)] == [2, 3]
+    play(g, {"do": "target", "target": 3})
+    assert kinds(g) == ["react"] and g.pending_seats() == [3]
+    play(g, "accept")
+    assert pos(g, 3) == (3, 1) and pos(g, 2) == (2, 3)
+
+
+def test_C12_tether_target_may_come_off_row_0_during_the_move() -> None:
+    # Nobody is off row 0 when Ann plays; her Wormhole swap puts Bob on row 1: he is then the
+    # only target and is knocked back to row 0.
+    g = build(
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
+    do_play(g, 0, "tether")
+    play(g, {"do": "swap", "target": 1})
+    assert pos(g, 1) == (0, 1) and pos(g, 0) == (1, 0)
+    assert kinds(g) == ["react"] and g.pending_seats() == [1]
+    play(g, "accept")
+    assert pos(g, 1) == (0, 0)
+    assert "Ann aims Tether at Bob." in texts(g)
 
 
 def test_C12_tether_without_a_target_is_played_for_the_forward_move() -> None:
@@ -859,13 +896,13 @@ def test_C13_target_is_always_asked_even_without_shield() -> None:
 def test_C13_the_reaction_comes_before_any_effect() -> None:
     g = build(
         rows={1: 2},
-        hands={0: ["tether", "oxygen"], 1: ["shield", "oxygen"]},
+        hands={0: ["hole_in_suit", "oxygen"], 1: ["shield", "oxygen"]},
         draw=["oxygen"],
         locations=["useful_junk"],
     )
-    do_play(g, 0, "tether", 1)
+    do_play(g, 0, "hole_in_suit", 1)
     assert kinds(g) == ["react"]
-    assert pos(g, 0) == (0, 0) and len(hand(g, 0)) == 2
+    assert units(g, 1) == 1 and len(hand(g, 0)) == 2
     assert g.legal(1) == [{"do": "accept"}, {"do": "block", "card": card_id(g, 1, "shield")}]
 
 
@@ -904,7 +941,7 @@ def test_C13_blocked_tether_still_moves_its_user_forward() -> None:
         draw=["oxygen", "laser_blast"],
         locations=["useful_junk"],
     )
-    do_play(g, 0, "tether", 1)
+    do_play(g, 0, "tether")
     play(g, {"do": "block", "card": card_id(g, 1, "shield")})
     assert pos(g, 0) == (0, 1)
     assert s_of(g).board[(0, 0)].key == "useful_junk"
@@ -1038,16 +1075,14 @@ def test_C17_tether_cosmic_radiation_example() -> None:
         draw=["rocket_booster"],
         locations=["cosmic_radiation"],
     )
-    do_play(g, 0, "tether", 1)
-    play(g, "accept")
+    do_play(g, 0, "tether")
     s = s_of(g)
     assert not s.alive[0]
     assert pos(g, 0) == (0, 1) and s.board[(0, 0)].key == "cosmic_radiation"
-    assert pos(g, 1) == (1, 2)  # the knock-back still happened
-    log = texts(g)
-    assert log.index("Bob moves back to row 2.") > next(
-        i for i, t in enumerate(log) if "Ann runs out of oxygen" in t
-    )
+    # The dead choose nothing (C17): with the target chosen after the move (C12), a Tether
+    # whose user died on the way has no target and knocks nobody back.
+    assert pos(g, 1) == (1, 3)
+    assert not any("aims" in t or "moves back" in t for t in texts(g))
     assert g.active == 1 and kinds(g) == ["actions"]  # her turn ended
 
 
@@ -1058,7 +1093,7 @@ def test_C17_a_drawn_card_resolves_fully_before_the_next_step() -> None:
         draw=["oxygen", "laser_blast", "shield"],
         locations=["hyperspace", "useful_junk"],
     )
-    do_play(g, 0, "tether", 1)
+    do_play(g, 0, "tether")
     play(g, "accept")
     assert pos(g, 0) == (0, 2) and pos(g, 1) == (1, 2)
     log = texts(g, 0)
@@ -1075,8 +1110,8 @@ def test_C17_a_win_cancels_everything_unresolved() -> None:
         draw=["oxygen"],
         locations=["wormhole"],
     )
-    do_play(g, 0, "tether", 1)
-    play(g, "accept", {"do": "swap", "target": 1})
+    do_play(g, 0, "tether")
+    play(g, {"do": "swap", "target": 1})
     assert g.over and g.winner == 1
     assert pos(g, 1) == (0, 6)  # Bob was not knocked back: the win ended everything
     assert g.pending_seats() == []

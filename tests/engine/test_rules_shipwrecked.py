@@ -23,7 +23,7 @@ DECK = GAME_DECKS[Edition.SHIPWRECKED]
 
 # ----------------------------------------------------------------------------- helpers
 def state(game: Game) -> Any:
-    return game.rules.s
+    return game.rules.state
 
 
 def sharks(game: Game) -> list[tuple[int, int]]:
@@ -377,9 +377,9 @@ def test_W4_corpses_on_the_raft_do_not_count() -> None:
     assert not game.over and game.active == 1
 
 
-def test_W4_whirlpool_onto_the_raft_hands_the_win_to_the_swapped_castaway() -> None:
-    # Ann steps onto the raft row and draws Whirlpool: she must swap with Bob or Cid. She
-    # swaps with Cid, who now stands on the raft: Cid wins, although Ann is the active player.
+def test_W6_whirlpool_drawn_on_reaching_the_raft_does_not_swap_and_the_drawer_wins() -> None:
+    # Ann steps onto the raft row and draws Whirlpool: "players on the raft are excluded", so
+    # she does not swap with Bob or Cid; the raft check makes her win.
     game = build(
         SW,
         3,
@@ -389,10 +389,9 @@ def test_W4_whirlpool_onto_the_raft_hands_the_win_to_the_swapped_castaway() -> N
         locations=["whirlpool"],
     )
     move(game)
-    assert {o["target"] for o in game.legal(0)} == {1, 2}
-    play(game, {"do": "swap", "target": 2})
-    assert pos(game, 2) == (0, 6) and pos(game, 0) == (2, 2)
-    assert game.over and game.winner == 2
+    assert game.over and game.winner == 0
+    assert pos(game, 0) == (0, 6) and pos(game, 1) == (1, 1) and pos(game, 2) == (2, 2)
+    assert not kinds(game, "swap")
 
 
 # ----------------------------------------------------------------------------- W6 (rules)
@@ -586,10 +585,11 @@ def test_W7_shark_north_step_off_the_drifted_raft_edge_is_ignored() -> None:
     assert sharks(game) == [(2, 3), (1, 3)]
 
 
-def test_W7_shark_entering_a_castaway_cell_bites_and_the_fed_shark_stops() -> None:
-    # Shark A (1,1) below Bob (1,2); shark B (2,4). Reveals from Ann: N, S, W.
-    # Ann's N: A enters Bob's cell and bites (Bob chooses which food), B -> (2,5).
-    # Bob's S and Cid's W: A has fed and stays; B -> (2,4) -> (1,4).
+def test_W7_a_bite_ends_the_movement_for_both_sharks() -> None:
+    # Shark A (1,1) below Bob (1,2); shark B (2,4). Picks: Ann N, Bob S, Cid W.
+    # Ann's N: A enters Bob's cell and bites (Bob chooses which food), B -> (2,5). "If any
+    # shark has eaten, their movement ends": B moves no more, Bob's and Cid's picks are
+    # discarded unrevealed.
     game = build(
         SW,
         3,
@@ -610,20 +610,19 @@ def test_W7_shark_entering_a_castaway_cell_bites_and_the_fed_shark_stops() -> No
     # Bob must pay for the bite: choose among his two remaining singles.
     assert game.pending_seats() == [1] and game.decision is not None
     assert game.decision.kind == "pay"
-    assert sharks(game) == [(1, 2), (2, 5)]  # the movement paused mid-way
+    assert sharks(game) == [(1, 2), (2, 5)]
     pay_with(game, 1, ("food", "E"))
     assert foods(game, 1) == [("food", "N")]  # (Bob has also drawn for his next turn)
-    assert sharks(game) == [(1, 2), (1, 4)]
+    assert sharks(game) == [(1, 2), (2, 5)]
     assert len(kinds(game, "bite")) == 1
-    assert (
-        index_of(game, "reveal", "Ann") < index_of(game, "bite") < index_of(game, "reveal", "Bob")
-    )
+    assert [t.split(" ")[0] for _, t in kinds(game, "reveal")] == ["Ann"]
+    assert state(game).held == {}
 
 
-def test_W7_a_second_shark_arriving_in_a_later_step_bites_again() -> None:
-    # Shark A (1,1), shark B (0,2); Bob at (1,2). Reveals: Ann N, Bob S, Cid E.
-    # Ann's N: A enters Bob's cell and feeds; B -> (0,3). Bob's S: B -> (0,2).
-    # Cid's E: B enters Bob's cell too: a second bite.
+def test_W7_picks_not_revealed_when_a_shark_bites_are_discarded() -> None:
+    # Shark A (1,1), shark B (0,2); Bob at (1,2). Picks: Ann N, Bob S, Cid E. Ann's N: A bites
+    # Bob; B -> (0,3). The movement ends: Bob's S and Cid's E go to the discard pile unrevealed,
+    # after Bob has paid for the bite.
     game = build(
         SW,
         3,
@@ -641,10 +640,16 @@ def test_W7_a_second_shark_arriving_in_a_later_step_bites_again() -> None:
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
     pick(game, 2, "food", "E")
-    pay_with(game, 1, ("food", "W"))  # first bite: Bob chooses
-    assert sharks(game) == [(1, 2), (1, 2)]
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Bob!", "A shark bites Bob!"]
-    assert food(game, 1) == 0 and state(game).alive[1]
+    pay_with(game, 1, ("food", "W"))
+    assert sharks(game) == [(1, 2), (0, 3)]
+    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Bob!"]
+    assert [(c.key, c.dir) for c in state(game).discard[-4:]] == [
+        ("food", "N"),
+        ("food", "W"),
+        ("food", "S"),
+        ("food", "E"),
+    ]
+    assert food(game, 1) == 1 and state(game).alive[1]
 
 
 def test_W7_shark_leaving_a_castaway_cell_does_not_bite_but_coming_back_does() -> None:
@@ -687,8 +692,9 @@ def test_W7_bitten_castaway_without_food_is_eaten() -> None:
     assert not game.over and game.active == 2  # Bob is skipped
 
 
-def test_W7_pick_of_a_castaway_eaten_during_the_movement_is_still_revealed() -> None:
-    # Ann's N makes shark A eat Bob; Bob's pick (W) is still revealed and moves shark B.
+def test_W7_a_castaway_eaten_ends_the_movement_and_the_picks_left_are_discarded() -> None:
+    # Ann's N makes shark A eat Bob; the movement ends there: Bob's pick (W) and Cid's (S) are
+    # discarded without moving shark B any further.
     game = build(
         SW,
         4,
@@ -703,17 +709,37 @@ def test_W7_pick_of_a_castaway_eaten_during_the_movement_is_still_revealed() -> 
     pick(game, 1, "food", "W")
     pick(game, 2, "food", "S")
     assert not state(game).alive[1]
-    # B: N (3,5), W (2,5), S (2,4); A has fed at (1,2)
-    assert sharks(game) == [(1, 2), (2, 4)]
+    assert sharks(game) == [(1, 2), (3, 5)]
     reveals = [t.split(" ")[0] for _, t in kinds(game, "reveal")]
-    assert reveals == ["Ann", "Bob", "Cid"]
-    assert index_of(game, "death", "Bob") < index_of(game, "reveal", "Bob")
+    assert reveals == ["Ann"]
     assert [(c.key, c.dir) for c in state(game).discard[-3:]] == [
         ("food", "N"),
         ("food", "W"),
         ("food", "S"),
     ]
     assert state(game).held == {}
+
+
+def test_W7_no_shark_moves_in_the_turn_the_first_shark_appeared() -> None:
+    # Ann's move draws a shark-icon Freeloader. Its text first: Bob, the castaway furthest
+    # back, moves forward and draws a shark-icon Calm Waters: the first shark appears on that
+    # card's cell. Then the Freeloader's own icon: the sharks do not move in this turn, and
+    # nobody is asked to pick.
+    game = build(
+        SW,
+        3,
+        hands={0: [("food2", "N"), ("food", "E")], 1: [("food", "N")], 2: [("food", "S")]},
+        draw=["lost", "pirate"],
+        rows={0: 1, 2: 1},
+        board={(0, 0): "calm_waters", (2, 0): "calm_waters"},
+        locations=[("freeloader", True), ("calm_waters", True)],
+    )
+    move(game)
+    assert pos(game, 1) == (1, 1)
+    assert sharks(game) == [(1, 0)]
+    assert not kinds(game, "pick", "reveal")
+    assert game.active == 1 and game.decision is not None and game.decision.kind == "actions"
+    assert "The sharks do not move in the turn the first shark appeared." in texts(game)
 
 
 def test_W7_shark_entering_a_corpse_cell_neither_bites_nor_feeds() -> None:
@@ -1135,20 +1161,23 @@ def test_C6_shipwrecked_payer_chooses_the_food_by_direction() -> None:
     ]
 
 
-def test_C5_two_seat_shipwrecked_game_allows_one_action_card_per_turn() -> None:
+def test_C5_two_seat_shipwrecked_game_has_no_action_card_limit() -> None:
     game = build(
         SW,
         2,
-        hands={0: ["lost", "pirate", ("food", "N")], 1: [("food", "E"), "dive"]},
+        hands={0: ["lost", "pirate", ("food", "N")], 1: [("food", "E"), "dive", "dive"]},
         draw=["rogue_wave"],
     )
     play(game, {"do": "play", "card": card_id(game, 0, "lost"), "target": 1}, "accept")
-    assert [o["do"] for o in game.legal(0)] == ["done"]
+    played = {DECK[o["card"]].key for o in game.legal(0) if o["do"] == "play"}
+    assert played == {"pirate"}  # Rogue Wave has no target: Bob is on row 0
+    play(game, {"do": "play", "card": card_id(game, 0, "pirate"), "target": 1}, "accept")
+    assert game.decision is not None and game.decision.kind == "take"
 
 
-def test_C17_ride_the_wave_user_eaten_the_knock_back_still_happens() -> None:
-    # Ann rides into a shark's cell holding no food: she is eaten and draws nothing; Bob is
-    # still moved back; then her turn ends.
+def test_C17_ride_the_wave_user_eaten_chooses_no_target() -> None:
+    # Ann rides into a shark's cell holding no food: she is eaten and draws nothing; the dead
+    # choose nothing, and the target is chosen after the move (C12): Bob stays; her turn ends.
     game = build(
         SW,
         3,
@@ -1158,9 +1187,9 @@ def test_C17_ride_the_wave_user_eaten_the_knock_back_still_happens() -> None:
         board={(1, 0): "calm_waters", (1, 1): "calm_waters"},
         sharks=[(0, 1)],
     )
-    play(game, {"do": "play", "card": card_id(game, 0, "ride_the_wave"), "target": 1}, "accept")
+    play(game, {"do": "play", "card": card_id(game, 0, "ride_the_wave")})
     assert not state(game).alive[0] and pos(game, 0) == (0, 1)
-    assert pos(game, 1) == (1, 1) and not kinds(game, "location")
+    assert pos(game, 1) == (1, 2) and not kinds(game, "location")
     assert game.active == 1
 
 
@@ -1202,7 +1231,7 @@ def test_C18_sprinting_or_riding_into_a_shark_without_food_is_marked_fatal() -> 
         sharks=[(0, 3)],
     )
     fatal = {(DECK[c["card"]].key, c.get("target")) for c in _fatal(game, 0) if c["do"] == "play"}
-    assert fatal == {("freestyle_sprint", None), ("ride_the_wave", 2)}
+    assert fatal == {("freestyle_sprint", None), ("ride_the_wave", None)}
     assert [c["do"] for c in _fatal(game, 0)] == ["play", "play"]  # Lost on Cid is not fatal
     play(game, {"do": "play", "card": card_id(game, 0, "freestyle_sprint")})
     assert not state(game).alive[0]  # it really was

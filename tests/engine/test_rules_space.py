@@ -156,8 +156,16 @@ def test_S3_traveller_with_oxygen_left_who_loses_it_on_the_card_dies() -> None:
     assert not alive(g, 0)
 
 
-def test_S3_stay_by_discarding_two_action_cards() -> None:
-    g = build(hands={0: ["oxygen", "tether", "shield"]}, draw=["laser_blast"])
+def test_S3_staying_costs_exactly_one_oxygen_without_variant_V1() -> None:
+    g = build(hands={0: ["oxygen", "oxygen", "tether", "shield"]}, draw=["laser_blast"])
+    play(g, "done")
+    assert g.legal(0) == [{"do": "stay"}, {"do": "move"}]
+    play(g, "stay")
+    assert hand(g, 0) == ["laser_blast", "oxygen", "shield", "tether"]
+
+
+def test_V1_stay_by_discarding_two_action_cards() -> None:
+    g = build(hands={0: ["oxygen", "tether", "shield"]}, draw=["laser_blast"], variants=["V1"])
     play(g, "done")
     discards = [c for c in g.legal(0) if c["do"] == "stay" and "discard" in c]
     deck = GAME_DECKS[Edition.SPACE]
@@ -169,8 +177,8 @@ def test_S3_stay_by_discarding_two_action_cards() -> None:
     assert [c.key for c in s_of(g).discard][-2:] == ["tether", "laser_blast"]
 
 
-def test_S3_stay_by_discarding_needs_two_action_cards() -> None:
-    g = build(hands={0: ["oxygen", "oxygen2"]}, draw=["laser_blast"])
+def test_V1_stay_by_discarding_needs_two_action_cards() -> None:
+    g = build(hands={0: ["oxygen", "oxygen2"]}, draw=["laser_blast"], variants=["V1"])
     play(g, "done")
     assert not any("discard" in c for c in g.legal(0))
 
@@ -178,30 +186,17 @@ def test_S3_stay_by_discarding_needs_two_action_cards() -> None:
 # ------------------------------------------------------------------------- S4 win
 
 
-def test_S4_ending_the_turn_on_the_ship_wins() -> None:
+def test_S4_travelling_onto_the_ship_with_oxygen_wins_at_once() -> None:
     g = build(rows={0: 5}, hands={0: ["oxygen"] * 3}, draw=["oxygen"], locations=["blank_space"])
     play(g, "done", "move")
     assert g.over and g.winner == 0
     assert g.view(1)["winner"] == 0 and g.view(None)["phase"] == "over"
     assert g.pending_seats() == [] and g.legal(0) == []
+    assert texts(g)[-1] == "Ann reaches the ship: Ann wins!"
 
 
-def test_S4_reaching_the_ship_in_phase_2_still_requires_staying() -> None:
-    g = build(
-        rows={0: 5},
-        hands={0: ["rocket_booster", "oxygen", "oxygen"]},
-        draw=["oxygen"],
-        locations=["blank_space"],
-    )
-    do_play(g, 0, "rocket_booster")
-    assert pos(g, 0) == (0, 6) and not g.over
-    play(g, "done")
-    assert g.legal(0) == [{"do": "stay"}]
-    play(g, "stay")
-    assert g.winner == 0 and units(g, 0) == 2
-
-
-def test_S4_dying_while_staying_on_the_ship_does_not_win() -> None:
+def test_S4_rocket_booster_onto_the_ship_with_one_oxygen_wins_at_once() -> None:
+    # One oxygen: staying would cost it. Reaching the ship wins before phase 3 is played.
     g = build(
         rows={0: 5},
         hands={0: ["rocket_booster", "oxygen"]},
@@ -209,15 +204,72 @@ def test_S4_dying_while_staying_on_the_ship_does_not_win() -> None:
         locations=["blank_space"],
     )
     do_play(g, 0, "rocket_booster")
-    play(g, "done", "stay")
-    assert not alive(g, 0)
-    assert not g.over and g.winner is None and g.active == 1
+    assert pos(g, 0) == (0, 6)
+    assert g.over and g.winner == 0 and units(g, 0) == 1
+    assert g.pending_seats() == []
 
 
-def test_S4_staying_on_the_ship_by_discarding_actions_wins() -> None:
-    g = build(rows={0: 6}, hands={0: ["tether", "shield", "oxygen"]}, draw=["laser_blast"])
-    play(g, "done", {"do": "stay", "discard": [card_id(g, 0, "tether"), card_id(g, 0, "shield")]})
-    assert g.winner == 0
+def test_S4_win_comes_after_the_card_drawn_has_resolved() -> None:
+    # Rocket Booster onto the ship draws Cosmic Radiation: Ann pays her last oxygen and dies.
+    g = build(
+        rows={0: 5},
+        hands={0: ["rocket_booster", "oxygen"]},
+        draw=["tether"],
+        locations=["cosmic_radiation"],
+    )
+    do_play(g, 0, "rocket_booster")
+    assert not alive(g, 0) and not g.over and g.winner is None and g.active == 1
+
+
+def test_S4_travelling_onto_the_ship_on_the_last_oxygen_dies_without_a_win() -> None:
+    g = build(rows={0: 5}, hands={0: ["oxygen2"]}, draw=["tether"], locations=["blank_space"])
+    play(g, "done", "move")
+    assert not alive(g, 0) and not g.over and g.active == 1
+
+
+def test_S4_useful_junk_oxygen_saves_the_last_oxygen_traveller_who_wins() -> None:
+    g = build(
+        rows={0: 5}, hands={0: ["oxygen2"]}, draw=["tether", "oxygen"], locations=["useful_junk"]
+    )
+    play(g, "done", "move")
+    assert g.over and g.winner == 0
+
+
+def test_S4_tether_onto_the_ship_wins_before_the_knock_back() -> None:
+    g = build(
+        rows={0: 5, 1: 3},
+        hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["blank_space"],
+    )
+    do_play(g, 0, "tether")
+    assert g.over and g.winner == 0 and pos(g, 1) == (1, 3)
+
+
+def test_S4_hyperspace_onto_the_ship_wins_after_the_next_card() -> None:
+    g = build(
+        rows={0: 4},
+        hands={0: ["rocket_booster", "oxygen"]},
+        draw=["oxygen"],
+        locations=["hyperspace", "mysterious_nebula"],
+    )
+    do_play(g, 0, "rocket_booster")
+    assert pos(g, 0) == (0, 6) and g.over and g.winner == 0
+    assert len(hand(g, 0)) == 4  # the Nebula's 2 cards were drawn first
+
+
+def test_S4_wormhole_swap_onto_the_ship_wins_for_the_drawer() -> None:
+    # Bob's corpse lies on the ship; Ann's Wormhole swap puts her there: she wins.
+    g = build(
+        rows={0: 2, 1: 6},
+        dead=[1],
+        hands={0: ["rocket_booster", "oxygen"], 2: ["oxygen"]},
+        draw=["oxygen"],
+        locations=["wormhole"],
+    )
+    do_play(g, 0, "rocket_booster")
+    play(g, {"do": "swap", "target": 1})
+    assert pos(g, 0) == (1, 6) and g.over and g.winner == 0
 
 
 def test_S4_if_every_astronaut_dies_nobody_wins() -> None:
@@ -260,8 +312,8 @@ def test_S5_tether_knocks_back_from_where_the_target_now_stands() -> None:
         draw=["oxygen"],
         locations=["wormhole"],
     )
-    do_play(g, 0, "tether", 1)
-    play(g, "accept", {"do": "swap", "target": 1})
+    do_play(g, 0, "tether")
+    play(g, {"do": "swap", "target": 1}, "accept")  # Bob, the only target, is not asked for
     assert pos(g, 0) == (1, 4)
     # Bob stood on (0, 2) after the swap: back to (0, 1), discarding the Wormhole there.
     assert pos(g, 1) == (0, 1)
@@ -277,8 +329,11 @@ def test_S5_tether_target_is_knocked_back_after_the_user_swapped_elsewhere() -> 
         draw=["oxygen"],
         locations=["wormhole"],
     )
-    do_play(g, 0, "tether", 1)
-    play(g, "accept", {"do": "swap", "target": 2})
+    do_play(g, 0, "tether")
+    play(g, {"do": "swap", "target": 2})
+    # Ann swapped with Cid, who came off row 0: both are targets now (C12).
+    assert [c["target"] for c in g.legal(0)] == [1, 2]
+    play(g, {"do": "target", "target": 1}, "accept")
     # Ann swapped with Cid (row 0); Bob is knocked back from row 1 to row 0.
     assert pos(g, 1) == (1, 0)
     assert pos(g, 0) == (2, 0) and pos(g, 2) == (0, 2)
@@ -333,8 +388,8 @@ def test_S6_solar_flare_stops_the_shield_too() -> None:
     assert not g.view(0)["players"][0]["flared"]
 
 
-def test_S6_solar_flare_still_allows_staying_by_discarding_actions() -> None:
-    g = flare_game()
+def test_V1_solar_flare_still_allows_staying_by_discarding_actions() -> None:
+    g = flare_game(variants=["V1"])
     play(g, "done")
     assert {
         "do": "stay",

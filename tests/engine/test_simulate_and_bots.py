@@ -100,6 +100,7 @@ def test_basic_bot_avoids_a_fatal_stay_when_it_can_discard_actions() -> None:
         2,
         hands={0: ["oxygen", "laser_blast", "tractor_beam"], 1: ["oxygen"]},
         draw=["shield"],
+        variants=["V1"],
     )
     game.apply(0, {"do": "done"})
     view = game.view(0)
@@ -136,3 +137,13 @@ def test_every_bot_choice_is_legal_in_whole_games() -> None:
 
             result = play_game(edition, [level] * 4, 11, check=True)
             assert result.invariant_failures == []
+
+
+def test_V1_simulate_plays_the_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--edition", "space", "--players", "2", "--games", "30", "--seed", "2", "--json"]
+    assert main([*argv, "--bots", "basic", "--variant", "V1"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["variants"] == ["V1"] and summary["invariant_failures"] == 0
+    with pytest.raises(SystemExit):
+        main(["--edition", "shipwrecked", "--players", "2", "--games", "1", "--variant", "V1"])
+    assert "does not apply" in capsys.readouterr().err

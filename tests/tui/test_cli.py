@@ -115,3 +115,14 @@ def test_tokens_are_kept_per_server_and_private(
     assert paths.local_db_path().parent == paths.data_dir()
     mode = os.stat(paths.data_dir() / "identities.json").st_mode & 0o777
     assert mode == 0o600
+
+
+def test_V1_play_takes_variants_and_refuses_a_bad_one(capsys: pytest.CaptureFixture[str]) -> None:
+    args = cli.build_parser().parse_args(["play", "--variant", "V1"])
+    assert args.variant == ["V1"]
+    assert cli.build_parser().parse_args(["play"]).variant == []
+    # Refused before any server starts, with the engine's reason.
+    assert cli.main(["play", "--variant", "V9"]) == 2
+    assert "unknown variant 'V9'" in capsys.readouterr().err
+    assert cli.main(["play", "--edition", "shipwrecked", "--variant", "V1"]) == 2
+    assert "does not apply to the shipwrecked edition" in capsys.readouterr().err

@@ -33,3 +33,11 @@ def test_an_installed_copy_reads_the_rules_from_its_prefix(
     (share / "rules.md").write_text("# Selfish\n\n## Common rules\n\nC1 text.\n")
     assert help_screen.rules_path() == share / "rules.md"
     assert "C1 text." in help_screen.rules_for("space")
+
+
+def test_V1_help_shows_the_variants_only_while_one_is_on() -> None:
+    plain = help_screen.rules_for("space")
+    assert "**V1**" not in plain and "Variants on" not in plain
+    with_v1 = help_screen.rules_for("space", variants=["V1"])
+    assert with_v1.startswith("**Variants on in this room:** V1.")
+    assert "**V1**" in with_v1 and "## House rules" in with_v1
