@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any
 
+from server.bots.expert import DEFAULT_BUDGET, Budget
 from server.bots.levels import BOT_LEVELS
 from server.bots.selfplay import play_game
 from server.engine.cards import Edition
@@ -31,6 +32,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help=f"bot level for every seat, or a comma list one per seat ({', '.join(BOT_LEVELS)})",
     )
     parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=DEFAULT_BUDGET.rollouts,
+        metavar="N",
+        help=f"expert bots: rollouts per decision at most (default {DEFAULT_BUDGET.rollouts})",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=DEFAULT_BUDGET.seconds,
+        metavar="S",
+        help=f"expert bots: seconds per decision at most, 0 for no time limit (default "
+        f"{DEFAULT_BUDGET.seconds}; with 0 the games replay exactly from the seed)",
+    )
+    parser.add_argument(
         "--no-invariants",
         action="store_true",
         help="skip the invariant checks (for speed measurements)",
@@ -44,14 +60,22 @@ def parse(argv: list[str]) -> argparse.Namespace:
         parser.error(f"--bots needs 1 or {args.players} levels from {', '.join(BOT_LEVELS)}")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.rollouts < 1 or args.seconds < 0:
+        parser.error("--rollouts must be at least 1 and --seconds at least 0")
     args.levels = levels
+    args.budget = Budget(args.rollouts, args.seconds or None)
     return args
 
 
 def simulate(
-    edition: Edition, levels: list[str], games: int, seed: int, check: bool = True
+    edition: Edition,
+    levels: list[str],
+    games: int,
+    seed: int,
+    check: bool = True,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games and summarise them."""
+    """Play ``games`` games and summarise them (``budget``: the expert bots' search)."""
     seeds = random.Random(seed)
     wins = [0] * len(levels)
     no_winner = capped = checks = 0
@@ -60,7 +84,7 @@ def simulate(
     decisions = 0
     start = time.perf_counter()
     for _ in range(games):
-        result = play_game(edition, levels, seeds.getrandbits(32), check)
+        result = play_game(edition, levels, seeds.getrandbits(32), check, budget=budget)
         if result.winner is None:
             no_winner += 1
         else:
@@ -94,7 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; exit status 1 if any invariant failed."""
     args = parse(sys.argv[1:] if argv is None else argv)
     summary = simulate(
-        Edition(args.edition), args.levels, args.games, args.seed, not args.no_invariants
+        Edition(args.edition),
+        args.levels,
+        args.games,
+        args.seed,
+        not args.no_invariants,
+        args.budget,
     )
     print(
         f"{summary['games']} {summary['edition']} games, {summary['players']} seats "

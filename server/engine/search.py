@@ -17,7 +17,7 @@ import copy as shallow
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .cards import GAME_DECKS, LOCATION_DECKS, Edition
@@ -44,6 +44,12 @@ def decision_kind(game: Game) -> str | None:
     """The kind of the open decision (None once the game is over)."""
     decision = game.decision
     return None if decision is None else str(decision.kind)
+
+
+@cache
+def card_keys(edition: Edition) -> tuple[str, ...]:
+    """Every game card's key, indexed by card id (choices name cards by id)."""
+    return tuple(card.key for card in GAME_DECKS[edition])
 
 
 def state_of(game: Game) -> State:

@@ -1,0 +1,235 @@
+"""The ``expert`` bot: determinized Monte Carlo search over the rules engine.
+
+At its own turn points (the actions phase and stay-or-move, where the strategy lies) it samples
+the cards its view does not show — the other hands, the order of the draw piles — consistently
+with that view (``server.engine.search.sample``), applies each candidate choice to a copy of the
+sampled game, plays the game out with a fast rollout policy for every seat, and keeps the choice
+with the best mean outcome (1 for a win of its own, 0 otherwise). Candidates are compared on the
+same samples and the same rollout randomness, and weeded out by sequential halving, so that the
+budget goes to the close calls. Its other decisions (reactions, payments, shark picks, …) are the
+``basic`` bot's.
+
+It sees nothing but its view: the sampled games are built from the view alone, so two games that
+differ only in hidden cards give it the same choices. Given its random source and a budget of
+rollouts alone it is deterministic; a time budget stops the search early when the clock says so.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from server.engine import Edition, Game
+from server.engine.search import (
+    TURN_POINTS,
+    card_keys,
+    copy_game,
+    decision_kind,
+    sample,
+    state_of,
+)
+from server.engine.state import State
+
+View = dict[str, Any]
+Choice = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search one decision may take: at most ``rollouts`` playouts and, when
+    ``seconds`` is set, no longer than that (wall clock)."""
+
+    rollouts: int
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.rollouts < 1:
+            raise ValueError("a budget needs at least one rollout")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("a time budget must be positive")
+
+
+#: About 0.3 s per searched decision on one core of the development machine.
+DEFAULT_BUDGET = Budget(rollouts=5000, seconds=0.3)
+
+# A rollout longer than this many decisions is scored as a loss (runaway games are rare).
+ROLLOUT_LIMIT = 3000
+
+FORWARD_ONLY = frozenset({"rocket_booster", "freestyle_sprint"})
+TETHERS = frozenset({"tether", "ride_the_wave"})
+KNOCK_BACK = frozenset({"laser_blast", "rogue_wave"})
+STEAL = frozenset({"oxygen_siphon", "message_in_a_bottle", "hack_suit", "pirate", "tractor_beam"})
+# How eagerly the rollout policy plays each action card (0: keeps it).
+ROLLOUT_EAGERNESS = {
+    "oxygen_siphon": 6.0,
+    "message_in_a_bottle": 6.0,
+    "hack_suit": 5.0,
+    "pirate": 5.0,
+    "tractor_beam": 4.0,
+    "rocket_booster": 4.5,
+    "freestyle_sprint": 4.5,
+    "tether": 4.6,
+    "ride_the_wave": 4.6,
+    "laser_blast": 3.0,
+    "rogue_wave": 3.0,
+    "hole_in_suit": 2.0,
+    "lost": 1.5,
+}
+
+
+def choose_expert(
+    view: View,
+    rng: random.Random,
+    budget: Budget = DEFAULT_BUDGET,
+    fallback: Callable[[View, random.Random], Choice] | None = None,
+) -> Choice:
+    """The expert's choice: one of ``view["legal"]``. ``fallback`` decides the decisions that
+    are not searched (``server.bots.levels`` passes the basic bot; without one, the first
+    choice that is not fatal)."""
+    legal: list[Choice] = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    decision = view["decision"] or {}
+    if decision.get("kind") not in TURN_POINTS or view["active"] != view["seat"]:
+        if fallback is None:
+            return next((c for c in legal if not c.get("fatal")), legal[0])
+        return fallback(view, rng)
+    candidates = [choice for choice in legal if not choice.get("fatal")] or legal
+    if len(candidates) == 1:
+        return candidates[0]
+    return candidates[_search(view, candidates, rng, budget)]
+
+
+def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Budget) -> int:
+    """Sequential halving over the candidates; the index of the best mean."""
+    seat: int = view["seat"]
+    moves = [{k: v for k, v in c.items() if k not in ("label", "fatal")} for c in candidates]
+    count = len(moves)
+    totals = [0.0] * count
+    tries = [0] * count
+    left = list(range(count))
+    phases = max(1, math.ceil(math.log2(count)))
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    keys = card_keys(Edition(view["edition"]))
+    out_of_time = False
+    for _ in range(phases):
+        rounds = max(1, budget.rollouts // (len(left) * phases))
+        for _ in range(rounds):
+            if deadline is not None and time.perf_counter() > deadline:
+                out_of_time = True
+                break
+            base = sample(view, rng)
+            seed = rng.getrandbits(32)
+            for index in left:
+                play_rng = random.Random(seed)
+                game = copy_game(base, play_rng)
+                game.apply(seat, moves[index])
+                totals[index] += playout(game, seat, play_rng, keys)
+                tries[index] += 1
+        if out_of_time or len(left) == 1:
+            break
+        left.sort(key=lambda i: (-totals[i] / max(1, tries[i]), i))
+        left = left[: math.ceil(len(left) / 2)]
+    return min(left, key=lambda i: (-totals[i] / max(1, tries[i]), i))
+
+
+def playout(game: Game, seat: int, rng: random.Random, keys: tuple[str, ...]) -> float:
+    """Play ``game`` to the end with :func:`rollout_choice` for every seat: 1.0 if ``seat``
+    wins, else 0.0."""
+    for _ in range(ROLLOUT_LIMIT):
+        if game.over:
+            return 1.0 if game.winner == seat else 0.0
+        who = game.pending_seats()[0]
+        game.apply(who, rollout_choice(game, who, rng, keys))
+    return 0.0
+
+
+def rollout_choice(game: Game, seat: int, rng: random.Random, keys: tuple[str, ...]) -> Choice:
+    """A fast, sensible choice for ``seat`` in a simulated game (which it may read in full):
+    move with a reserve, play attacks and moves, block, pay and give up the least."""
+    legal = game.legal(seat)
+    if len(legal) == 1:
+        return legal[0]
+    kind = decision_kind(game)
+    state = state_of(game)
+    if kind == "actions":
+        return _rollout_actions(state, seat, legal, rng, keys)
+    if kind == "stay_or_move":
+        return _rollout_stay_or_move(state, seat, legal)
+    if kind == "react":
+        return legal[-1]  # the blocks come after "accept"
+    if kind in ("pay", "meteoroid", "hurricane"):
+        return min(legal, key=lambda c: _worth(keys, state.edition, c["cards"]))
+    if kind == "take":
+        return max(legal, key=lambda c: _worth(keys, state.edition, [c["card"]]))
+    if kind == "swap":
+        return _rollout_swap(state, seat, legal)
+    return legal[rng.randrange(len(legal))]
+
+
+def _rollout_actions(
+    state: State, seat: int, legal: list[Choice], rng: random.Random, keys: tuple[str, ...]
+) -> Choice:
+    rows = state.rows
+    best = legal[-1]  # "done"
+    top = 0.0
+    for choice in legal:
+        if choice["do"] != "play":
+            continue
+        key = keys[choice["card"]]
+        score = ROLLOUT_EAGERNESS.get(key, 0.0)
+        target = choice.get("target")
+        if target is not None:
+            ahead = rows[target] - rows[seat]
+            if key in KNOCK_BACK and ahead < 0:
+                continue
+            score += rows[target] / 10
+        score += rng.random() * 0.5
+        if score > top:
+            top, best = score, choice
+    return best
+
+
+def _rollout_stay_or_move(state: State, seat: int, legal: list[Choice]) -> Choice:
+    units = state.units(seat)
+    space = state.edition is Edition.SPACE
+    move = legal[-1] if legal[-1]["do"] == "move" else None
+    last_step = state.rows[seat] == state.goal_row - 1
+    if move is not None and (units >= 3 or (last_step and not space)):
+        return move
+    if space and units <= 1 and len(legal) > 1 and "discard" in legal[1]:
+        return legal[1]  # two action cards instead of the last oxygen
+    return legal[0]
+
+
+def _rollout_swap(state: State, seat: int, legal: list[Choice]) -> Choice:
+    rows, alive = state.rows, state.alive
+    on_goal = rows[seat] >= state.goal_row
+
+    def score(choice: Choice) -> int:
+        other: int = choice["target"]
+        if on_goal:
+            return 0 if alive[other] else 1
+        return rows[other]
+
+    return max(legal, key=score)
+
+
+def _worth(keys: tuple[str, ...], edition: Edition, ids: list[int]) -> int:
+    """How much a search's rollout wants to keep these cards (resources most)."""
+    total = 0
+    for card_id in ids:
+        key = keys[card_id]
+        if key in ("oxygen", "food"):
+            total += 10
+        elif key in ("oxygen2", "food2"):
+            total += 20
+        elif key in ("shield", "dive"):
+            total += 9
+        else:
+            total += 5
+    return total
