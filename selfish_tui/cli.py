@@ -1,6 +1,7 @@
 """The `selfish` console script.
 
-    selfish play [--edition space|shipwrecked] [--bots N] [--seed S] [--name NAME] [--resume]
+    selfish play [--edition space|shipwrecked] [--bots N] [--level LEVEL] [--seed S] [--name NAME]
+                 [--resume]
     selfish connect HOST[:PORT] [--name NAME]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
@@ -17,9 +18,14 @@ import getpass
 import os
 import sys
 
+from protocol.messages import BOT_LEVELS
 from selfish_tui.client import parse_address
 
 DEFAULT_PORT = 7777
+
+#: The bots `selfish play` seats unless told otherwise: the level that makes a close game for
+#: someone new to Selfish (docs/bots.md has the measurements behind the choice).
+NEWCOMER_LEVEL = "basic"
 
 
 def default_name() -> str:
@@ -63,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=3,
         metavar="N",
         help="number of bot opponents, 1-4 (default 3)",
+    )
+    play.add_argument(
+        "--level",
+        choices=BOT_LEVELS,
+        default=NEWCOMER_LEVEL,
+        help=f"how the bots play (default {NEWCOMER_LEVEL}: a close game for a new player; "
+        "expert searches and plays hard)",
     )
     play.add_argument(
         "--seed",
@@ -125,7 +138,13 @@ def play(args: argparse.Namespace) -> int:
         print(f"selfish: {exc}", file=sys.stderr)
         return 1
     try:
-        plan = LocalPlan(edition=args.edition, bots=args.bots, seed=args.seed, resume=args.resume)
+        plan = LocalPlan(
+            edition=args.edition,
+            bots=args.bots,
+            seed=args.seed,
+            resume=args.resume,
+            bot_level=args.level,
+        )
         app = SelfishApp(
             "127.0.0.1",
             port,
