@@ -10,10 +10,14 @@ event loop (and, in ``selfish play``, the terminal interface) needs.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import random
+import sys
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import resource_tracker
 from typing import Any
 
 from server.bots.expert import DEFAULT_BUDGET, Budget
@@ -46,9 +50,23 @@ def pool(workers: int) -> ProcessPoolExecutor:
             # Spawned, not forked: the server process runs threads (the embedded server of
             # `selfish play` runs beside the interface), which a fork would copy half-way.
             context = multiprocessing.get_context("spawn")
+            _start_resource_tracker()
             _pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
             _workers = workers
         return _pool
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's helper process with a real file as its error stream: it hands
+    ``sys.stderr.fileno()`` to the child, and under ``selfish play`` the terminal interface has
+    replaced ``sys.stderr`` with an object whose descriptor is not valid."""
+    saved = sys.stderr
+    with open(os.devnull, "w") as quiet, contextlib.suppress(OSError):
+        sys.stderr = quiet
+        try:
+            resource_tracker.ensure_running()
+        finally:
+            sys.stderr = saved
 
 
 def warm(workers: int) -> None:
