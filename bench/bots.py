@@ -91,6 +91,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per pairing (400)")
     parser.add_argument(
+        "--expert-games",
+        type=int,
+        default=None,
+        help="games per pairing with expert seats (default: --games)",
+    )
+    parser.add_argument(
         "--rollouts",
         type=int,
         default=DEFAULT_BUDGET.rollouts,
@@ -126,18 +132,21 @@ def main(argv: list[str] | None = None) -> None:
     """Run the tournament and print its table."""
     args = parse(sys.argv[1:] if argv is None else argv)
     seconds = args.seconds or None
+    expert_games = args.expert_games or args.games
     jobs = [
         Job(edition, pairing, index, args.seed * 1_000_003 + index, args.rollouts, seconds)
         for edition in args.edition_list
         for pairing in args.pairing_list
-        for index in range(args.games)
+        for index in range(expert_games if "expert" in pairing else args.games)
     ]
     budget = f"{args.rollouts} rollouts" + (f" or {seconds} s" if seconds else "")
     print(
-        f"bench/bots.py: {args.games} games per pairing, 4 seats, expert budget {budget} per "
-        f"decision, seed {args.seed}, {args.jobs} processes"
+        f"bench/bots.py: {args.games} games per pairing ({expert_games} with experts), 4 seats, "
+        f"expert budget {budget} per decision, seed {args.seed}, {args.jobs} processes"
     )
     start = time.perf_counter()
+    # The slowest games (most expert seats) first, so that no worker is left with a long tail.
+    jobs.sort(key=lambda job: -seats_of(job.pairing, job.index)[0].count("expert"))
     with multiprocessing.get_context("spawn").Pool(args.jobs) as workers:
         outcomes = workers.map(play, jobs, chunksize=1)
     elapsed = time.perf_counter() - start

@@ -98,7 +98,8 @@ def choose_expert(
         if fallback is None:
             return next((c for c in legal if not c.get("fatal")), legal[0])
         return fallback(view, rng)
-    candidates = [choice for choice in legal if not choice.get("fatal")] or legal
+    # Making change (C7) changes nothing a search can see a use for, and costs budget.
+    candidates = [c for c in legal if not c.get("fatal") and c["do"] != "change"] or legal
     if len(candidates) == 1:
         return candidates[0]
     return candidates[_search(view, candidates, rng, budget)]
@@ -164,6 +165,8 @@ def rollout_choice(game: Game, seat: int, rng: random.Random, keys: tuple[str, .
         return legal[-1]  # the blocks come after "accept"
     if kind in ("pay", "meteoroid", "hurricane"):
         return min(legal, key=lambda c: _worth(keys, state.edition, c["cards"]))
+    if kind == "pick":
+        return min(legal, key=lambda c: _worth(keys, state.edition, [c["card"]]))
     if kind == "take":
         return max(legal, key=lambda c: _worth(keys, state.edition, [c["card"]]))
     if kind == "swap":
@@ -199,10 +202,12 @@ def _rollout_stay_or_move(state: State, seat: int, legal: list[Choice]) -> Choic
     space = state.edition is Edition.SPACE
     move = legal[-1] if legal[-1]["do"] == "move" else None
     last_step = state.rows[seat] == state.goal_row - 1
-    if move is not None and (units >= 3 or (last_step and not space)):
+    # Space: keep one oxygen, which reaching the ship needs (S4). Shipwrecked: keep food to
+    # outlast the others (W4 a), except for the last step onto the raft.
+    if move is not None and (units >= (3 if space else 7) or (last_step and not space)):
         return move
-    if space and units <= 1 and len(legal) > 1 and "discard" in legal[1]:
-        return legal[1]  # two action cards instead of the last oxygen
+    if space and len(legal) > 1 and "discard" in legal[1]:
+        return legal[1]  # two action cards instead of an oxygen
     return legal[0]
 
 
