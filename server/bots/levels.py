@@ -125,11 +125,11 @@ def _stay_or_move(view: View, legal: list[Choice], rng: random.Random) -> Choice
     me = _me(view)
     moves = [c for c in legal if c["do"] == "move"]
     final_step = me["row"] == view["goal_row"] - 1
-    # Keep a reserve: 1 oxygen in Space; in Shipwrecked 5 food against sharks and sea
+    # Keep a reserve: 1 oxygen in Space; in Shipwrecked 3 food against sharks and sea
     # monsters (outliving the others wins most games, W4 a), but none for the last step to
     # the raft.
     space = view["edition"] == "space"
-    if moves and (units >= (3 if space else 7) or (final_step and not space)):
+    if moves and (units >= (3 if space else 5) or (final_step and not space)):
         return moves[0]
     cards = _cards(view)
     discards = [c for c in legal if c["do"] == "stay" and "discard" in c]

@@ -16,6 +16,7 @@ import os
 import random
 import sys
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import resource_tracker
 from typing import Any
@@ -40,6 +41,19 @@ def _ready() -> bool:
     return True
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit once the server process is gone. A parent that ends without running
+    its exit handlers (killed, or ``os._exit``) would otherwise leave the idle workers waiting
+    on their queue for good."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def pool(workers: int) -> ProcessPoolExecutor:
     """The shared worker pool (started on first use, with ``workers`` processes)."""
     global _pool, _workers
@@ -51,7 +65,12 @@ def pool(workers: int) -> ProcessPoolExecutor:
             # `selfish play` runs beside the interface), which a fork would copy half-way.
             context = multiprocessing.get_context("spawn")
             _start_resource_tracker()
-            _pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=context,
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
             _workers = workers
         return _pool
 
