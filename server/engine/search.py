@@ -13,16 +13,17 @@ object, its flow, the state); a bot or a benchmark goes through the functions be
 
 from __future__ import annotations
 
-import copy as shallow
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import GAME_DECKS, LOCATION_DECKS, Edition
 from .game import Game
 from .state import State
+
+_T = TypeVar("_T")
 
 #: The decision kinds at which a game can be copied or rebuilt (a turn point).
 TURN_POINTS = ("actions", "stay_or_move")
@@ -206,7 +207,7 @@ def copy_game(game: Game, rng: random.Random | None = None) -> Game:
     if rng is None:
         rng = random.Random.__new__(random.Random)
         rng.setstate(source.rng.getstate())
-    state = shallow.copy(source)
+    state = _clone(source)
     state.rng = rng
     state.draw = source.draw[:]
     state.discard = source.discard[:]
@@ -223,6 +224,13 @@ def copy_game(game: Game, rng: random.Random | None = None) -> Game:
     return _resume(game, state, game.rules.last_moved)
 
 
+def _clone(thing: _T) -> _T:
+    """A shallow copy of a plain object (what ``copy.copy`` does, without its protocol)."""
+    twin: _T = object.__new__(type(thing))
+    twin.__dict__.update(thing.__dict__)
+    return twin
+
+
 @lru_cache(maxsize=32)
 def _template(edition: Edition, names: tuple[str, ...]) -> Game:
     """A game whose attributes a rebuilt game copies before replacing its state and flow."""
@@ -236,8 +244,8 @@ def _resume(template: Game, state: State, last_moved: int | None) -> Game:
     empty piles, so that the turn's draw (already made) finds nothing; the piles, counters and
     the open decision's options are then put back as they were.
     """
-    game = shallow.copy(template)
-    rules = shallow.copy(template.rules)
+    game = _clone(template)
+    rules = _clone(template.rules)
     rules.s = state
     rules.log = []
     rules.travelling = None
