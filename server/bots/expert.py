@@ -59,10 +59,7 @@ DEFAULT_BUDGET = Budget(rollouts=5000, seconds=0.3)
 # A rollout longer than this many decisions is scored as a loss (runaway games are rare).
 ROLLOUT_LIMIT = 3000
 
-FORWARD_ONLY = frozenset({"rocket_booster", "freestyle_sprint"})
-TETHERS = frozenset({"tether", "ride_the_wave"})
 KNOCK_BACK = frozenset({"laser_blast", "rogue_wave"})
-STEAL = frozenset({"oxygen_siphon", "message_in_a_bottle", "hack_suit", "pirate", "tractor_beam"})
 # How eagerly the rollout policy plays each action card (0: keeps it).
 ROLLOUT_EAGERNESS = {
     "oxygen_siphon": 6.0,
@@ -106,32 +103,45 @@ def choose_expert(
 
 
 def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Budget) -> int:
-    """Sequential halving over the candidates; the index of the best mean."""
+    """Sequential halving over the candidates; the index of the best mean.
+
+    With a time budget, a first round over every candidate measures what a rollout costs now,
+    and the halving is planned for the rollouts that fit in the time left."""
     seat: int = view["seat"]
     moves = [{k: v for k, v in c.items() if k not in ("label", "fatal")} for c in candidates]
     count = len(moves)
     totals = [0.0] * count
     tries = [0] * count
-    left = list(range(count))
-    phases = max(1, math.ceil(math.log2(count)))
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     keys = card_keys(Edition(view["edition"]))
-    out_of_time = False
+
+    def round_of(indices: list[int]) -> None:
+        """Every candidate of ``indices`` played out once on one shared sample."""
+        base = sample(view, rng)
+        seed = rng.getrandbits(32)
+        for index in indices:
+            play_rng = random.Random(seed)
+            game = copy_game(base, play_rng)
+            game.apply(seat, moves[index])
+            totals[index] += playout(game, seat, play_rng, keys)
+            tries[index] += 1
+
+    left = list(range(count))
+    planned = budget.rollouts
+    deadline = None
+    if budget.seconds is not None:
+        start = time.perf_counter()
+        deadline = start + budget.seconds
+        round_of(left)
+        per_rollout = max(1e-6, (time.perf_counter() - start) / count)
+        planned = min(planned, count + int(budget.seconds / per_rollout))
+    phases = max(1, math.ceil(math.log2(count)))
     for _ in range(phases):
-        rounds = max(1, budget.rollouts // (len(left) * phases))
+        rounds = max(1, planned // (len(left) * phases))
         for _ in range(rounds):
             if deadline is not None and time.perf_counter() > deadline:
-                out_of_time = True
                 break
-            base = sample(view, rng)
-            seed = rng.getrandbits(32)
-            for index in left:
-                play_rng = random.Random(seed)
-                game = copy_game(base, play_rng)
-                game.apply(seat, moves[index])
-                totals[index] += playout(game, seat, play_rng, keys)
-                tries[index] += 1
-        if out_of_time or len(left) == 1:
+            round_of(left)
+        if len(left) == 1:
             break
         left.sort(key=lambda i: (-totals[i] / max(1, tries[i]), i))
         left = left[: math.ceil(len(left) / 2)]
