@@ -60,6 +60,7 @@ DEFAULT_BUDGET = Budget(rollouts=5000, seconds=0.3)
 ROLLOUT_LIMIT = 3000
 
 KNOCK_BACK = frozenset({"laser_blast", "rogue_wave"})
+STEALS = frozenset({"oxygen_siphon", "message_in_a_bottle", "hack_suit", "pirate", "tractor_beam"})
 # How eagerly the rollout policy plays each action card (0: keeps it).
 ROLLOUT_EAGERNESS = {
     "oxygen_siphon": 6.0,
@@ -95,11 +96,51 @@ def choose_expert(
         if fallback is None:
             return next((c for c in legal if not c.get("fatal")), legal[0])
         return fallback(view, rng)
-    # Making change (C7) changes nothing a search can see a use for, and costs budget.
-    candidates = [c for c in legal if not c.get("fatal") and c["do"] != "change"] or legal
+    candidates = shortlist(view, [c for c in legal if not c.get("fatal")] or legal)
     if len(candidates) == 1:
         return candidates[0]
     return candidates[_search(view, candidates, rng, budget)]
+
+
+def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
+    """The candidates worth a search's budget: each action card once, on the opponent it is
+    likeliest to matter against (the leader; for a steal, the fullest hand), staying on the
+    two least useful action cards rather than every pair, and no making change (C7), which no
+    rollout sees a use for. Fewer candidates, more rollouts for each."""
+    keys = card_keys(Edition(view["edition"]))
+    players = view["players"]
+    best_play: dict[int, Choice] = {}
+    cheapest_stay: Choice | None = None
+    out: list[Choice] = []
+    for choice in legal:
+        do = choice["do"]
+        if do == "play":
+            card = choice["card"]
+            held = best_play.get(card)
+            if held is None or _aim(keys[card], players, choice) > _aim(keys[card], players, held):
+                best_play[card] = choice
+        elif do == "stay" and "discard" in choice:
+            if cheapest_stay is None or _worth(keys, choice["discard"]) < _worth(
+                keys, cheapest_stay["discard"]
+            ):
+                cheapest_stay = choice
+        elif do != "change":
+            out.append(choice)
+    out.extend(best_play.values())
+    if cheapest_stay is not None:
+        out.append(cheapest_stay)
+    return out or legal
+
+
+def _aim(key: str, players: list[dict[str, Any]], choice: Choice) -> tuple[int, int]:
+    """How good a target is for an action card: fuller hands for steals, else the leader."""
+    target = choice.get("target")
+    if target is None:
+        return (0, 0)
+    player = players[target]
+    if key in STEALS:
+        return (player["hand_count"], player["row"])
+    return (player["row"], player["hand_count"])
 
 
 def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Budget) -> int:
@@ -174,11 +215,11 @@ def rollout_choice(game: Game, seat: int, rng: random.Random, keys: tuple[str, .
     if kind == "react":
         return legal[-1]  # the blocks come after "accept"
     if kind in ("pay", "meteoroid", "hurricane"):
-        return min(legal, key=lambda c: _worth(keys, state.edition, c["cards"]))
+        return min(legal, key=lambda c: _worth(keys, c["cards"]))
     if kind == "pick":
-        return min(legal, key=lambda c: _worth(keys, state.edition, [c["card"]]))
+        return min(legal, key=lambda c: _worth(keys, [c["card"]]))
     if kind == "take":
-        return max(legal, key=lambda c: _worth(keys, state.edition, [c["card"]]))
+        return max(legal, key=lambda c: _worth(keys, [c["card"]]))
     if kind == "swap":
         return _rollout_swap(state, seat, legal)
     return legal[rng.randrange(len(legal))]
@@ -234,7 +275,7 @@ def _rollout_swap(state: State, seat: int, legal: list[Choice]) -> Choice:
     return max(legal, key=score)
 
 
-def _worth(keys: tuple[str, ...], edition: Edition, ids: list[int]) -> int:
+def _worth(keys: tuple[str, ...], ids: list[int]) -> int:
     """How much a search's rollout wants to keep these cards (resources most)."""
     total = 0
     for card_id in ids:
