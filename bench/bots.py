@@ -2,11 +2,12 @@
 
 Prints figures only (no assertions). For every pairing "A vs B" one seat of level A plays three
 seats of level B at a 4-seat table, A's seat rotating through the four seats game by game; the
-figure is A's win share. "4 x A" is four seats of A: the share of games nobody wins. Expert
-decisions are timed (every decision the expert is asked, searched or not): median and p99.
+figure is A's win share (and, for every row, the share of games nobody wins). "4 x A" is four
+seats of A. Expert decisions are timed (every decision the expert is asked, searched or not):
+median and p99.
 
     python bench/bots.py [--games N] [--rollouts R] [--seconds S] [--editions E,...]
-                         [--pairings P,...] [--jobs J] [--seed S]
+                         [--pairings P,...] [--expert-games N] [--jobs J] [--seed S]
 
 ``--rollouts`` / ``--seconds`` are the expert's budget per decision (``--seconds 0``: rollouts
 alone, which makes every figure replay exactly from ``--seed``). Games run in ``--jobs``
@@ -151,25 +152,26 @@ def main(argv: list[str] | None = None) -> None:
         outcomes = workers.map(play, jobs, chunksize=1)
     elapsed = time.perf_counter() - start
     print()
-    print("| edition | pairing | games | result | expert s/decision median | p99 |")
-    print("|---|---|---|---|---|---|")
+    print("| edition | pairing | games | result | no winner | expert s/decision median | p99 |")
+    print("|---|---|---|---|---|---|---|")
     for edition in args.edition_list:
         for pairing in args.pairing_list:
             mine = [o for o in outcomes if o.job.edition == edition and o.job.pairing == pairing]
             games = len(mine)
+            nobody = 100 * sum(o.no_winner for o in mine) / games
             if pairing.startswith("4x"):
-                share = sum(o.no_winner for o in mine) / games
-                result = f"no winner {100 * share:.1f}%"
+                result = "-"
             else:
-                share = sum(o.won for o in mine) / games
-                result = f"{pairing.split('-vs-')[0]} wins {100 * share:.1f}%"
+                share = 100 * sum(o.won for o in mine) / games
+                result = f"{pairing.split('-vs-')[0]} wins {share:.1f}%"
             times = [t for o in mine for t in o.expert_seconds]
             timing = (
                 f"{statistics.median(times):.3f} | {percentile(times, 0.99):.3f}"
                 if times
                 else "- | -"
             )
-            print(f"| {edition} | {pairing.replace('-', ' ')} | {games} | {result} | {timing} |")
+            name = pairing.replace("-", " ").replace("4x", "4 x ")
+            print(f"| {edition} | {name} | {games} | {result} | {nobody:.1f}% | {timing} |")
     print()
     print(f"{len(jobs)} games in {elapsed:.0f} s wall clock")
 
