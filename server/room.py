@@ -11,6 +11,7 @@ commit, then messages out).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable, Iterable
@@ -788,7 +789,9 @@ class Room:
         decided = len(game.decisions)
 
         def arrived(done: Future[Message]) -> None:
-            if not loop.is_closed():
+            # In the pool's thread; a loop that has closed meanwhile (server stopped) has no
+            # table left to tell.
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._thought, token, game, decided, index, view, done)
 
         future.add_done_callback(arrived)
