@@ -20,7 +20,7 @@ from protocol.errors import ErrorCode, ProtocolError
 
 PROTOCOL_VERSION = 1
 EDITIONS = ("space", "shipwrecked")
-BOT_LEVELS = ("random", "basic")
+BOT_LEVELS = ("random", "basic", "expert")
 TIMERS = (0, 30, 60, 120)
 MIN_SEATS, MAX_SEATS = 2, 5
 SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))

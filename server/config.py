@@ -89,6 +89,8 @@ class ServerConfig:
 
     # Play pace
     bot_delay: float = 0.3  # server bots decide this long after the decision opens
+    expert_seconds: float = 0.3  # an expert bot's search budget per decision (wall clock)
+    bot_workers: int = 2  # processes in which expert bots think, shared by every room
     away_delay: float = 2.0  # ... and for a seat marked away
     away_after: int = 2  # timeouts in a row before a seat is marked away
     timer_scale: float = 1.0  # multiplies room timers (tests use tiny values)

@@ -1,23 +1,29 @@
 """A room: its seats and members, one engine game at a time, turn timers and bot takeover.
 
-Everything here is synchronous and runs on the event loop thread; the only asynchronous part is
+Everything here is synchronous and runs on the event loop thread; the asynchronous parts are
 one ``loop.call_at`` handle per room that fires when a bot, an away seat or an expired turn timer
-must decide. A request either raises :class:`ProtocolError` before changing anything, or applies
-completely (engine, then store commit, then messages out).
+must decide, and the choice of a thinking bot (``expert``), which a worker process makes
+(``server.bots.pool``) while the loop serves every other table. A request either raises
+:class:`ProtocolError` before changing anything, or applies completely (engine, then store
+commit, then messages out).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 from protocol.codec import normalize
 from protocol.errors import ErrorCode, ProtocolError
+from server.bots import pool
+from server.bots.expert import DEFAULT_BUDGET, Budget
 from server.bots.levels import choose
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
@@ -183,6 +189,10 @@ class Room:
         self._handle: asyncio.TimerHandle | None = None
         self._rng = random.Random()
         self._frames: StateFrames | None = None  # the current version's state frames
+        # The seat whose thinking bot is deciding in a worker process, if any, and how many
+        # thoughts were asked for (only the newest one's answer counts).
+        self._thinking: int | None = None
+        self._thoughts = 0
 
     # ------------------------------------------------------------------ reading
 
@@ -349,6 +359,8 @@ class Room:
         while f"Bot {n}" in taken:
             n += 1
         self.seats[index] = Seat(index, "bot", f"Bot {n}", level=level)
+        if level in pool.THINKING_LEVELS:
+            pool.warm(self.config.bot_workers)
         return index
 
     def remove_bot(self, index: int) -> None:
@@ -423,6 +435,7 @@ class Room:
         self.game_id = game_id
         self.version_base = version_base
         self.game = Game(self.edition, names, seed, variants=self.variants)
+        self._thinking = None  # a thought still out is for the game before
         self._rng = random.Random(seed ^ 0x5E1F)
         self.status = Status.PLAYING
         log.info(
@@ -740,7 +753,9 @@ class Room:
         self._cancel()
         if self.status != Status.PLAYING or self.closed:
             return
-        dues = [d for d in (self._due(s) for s in self._opened) if d is not None]
+        dues = [
+            d for d in (self._due(s) for s in self._opened if s != self._thinking) if d is not None
+        ]
         if dues:
             self._handle = asyncio.get_running_loop().call_at(min(dues), self._fire)
 
@@ -762,7 +777,9 @@ class Room:
         if game is None or game.over or self.status != Status.PLAYING:
             return
         now = asyncio.get_running_loop().time()
-        due = {s: d for s in self._opened if (d := self._due(s)) is not None}
+        due = {
+            s: d for s in self._opened if s != self._thinking and (d := self._due(s)) is not None
+        }
         if not due:
             return
         index = min(due, key=lambda s: (due[s], s))
@@ -777,14 +794,80 @@ class Room:
         seat = self.seats[index]
         assert seat is not None
         view = game.view(index)
+        level = seat.level if seat.kind == "bot" else "basic"
+        if level in pool.THINKING_LEVELS:
+            self._think(index, level, view)
+            return
         try:
-            choice = choose(seat.level if seat.kind == "bot" else "basic", view, self._rng)
+            choice = choose(level, view, self._rng)
         except Exception:  # a bot bug must not stall the table: fall back to a safe choice
             log.exception(
                 "room %s: bot failed for seat %d; taking a plain choice", self.code, index
             )
-            legal = view["legal"]
-            choice = next((c for c in legal if not c.get("fatal")), legal[0])
+            choice = _plain_choice(view)
+        self._commit_bot_choice(index, seat, choice)
+
+    def _think(self, index: int, level: str, view: Message) -> None:
+        """Let a worker process decide for the seat; the choice is applied when it comes, if
+        the game still waits for it then."""
+        game = self.game
+        assert game is not None
+        self._thinking = index
+        self._thoughts += 1
+        token = self._thoughts
+        config = self.config
+        budget = Budget(DEFAULT_BUDGET.rollouts, config.expert_seconds)
+        future = pool.think(level, view, self._rng.getrandbits(64), config.bot_workers, budget)
+        loop = asyncio.get_running_loop()
+        decided = len(game.decisions)
+
+        def arrived(done: Future[Message]) -> None:
+            # In the pool's thread; a loop that has closed meanwhile (server stopped) has no
+            # table left to tell.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._thought, token, game, decided, index, view, done)
+
+        future.add_done_callback(arrived)
+
+    def _thought(
+        self,
+        token: int,
+        game: Game,
+        decided: int,
+        index: int,
+        view: Message,
+        done: Future[Message],
+    ) -> None:
+        """A worker's choice has come: apply it unless the game has moved on meanwhile."""
+        if token != self._thoughts:
+            return  # an older thought: the newest one decides
+        self._thinking = None
+        seat = self.seats[index]
+        current = (
+            self.game is game
+            and not self.closed
+            and self.status == Status.PLAYING
+            and len(game.decisions) == decided
+            and seat is not None
+        )
+        if not current:
+            self._reschedule()
+            return
+        assert seat is not None
+        try:
+            choice = done.result()
+        except Exception:  # a worker that failed or died must not stall the table
+            log.exception(
+                "room %s: bot failed for seat %d; taking a plain choice", self.code, index
+            )
+            choice = _plain_choice(view)
+        try:
+            self._commit_bot_choice(index, seat, choice)
+        except Exception:  # never let one room's failure reach the event loop
+            log.exception("room %s: automatic decision failed; the room is stalled", self.code)
+
+    def _commit_bot_choice(self, index: int, seat: Seat, choice: Message) -> None:
+        """Apply the choice a bot made for ``seat`` (its own, or an away or late human's)."""
         label = str(choice.get("label", choice.get("do")))
         extra: list[Event] = []
         by = "bot"
@@ -817,7 +900,14 @@ class Room:
     def close(self, abandon: bool) -> None:
         """Stop the clocks; with ``abandon`` an unfinished game is recorded as abandoned."""
         self._cancel()
+        self._thinking = None
         self.closed = True
         if abandon and self.status == Status.PLAYING and self.game and self.game_id is not None:
             self.hub.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
             log.info("room %s: game %d abandoned", self.code, self.game_id)
+
+
+def _plain_choice(view: Message) -> Message:
+    """The first choice that is not fatal: what a seat gets when its bot fails."""
+    legal: list[Message] = view["legal"]
+    return next((c for c in legal if not c.get("fatal")), legal[0])

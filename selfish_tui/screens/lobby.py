@@ -204,7 +204,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                 )
                 yield Static("Bot level")
                 yield Select(
-                    [("basic", "basic"), ("random", "random")],
+                    [("basic", "basic"), ("random", "random"), ("expert", "expert")],
                     value="basic",
                     allow_blank=False,
                     compact=True,
@@ -295,6 +295,7 @@ class WaitingRoomScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "add_bot('basic')", "Add bot"),
         Binding("A", "add_bot('random')", "Add random bot", show=False),
+        Binding("e", "add_bot('expert')", "Add expert bot", show=False),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
         Binding("c", "chat", "Chat"),
@@ -378,7 +379,8 @@ class WaitingRoomScreen(Screen[None]):
                 + (
                     "press s to start."
                     if not free
-                    else "a adds a bot, x removes one; s starts once every seat is filled."
+                    else "a adds a bot (A a random one, e an expert), x removes one; "
+                    "s starts once every seat is filled."
                 )
             )
         else:

@@ -1,7 +1,7 @@
 """``selfish bot``: a headless client that plays through the protocol, for load tests and demos.
 
     selfish bot HOST[:PORT] (--create EDITION --seats N [--server-bots M] | --room CODE)
-                [--level random|basic] [--games K] [--name NAME]
+                [--level random|basic|expert] [--budget SECONDS] [--games K] [--name NAME]
 
 It speaks only the wire protocol (its decisions come from the engine's bot functions applied to
 the view it receives, exactly as a remote program would). With ``--create`` it opens a room with
@@ -81,6 +81,7 @@ class HeadlessBot:
     port: int
     name: str = "bot"
     level: str = "basic"
+    seconds: float | None = None  # an expert's search time per decision (None: its default)
     create: CreateSpec | None = None
     room: str | None = None
     games: int = 1
@@ -251,7 +252,13 @@ class HeadlessBot:
         if wait > 0:
             await asyncio.sleep(wait)
         self._last_act = loop.time()
-        choice = choose(self.level, view, self._rng)
+        if self.level == "expert":  # a search: in a thread, so the connection stays served
+            from server.bots.expert import DEFAULT_BUDGET, Budget
+
+            budget = Budget(DEFAULT_BUDGET.rollouts, self.seconds or DEFAULT_BUDGET.seconds)
+            choice = await asyncio.to_thread(choose, self.level, view, self._rng, budget)
+        else:
+            choice = choose(self.level, view, self._rng)
         self.send({"type": "act", "room": msg["room"], "version": version, "choice": choice})
 
     def _on_game_over(self, msg: Message) -> None:
@@ -280,6 +287,17 @@ def parse_address(text: str) -> tuple[str, int]:
         host, port = text.split(":")
         return host, int(port)
     return text, DEFAULT_PORT
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError("seconds must be above 0 and at most 60")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -312,6 +330,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--timer", type=int, default=0, choices=TIMERS, help="turn timer, seconds")
     p.add_argument("--level", choices=BOT_LEVELS, default="basic", help="how this bot plays")
+    p.add_argument(
+        "--budget",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="with --level expert: search time per decision (default 0.3)",
+    )
     p.add_argument("--games", type=int, default=1, metavar="K", help="games to play (default 1)")
     p.add_argument("--name", default=None, help="player name (default bot-NNNN)")
     p.add_argument("--delay", type=float, default=0.0, help="think time per decision, seconds")
@@ -343,6 +368,7 @@ def bot_main(argv: list[str]) -> int:
         port,
         name=args.name or f"bot-{random.randrange(10_000):04d}",
         level=args.level,
+        seconds=args.budget,
         create=create,
         room=args.room.upper() if args.room else None,
         games=max(1, args.games),

@@ -11,7 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-BOT_LEVELS = ("random", "basic")
+from server.bots.expert import DEFAULT_BUDGET, Budget, choose_expert
+
+BOT_LEVELS = ("random", "basic", "expert")
 
 View = dict[str, Any]
 Choice = dict[str, Any]
@@ -37,13 +39,23 @@ GAINS = {
 }
 
 
-def choose(level: str, view: View, rng: random.Random) -> Choice:
-    """The bot's choice: one of ``view["legal"]`` (never empty when asked)."""
+def choose(level: str, view: View, rng: random.Random, budget: Budget | None = None) -> Choice:
+    """The bot's choice: one of ``view["legal"]`` (never empty when asked). ``budget`` bounds
+    the ``expert``'s search (its default budget when None)."""
     legal: list[Choice] = view["legal"]
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
+    if level == "expert":
+        return choose_expert(view, rng, budget or DEFAULT_BUDGET, _basic)
     if level != "basic":
         raise ValueError(f"unknown bot level {level!r}")
+    return _basic(view, rng)
+
+
+def _basic(view: View, rng: random.Random) -> Choice:
+    legal: list[Choice] = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
     decision = view["decision"]
     kind = decision["kind"] if decision else ""
     pick = _BASIC.get(kind)
@@ -114,7 +126,8 @@ def _stay_or_move(view: View, legal: list[Choice], rng: random.Random) -> Choice
     moves = [c for c in legal if c["do"] == "move"]
     final_step = me["row"] == view["goal_row"] - 1
     # Keep a reserve: 1 oxygen in Space; in Shipwrecked 3 food against sharks and sea
-    # monsters (outliving the others wins too, W4 a), but none for the last step to the raft.
+    # monsters (outliving the others wins most games, W4 a), but none for the last step to
+    # the raft.
     space = view["edition"] == "space"
     if moves and (units >= (3 if space else 5) or (final_step and not space)):
         return moves[0]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from server.bots.expert import Budget
 from server.bots.levels import choose
 from server.engine.cards import Edition
 from server.engine.game import Game
@@ -27,6 +29,8 @@ class GameResult:
     capped: bool
     invariant_checks: int = 0
     invariant_failures: list[str] = field(default_factory=list)
+    # Seconds each expert decision took (searched or not), in order: for bench/bots.py.
+    expert_seconds: list[float] = field(default_factory=list)
 
 
 def play_game(
@@ -36,8 +40,10 @@ def play_game(
     check: bool = True,
     max_turns: int = MAX_TURNS,
     variants: Sequence[str] = (),
+    budget: Budget | None = None,
 ) -> GameResult:
-    """Play one game with one bot level per seat; deterministic for a given seed."""
+    """Play one game with one bot level per seat; deterministic for a given seed (and, with
+    ``expert`` seats, a budget of rollouts alone). ``budget`` bounds the experts' search."""
     names = [f"{level}-{seat + 1}" for seat, level in enumerate(levels)]
     game = Game(edition, names, seed, variants=variants)
     rng = random.Random(seed ^ 0x5E1F15)
@@ -51,6 +57,10 @@ def play_game(
         if level == "random":
             # Same pick as choose("random", view, rng), without building the whole view.
             choice = rng.choice(game.legal(seat))
+        elif level == "expert":
+            start = time.perf_counter()
+            choice = choose(level, game.view(seat), rng, budget)
+            result.expert_seconds.append(time.perf_counter() - start)
         else:
             choice = choose(level, game.view(seat), rng)
         game.apply(seat, choice)

@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any
 
+from server.bots.expert import DEFAULT_BUDGET, Budget
 from server.bots.levels import BOT_LEVELS
 from server.bots.selfplay import play_game
 from server.engine.cards import Edition
@@ -39,6 +40,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="turn on a rule variant by its id (RULES V, e.g. V1); may be repeated",
     )
     parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=DEFAULT_BUDGET.rollouts,
+        metavar="N",
+        help=f"expert bots: rollouts per decision at most (default {DEFAULT_BUDGET.rollouts})",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=DEFAULT_BUDGET.seconds,
+        metavar="S",
+        help=f"expert bots: seconds per decision at most, 0 for no time limit (default "
+        f"{DEFAULT_BUDGET.seconds}; with 0 the games replay exactly from the seed)",
+    )
+    parser.add_argument(
         "--no-invariants",
         action="store_true",
         help="skip the invariant checks (for speed measurements)",
@@ -56,7 +72,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
         args.variants = check_variants(Edition(args.edition), args.variant)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.rollouts < 1 or args.seconds < 0:
+        parser.error("--rollouts must be at least 1 and --seconds at least 0")
     args.levels = levels
+    args.budget = Budget(args.rollouts, args.seconds or None)
     return args
 
 
@@ -67,8 +86,9 @@ def simulate(
     seed: int,
     check: bool = True,
     variants: tuple[str, ...] = (),
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games and summarise them."""
+    """Play ``games`` games and summarise them (``budget``: the expert bots' search)."""
     seeds = random.Random(seed)
     wins = [0] * len(levels)
     no_winner = capped = checks = 0
@@ -77,7 +97,9 @@ def simulate(
     decisions = 0
     start = time.perf_counter()
     for _ in range(games):
-        result = play_game(edition, levels, seeds.getrandbits(32), check, variants=variants)
+        result = play_game(
+            edition, levels, seeds.getrandbits(32), check, variants=variants, budget=budget
+        )
         if result.winner is None:
             no_winner += 1
         else:
@@ -118,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         not args.no_invariants,
         args.variants,
+        args.budget,
     )
     variants = f", variants {' '.join(args.variants)}" if args.variants else ""
     print(

@@ -147,3 +147,21 @@ def test_V1_simulate_plays_the_variant(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["--edition", "shipwrecked", "--players", "2", "--games", "1", "--variant", "V1"])
     assert "does not apply" in capsys.readouterr().err
+
+
+def test_simulate_runs_experts_on_a_budget_of_rollouts(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--edition", "shipwrecked", "--players", "3", "--games", "2", "--seed", "5"]
+    args += ["--bots", "expert,basic,random", "--rollouts", "6", "--seconds", "0", "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    main(args)
+    again = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert first["bots"] == ["expert", "basic", "random"]
+    assert first["invariant_failures"] == 0
+    assert (first["wins"], first["mean_turns"]) == (again["wins"], again["mean_turns"])
+
+
+@pytest.mark.parametrize("flags", [["--rollouts", "0"], ["--seconds", "-1"]])
+def test_simulate_rejects_a_bad_budget(flags: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--edition", "space", "--players", "2", "--games", "1", "--bots", "expert", *flags])

@@ -11,6 +11,8 @@ from selfish_tui.client import parse_address
 def test_play_defaults_and_options() -> None:
     args = cli.build_parser().parse_args(["play"])
     assert (args.edition, args.bots, args.seed, args.resume) == ("space", 3, None, False)
+    assert args.level == cli.NEWCOMER_LEVEL == "basic"
+    assert cli.build_parser().parse_args(["play", "--level", "expert"]).level == "expert"
     args = cli.build_parser().parse_args(
         [
             "play",
@@ -39,6 +41,7 @@ def test_play_defaults_and_options() -> None:
     [
         ["play", "--bots", "5"],
         ["play", "--bots", "0"],
+        ["play", "--level", "genius"],
         ["play", "--edition", "moon"],
         ["play", "--name", ""],
         ["play", "--name", "x" * 25],

@@ -87,6 +87,17 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
         await wait_for(pilot, lambda: app.screen is app.lobby)
 
 
+async def test_the_waiting_room_keys_add_bots_of_each_level(server_port: int) -> None:
+    app = SelfishApp("127.0.0.1", server_port, "Host")
+    async with app.run_test(size=(100, 30)) as pilot:
+        room = await create_room(pilot, app, "tab", "enter", "down", "enter")  # 5 seats, 2 bots
+        await wait_for(pilot, lambda: len(room.info.get("seats") or []) == 5)
+        await pilot.press("A", "e")
+        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
+        levels = [s["level"] for s in room.info["seats"] if s["kind"] == "bot"]
+        assert levels == ["basic", "basic", "random", "expert"]
+
+
 async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: int) -> None:
     app = SelfishApp("127.0.0.1", server_port, "Quitter")
     async with app.run_test(size=(100, 30)) as pilot:

@@ -1,0 +1,101 @@
+"""The expert bot: decides from its seat's view alone, deterministically, within its budget."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.bots.expert import Budget, choose_expert
+from server.bots.levels import choose
+from server.bots.selfplay import play_game
+from server.engine import Edition, Game
+from server.engine.state import State
+
+SMALL = Budget(rollouts=60)
+
+
+def hide_differently(state: State) -> None:
+    """Rearrange what the first player cannot see: the other hands and the draw pile below the
+    card it draws first (same counts, other cards)."""
+    first = state.first
+    others = [seat for seat in range(state.seats) if seat != first]
+    pool = [card for seat in others for card in state.hands[seat]] + state.draw[:-1]
+    random.Random(99).shuffle(pool)
+    for seat in others:
+        count = len(state.hands[seat])
+        state.hands[seat], pool = pool[:count], pool[count:]
+    state.draw[:-1] = pool
+    random.Random(98).shuffle(state.loc_draw)
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_the_expert_chooses_the_same_when_only_hidden_cards_differ(edition: Edition) -> None:
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    plain = Game(edition, names, 12)
+    other = Game(edition, names, 12, arrange=hide_differently)
+    seat = plain.active
+    assert plain.snapshot()["hands"] != other.snapshot()["hands"]
+    assert plain.view(seat) == other.view(seat)
+    for _ in range(3):  # a few decisions of the first turn, each taken in both games
+        view = plain.view(seat)
+        if not view["legal"]:
+            break
+        mine = choose_expert(view, random.Random(7), SMALL)
+        assert choose_expert(other.view(seat), random.Random(7), SMALL) == mine
+        plain.apply(seat, mine)
+        other.apply(seat, mine)
+
+
+def test_the_expert_is_deterministic_given_its_seed() -> None:
+    first = play_game(Edition.SPACE, ["expert", "basic", "basic", "random"], 31, budget=SMALL)
+    again = play_game(Edition.SPACE, ["expert", "basic", "basic", "random"], 31, budget=SMALL)
+    assert (first.winner, first.turns, first.decisions) == (
+        again.winner,
+        again.turns,
+        again.decisions,
+    )
+
+
+def test_the_expert_keeps_to_its_time_budget() -> None:
+    game = Game(Edition.SHIPWRECKED, ["Ann", "Bob", "Cid"], 4)
+    view = game.view(game.active)
+    result = play_game(
+        Edition.SHIPWRECKED, ["expert", "basic", "basic"], 8, budget=Budget(10**6, 0.01)
+    )
+    # Every decision stopped once the clock said so (one round of rollouts may follow).
+    assert result.expert_seconds and max(result.expert_seconds) < 1.0
+    assert choose("expert", view, random.Random(1), Budget(10**6, 0.01)) in view["legal"]
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_expert_games_keep_every_invariant(edition: Edition) -> None:
+    result = play_game(edition, ["expert"] * 4, 17, check=True, budget=Budget(rollouts=8))
+    assert result.invariant_failures == []
+    assert result.winner is not None or edition is Edition.SPACE
+
+
+def test_the_expert_never_picks_a_fatal_choice_when_another_exists() -> None:
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(6):
+        game = Game(Edition.SPACE, ["Ann", "Bob"], seed)
+        while not game.over:
+            seat = game.pending_seats()[0]
+            view = game.view(seat)
+            if seat == 0:
+                choice = choose_expert(view, rng, Budget(rollouts=4))
+                if any(not c.get("fatal") for c in view["legal"]):
+                    assert not choice.get("fatal")
+                seen += any(c.get("fatal") for c in view["legal"])
+            else:
+                choice = rng.choice(view["legal"])
+            game.apply(seat, choice)
+    assert seen > 0
+
+
+def test_a_budget_needs_a_rollout_and_a_positive_time() -> None:
+    with pytest.raises(ValueError):
+        Budget(0)
+    with pytest.raises(ValueError):
+        Budget(10, 0.0)
