@@ -14,11 +14,18 @@ already-localised strings (:func:`arg_words` turns wire args into them).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from selfish_tui.i18n import pgettext
+from selfish_tui.i18n import pgettext as i18n_pgettext
 from selfish_tui.keyed_text import card_name
+
+
+def _msgid(context: str, message: str) -> str:
+    """The untranslated msgid (the English), for the tables that also serve as patterns."""
+    return message
 
 
 def event_templates() -> dict[str, str]:
@@ -117,9 +124,11 @@ def public_event_templates() -> dict[str, str]:
     }
 
 
-def prompt_templates() -> dict[str, str]:
+def prompt_templates(english: bool = False) -> dict[str, str]:
     """Decision prompts by the engine's prompt key (english.py ``PROMPTS``: the decision
-    kinds), in the active language."""
+    kinds), in the active language (``english``: the msgids themselves, which
+    :func:`render_prompt` matches the server's English prompt against)."""
+    pgettext = _msgid if english else i18n_pgettext
     return {
         "actions": pgettext("prompt", "Play an action card, make change, or go on."),
         "stay_or_move": pgettext("prompt", "Stay or move?"),
@@ -361,3 +370,63 @@ def render_event(
         except (KeyError, IndexError, ValueError):
             pass
     return render(public_event_templates, key, values, fallback)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"(\{\w+\})", template)
+    return re.compile(
+        "".join(
+            f"(?P<{part[1:-1]}>.+)" if part.startswith("{") else re.escape(part) for part in parts
+        )
+    )
+
+
+def render_prompt(decision: Mapping[str, Any], card_names: Mapping[str, str]) -> str:
+    """A decision's prompt in the active language. The view's ``decision`` carries the English
+    ``prompt`` but not its key and args (english.py ``PROMPTS``), so the args are read back
+    from the English by the prompt's template: names stay as they are, card names (with their
+    direction) are looked up by their English name in ``card_names`` (the catalogue's), the
+    reason and resource words by their English. The server's ``prompt`` when nothing fits."""
+    english = str(decision.get("prompt", ""))
+    kind = str(decision.get("kind", ""))
+    englishes = prompt_templates(english=True)
+    order = [kind, *[key for key in englishes if key != kind]]
+    keys_by_name = {name: key for key, name in card_names.items()}
+    reasons_by_word = {word: reason for reason, word in ENGLISH_REASONS.items()}
+    for key in order:
+        template = englishes.get(key)
+        if template is None:
+            continue
+        found = _pattern(template).fullmatch(english)
+        if found is None:
+            continue
+        values: dict[str, str] = {}
+        for name, text in found.groupdict().items():
+            if name == "card":
+                named = re.fullmatch(r"(.*) \(([NESW])\)", text)
+                base, direction = (named.group(1), named.group(2)) if named else (text, None)
+                card_key = keys_by_name.get(base)
+                values[name] = with_direction(
+                    card_name(card_key, base) if card_key else base, direction
+                )
+            elif name == "reason":
+                reason = reasons_by_word.get(text)
+                values[name] = reason_words().get(reason, text) if reason else text
+            elif name == "resource":
+                values[name] = resource_word("shipwrecked" if text == "food" else "space")
+            else:
+                values[name] = text
+        return render(prompt_templates, key, values, english)
+    return english
+
+
+#: english.py ``REASONS``: the English words of the ``reason`` args (a test compares them).
+ENGLISH_REASONS = {
+    "stay": "staying",
+    "travel": "travelling",
+    "bite": "the shark",
+    "cosmic_radiation": "Cosmic Radiation",
+    "asteroid_field": "Asteroid Field",
+    "hole_in_suit": "Hole in Suit",
+    "sea_monster": "the Sea Monster",
+}

@@ -26,6 +26,7 @@ from textual.widgets._footer import FooterKey
 from protocol.errors import ErrorCode
 from selfish_tui import i18n
 from selfish_tui.event_text import (
+    ENGLISH_REASONS,
     card_list,
     choice_label,
     choice_templates,
@@ -35,6 +36,7 @@ from selfish_tui.event_text import (
     reason_words,
     render,
     render_event,
+    render_prompt,
     with_direction,
 )
 from selfish_tui.keyed_text import CARD_KEYS, card_name, card_short, card_text, error_message
@@ -324,6 +326,8 @@ def test_the_event_and_prompt_templates_are_the_engines_english() -> None:
         if public is not None and public != whole
     }
     assert prompt_templates() == english.PROMPTS
+    assert prompt_templates(english=True) == english.PROMPTS
+    assert english.REASONS == ENGLISH_REASONS
     assert {k: v for k, v in reason_words().items() if k in english.REASONS} == english.REASONS
 
 
@@ -350,6 +354,12 @@ def test_every_event_renders_from_its_wire_args_as_the_engine_words_it() -> None
                 prompt = view["decision"]["prompt"]
                 if not any(p.fullmatch(prompt) for p in prompts):
                     untemplated.add(prompt)
+                assert render_prompt(view["decision"], ENGLISH_CARD_NAMES) == prompt
+                i18n.set_language("zh")
+                chinese = render_prompt(view["decision"], ENGLISH_CARD_NAMES)
+                i18n.set_language("en")
+                assert re.search(r"[\u4e00-\u9fff]", chinese), prompt
+                assert not [n for n in ENGLISH_CARD_NAMES.values() if n in chinese], chinese
                 game.apply(seat, chooser.choice(view["legal"]))
             for event in game.log:
                 for recipient in {None, *(event.to or ())}:
@@ -363,6 +373,7 @@ def test_every_event_renders_from_its_wire_args_as_the_engine_words_it() -> None
                     i18n.set_language("en")
                     assert chinese != wire["text"], wire
                     assert re.search(r"[\u4e00-\u9fff]", chinese), wire
+                    assert not [n for n in ENGLISH_CARD_NAMES.values() if n in chinese], chinese
     assert not untemplated, "no template for:\n" + "\n".join(sorted(untemplated))
     assert {"target", "shark", "shark.bait", "steal", "look", "take", "draw"} <= keys
 
