@@ -26,16 +26,22 @@ from textual.widgets._footer import FooterKey
 from protocol.errors import ErrorCode
 from selfish_tui import i18n
 from selfish_tui.event_text import (
+    ENGLISH_REASONS,
     card_list,
     choice_label,
     choice_templates,
     event_templates,
     prompt_templates,
+    public_event_templates,
+    reason_words,
     render,
+    render_event,
+    render_prompt,
     with_direction,
 )
 from selfish_tui.keyed_text import CARD_KEYS, card_name, card_short, card_text, error_message
 from selfish_tui.widgets.footer import LocalisedFooter
+from server.engine import english
 from server.engine.cards import CATALOGUE
 from server.engine.game import Game
 
@@ -246,7 +252,7 @@ def test_a_sentence_renders_in_each_language_from_the_same_arguments() -> None:
     def line() -> str:
         values = {
             "player": "Ann",
-            "other": "Bob",
+            "target": "Bob",
             "card": with_direction(card_name("pirate", "Pirate"), "N"),
         }
         return render(event_templates, "play.on", values, "fallback")
@@ -282,7 +288,7 @@ def test_choice_labels_render_from_the_choices_fields_as_the_engine_words_them()
     choice's fields and the view is exactly the engine's label, and the Chinese one is Chinese."""
     kinds = set()
     for edition in ("space", "shipwrecked"):
-        for seed in range(4):
+        for seed in range(6):
             game = Game(edition, ["Ann", "Bob", "Cy", "Di"][: 2 + seed % 3], seed)
             chooser = random.Random(seed)
             while not game.over:
@@ -298,6 +304,7 @@ def test_choice_labels_render_from_the_choices_fields_as_the_engine_words_them()
                     assert re.search(r"[\u4e00-\u9fff]", chinese), choice
                 game.apply(seat, chooser.choice(view["legal"]))
     assert {"play", "done", "stay", "move", "pay", "block", "accept", "take", "swap"} <= kinds
+    assert "target" in kinds
     assert {"advance", "pick", "shark", "discard", "change"} <= kinds
 
 
@@ -309,12 +316,34 @@ def template_pattern(template: str) -> re.Pattern[str]:
     )
 
 
-def test_every_sentence_and_prompt_of_the_engine_has_a_template() -> None:
-    """Seeded games of both editions: each event text (private and public) and each decision
-    prompt the engine writes is one of the templates, so the catalog translates all of them."""
-    events = [template_pattern(t) for t in event_templates().values()]
+def test_the_event_and_prompt_templates_are_the_engines_english() -> None:
+    """One template per engine key, its English exactly server/engine/english.py's (the client
+    must not import the server at run time, so the table is the catalog's msgids, checked here)."""
+    assert event_templates() == {key: whole for key, (whole, _) in english.EVENT_TEXTS.items()}
+    assert public_event_templates() == {
+        key: public
+        for key, (whole, public) in english.EVENT_TEXTS.items()
+        if public is not None and public != whole
+    }
+    assert prompt_templates() == english.PROMPTS
+    assert prompt_templates(english=True) == english.PROMPTS
+    assert english.REASONS == ENGLISH_REASONS
+    assert {k: v for k, v in reason_words().items() if k in english.REASONS} == english.REASONS
+
+
+ENGLISH_CARD_NAMES = {
+    key: entry["name"] for cards in CATALOGUE.values() for key, entry in cards.items()
+}
+
+
+def test_every_event_renders_from_its_wire_args_as_the_engine_words_it() -> None:
+    """Seeded games of both editions: every event as each recipient gets it on the wire (a seat
+    that sees it whole, a spectator who sees it redacted) renders from ``key`` + ``args`` in
+    English exactly as the engine's ``text``, and in Chinese as Chinese; every prompt the engine
+    writes is one of the prompt templates."""
     prompts = [template_pattern(t) for t in prompt_templates().values()]
     untemplated: set[str] = set()
+    keys: set[str] = set()
     for edition in ("space", "shipwrecked"):
         for seed in range(6):
             game = Game(edition, ["Ann", "Bob", "Cy", "Di", "Ed"][: 2 + seed % 4], seed)
@@ -325,12 +354,52 @@ def test_every_sentence_and_prompt_of_the_engine_has_a_template() -> None:
                 prompt = view["decision"]["prompt"]
                 if not any(p.fullmatch(prompt) for p in prompts):
                     untemplated.add(prompt)
+                assert render_prompt(view["decision"], ENGLISH_CARD_NAMES) == prompt
+                i18n.set_language("zh")
+                chinese = render_prompt(view["decision"], ENGLISH_CARD_NAMES)
+                i18n.set_language("en")
+                assert re.search(r"[\u4e00-\u9fff]", chinese), prompt
+                assert not [n for n in ENGLISH_CARD_NAMES.values() if n in chinese], chinese
                 game.apply(seat, chooser.choice(view["legal"]))
             for event in game.log:
-                for text in (event.text, event.public_text):
-                    if text and not any(p.fullmatch(text) for p in events):
-                        untemplated.add(text)
+                for recipient in {None, *(event.to or ())}:
+                    wire = event.as_dict(recipient)
+                    if wire is None:
+                        continue
+                    keys.add(event.key)
+                    assert render_event(wire, game.names, ENGLISH_CARD_NAMES) == wire["text"]
+                    i18n.set_language("zh")
+                    chinese = render_event(wire, game.names, ENGLISH_CARD_NAMES)
+                    i18n.set_language("en")
+                    assert chinese != wire["text"], wire
+                    assert re.search(r"[\u4e00-\u9fff]", chinese), wire
+                    assert not [n for n in ENGLISH_CARD_NAMES.values() if n in chinese], chinese
     assert not untemplated, "no template for:\n" + "\n".join(sorted(untemplated))
+    assert {"target", "shark", "shark.bait", "steal", "look", "take", "draw"} <= keys
+
+
+def test_a_bots_choice_renders_as_its_label_in_the_active_language() -> None:
+    names = ["Ann", "Bob"]
+    view = {"names": names, "hand": [], "edition": "space"}
+    event = {
+        "kind": "timeout",
+        "key": "timeout",
+        "text": "Ann ran out of time; their bot chose: Swap places with Bob.",
+        "seat": 0,
+        "args": {
+            "player": 0,
+            "label": "Swap places with Bob",
+            "choice": {"do": "swap", "target": 1},
+        },
+    }
+    assert render_event(event, names, {}, view) == event["text"]
+    hidden = {**event, "text": "Ann ran out of time; their bot decided.", "args": {"player": 0}}
+    assert render_event(hidden, names, {}) == hidden["text"]
+    i18n.set_language("zh")
+    assert render_event(event, names, {}, view) == "Ann超时了；电脑替其选择了：与Bob交换位置。"  # noqa: RUF001
+    assert render_event(hidden, names, {}) == "Ann超时了；电脑替其做了决定。"  # noqa: RUF001
+    unknown = {"key": "comet", "text": "A comet passes.", "args": {}}
+    assert render_event(unknown, names, {}) == "A comet passes."
 
 
 def test_a_choice_that_does_not_resolve_shows_the_engines_label() -> None:
