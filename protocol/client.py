@@ -9,7 +9,7 @@ same on asyncio, on threads and in a test that feeds one byte at a time. h11 is 
     conn = ClientConnection()
     conn.hello("Ann", token=saved_token)          # or conn.send(Hello(...))
     sock.sendall(conn.data_to_send())
-    for event in conn.receive_data(sock.recv(65536)):
+    for event in conn.receive_data(sock.recv(65536)):   # one at a time, as h11's next_event
         if isinstance(event, Welcome): saved_token = event.token
         elif isinstance(event, State) and event.view["legal"]:
             conn.send(Act(room=event.room, version=event.version, choice=...))
@@ -38,12 +38,14 @@ the transport and start a new connection (with the token).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from protocol.codec import Message, decode_body, pack
-from protocol.errors import FrameError
+from protocol.errors import CLOSING_CODES, FrameError
 from protocol.framing import HEADER, FrameDecoder
 from protocol.messages import (
     PROTOCOL_VERSION,
@@ -75,10 +77,24 @@ class ConnState(Enum):
     CLOSED = "closed"  # bye, a closing error, the end of the stream, or a remote error
 
 
+@dataclass(frozen=True, kw_only=True)
+class Raw(Request):
+    """A request sent as the map ``message``, unchecked: for tests and fuzzers that must send
+    what a well-behaved client never would (see :meth:`ClientConnection.send_raw`)."""
+
+    message: Mapping[str, object]
+
+    def to_wire(self) -> dict[str, Any]:
+        out = dict(self.message)
+        if self.id is not None:
+            out["id"] = self.id
+        return out
+
+
 # --------------------------------------------------------------------------- events
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     """Something the server said. ``message`` is the map as received (extra keys kept);
     ``request`` is the request this is the direct reply to, or None for a broadcast."""
@@ -87,7 +103,7 @@ class Event:
     request: Request | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Welcome(Event):
     """The reply to ``hello``: our identity. ``resumed``: the token we sent was taken."""
 
@@ -97,7 +113,7 @@ class Welcome(Event):
     resumed: bool
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Error(Event):
     """An ``error``: the reply to ``request``, or (request None) the server's own, which it
     sends before closing (``closing`` true: ``bad_frame``, ``idle_timeout``, ...)."""
@@ -107,24 +123,24 @@ class Error(Event):
     closing: bool
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Ok(Event):
     """``ok``: ``request`` succeeded (its broadcasts follow)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Pong(Event):
     """``pong``: the answer to a ping."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Rooms(Event):
     """``rooms``: the public rooms."""
 
     rooms: list[Message]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Joined(Event):
     """``joined``: we are a member of ``room`` (a reply, or after a resuming welcome)."""
 
@@ -133,14 +149,14 @@ class Joined(Event):
     seat: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RoomUpdate(Event):
     """``room``: the room's seats, host and status changed."""
 
     room: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class State(Event):
     """``state``: the game at ``version``, as ``view`` (PROTOCOL.md §6) shows it to us."""
 
@@ -149,7 +165,7 @@ class State(Event):
     view: Message
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Events(Event):
     """``events``: log lines (``history``: the whole log so far, on join, resume or sync)."""
 
@@ -158,7 +174,7 @@ class Events(Event):
     history: bool
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Timer(Event):
     """``timer``: seconds left for the seats the server would decide for."""
 
@@ -166,7 +182,7 @@ class Timer(Event):
     timers: list[Message]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class GameOver(Event):
     """``game_over``: the game ``game`` in ``room`` ended."""
 
@@ -177,7 +193,7 @@ class GameOver(Event):
     turns: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChatLine(Event):
     """``chat``: someone in ``room`` said ``text``."""
 
@@ -186,21 +202,21 @@ class ChatLine(Event):
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Replays(Event):
     """``replays``: the latest finished games."""
 
     games: list[Message]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Replay(Event):
     """``replay``: one finished game's setup and decisions."""
 
     game: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Bye(Event):
     """``bye``: the server closes the connection (``shutdown`` or ``replaced``)."""
 
@@ -208,42 +224,41 @@ class Bye(Event):
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ConnectionClosed(Event):
     """The stream ended (``receive_data(b"")``) without a ``bye``."""
 
 
-# The fields each server message must carry, by type: (key, type); None allows null.
-Field = tuple[str, type | tuple[type, ...]]
+# The fields each server message must carry, by type: (key, the exact types it may have; a
+# decoded msgpack value is exactly one of int, bool, float, str, bytes, list, dict, None).
+Field = tuple[str, tuple[type, ...]]
 _NULL = type(None)
 _FIELDS: dict[str, tuple[Field, ...]] = {
-    "welcome": (("player", str), ("token", str)),
-    "error": (("code", str), ("message", str)),
+    "welcome": (("player", (str,)), ("token", (str,))),
+    "error": (("code", (str,)), ("message", (str,))),
     "pong": (),
     "ok": (),
-    "rooms": (("rooms", list),),
-    "joined": (("room", str), ("role", str), ("seat", (int, _NULL))),
-    "room": (("room", str), ("seats", list)),
-    "state": (("room", str), ("version", int), ("view", dict)),
-    "events": (("room", str), ("events", list)),
-    "timer": (("room", str), ("timers", list)),
+    "rooms": (("rooms", (list,)),),
+    "joined": (("room", (str,)), ("role", (str,)), ("seat", (int, _NULL))),
+    "room": (("room", (str,)), ("seats", (list,))),
+    "state": (("room", (str,)), ("version", (int,)), ("view", (dict,))),
+    "events": (("room", (str,)), ("events", (list,))),
+    "timer": (("room", (str,)), ("timers", (list,))),
     "game_over": (
-        ("room", str),
-        ("game", int),
+        ("room", (str,)),
+        ("game", (int,)),
         ("winner", (int, _NULL)),
         ("winner_name", (str, _NULL)),
-        ("turns", int),
+        ("turns", (int,)),
     ),
-    "chat": (("room", str), ("name", str), ("text", str)),
-    "replays": (("games", list),),
-    "replay": (("game", int), ("decisions", list)),
-    "bye": (("reason", str),),
+    "chat": (("room", (str,)), ("name", (str,)), ("text", (str,))),
+    "replays": (("games", (list,)),),
+    "replay": (("game", (int,)), ("decisions", (list,))),
+    "bye": (("reason", (str,)),),
 }
 assert set(_FIELDS) == SERVER_TYPES
 #: Types that only ever come as a direct reply (never as a broadcast).
 _REPLIES = frozenset({"welcome", "ok", "pong", "rooms", "replays", "replay"})
-#: Error codes after which the server closes the connection (PROTOCOL.md §2).
-_CLOSING = frozenset({"bad_frame", "idle_timeout", "too_many_connections"})
 
 
 def _check(message: Message) -> str:
@@ -252,9 +267,8 @@ def _check(message: Message) -> str:
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise RemoteProtocolError(f"unknown message type {kind!r}")
     for key, expected in _FIELDS[kind]:
-        value = message.get(key)
-        # bool is an int to Python but not on the wire
-        if not isinstance(value, expected) or (isinstance(value, bool) and expected is int):
+        # exact types: a bool is an int to isinstance(), not on the wire
+        if type(message.get(key)) not in expected:
             raise RemoteProtocolError(f"{kind}: {key!r} missing or of the wrong type")
     return kind
 
@@ -282,11 +296,17 @@ class ClientConnection:
         self.player: str | None = None
         self.server: str | None = None
         self._frames = FrameDecoder(max_frame)
+        self._bodies: deque[bytes] = deque()  # received, not yet turned into events
+        self._broken: FrameError | None = None  # a bad frame after those bodies
+        self._eof = False
         self._decode = decode
         self._out = bytearray()
         self._next_id = 1
         self._pending: dict[int, Request] = {}
         self._pending_acts = 0
+        self._raw: dict[int, list[Raw]] = {}  # send_raw's requests with an int id, by id
+        self._unnumbered = 0  # send_raw's requests whose reply carries no id
+        self._blind = False  # send_bytes was used: replies may answer what we never saw
 
     # ------------------------------------------------------------------ sending
 
@@ -314,7 +334,7 @@ class ClientConnection:
 
         Raises LocalProtocolError for a request the connection's state does not allow:
         anything but ``hello`` or ``ping`` before the welcome, a second ``hello``, anything once
-        closed.
+        closed. A :class:`Raw` request is not checked (only a closed connection refuses it).
         """
         if self.state is ConnState.CLOSED:
             raise LocalProtocolError("the connection is closed")
@@ -323,7 +343,7 @@ class ClientConnection:
                 raise LocalProtocolError(f"hello in state {self.state.value}")
             self.state = ConnState.HELLO_SENT
             self.token = request.token
-        elif self.state is not ConnState.READY and not isinstance(request, Ping):
+        elif self.state is not ConnState.READY and not isinstance(request, Ping | Raw):
             raise LocalProtocolError(f"{request.TYPE} before the welcome")
         rid = self._next_id
         self._next_id += 1
@@ -331,10 +351,38 @@ class ClientConnection:
         self._pending[rid] = sent
         if isinstance(sent, Act):
             self._pending_acts += 1
-        body = pack(sent.to_wire())
+        self._queue(sent.to_wire())
+        return sent
+
+    def send_raw(self, message: Mapping[str, object]) -> Raw:
+        """Queue ``message`` exactly as given, its ``id`` (or none, or a malformed one) included,
+        unchecked; its reply is still matched to it. For tests and fuzzers."""
+        if self.state is ConnState.CLOSED:
+            raise LocalProtocolError("the connection is closed")
+        rid = message.get("id")
+        raw = Raw(message=message)
+        # the server echoes an id only if it is an int (request_id in protocol.messages)
+        if type(rid) is int:
+            self._raw.setdefault(rid, []).append(raw)
+            self._next_id = max(self._next_id, rid + 1)
+        else:
+            self._unnumbered += 1
+        self._queue(raw.to_wire())
+        return raw
+
+    def send_bytes(self, data: bytes) -> None:
+        """Queue ``data`` as it is (garbage, frames built by hand: fuzzers do). The connection
+        cannot know what they ask, so from now on a reply to an unknown id, or without one,
+        is passed on as a broadcast (``request`` None) instead of being a remote error."""
+        if self.state is ConnState.CLOSED:
+            raise LocalProtocolError("the connection is closed")
+        self._blind = True
+        self._out += data
+
+    def _queue(self, message: Message) -> None:
+        body = pack(message)
         self._out += HEADER.pack(len(body))
         self._out += body
-        return sent
 
     def data_to_send(self) -> bytes:
         """The bytes queued by :meth:`send` since the last call (b"" if none)."""
@@ -344,33 +392,53 @@ class ClientConnection:
 
     # ------------------------------------------------------------------ receiving
 
-    def receive_data(self, data: bytes) -> list[Event]:
-        """Feed bytes read from the server (b"" at the end of the stream); return the events
-        they complete, in order. Raises RemoteProtocolError (and closes) on a protocol breach;
-        the events before the breach in the same call are lost with it, as the stream is."""
-        if self.state is ConnState.CLOSED:
+    def receive_data(self, data: bytes) -> Iterator[Event]:
+        """Feed bytes read from the server (b"" at the end of the stream); return
+        :meth:`events`, the events they complete.
+
+        Events come out one at a time, each handled before the next is made, so that what the
+        connection says meanwhile (:attr:`pending`, :meth:`awaiting`) is true as of that event:
+        as h11 does it, with a generator in place of its ``next_event`` loop. Events not taken
+        wait for the next call. A bad frame raises RemoteProtocolError when its turn comes.
+        """
+        if self.closed or self._eof:
             if data:
                 raise LocalProtocolError("data received on a closed connection")
-            return []
-        if not data:
-            self._close()
-            return [ConnectionClosed({}, None)]
-        try:
-            bodies = self._frames.feed(data)
-        except FrameError as exc:
-            self._close()
-            raise RemoteProtocolError(f"bad frame from the server: {exc.message}") from exc
-        events: list[Event] = []
-        for body in bodies:
+        elif not data:
+            self._eof = True
+        elif self._broken is None:
+            try:
+                self._bodies.extend(self._frames.feed(data))
+            except FrameError as exc:
+                self._broken = exc
+            else:
+                self._broken = self._frames.error
+        return self.events()
+
+    def events(self) -> Iterator[Event]:
+        """The events received and not yet taken, one at a time (see :meth:`receive_data`)."""
+        while (event := self.next_event()) is not None:
+            yield event
+
+    def next_event(self) -> Event | None:
+        """The next event received, or None until more data comes (or once closed)."""
+        if self.closed:
+            return None  # nothing the server sends after bye or a closing error counts
+        if self._bodies:
+            body = self._bodies.popleft()
             try:
                 message = self._decode(body)
             except FrameError as exc:
                 self._close()
                 raise RemoteProtocolError(f"bad frame from the server: {exc.message}") from exc
-            events.append(self._event(message))
-            if self.closed:
-                break  # nothing the server sends after bye or a closing error counts
-        return events
+            return self._event(message)
+        if self._broken is not None:
+            self._close()
+            raise RemoteProtocolError(f"bad frame from the server: {self._broken.message}")
+        if self._eof:
+            self._close()
+            return ConnectionClosed({}, None)
+        return None
 
     @property
     def closed(self) -> bool:
@@ -400,7 +468,7 @@ class ClientConnection:
             return RoomUpdate(message, request, message["room"])
         if kind == "error":
             code = message["code"]
-            closing = code in _CLOSING
+            closing = code in CLOSING_CODES
             if isinstance(request, Hello):
                 self.state = ConnState.IDLE  # refused: the caller may say hello again
                 if code == "bad_token":
@@ -409,10 +477,16 @@ class ClientConnection:
                 self._close()
             return Error(message, request, code, message["message"], closing)
         if kind == "welcome":
-            if not isinstance(request, Hello):
+            if isinstance(request, Hello):
+                sent_token: object = request.token
+            elif isinstance(request, Raw) and request.message.get("type") == "hello":
+                sent_token = request.message.get("token")
+            elif request is None:  # answers a send_raw or send_bytes hello without an id
+                sent_token = None
+            else:
                 self._close()
                 raise RemoteProtocolError("welcome that answers no hello")
-            resumed = request.token is not None  # an unknown token gets bad_token instead
+            resumed = sent_token is not None  # an unknown token gets bad_token instead
             self.player, self.token = message["player"], message["token"]
             self.server = str(message.get("server", ""))
             self.state = ConnState.READY
@@ -442,12 +516,25 @@ class ClientConnection:
     def _answered(self, kind: str, message: Message) -> Request | None:
         """The request ``message`` is the direct reply to (None for a broadcast)."""
         if "id" not in message:
-            if kind in _REPLIES:
-                raise RemoteProtocolError(f"{kind} without the id of the request it answers")
+            if kind in _REPLIES or (kind == "error" and self._unnumbered):
+                if not self._unnumbered:
+                    if self._blind:
+                        return None
+                    raise RemoteProtocolError(f"{kind} without the id of the request it answers")
+                self._unnumbered -= 1
             return None
         rid = message["id"]
-        request = self._pending.pop(rid, None) if type(rid) is int else None
+        request: Request | None = None
+        if type(rid) is int:
+            request = self._pending.pop(rid, None)
+            if request is None and rid in self._raw:
+                raws = self._raw[rid]
+                request = raws.pop(0)
+                if not raws:
+                    del self._raw[rid]
         if request is None:
+            if self._blind:
+                return None
             raise RemoteProtocolError(f"{kind} answers id {rid!r}, which no pending request has")
         if isinstance(request, Act):
             self._pending_acts -= 1

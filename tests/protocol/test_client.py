@@ -34,11 +34,16 @@ def sent(conn: ClientConnection) -> list[dict[str, Any]]:
     return MessageDecoder().feed(conn.data_to_send())
 
 
+def feed(conn: ClientConnection, data: bytes) -> list[Event]:
+    """Every event ``data`` completes."""
+    return list(conn.receive_data(data))
+
+
 def welcomed(token: str | None = None) -> ClientConnection:
     conn = ClientConnection(token=token)
     conn.hello("Ann")
     conn.data_to_send()
-    conn.receive_data(encode({"type": "welcome", "player": "p1", "token": "t1", "id": 1}))
+    feed(conn, encode({"type": "welcome", "player": "p1", "token": "t1", "id": 1}))
     return conn
 
 
@@ -48,8 +53,8 @@ def test_hello_is_sent_with_an_id_and_the_welcome_answers_it() -> None:
     conn.hello("Ann")
     assert sent(conn) == [{"type": "hello", "protocol": 1, "name": "Ann", "id": 1}]
     assert conn.state is ConnState.HELLO_SENT
-    (event,) = conn.receive_data(
-        encode({"type": "welcome", "protocol": 1, "player": "p1", "token": "t1", "id": 1})
+    (event,) = feed(
+        conn, encode({"type": "welcome", "protocol": 1, "player": "p1", "token": "t1", "id": 1})
     )
     assert isinstance(event, Welcome) and isinstance(event.request, Hello)
     assert (event.player, event.token, event.resumed) == ("p1", "t1", False)
@@ -60,17 +65,15 @@ def test_a_token_is_sent_and_a_welcome_then_says_resumed() -> None:
     conn = ClientConnection(token="old")
     conn.hello("Ann")
     assert sent(conn)[0]["token"] == "old"
-    (event,) = conn.receive_data(
-        encode({"type": "welcome", "player": "p1", "token": "old", "id": 1})
-    )
+    (event,) = feed(conn, encode({"type": "welcome", "player": "p1", "token": "old", "id": 1}))
     assert isinstance(event, Welcome) and event.resumed
 
 
 def test_a_refused_token_is_forgotten_and_hello_may_be_sent_again() -> None:
     conn = ClientConnection(token="old")
     conn.hello("Ann")
-    (event,) = conn.receive_data(
-        encode({"type": "error", "code": "bad_token", "message": "unknown", "id": 1})
+    (event,) = feed(
+        conn, encode({"type": "error", "code": "bad_token", "message": "unknown", "id": 1})
     )
     assert isinstance(event, Error) and event.code == "bad_token"
     assert isinstance(event.request, Hello) and not event.closing
@@ -99,9 +102,10 @@ def test_each_reply_carries_the_request_it_answers() -> None:
     join = conn.send(JoinRoom(room="WXYZ"))
     assert [m["id"] for m in sent(conn)] == [chat.id, join.id] == [2, 3]
     assert set(conn.pending) == {2, 3}
-    events = conn.receive_data(
+    events = feed(
+        conn,
         encode({"type": "joined", "room": "WXYZ", "role": "player", "seat": 1, "id": 3})
-        + encode({"type": "error", "code": "rate_limited", "message": "slow down", "id": 2})
+        + encode({"type": "error", "code": "rate_limited", "message": "slow down", "id": 2}),
     )
     assert isinstance(events[0], Joined) and events[0].request == join
     assert isinstance(events[1], Error) and events[1].request == chat
@@ -112,13 +116,14 @@ def test_broadcasts_answer_no_request_and_a_state_before_the_ok_is_not_the_acts(
     conn = welcomed()
     conn.send(Act(room="ABCD", version=4, choice=VIEW["legal"][0]))
     assert conn.awaiting(Act)
-    other = conn.receive_data(encode({"type": "state", "room": "ABCD", "version": 5, "view": {}}))
+    other = feed(conn, encode({"type": "state", "room": "ABCD", "version": 5, "view": {}}))
     assert isinstance(other[0], State) and other[0].request is None
     assert conn.awaiting(Act)  # another seat's pick: our act is not answered yet
-    ok, events, state = conn.receive_data(
+    ok, events, state = feed(
+        conn,
         encode({"type": "ok", "id": 2})
         + encode({"type": "events", "room": "ABCD", "history": False, "events": []})
-        + encode({"type": "state", "room": "ABCD", "version": 6, "view": VIEW})
+        + encode({"type": "state", "room": "ABCD", "version": 6, "view": VIEW}),
     )
     assert isinstance(ok, Ok) and isinstance(ok.request, Act)
     assert isinstance(events, Events) and not events.history
@@ -150,16 +155,16 @@ def test_input_fed_one_byte_at_a_time_gives_the_same_events() -> None:
     data = b"".join(encode(m) for m in SESSION)
     conn = ClientConnection()
     conn.hello("Ann")
-    whole = conn.receive_data(data[: len(encode(SESSION[0]))])
+    whole = feed(conn, data[: len(encode(SESSION[0]))])
     conn.send(JoinRoom(room="ABCD"))
-    whole += conn.receive_data(data[len(encode(SESSION[0])) :])
+    whole += feed(conn, data[len(encode(SESSION[0])) :])
     conn = ClientConnection()
     conn.hello("Ann")
     one: list[Event] = []
     for index in range(len(data)):
         if index == len(encode(SESSION[0])):
             conn.send(JoinRoom(room="ABCD"))
-        one += conn.receive_data(data[index : index + 1])
+        one += feed(conn, data[index : index + 1])
     assert one == whole
     assert [type(e).__name__ for e in one] == [
         "Welcome",
@@ -178,30 +183,29 @@ def test_input_fed_one_byte_at_a_time_gives_the_same_events() -> None:
 
 def test_nothing_after_bye_counts_and_sending_then_is_a_local_error() -> None:
     conn = welcomed()
-    events = conn.receive_data(
+    events = feed(
+        conn,
         encode({"type": "bye", "reason": "replaced", "message": "x"})
-        + encode({"type": "room", "room": "ABCD", "seats": []})
+        + encode({"type": "room", "room": "ABCD", "seats": []}),
     )
     assert [type(e) for e in events] == [Bye]
     with pytest.raises(LocalProtocolError):
         conn.send(Ping())
     with pytest.raises(LocalProtocolError):
-        conn.receive_data(b"\x00")
+        feed(conn, b"\x00")
 
 
 def test_a_closing_error_closes() -> None:
     conn = welcomed()
-    (event,) = conn.receive_data(
-        encode({"type": "error", "code": "idle_timeout", "message": "quiet"})
-    )
+    (event,) = feed(conn, encode({"type": "error", "code": "idle_timeout", "message": "quiet"}))
     assert isinstance(event, Error) and event.closing and event.request is None
     assert conn.closed
 
 
 def test_the_end_of_the_stream_is_an_event() -> None:
     conn = welcomed()
-    assert [type(e) for e in conn.receive_data(b"")] == [ConnectionClosed]
-    assert conn.closed and conn.receive_data(b"") == []
+    assert [type(e) for e in feed(conn, b"")] == [ConnectionClosed]
+    assert conn.closed and feed(conn, b"") == []
 
 
 @pytest.mark.parametrize(
@@ -222,30 +226,90 @@ def test_a_server_breaking_the_protocol_is_a_remote_error(message: dict[str, Any
     conn = welcomed()
     conn.send(Ping())
     with pytest.raises(RemoteProtocolError):
-        conn.receive_data(encode(message))
+        feed(conn, encode(message))
     assert conn.closed
 
 
 def test_a_bad_frame_is_a_remote_error() -> None:
     conn = welcomed()
     with pytest.raises(RemoteProtocolError):
-        conn.receive_data(b"\x00\x00\x00\x01\xc1")  # 0xc1: never used by msgpack
+        feed(conn, b"\x00\x00\x00\x01\xc1")  # 0xc1: never used by msgpack
     assert conn.closed
     conn = ClientConnection(max_frame=10)
     with pytest.raises(RemoteProtocolError):
-        conn.receive_data(b"\x00\x00\x01\x00")
+        feed(conn, b"\x00\x00\x01\x00")
 
 
 def test_a_replied_request_leaves_pending_and_its_id_cannot_be_answered_twice() -> None:
     conn = welcomed()
     conn.send(Ping())
-    conn.receive_data(encode({"type": "pong", "id": 2}))
+    feed(conn, encode({"type": "pong", "id": 2}))
     with pytest.raises(RemoteProtocolError):
-        conn.receive_data(encode({"type": "pong", "id": 2}))
+        feed(conn, encode({"type": "pong", "id": 2}))
 
 
 def test_room_update_keeps_the_whole_message() -> None:
     conn = welcomed()
     message = {"type": "room", "room": "ABCD", "seats": [], "extra": 1}
-    (event,) = conn.receive_data(encode(message))
+    (event,) = feed(conn, encode(message))
     assert isinstance(event, RoomUpdate) and event.message == message
+
+
+def test_send_raw_keeps_the_message_and_matches_its_reply() -> None:
+    conn = ClientConnection()
+    raw = conn.send_raw({"type": "ping", "id": 41})
+    conn.send_raw({"type": "ping", "id": "x"})  # not an int: the reply carries no id
+    assert sent(conn) == [{"type": "ping", "id": 41}, {"type": "ping", "id": "x"}]
+    first, second = feed(
+        conn,
+        encode({"type": "pong", "id": 41})
+        + encode(
+            {
+                "type": "error",
+                "code": "bad_request",
+                "message": "id",
+            }
+        ),
+    )
+    assert first.request == raw and second.request is None
+    assert conn.send(Ping()).id == 42  # numbering goes on past the raw ids
+
+
+def test_after_send_bytes_unknown_replies_pass_as_broadcasts() -> None:
+    conn = welcomed()
+    conn.send_bytes(encode({"type": "ping", "id": 7}))
+    assert conn.data_to_send() == encode({"type": "ping", "id": 7})
+    (event,) = feed(conn, encode({"type": "pong", "id": 7}))
+    assert event.request is None and not conn.closed
+
+
+def test_what_the_connection_says_is_true_as_of_each_event() -> None:
+    # The ok and the state after it arrive in one read: while the caller handles the state
+    # before the ok, its act is still awaited; when it handles the one after, no longer.
+    conn = welcomed()
+    conn.send(Act(room="ABCD", version=4, choice=VIEW["legal"][0]))
+    seen = []
+    for event in conn.receive_data(
+        encode({"type": "state", "room": "ABCD", "version": 5, "view": {}})
+        + encode({"type": "ok", "id": 2})
+        + encode({"type": "state", "room": "ABCD", "version": 6, "view": VIEW})
+    ):
+        seen.append((type(event).__name__, conn.awaiting(Act)))
+    assert seen == [("State", True), ("Ok", False), ("State", False)]
+
+
+def test_events_not_taken_wait_for_the_next_call() -> None:
+    conn = welcomed()
+    conn.receive_data(encode({"type": "room", "room": "ABCD", "seats": []}))
+    assert [type(e) for e in conn.receive_data(b"")] == [RoomUpdate, ConnectionClosed]
+
+
+def test_good_frames_before_a_bad_one_still_count() -> None:
+    conn = welcomed()
+    events = conn.receive_data(
+        encode({"type": "room", "room": "ABCD", "seats": []}) + b"\x00\x00\x00\x01\xc1"
+    )
+    assert isinstance(next(events), RoomUpdate)
+    with pytest.raises(RemoteProtocolError):
+        next(events)
+    assert conn.closed
