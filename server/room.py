@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from protocol.codec import normalize
+from protocol.codec import identical, normalize
 from protocol.errors import ErrorCode, ProtocolError
 from server.bots.levels import choose
 from server.config import ServerConfig
@@ -468,16 +468,9 @@ class Room:
         if not self.game.legal(seat.index):
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "you have nothing to decide now")
         legal = self._legal(seat.index)
-        # A choice sent back verbatim usually equals its option as decoded; compare the wire
-        # forms (tuples become lists, ...) only when it does not.
-        match = None
-        for option in legal:
-            if option == choice:
-                match = option
-                break
-        if match is None:
-            wanted = normalize(choice)
-            match = next((option for option in legal if normalize(option) == wanted), None)
+        # equal as msgpack values, types included: {"card": 48.0} or {"target": true} is not
+        # the legal {"card": 48} or {"target": 1}
+        match = next((option for option in legal if identical(option, choice)), None)
         if match is None:
             raise ProtocolError(ErrorCode.ILLEGAL_CHOICE, "that choice is not in view.legal")
         if ack:
