@@ -124,6 +124,18 @@ class Seat:
         )
 
 
+def _event(record: dict[str, Any]) -> Event:
+    """An event stored by :meth:`Room._record`."""
+    to = record.get("to")
+    return Event(
+        str(record["kind"]),
+        str(record["text"]),
+        to=None if to is None else tuple(to),
+        public_text=record.get("public_text"),
+        seat=record.get("seat"),
+    )
+
+
 def rebuild(
     edition: str, names: list[str], seed: int, decisions: Iterable[tuple[int, Message]]
 ) -> Game:
@@ -175,6 +187,9 @@ class Room:
         self._handle: asyncio.TimerHandle | None = None
         self._rng = random.Random()
         self._frames: StateFrames | None = None  # the current version's state frames
+        # the room's own events (timeout, away, bot) of the current game, each with the length
+        # of the game's log when it was said: the history interleaves them as members saw them
+        self._said: list[tuple[int, Event]] = []
 
     # ------------------------------------------------------------------ reading
 
@@ -408,6 +423,7 @@ class Room:
         self.game_id = game_id
         self.version_base = version_base
         self.game = Game(self.edition, names, seed)
+        self._said = []
         self._rng = random.Random(seed ^ 0x5E1F)
         self.status = Status.PLAYING
         log.info(
@@ -442,6 +458,7 @@ class Room:
         room.version_base = stored.version_base
         room.status = Status.PLAYING
         room._rng = random.Random(stored.seed ^ len(stored.decisions))
+        room._said = [(position, _event(record)) for position, record in stored.events]
         for seat in room.seats:
             if seat is not None and seat.kind == "human" and seat.player and not seat.left:
                 room.members[seat.player] = "player"
@@ -513,7 +530,9 @@ class Room:
         """Engine, then store commit, then messages: a state is never sent before it is stored."""
         game = self.game
         assert game is not None and self.game_id is not None
+        position = len(game.log)
         events = game.apply(index, choice)
+        self._record(extra, position)
         recorded = game.decisions[-1][1]
         self.hub.store.append_decision(self.game_id, len(game.decisions) - 1, index, recorded, by)
         self._track_opened(index)
@@ -612,7 +631,42 @@ class Room:
             return b""
         return encode({"type": "events", "room": self.code, "history": False, "events": wire})
 
+    def _record(self, events: list[Event], position: int | None = None) -> None:
+        """Keep (and store) the room's own ``events``, said before line ``position`` of the
+        game's log (default: the next line)."""
+        if self.game is None or self.game_id is None:
+            return
+        if position is None:
+            position = len(self.game.log)
+        for event in events:
+            self._said.append((position, event))
+            record = {
+                "kind": event.kind,
+                "text": event.text,
+                "to": event.to,
+                "public_text": event.public_text,
+                "seat": event.seat,
+            }
+            self.hub.store.append_event(self.game_id, position, record)
+
+    def _history(self) -> list[Event]:
+        """The game's log with the room's own events where members received them live."""
+        assert self.game is not None
+        out: list[Event] = []
+        said = iter(self._said)
+        pending = next(said, None)
+        for index, event in enumerate(self.game.log):
+            while pending is not None and pending[0] <= index:
+                out.append(pending[1])
+                pending = next(said, None)
+            out.append(event)
+        while pending is not None:
+            out.append(pending[1])
+            pending = next(said, None)
+        return out
+
     def _announce_events(self, events: list[Event]) -> None:
+        self._record(events)
         for player in self.members:
             wire = self._events_for(events, self._recipient_seat(player))
             if wire:
@@ -631,7 +685,7 @@ class Room:
         if self.game is None or not self.hub.connected(player):
             return
         seat = self._recipient_seat(player)
-        history = self._events_for(self.game.log, seat)[-self.config.history_events :]
+        history = self._events_for(self._history(), seat)[-self.config.history_events :]
         self.hub.send(
             player, {"type": "events", "room": self.code, "history": True, "events": history}
         )
