@@ -175,7 +175,7 @@ class Hello(Request):
         if "protocol" not in m:
             raise _bad("protocol", "an integer")
         version = m["protocol"]
-        if version != PROTOCOL_VERSION or isinstance(version, bool):
+        if type(version) is not int or version != PROTOCOL_VERSION:  # not 1.0, "1" or true
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_PROTOCOL,
                 f"protocol {version!r} is not supported; this server speaks {PROTOCOL_VERSION}",
