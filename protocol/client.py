@@ -1,7 +1,7 @@
 """The client side of one connection, sans-IO: requests in, bytes out; bytes in, typed events out.
 
-:class:`ClientConnection` is the one protocol client every Selfish program uses (the TUI's network
-worker, ``selfish bot``, the load generator, the tests and the fuzzer). It never touches a
+:class:`ClientConnection` is the one protocol client of the Selfish programs (``selfish bot``,
+the load generator, the tests and the fuzzer speak through it). It never touches a
 socket, a clock or a task: the caller writes :meth:`~ClientConnection.data_to_send` to its
 transport and hands what it reads to :meth:`~ClientConnection.receive_data`, so it works the
 same on asyncio, on threads and in a test that feeds one byte at a time. h11 is the model:
@@ -31,8 +31,10 @@ What it does for the caller (PROTOCOL.md §2-§3):
 Errors are h11's two kinds: :class:`LocalProtocolError` when the caller misuses the connection
 (a request before ``hello``, anything after it closed), :class:`RemoteProtocolError` when the
 server breaks the protocol (a bad frame, an unknown message type, a reply to no request, a
-message without its fields). After a remote error the connection is :attr:`State.CLOSED`: drop
-the transport and start a new connection (with the token).
+message without its fields). After a remote error the connection is :attr:`ConnState.CLOSED`:
+drop the transport and start a new connection (with the token). Tests and fuzzers that must send
+what a well-behaved client never would use :meth:`~ClientConnection.send_raw` (a map as it is,
+its reply still matched) and :meth:`~ClientConnection.send_bytes` (any bytes).
 """
 
 from __future__ import annotations

@@ -344,7 +344,7 @@ async def test_a_choice_must_match_in_types_too(
     assert typed is not None, "no choice with an int field came up"
     key = next(k for k, v in typed.items() if type(v) is int)
     version = room.version
-    for wrong in (float(typed[key]), typed[key] == 1, str(typed[key])):
+    for wrong in (float(typed[key]), bool(typed[key]), str(typed[key])):
         act = {"type": "act", "room": code, "version": version, "choice": {**typed, key: wrong}}
         assert await players[seat].error(act) == "illegal_choice", wrong
     assert room.version == version  # nothing changed
