@@ -4,8 +4,10 @@ It speaks just enough of the protocol for the load generator (hello, create_room
 rematch, ping) and answers each ``act`` by sending one ~500-byte msgpack ``state`` map to each of
 the 4 members of the room, so it measures what the event loop, the sockets and msgpack cost
 before any rules, storage or views. Turns rotate through the seats, and a game ends after
-``DECISIONS`` acts (about the length of a real 4-seat game). As in the real server's frames,
-``view.legal`` is the last key (the load generator skips decoding states without choices).
+``DECISIONS`` acts (about the length of a real 4-seat game). Like the real server it echoes a
+request's ``id`` in its direct reply and answers an ``act`` with ``ok`` before the states (the
+load generator's protocol library holds it to that); the actor's ``ok`` and state leave in one
+write.
 
     python bench/baseline_server.py [--host 127.0.0.1] [--port 0] [--uvloop]
 
@@ -30,6 +32,12 @@ PAD = "x" * 380  # brings each state map to about 500 bytes
 CHOICE = {"do": "play", "card": "laser_blast", "label": "Play Laser Blast"}
 
 
+def frame(message: dict[str, Any]) -> bytes:
+    """``message`` as a length-prefixed msgpack frame."""
+    body: bytes = msgpack.packb(message, use_bin_type=True)
+    return len(body).to_bytes(4, "big") + body
+
+
 class BaselineRoom:
     """Four members taking turns; the version counts acts."""
 
@@ -39,7 +47,8 @@ class BaselineRoom:
         self.version = 0
         self.decisions = 0
 
-    def broadcast_state(self) -> None:
+    def broadcast_state(self, actor: Conn | None = None, ok: bytes = b"") -> None:
+        """Send each member its state; ``ok`` goes first to ``actor``, in the same write."""
         turn = self.version % len(self.members)
         for seat, member in enumerate(self.members):
             member.send(
@@ -56,10 +65,11 @@ class BaselineRoom:
                         "pad": PAD,
                         "legal": [CHOICE] if seat == turn else [],
                     },
-                }
+                },
+                ok if member is actor else b"",
             )
 
-    def act(self) -> None:
+    def act(self, actor: Conn, ok: bytes) -> None:
         self.version += 1
         self.decisions += 1
         if self.decisions >= DECISIONS:
@@ -72,9 +82,9 @@ class BaselineRoom:
                 "turns": DECISIONS,
             }
             for member in self.members:
-                member.send(over)
+                member.send(over, ok if member is actor else b"")
         else:
-            self.broadcast_state()
+            self.broadcast_state(actor, ok)
 
 
 class Conn(asyncio.Protocol):
@@ -92,10 +102,10 @@ class Conn(asyncio.Protocol):
         # uvloop's transports implement asyncio.Transport without subclassing it
         self.transport = cast(asyncio.Transport, transport)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any], head: bytes = b"") -> None:
+        """Send ``message`` as one frame, after the frame ``head`` (in the same write)."""
         assert self.transport is not None
-        body = msgpack.packb(message, use_bin_type=True)
-        self.transport.write(len(body).to_bytes(4, "big") + body)
+        self.transport.write(head + frame(message))
 
     def data_received(self, data: bytes) -> None:
         buf = self.buffer
@@ -110,8 +120,9 @@ class Conn(asyncio.Protocol):
 
     def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        reply = {"id": msg["id"]} if "id" in msg else {}  # the direct reply echoes the id
         if kind == "act" and self.room is not None:
-            self.room.act()
+            self.room.act(self, frame({"type": "ok", **reply}))
         elif kind == "hello":
             Conn.count += 1
             self.send(
@@ -121,13 +132,14 @@ class Conn(asyncio.Protocol):
                     "player": f"p{Conn.count}",
                     "token": f"t{Conn.count}",
                     "server": "baseline",
+                    **reply,
                 }
             )
         elif kind == "create_room":
             code = f"R{len(Conn.rooms)}"
             self.room = Conn.rooms[code] = BaselineRoom(code)
             self.room.members.append(self)
-            self.send({"type": "joined", "room": code, "role": "player", "seat": 0})
+            self.send({"type": "joined", "room": code, "role": "player", "seat": 0, **reply})
         elif kind == "join_room":
             room = Conn.rooms[msg["room"]]
             self.room = room
@@ -138,6 +150,7 @@ class Conn(asyncio.Protocol):
                     "room": room.code,
                     "role": "player",
                     "seat": len(room.members) - 1,
+                    **reply,
                 }
             )
             if len(room.members) == 4:
@@ -145,9 +158,9 @@ class Conn(asyncio.Protocol):
         elif kind == "rematch" and self.room is not None:
             self.room.decisions = 0
             self.room.version += 1
-            self.room.broadcast_state()
+            self.room.broadcast_state(self, frame({"type": "ok", **reply}))
         elif kind == "ping":
-            self.send({"type": "pong"})
+            self.send({"type": "pong", **reply})
 
 
 async def main(host: str, port: int) -> None:

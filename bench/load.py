@@ -37,12 +37,11 @@ printed.
 A process's loop is read from /proc/PID/maps (uvloop's extension mapped or not); the clients
 use uvloop when it is installed.
 
-Client and server processes share this machine's cores, so the clients are kept cheap: a frame
-is recognised from its first bytes, and of a state (~3 KB) only the head (room, version) and
-view.legal, read from the end of the frame, are decoded (see ``Client.state_frame``; anything
-laid out otherwise is decoded whole). About 40 us of client CPU per decision against the
-server, 30 against the baseline (on a 2-core machine at ``--think 0 --clients 400``: the
-server's and the baseline's single thread each use a full core, the clients 0.2 and 0.8 core).
+Client and server processes share this machine's cores, so the clients are kept cheap: they
+speak through the protocol library (``protocol.client.ClientConnection``, which matches replies
+to requests and keeps the ok-then-broadcast order) with a decoder that skips what a random player
+never reads (``partial_decode``: of a state only room, version and view.legal are built; the
+lists of events, timers and seats are skipped unread), whatever order the keys come in.
 P defaults to one process per 400 clients, at least 2 and at most 4 and the number of cores.
 Measured at ``--think 0 --clients 400`` on 2 cores: with 1 process or 2 both targets keep a
 full core and the baseline's figure is the same; with 2 the server's is 3-6% higher (likely
@@ -66,7 +65,6 @@ import random
 import resource
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -79,22 +77,27 @@ from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 
+from protocol.client import (
+    Bye,
+    ClientConnection,
+    Error,
+    Event,
+    GameOver,
+    Joined,
+    Ok,
+    RoomUpdate,
+    State,
+    Welcome,
+)
+from protocol.messages import Act, CreateRoom, JoinRoom, Rematch
+
 HERE = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
 SEATS = 4
 BENIGN = {"stale_version", "not_your_turn"}  # races of simultaneous decisions, not faults
-# Decoding whole frames would make the clients, not the server, the bottleneck at --think 0 (a
-# ~3 KB state takes ~55 us to unpack, its head and view.legal ~2 us), so frames are recognised
-# from their first bytes (after the fixmap header: "type" and the type string) and a state is
-# read in two places: its head (room, version) and, from the end, view.legal, which the server
-# and the baseline both put last (server/wire.py appends the seat's keys after the shared part).
-SKIP = tuple(b"\xa4type" + msgpack.packb(t) for t in ("events", "timer", "pong"))
-OK = b"\xa4type" + msgpack.packb("ok")
-STATE = b"\xa4type" + msgpack.packb("state")
-LEGAL = msgpack.packb("legal")
-NO_LEGAL = LEGAL + msgpack.packb([])
-HEAD_MAX = 96  # bytes that hold a state's head: fixmap, type, room (a short code), version, view
-FRAME_SIZE = struct.Struct(">I")
+# Values a random player never reads: skipped by partial_decode without building them (a ~3 KB
+# state takes several times longer to unpack whole than its room, version and view.legal).
+UNREAD = {"events": list, "timers": list, "seats": list, "catalogue": dict}
 CONNECT_PARALLEL = 64  # connection attempts in flight per client process (listen backlog)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -231,24 +234,46 @@ class Stats:
     cpu: float = 0.0
 
 
+def partial_decode(body: bytes) -> dict[str, Any]:
+    """A frame body as a message, but with the values a random player never reads left out
+    (``UNREAD``: an empty list or map stands in) and of ``view`` only ``legal`` built. Keys are
+    read in whatever order they come."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(body)
+    out: dict[str, Any] = {}
+    for _ in range(unpacker.read_map_header()):
+        key = unpacker.unpack()
+        if key == "view":
+            view: dict[str, Any] = {}
+            for _ in range(unpacker.read_map_header()):
+                if unpacker.unpack() == "legal":
+                    view["legal"] = unpacker.unpack()
+                else:
+                    unpacker.skip()
+            out[key] = view
+        elif key in UNREAD:
+            unpacker.skip()
+            out[key] = UNREAD[key]()
+        else:
+            out[key] = unpacker.unpack()
+    return out
+
+
 class Client(asyncio.Protocol):
-    """One headless player: a hand-rolled frame reader and a random choice from view.legal."""
+    """One headless player: the protocol library and a random choice from view.legal."""
 
     def __init__(self, gen: Generator, host: bool) -> None:
         self.gen = gen
         self.host = host
         self.transport: asyncio.Transport | None = None
-        self.buffer = bytearray()
+        self.conn = ClientConnection(decode=partial_decode)
         self.welcomed: asyncio.Future[None] = gen.loop.create_future()
         self.room: str | None = None
         self.partners: list[Client] = []
         self.state: tuple[str, int, list[Any]] | None = None  # room, version, legal
         self.timer: asyncio.TimerHandle | None = None
         self.acted: int | None = None  # version of the act awaiting its state
-        # Until the act's direct reply arrives, states come from other seats' picks (in a
-        # simultaneous decision) and must neither answer our act nor be acted on again.
-        self.inflight = False
-        self.acks = True  # the bare baseline sends no direct reply to an act
+        self.deferred: tuple[str, int, list[Any]] | None = None  # a state that came meanwhile
         self.acted_at = 0.0
         self.game_seen: int | None = None
         self.done = False
@@ -266,143 +291,68 @@ class Client(asyncio.Protocol):
                 self.welcomed.set_exception(ConnectionError("lost before welcome"))
             self.finish()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, request: Any) -> None:
         if self.transport is not None and not self.transport.is_closing():
-            body = self.gen.packer.pack(message)
-            self.transport.write(FRAME_SIZE.pack(len(body)) + body)
+            self.conn.send(request)
+            self.transport.write(self.conn.data_to_send())
+
+    def hello(self, name: str) -> None:
+        assert self.transport is not None
+        self.conn.hello(name)
+        self.transport.write(self.conn.data_to_send())
 
     def data_received(self, data: bytes) -> None:
-        # Frames are read where they lie: in ``data`` itself when no partial frame is pending
-        # (no copy), else in the buffer, which is compacted once per call, not once per frame.
-        buf = self.buffer
-        frames: bytes | bytearray = data
-        if buf:
-            buf += data
-            frames = buf
-        size = len(frames)
-        pos = 0
-        while size - pos >= 4:
-            end = pos + 4 + FRAME_SIZE.unpack_from(frames, pos)[0]
-            if end > size:
-                break
-            if frames.startswith(STATE, pos + 5):
-                if not self.state_frame(frames, pos + 4, end):
-                    self.decode(frames, pos + 4, end)
-            elif frames.startswith(SKIP, pos + 5):
-                pass
-            elif frames.startswith(OK, pos + 5):
-                self.inflight = False
-            else:
-                self.decode(frames, pos + 4, end)
-            pos = end
-        if buf:
-            del buf[:pos]
-        elif pos < size:
-            buf += data[pos:]
-
-    def decode(self, frames: bytes | bytearray, start: int, end: int) -> None:
-        """Decode the whole frame body ``frames[start:end]`` and handle the message."""
-        self.handle(msgpack.unpackb(frames[start:end], raw=False, strict_map_key=False))
-
-    def state_frame(self, frames: bytes | bytearray, start: int, end: int) -> bool:
-        """Handle the state whose body is ``frames[start:end]`` from its head and its last value
-        (view.legal). False when its bytes are not laid out as expected: decode it whole then.
-
-        ``legal`` is the value after the last ``"legal"`` string; it must take exactly the rest
-        of the frame (unpackb raises otherwise) and be ``[]`` or a list of choices (maps with
-        "do"). A "legal" string inside view.legal could pass for the view's key only as the
-        last key of a choice holding a list of choices: protocol/PROTOCOL.md lists the keys of
-        a choice, and "legal" is not one. (A wrong pick would be refused by the server and
-        counted as an error, not as a decision.) The head is read with a msgpack Unpacker.
-        """
-        if frames.endswith(NO_LEGAL, start, end):
-            if self.acted is None:  # no choice, no act awaiting its state: nothing to read
-                self.idle_state()
-                return True
-            legal: list[Any] = []
-        else:
-            at = frames.rfind(LEGAL, start, end)
-            if at < 0:
-                return False
-            try:
-                legal = msgpack.unpackb(
-                    frames[at + len(LEGAL) : end], raw=False, strict_map_key=False
-                )
-            except (ValueError, msgpack.UnpackException):
-                return False
-            if type(legal) is not list or not all(
-                type(choice) is dict and "do" in choice for choice in legal
-            ):
-                return False
-        head = msgpack.Unpacker(raw=False)
-        head.feed(frames[start : min(end, start + HEAD_MAX)])
-        try:
-            if (
-                head.read_map_header() != 4
-                or head.unpack() != "type"
-                or head.unpack() != "state"
-                or head.unpack() != "room"
-            ):
-                return False
-            room = head.unpack()
-            if head.unpack() != "version":
-                return False
-            version = head.unpack()
-            if head.unpack() != "view" or type(room) is not str or type(version) is not int:
-                return False
-        except (ValueError, msgpack.UnpackException):  # OutOfData: a longer head than expected
-            return False
-        self.on_state(room, version, legal)
-        return True
-
-    def idle_state(self) -> None:
-        """A state without choices for us while no act of ours awaits its answer."""
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        self.state = None
+        if self.conn.closed:  # a bye came: nothing after it counts
+            return
+        for event in self.conn.receive_data(data):
+            self.handle(event)
 
     # behaviour
-    def handle(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "state":
-            self.on_state(msg["room"], msg["version"], msg["view"]["legal"])
-        elif kind in ("events", "ok", "timer", "room", "pong"):
+    def handle(self, event: Event) -> None:
+        if isinstance(event, State):
+            # Until our act's direct reply arrives, states come from other seats' picks (in a
+            # simultaneous decision): they neither answer our act nor are acted on again.
+            state = (event.room, event.version, event.view["legal"])
+            if self.conn.awaiting(Act):
+                self.deferred = state  # acted on if our act is refused (a stale race)
+            else:
+                self.on_state(*state)
+        elif isinstance(event, Ok):
+            self.deferred = None  # the act's own state follows
+        elif isinstance(event, RoomUpdate):
+            message = event.message
             if (
-                kind == "room"
-                and self.host
-                and msg.get("status") == "playing"
-                and msg.get("game") != self.game_seen
+                self.host
+                and message.get("status") == "playing"
+                and message.get("game") != self.game_seen
             ):
-                self.game_seen = msg.get("game")
+                self.game_seen = message.get("game")
                 self.gen.stats.games_started += 1
-        elif kind == "welcome":
-            self.acks = msg.get("server") != "baseline"
+        elif isinstance(event, Welcome):
             self.welcomed.set_result(None)
-        elif kind == "joined":
-            self.room = msg["room"]
+        elif isinstance(event, Joined):
+            self.room = event.room
             if self.host:
                 for partner in self.partners:
-                    partner.send({"type": "join_room", "room": self.room, "as": "player"})
-        elif kind == "game_over":
-            self.on_game_over(msg)
-        elif kind == "error":
-            code = str(msg.get("code"))
+                    partner.send(JoinRoom(room=self.room, as_="player"))
+        elif isinstance(event, GameOver):
+            self.on_game_over(event)
+        elif isinstance(event, Error):
             if not self.welcomed.done():  # the hello itself was refused: a limit of the run
-                self.welcomed.set_exception(ConnectionError(f"hello refused: {code}"))
-            if code in BENIGN:
-                self.gen.stats.benign[code] += 1
+                self.welcomed.set_exception(ConnectionError(f"hello refused: {event.code}"))
+            if event.code in BENIGN:
+                self.gen.stats.benign[event.code] += 1
             else:
-                self.gen.stats.errors[code] += 1
+                self.gen.stats.errors[event.code] += 1
             self.acted = None
-            self.inflight = False
-        elif kind == "bye":
+            deferred, self.deferred = self.deferred, None
+            if isinstance(event.request, Act) and deferred is not None:
+                self.on_state(*deferred)
+        elif isinstance(event, Bye):
             self.gen.stats.errors["bye"] += 1
 
     def on_state(self, room: str, version: int, legal: list[Any]) -> None:
         gen = self.gen
-        if self.inflight:
-            return
         if self.acted is not None and version > self.acted:
             now = time.perf_counter()
             gen.stats.latencies.append((now - self.acted_at) * 1000.0)
@@ -428,20 +378,17 @@ class Client(asyncio.Protocol):
         self.state = None
         room, version, legal = state
         self.acted = version
-        self.inflight = self.acks
         # perf_counter, not loop.time(): uvloop's clock has 1 ms steps and is read once per loop
         # iteration, which would quantise and inflate every round trip
         self.acted_at = time.perf_counter()
-        self.send(
-            {"type": "act", "room": room, "version": version, "choice": self.rng.choice(legal)}
-        )
+        self.send(Act(room=room, version=version, choice=self.rng.choice(legal)))
 
-    def on_game_over(self, msg: dict[str, Any]) -> None:
+    def on_game_over(self, over: GameOver) -> None:
         if not self.host:
             return
         self.gen.stats.games_finished += 1
         if time.perf_counter() < self.gen.window_end:
-            self.send({"type": "rematch", "room": msg["room"]})
+            self.send(Rematch(room=over.room))
         else:
             self.finish()
             for partner in self.partners:
@@ -484,7 +431,6 @@ class Generator:
         self.rooms_left = clients // SEATS
         self.all_done: asyncio.Future[None] = self.loop.create_future()
         self.clients: list[Client] = []
-        self.packer = msgpack.Packer(use_bin_type=True)  # reused: packb makes one per call
 
     async def _connect(self, client: Client, gate: asyncio.Semaphore) -> None:
         async with gate:
@@ -496,7 +442,7 @@ class Generator:
                     if attempt == 4:
                         raise
                     await asyncio.sleep(0.2 * (attempt + 1))
-            client.send({"type": "hello", "protocol": 1, "name": f"load{self.index}"})
+            client.hello(f"load{self.index}")
             await client.welcomed
             self.stats.connected += 1
 
@@ -527,13 +473,12 @@ class Generator:
         editions = ("space", "shipwrecked")
         hosts = self.clients[::SEATS]
         for n, client in enumerate(hosts):
-            create = {
-                "type": "create_room",
-                "edition": editions[(n + self.edition_offset) % 2],
-                "seats": SEATS,
-                "public": False,
-                "autostart": True,
-            }
+            create = CreateRoom(
+                edition=editions[(n + self.edition_offset) % 2],
+                seats=SEATS,
+                public=False,
+                autostart=True,
+            )
             # Tables open spread over one think time: people do not all sit down in the same
             # millisecond, and with a fixed think time tables opened together stay in lockstep.
             delay = 0.0 if self.lockstep else self.think * n / len(hosts)

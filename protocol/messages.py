@@ -141,11 +141,7 @@ def check_chat(text: str, max_length: int = MAX_CHAT) -> str:
 
 def room_code(msg: Mapping[str, Any]) -> str:
     """The ``room`` field, upper-cased; a malformed code cannot name a room."""
-    # _str() inlined: nearly every request names a room.
-    raw = msg.get("room")
-    if not isinstance(raw, str):
-        raise _bad("room", "a string")
-    code = raw.upper()
+    code = _str(msg, "room").upper()
     if (
         len(code) not in (ROOM_CODE_LENGTH, PRIVATE_ROOM_CODE_LENGTH)
         or not code.isascii()
@@ -158,21 +154,36 @@ def room_code(msg: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- client requests
 
 
-class _Typed:
-    """Holder of ``TYPE``, the wire ``type`` of a request class."""
+#: The request classes by wire ``type``: filled by :func:`request`, read by :func:`parse_client`.
+REQUESTS: dict[str, type[Request]] = {}
 
-    # Not declared in the dataclass bodies: mypyc turns every name in the body of a compiled
-    # dataclass into a field, ClassVar included (mypyc/mypyc#1122), and the generated __init__
-    # then fails to set it ("attribute 'TYPE' is read-only"). So it lives on this plain base and
-    # each request class gets its value in the block that follows the classes.
-    TYPE: ClassVar[str] = ""
+R = TypeVar("R", bound="type[Request]")
+
+
+def request(kind: str) -> Callable[[R], R]:
+    """Class decorator: ``kind`` is the class's wire ``type``; register it in :data:`REQUESTS`."""
+
+    def register(cls: R) -> R:
+        assert kind not in REQUESTS, kind
+        cls.TYPE = kind
+        REQUESTS[kind] = cls
+        return cls
+
+    return register
 
 
 @dataclass(frozen=True, kw_only=True)
-class Request(_Typed):
+class Request:
     """Base of every client message; ``id`` is echoed in the direct reply."""
 
+    TYPE: ClassVar[str] = ""
+
     id: int | None = None
+
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        """Validate the decoded map ``m`` (its ``id`` already checked: ``rid``)."""
+        return cls(id=rid)
 
     def to_wire(self) -> dict[str, Any]:
         """This request as a protocol map (``None`` optionals left out)."""
@@ -185,6 +196,7 @@ class Request(_Typed):
         return out
 
 
+@request("hello")
 @dataclass(frozen=True, kw_only=True)
 class Hello(Request):
     """First message: identify (``token`` resumes an earlier identity)."""
@@ -193,17 +205,36 @@ class Hello(Request):
     protocol: int = PROTOCOL_VERSION
     token: str | None = None
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        name = _str(m, "name")
+        if "protocol" not in m:
+            raise _bad("protocol", "an integer")
+        version = m["protocol"]
+        if type(version) is not int or version != PROTOCOL_VERSION:  # not 1.0, "1" or true
+            raise ProtocolError(
+                ErrorCode.UNSUPPORTED_PROTOCOL,
+                f"protocol {version!r} is not supported; this server speaks {PROTOCOL_VERSION}",
+            )
+        token = m.get("token")
+        if token is not None and not isinstance(token, str):
+            raise _bad("token", "a string")
+        return cls(id=rid, name=check_name(name), protocol=PROTOCOL_VERSION, token=token)
 
+
+@request("ping")
 @dataclass(frozen=True, kw_only=True)
 class Ping(Request):
     """Keep-alive."""
 
 
+@request("list_rooms")
 @dataclass(frozen=True, kw_only=True)
 class ListRooms(Request):
     """Ask for the public rooms."""
 
 
+@request("create_room")
 @dataclass(frozen=True, kw_only=True)
 class CreateRoom(Request):
     """Open a room and take seat 0 as its host."""
@@ -219,13 +250,52 @@ class CreateRoom(Request):
     # Rule ids of RULES.md section V; which ones exist is the rules engine's business.
     variants: tuple[str, ...] = ()
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        edition = _option(_str(m, "edition"), EDITIONS, "edition")
+        seats = _option(_int(m, "seats"), SEAT_COUNTS, "seats")
+        bots = _int(m, "bots", 0)
+        if not 0 <= bots < seats:
+            raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")
+        seed = m.get("seed")
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
+        ):
+            raise _bad("seed", f"an integer from 0 to {MAX_SEED}")
+        variants = m.get("variants", [])
+        if (
+            not isinstance(variants, list)
+            or len(variants) > MAX_VARIANTS
+            or not all(isinstance(v, str) for v in variants)
+        ):
+            raise _bad("variants", f"a list of at most {MAX_VARIANTS} strings")
+        return cls(
+            id=rid,
+            edition=edition,
+            seats=seats,
+            public=_bool(m, "public", True),
+            timer=_option(_int(m, "timer", 0), TIMERS, "timer"),
+            bots=bots,
+            bot_level=_option(_str(m, "bot_level", "basic"), BOT_LEVELS, "bot_level"),
+            autostart=_bool(m, "autostart", False),
+            seed=seed,
+            variants=tuple(variants),
+        )
 
+
+@request("join_room")
 @dataclass(frozen=True, kw_only=True)
 class JoinRoom(Request):
     """Join a room as a player or a spectator."""
 
     room: str
     as_: str = field(default="player", metadata={"wire": "as"})
+
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        code = room_code(m)
+        role = _option(_str(m, "as", "player"), ("player", "spectator"), "as")
+        return cls(id=rid, room=code, as_=role)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -234,31 +304,49 @@ class RoomRequest(Request):
 
     room: str
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        return cls(id=rid, room=room_code(m))
 
+
+@request("leave_room")
 @dataclass(frozen=True, kw_only=True)
 class LeaveRoom(RoomRequest):
     """Leave a room."""
 
 
+@request("add_bot")
 @dataclass(frozen=True, kw_only=True)
 class AddBot(RoomRequest):
     """Host: fill the lowest free seat with a server bot."""
 
     level: str = "basic"
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        level = _option(_str(m, "level", "basic"), BOT_LEVELS, "level")
+        return cls(id=rid, room=room_code(m), level=level)
 
+
+@request("remove_bot")
 @dataclass(frozen=True, kw_only=True)
 class RemoveBot(RoomRequest):
     """Host: free a bot's seat."""
 
     seat: int
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        return cls(id=rid, room=room_code(m), seat=_int(m, "seat"))
 
+
+@request("start")
 @dataclass(frozen=True, kw_only=True)
 class Start(RoomRequest):
     """Host: start the game."""
 
 
+@request("act")
 @dataclass(frozen=True, kw_only=True)
 class Act(RoomRequest):
     """Make a decision: ``choice`` is one map of the latest ``view.legal``, verbatim."""
@@ -266,165 +354,66 @@ class Act(RoomRequest):
     version: int
     choice: dict[str, Any]
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        code = room_code(m)
+        version = _int(m, "version")
+        choice = m.get("choice")
+        if not isinstance(choice, dict) or not str_keys(choice):
+            raise _bad("choice", "a map with string keys")
+        return cls(id=rid, room=code, version=version, choice=choice)
 
+
+@request("chat")
 @dataclass(frozen=True, kw_only=True)
 class Chat(RoomRequest):
     """Say something to the room."""
 
     text: str
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        return cls(id=rid, room=room_code(m), text=_str(m, "text"))
 
+
+@request("rematch")
 @dataclass(frozen=True, kw_only=True)
 class Rematch(RoomRequest):
     """Host: same seats, new seed, after the game is over."""
 
 
+@request("back")
 @dataclass(frozen=True, kw_only=True)
 class Back(RoomRequest):
     """Clear the caller's ``away`` mark."""
 
 
+@request("sync")
 @dataclass(frozen=True, kw_only=True)
 class Sync(RoomRequest):
     """Ask for the room, state and timer again."""
 
 
+@request("list_replays")
 @dataclass(frozen=True, kw_only=True)
 class ListReplays(Request):
     """Ask for the latest finished games."""
 
 
+@request("get_replay")
 @dataclass(frozen=True, kw_only=True)
 class GetReplay(Request):
     """Ask for one finished game's setup and decisions."""
 
     game: int
 
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        return cls(id=rid, game=_int(m, "game"))
 
-# The wire type of each request class (see _Typed for why it is not in the class bodies).
-Hello.TYPE = "hello"
-Ping.TYPE = "ping"
-ListRooms.TYPE = "list_rooms"
-CreateRoom.TYPE = "create_room"
-JoinRoom.TYPE = "join_room"
-LeaveRoom.TYPE = "leave_room"
-AddBot.TYPE = "add_bot"
-RemoveBot.TYPE = "remove_bot"
-Start.TYPE = "start"
-Act.TYPE = "act"
-Chat.TYPE = "chat"
-Rematch.TYPE = "rematch"
-Back.TYPE = "back"
-Sync.TYPE = "sync"
-ListReplays.TYPE = "list_replays"
-GetReplay.TYPE = "get_replay"
-
-
-# --------------------------------------------------------------------------- parsing
-
-Parser = Callable[[Mapping[str, Any], int | None], Request]
-
-
-def _hello(m: Mapping[str, Any], rid: int | None) -> Request:
-    name = _str(m, "name")
-    if "protocol" not in m:
-        raise _bad("protocol", "an integer")
-    version = m["protocol"]
-    if version != PROTOCOL_VERSION or isinstance(version, bool):
-        raise ProtocolError(
-            ErrorCode.UNSUPPORTED_PROTOCOL,
-            f"protocol {version!r} is not supported; this server speaks {PROTOCOL_VERSION}",
-        )
-    token = m.get("token")
-    if token is not None and not isinstance(token, str):
-        raise _bad("token", "a string")
-    return Hello(id=rid, name=check_name(name), protocol=PROTOCOL_VERSION, token=token)
-
-
-def _create(m: Mapping[str, Any], rid: int | None) -> Request:
-    edition = _option(_str(m, "edition"), EDITIONS, "edition")
-    seats = _option(_int(m, "seats"), SEAT_COUNTS, "seats")
-    bots = _int(m, "bots", 0)
-    if not 0 <= bots < seats:
-        raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")
-    seed = m.get("seed")
-    if seed is not None and (
-        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
-    ):
-        raise _bad("seed", f"an integer from 0 to {MAX_SEED}")
-    variants = m.get("variants", [])
-    if (
-        not isinstance(variants, list)
-        or len(variants) > MAX_VARIANTS
-        or not all(isinstance(v, str) for v in variants)
-    ):
-        raise _bad("variants", f"a list of at most {MAX_VARIANTS} strings")
-    return CreateRoom(
-        id=rid,
-        edition=edition,
-        seats=seats,
-        public=_bool(m, "public", True),
-        timer=_option(_int(m, "timer", 0), TIMERS, "timer"),
-        bots=bots,
-        bot_level=_option(_str(m, "bot_level", "basic"), BOT_LEVELS, "bot_level"),
-        autostart=_bool(m, "autostart", False),
-        seed=seed,
-        variants=tuple(variants),
-    )
-
-
-def _join(m: Mapping[str, Any], rid: int | None) -> Request:
-    code = room_code(m)
-    role = _option(_str(m, "as", "player"), ("player", "spectator"), "as")
-    return JoinRoom(id=rid, room=code, as_=role)
-
-
-def _act(m: Mapping[str, Any], rid: int | None) -> Request:
-    code = room_code(m)
-    # _int() inlined: act is most of the traffic.
-    version = m.get("version")
-    if (
-        not isinstance(version, int)
-        or isinstance(version, bool)
-        or not -MAX_INT <= version <= MAX_INT
-    ):
-        raise _bad("version", f"an integer within ±{MAX_INT}")
-    choice = m.get("choice")
-    if not isinstance(choice, dict) or not str_keys(choice):
-        raise _bad("choice", "a map with string keys")
-    return Act(id=rid, room=code, version=version, choice=choice)
-
-
-def _simple(cls: type[RoomRequest]) -> Parser:
-    def parse(m: Mapping[str, Any], rid: int | None) -> Request:
-        return cls(id=rid, room=room_code(m))
-
-    return parse
-
-
-PARSERS: dict[str, Parser] = {
-    "hello": _hello,
-    "ping": lambda m, rid: Ping(id=rid),
-    "list_rooms": lambda m, rid: ListRooms(id=rid),
-    "create_room": _create,
-    "join_room": _join,
-    "leave_room": _simple(LeaveRoom),
-    "add_bot": lambda m, rid: AddBot(
-        id=rid, room=room_code(m), level=_option(_str(m, "level", "basic"), BOT_LEVELS, "level")
-    ),
-    "remove_bot": lambda m, rid: RemoveBot(id=rid, room=room_code(m), seat=_int(m, "seat")),
-    "start": _simple(Start),
-    "act": _act,
-    "chat": lambda m, rid: Chat(id=rid, room=room_code(m), text=_str(m, "text")),
-    "rematch": _simple(Rematch),
-    "back": _simple(Back),
-    "sync": _simple(Sync),
-    "list_replays": lambda m, rid: ListReplays(id=rid),
-    "get_replay": lambda m, rid: GetReplay(id=rid, game=_int(m, "game")),
-}
 
 #: Every type a client may send.
-CLIENT_TYPES = frozenset(PARSERS)
+CLIENT_TYPES = frozenset(REQUESTS)
 
 
 def request_id(msg: Mapping[str, Any]) -> int | None:
@@ -444,17 +433,13 @@ def parse_client(msg: Mapping[str, Any]) -> Request:
     kind = msg.get("type")
     if not isinstance(kind, str):
         raise _bad("type", "a string")
-    # request_id() inlined, and "id" looked up once: this runs for every message.
     rid = msg.get("id")
-    if rid is None:
-        if "id" in msg:
-            raise _bad("id", "an integer")
-    elif not isinstance(rid, int) or isinstance(rid, bool) or not -MAX_INT <= rid <= MAX_INT:
-        raise _bad("id", f"an integer within ±{MAX_INT}")
-    parser = PARSERS.get(kind)
-    if parser is None:
+    if rid is not None or "id" in msg:
+        rid = _int(msg, "id")
+    cls = REQUESTS.get(kind)
+    if cls is None:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
-    return parser(msg, rid)
+    return cls.from_wire(msg, rid)
 
 
 # --------------------------------------------------------------------------- server messages

@@ -14,13 +14,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from protocol.codec import normalize
+from protocol.codec import identical, normalize
 from protocol.errors import ErrorCode, ProtocolError
 from server.bots import pool
 from server.bots.expert import DEFAULT_BUDGET, Budget
@@ -131,6 +131,23 @@ class Seat:
         )
 
 
+def _event(record: dict[str, Any], names: Sequence[str]) -> Event | None:
+    """An event stored by :meth:`Room._record`, or None if the record is not one."""
+    try:
+        to = record.get("to")
+        return Event(
+            str(record["kind"]),
+            str(record["key"]),
+            dict(record["args"]),
+            names,
+            record.get("seat"),
+            None if to is None else tuple(int(seat) for seat in to),
+            tuple(str(arg) for arg in record.get("secret", ())),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def rebuild(
     edition: str,
     names: list[str],
@@ -193,6 +210,9 @@ class Room:
         # thoughts were asked for (only the newest one's answer counts).
         self._thinking: int | None = None
         self._thoughts = 0
+        # the room's own events (timeout, away, bot) of the current game, each with the length
+        # of the game's log when it was said: the history interleaves them as members saw them
+        self._said: list[tuple[int, Event]] = []
 
     # ------------------------------------------------------------------ reading
 
@@ -436,6 +456,7 @@ class Room:
         self.version_base = version_base
         self.game = Game(self.edition, names, seed, variants=self.variants)
         self._thinking = None  # a thought still out is for the game before
+        self._said = []
         self._rng = random.Random(seed ^ 0x5E1F)
         self.status = Status.PLAYING
         log.info(
@@ -473,6 +494,10 @@ class Room:
         room.version_base = stored.version_base
         room.status = Status.PLAYING
         room._rng = random.Random(stored.seed ^ len(stored.decisions))
+        names = [seat.name if seat else "" for seat in room.seats]
+        said = ((position, _event(record, names)) for position, record in stored.events)
+        # a record that does not decode is left out of the history, not a reason to stop
+        room._said = [(position, event) for position, event in said if event is not None]
         for seat in room.seats:
             if seat is not None and seat.kind == "human" and seat.player and not seat.left:
                 room.members[seat.player] = "player"
@@ -499,16 +524,9 @@ class Room:
         if not self.game.legal(seat.index):
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "you have nothing to decide now")
         legal = self._legal(seat.index)
-        # A choice sent back verbatim usually equals its option as decoded; compare the wire
-        # forms (tuples become lists, ...) only when it does not.
-        match = None
-        for option in legal:
-            if option == choice:
-                match = option
-                break
-        if match is None:
-            wanted = normalize(choice)
-            match = next((option for option in legal if normalize(option) == wanted), None)
+        # equal as msgpack values, types included: {"card": 48.0} or {"target": true} is not
+        # the legal {"card": 48} or {"target": 1}
+        match = next((option for option in legal if identical(option, choice)), None)
         if match is None:
             raise ProtocolError(ErrorCode.ILLEGAL_CHOICE, "that choice is not in view.legal")
         if ack:
@@ -551,7 +569,9 @@ class Room:
         """Engine, then store commit, then messages: a state is never sent before it is stored."""
         game = self.game
         assert game is not None and self.game_id is not None
+        position = len(game.log)
         events = game.apply(index, choice)
+        self._record(extra, position)
         recorded = game.decisions[-1][1]
         self.hub.store.append_decision(self.game_id, len(game.decisions) - 1, index, recorded, by)
         self._track_opened(index)
@@ -660,7 +680,43 @@ class Room:
             return b""
         return encode({"type": "events", "room": self.code, "history": False, "events": wire})
 
+    def _record(self, events: list[Event], position: int | None = None) -> None:
+        """Keep (and store) the room's own ``events``, said before line ``position`` of the
+        game's log (default: the next line)."""
+        if self.game is None or self.game_id is None:
+            return
+        if position is None:
+            position = len(self.game.log)
+        for event in events:
+            self._said.append((position, event))
+            record = {
+                "kind": event.kind,
+                "key": event.key,
+                "args": event.args,
+                "seat": event.seat,
+                "to": event.to,
+                "secret": event.secret,
+            }
+            self.hub.store.append_event(self.game_id, position, record)
+
+    def _history(self) -> list[Event]:
+        """The game's log with the room's own events where members received them live."""
+        assert self.game is not None
+        out: list[Event] = []
+        said = iter(self._said)
+        pending = next(said, None)
+        for index, event in enumerate(self.game.log):
+            while pending is not None and pending[0] <= index:
+                out.append(pending[1])
+                pending = next(said, None)
+            out.append(event)
+        while pending is not None:
+            out.append(pending[1])
+            pending = next(said, None)
+        return out
+
     def _announce_events(self, events: list[Event]) -> None:
+        self._record(events)
         for player in self.members:
             wire = self._events_for(events, self._recipient_seat(player))
             if wire:
@@ -679,7 +735,7 @@ class Room:
         if self.game is None or not self.hub.connected(player):
             return
         seat = self._recipient_seat(player)
-        history = self._events_for(self.game.log, seat)[-self.config.history_events :]
+        history = self._events_for(self._history(), seat)[-self.config.history_events :]
         self.hub.send(
             player, {"type": "events", "room": self.code, "history": True, "events": history}
         )

@@ -71,6 +71,11 @@ CREATE TABLE IF NOT EXISTS decisions (
     at REAL NOT NULL,
     PRIMARY KEY (game, n)
 );
+CREATE TABLE IF NOT EXISTS server_events (  -- the room's own log lines: timeout, away, bot
+    game INTEGER NOT NULL REFERENCES games(id),
+    position INTEGER NOT NULL,    -- length of the game's log when it was said
+    event TEXT NOT NULL           -- JSON: kind, text, to, public_text, seat
+);
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 """
 
@@ -111,6 +116,8 @@ class StoredGame:
     turns: int | None
     ended: float | None
     decisions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # the server's own events (position in the game's log, event record), in order
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def variants(self) -> list[str]:
@@ -365,6 +372,14 @@ class Store:
             self._dirty = True
             self.on_write()
 
+    def append_event(self, game: int, position: int, event: dict[str, Any]) -> None:
+        """Record one of the server's own events (a timeout, away, bot line) of ``game``, said
+        when its log had ``position`` lines, so the history sent after a restart holds it."""
+        self._write(
+            "INSERT INTO server_events (game, position, event) VALUES (?, ?, ?)",
+            (game, position, json.dumps(event)),
+        )
+
     def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
         """Record a change of seat occupants (a player left and a bot took over)."""
         self._write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
@@ -414,6 +429,11 @@ class Store:
                 if not isinstance(choice, dict):
                     raise CorruptRow(f"game {game.id}, decision {n} is not a map")
                 game.decisions.append((seat, choice))
+            for position, event in self._db.execute(
+                "SELECT position, event FROM server_events WHERE game = ? ORDER BY rowid",
+                (game.id,),
+            ):
+                game.events.append((position, json.loads(event)))
         return game
 
     _COLUMNS = (

@@ -21,8 +21,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.codec import MessageDecoder, encode
-from protocol.messages import BOT_LEVELS, EDITIONS, MAX_SEATS, MIN_SEATS, TIMERS
+from protocol.client import (
+    Bye,
+    ClientConnection,
+    ConnectionClosed,
+    Error,
+    Event,
+    GameOver,
+    Joined,
+    RemoteProtocolError,
+    RoomUpdate,
+    State,
+    Welcome,
+)
+from protocol.messages import (
+    BOT_LEVELS,
+    EDITIONS,
+    MAX_SEATS,
+    MIN_SEATS,
+    TIMERS,
+    Act,
+    CreateRoom,
+    JoinRoom,
+    LeaveRoom,
+    Ping,
+    Rematch,
+    Request,
+    Sync,
+)
 from server.config import DEFAULT_PORT
 
 Message = dict[str, Any]
@@ -105,21 +131,19 @@ class HeadlessBot:
         self._rng = random.Random(self.seed)
         self._acted: int | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self._conn = ClientConnection()
         self._done = False
-        self._next_id = 0
-        self._sent: dict[int, Message] = {}  # requests awaiting their direct reply
         self._last_act = 0.0
         self._welcomed = False  # the current connection got a welcome (resets the backoff)
 
     # ------------------------------------------------------------------ plumbing
 
-    def send(self, message: Message) -> None:
-        """Send one message (with a fresh request id)."""
-        if self._writer is None or self._writer.is_closing():
+    def send(self, request: Request) -> None:
+        """Send one request (the connection gives it a fresh id)."""
+        if self._writer is None or self._writer.is_closing() or self._conn.closed:
             return
-        self._next_id += 1
-        self._sent[self._next_id] = message
-        self._writer.write(encode({**message, "id": self._next_id}))
+        self._conn.send(request)
+        self._writer.write(self._conn.data_to_send())
 
     async def run(self) -> list[GameResult]:
         """Play until ``games`` games have ended; return their results."""
@@ -153,97 +177,95 @@ class HeadlessBot:
         self._writer = writer
         self.connections += 1
         self._acted = None  # an act lost with the old connection must be sent again
-        self._sent.clear()
-        decoder = MessageDecoder(max_size=None)
-        hello: Message = {"type": "hello", "protocol": 1, "name": self.name}
-        if self.token:
-            hello["token"] = self.token
-        self.send(hello)
+        self._conn = ClientConnection(token=self.token)
+        self._conn.hello(self.name)
+        writer.write(self._conn.data_to_send())
         try:
             while not self._done:
                 try:
                     data = await asyncio.wait_for(reader.read(1 << 16), 20.0)
                 except TimeoutError:
-                    self.send({"type": "ping"})
+                    self.send(Ping())
                     continue
-                if not data:
+                try:
+                    # one event at a time: each is handled before the next is made
+                    for event in self._conn.receive_data(data):
+                        if self.record and not isinstance(event, ConnectionClosed):
+                            self.frames.append(event.message)
+                        await self._on_event(event)
+                        if self._done:
+                            break
+                except RemoteProtocolError as exc:
+                    raise ConnectionError(f"the server broke the protocol: {exc}") from exc
+                if self._conn.closed:
                     return
-                for message in decoder.feed(data):
-                    if self.record:
-                        self.frames.append(message)
-                    await self._on_message(message)
-                    if self._done:
-                        break
         finally:
             writer.close()
             self._writer = None
 
     # ------------------------------------------------------------------ behaviour
 
-    async def _on_message(self, msg: Message) -> None:
-        kind = msg.get("type")
-        request = self._sent.pop(msg["id"], None) if isinstance(msg.get("id"), int) else None
-        if request is not None and request["type"] == "leave_room" and kind != "error":
+    async def _on_event(self, event: Event) -> None:
+        request = event.request
+        if isinstance(request, LeaveRoom) and not isinstance(event, Error):
             self._done = True
             return
-        if kind == "welcome":
+        if isinstance(event, Welcome):
             self._welcomed = True
-            resumed = self.token is not None
-            self.token, self.player = msg["token"], msg["player"]
-            if not resumed or (self.seat is None and self.room is None):
+            self.token, self.player = event.token, event.player
+            if not event.resumed or (self.seat is None and self.room is None):
                 self._enter_room()
-        elif kind == "joined":
-            self.room, self.seat = msg["room"], msg["seat"]
+        elif isinstance(event, Joined):
+            self.room, self.seat = event.room, event.seat
             if self.on_room is not None:
-                self.on_room(msg["room"])
-        elif kind == "room":
-            self.host_id = msg["host"]
-        elif kind == "state":
-            await self._on_state(msg)
-        elif kind == "game_over":
-            self._on_game_over(msg)
-        elif kind == "error":
-            if msg["code"] == "rate_limited":
+                self.on_room(event.room)
+        elif isinstance(event, RoomUpdate):
+            self.host_id = event.message.get("host")
+        elif isinstance(event, State):
+            await self._on_state(event)
+        elif isinstance(event, GameOver):
+            self._on_game_over(event)
+        elif isinstance(event, Error):
+            if event.code == "rate_limited":
                 # The request was dropped: back off, then redo it (an act is redone from a
                 # fresh state, since the game may have moved on).
                 await asyncio.sleep(0.5)
-                if request is None or request["type"] == "act":
+                if request is None or isinstance(request, Act):
                     self._acted = None
                     if self.room is not None:
-                        self.send({"type": "sync", "room": self.room})
+                        self.send(Sync(room=self.room))
                 else:
                     self.send(request)
-            elif msg["code"] not in BENIGN:
-                raise BotError(f"server refused: {msg['code']}: {msg['message']}")
-        elif kind == "bye" and msg.get("reason") == "replaced":
+            elif event.code not in BENIGN:
+                raise BotError(f"server refused: {event.code}: {event.text}")
+        elif isinstance(event, Bye) and event.reason == "replaced":
             raise BotError("replaced by another connection with the same token")
 
     def _enter_room(self) -> None:
         if self.create is not None and self.room is None:
             spec = self.create
-            request: Message = {
-                "type": "create_room",
-                "edition": spec.edition,
-                "seats": spec.seats,
-                "bots": spec.server_bots,
-                "bot_level": self.level,
-                "timer": spec.timer,
-                "public": spec.public,
-                "autostart": True,
-            }
-            if spec.seed is not None:
-                request["seed"] = spec.seed
-            self.send(request)
+            self.send(
+                CreateRoom(
+                    edition=spec.edition,
+                    seats=spec.seats,
+                    bots=spec.server_bots,
+                    bot_level=self.level,
+                    timer=spec.timer,
+                    public=spec.public,
+                    autostart=True,
+                    seed=spec.seed,
+                )
+            )
         elif self.room is not None:
-            self.send({"type": "join_room", "room": self.room, "as": "player"})
+            self.send(JoinRoom(room=self.room, as_="player"))
         else:
             raise BotError("nothing to do: give a room to create or join")
 
-    async def _on_state(self, msg: Message) -> None:
+    async def _on_state(self, state: State) -> None:
         from server.bots.levels import choose  # lazy so --help stays fast
 
-        view = msg["view"]
-        version = msg["version"]
+        view = state.view
+        version = state.version
         if not view["legal"] or version == self._acted:
             return
         self._acted = version
@@ -259,20 +281,18 @@ class HeadlessBot:
             choice = await asyncio.to_thread(choose, self.level, view, self._rng, budget)
         else:
             choice = choose(self.level, view, self._rng)
-        self.send({"type": "act", "room": msg["room"], "version": version, "choice": choice})
+        self.send(Act(room=state.room, version=version, choice=choice))
 
-    def _on_game_over(self, msg: Message) -> None:
-        result = GameResult(
-            msg["room"], msg["game"], msg["winner"], msg["winner_name"], msg["turns"]
-        )
+    def _on_game_over(self, over: GameOver) -> None:
+        result = GameResult(over.room, over.game, over.winner, over.winner_name, over.turns)
         self.results.append(result)
         if self.on_line is not None:
             self.on_line(result.line())
         if len(self.results) >= self.games:
             # Leave politely; the run ends when the server confirms (see _on_message).
-            self.send({"type": "leave_room", "room": msg["room"]})
+            self.send(LeaveRoom(room=over.room))
         elif self.host_id == self.player:
-            self.send({"type": "rematch", "room": msg["room"]})
+            self.send(Rematch(room=over.room))
 
 
 # ---------------------------------------------------------------------- command line

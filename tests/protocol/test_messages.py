@@ -202,3 +202,13 @@ def test_parse_client_never_fails_unexpectedly(kind: object, fields: dict[str, A
         assert exc.code in ErrorCode
     else:
         assert kind == request.TYPE
+
+
+def test_hello_protocol_must_be_the_integer_one() -> None:
+    for version in ("1", 1.0, True, None, 2):
+        with pytest.raises(ProtocolError) as info:
+            parse_client({"type": "hello", "name": "Ann", "protocol": version})
+        assert info.value.code == ErrorCode.UNSUPPORTED_PROTOCOL, version
+    with pytest.raises(ProtocolError) as info:
+        parse_client({"type": "hello", "name": "Ann"})
+    assert info.value.code == ErrorCode.BAD_REQUEST

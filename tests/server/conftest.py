@@ -1,4 +1,10 @@
-"""Helpers for server tests: a started server on a free loopback port and a raw protocol client."""
+"""Helpers for server tests: a started server on a free loopback port and a protocol client.
+
+The client speaks through :class:`protocol.client.ClientConnection` (in its unchecked
+``send_raw`` form where a test sends what it likes), so every frame the server sends in these
+tests is also checked against the protocol: a reply to no request, an unknown type or a missing
+field fails the test with RemoteProtocolError.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from protocol.codec import MessageDecoder, encode
+from protocol.client import ClientConnection, ConnectionClosed, Raw
 from server.config import SHARED_ADDRESS, ServerConfig
 from server.tcp import RunningServer, start_server
 
@@ -30,15 +36,14 @@ FAST = {
 
 
 class Client:
-    """A bare protocol client: send maps, receive maps, with timeouts."""
+    """A test's protocol client: send maps, receive maps, with timeouts."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
-        self.decoder = MessageDecoder(max_size=None)
+        self.conn = ClientConnection(max_frame=None)
         self.inbox: list[Message] = []
         self.seen: list[Message] = []  # every message received, in order
-        self.next_id = 100
         self.player: str | None = None
         self.token: str | None = None
 
@@ -48,19 +53,33 @@ class Client:
         return cls(reader, writer)
 
     def send(self, message: Message) -> None:
-        self.writer.write(encode(message))
+        """Send ``message`` as it is (an ``id`` only if it has one)."""
+        self.conn.send_raw(message)
+        self.writer.write(self.conn.data_to_send())
 
     def send_raw(self, data: bytes) -> None:
-        self.writer.write(data)
+        """Send ``data`` as it is (replies to it are then matched to no request)."""
+        self.conn.send_bytes(data)
+        self.writer.write(self.conn.data_to_send())
+
+    def _receive(self, data: bytes) -> bool:
+        """Take ``data`` from the server; False at the end of the stream."""
+        if not data:
+            return False
+        if self.conn.closed:  # after bye or a closing error: the protocol says nothing more
+            raise AssertionError(f"the server sent data after closing: {data!r:.200}")
+        for event in self.conn.receive_data(data):
+            if isinstance(event, ConnectionClosed):
+                return False
+            self.seen.append(event.message)
+            self.inbox.append(event.message)
+        return True
 
     async def recv(self, timeout: float = 5.0) -> Message:
         while not self.inbox:
             data = await asyncio.wait_for(self.reader.read(1 << 16), timeout)
-            if not data:
+            if not self._receive(data):
                 raise ConnectionError("closed by server")
-            for msg in self.decoder.feed(data):
-                self.seen.append(msg)
-                self.inbox.append(msg)
         return self.inbox.pop(0)
 
     async def expect(self, kind: str, timeout: float = 5.0, **match: Any) -> Message:
@@ -73,10 +92,9 @@ class Client:
                 return msg
 
     async def request(self, message: Message, timeout: float = 5.0) -> Message:
-        """Send with an id; return the direct reply (result or error)."""
-        self.next_id += 1
-        rid = self.next_id
-        self.send({**message, "id": rid})
+        """Send with a fresh id; return the direct reply (result or error)."""
+        rid = self.conn.send(Raw(message=message)).id
+        self.writer.write(self.conn.data_to_send())
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -104,11 +122,8 @@ class Client:
         try:
             while True:
                 data = await asyncio.wait_for(self.reader.read(1 << 16), timeout)
-                if not data:
+                if not self._receive(data):
                     return True
-                for msg in self.decoder.feed(data):
-                    self.seen.append(msg)
-                    self.inbox.append(msg)
         except (TimeoutError, ConnectionError):
             return False
 

@@ -325,3 +325,33 @@ async def test_a_pick_raced_by_another_seats_pick_is_accepted(
         )
         assert reply["type"] == "ok", reply
     raise AssertionError("the seeded game never reached a simultaneous decision")
+
+
+async def test_a_choice_must_match_in_types_too(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    # {"card": 48.0} or {"card": true} equals {"card": 48} / {"card": 1} to Python, not on the wire
+    ann, bob, code = await duel(server, connect)
+    room = server.lobby.rooms[code]
+    assert room.game is not None
+    players = {0: ann, 1: bob}
+    for _ in range(200):
+        seat = room.game.pending_seats()[0]
+        legal = room.game.view(seat)["legal"]
+        typed = next((c for c in legal if any(type(v) is int for v in c.values())), None)
+        if typed is not None:
+            break
+        await players[seat].request(
+            {"type": "act", "room": code, "version": room.version, "choice": legal[0]}
+        )
+    assert typed is not None, "no choice with an int field came up"
+    key = next(k for k, v in typed.items() if type(v) is int)
+    version = room.version
+    for wrong in (float(typed[key]), bool(typed[key]), str(typed[key])):
+        act = {"type": "act", "room": code, "version": version, "choice": {**typed, key: wrong}}
+        assert await players[seat].error(act) == "illegal_choice", wrong
+    assert room.version == version  # nothing changed
+    reply = await players[seat].request(
+        {"type": "act", "room": code, "version": version, "choice": typed}
+    )
+    assert reply["type"] == "ok"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from tests.server.conftest import Client, ClientFactory, ServerFactory
 
@@ -86,3 +87,52 @@ async def test_spectator_cannot_be_away(make_server: ServerFactory, connect: Cli
         await bob.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
         == "not_seated"
     )
+
+
+def _lines(messages: list[dict[str, object]]) -> list[tuple[object, object]]:
+    return [
+        (e["kind"], e["text"])
+        for m in messages
+        if m["type"] == "events"
+        for e in m["events"]  # type: ignore[attr-defined]
+    ]
+
+
+async def test_history_holds_the_rooms_own_events_as_they_were_seen_live(
+    make_server: ServerFactory, connect: ClientFactory, tmp_path: Path
+) -> None:
+    # Ann never answers: timeouts, away and bot lines come from the room, not the engine.
+    db = str(tmp_path / "selfish.sqlite3")
+    server = await make_server(timer_scale=0.004, away_delay=0.05, db=db)
+    ann = await connect(server.port, "Ann")
+    code = (
+        await ann.request(
+            {
+                "type": "create_room",
+                "edition": "space",
+                "seats": 2,
+                "bots": 1,
+                "timer": 30,
+                "autostart": True,
+                "seed": 11,
+            }
+        )
+    )["room"]
+    kinds: set[object] = set()
+    while not {"timeout", "away", "bot"} <= kinds:
+        kinds |= {kind for kind, _ in _lines([await ann.expect("events", timeout=5)])}
+    # Everything before the ok of sync was sent live; the history after it must repeat it.
+    ok = await ann.request({"type": "sync", "room": code})
+    live = _lines(ann.seen[: ann.seen.index(ok)])
+    history = await ann.expect("events", history=True)
+    assert _lines([history])[: len(live)] == live
+    # After a restart on the same database the room's own lines are still in the history.
+    room = server.lobby.rooms[code]
+    said = len(room.game.log) if room.game else 0
+    await server.stop()
+    again = await make_server(timer_scale=0.004, away_delay=0.05, db=db)
+    back = await connect(again.port)
+    await back.hello("Ann", token=ann.token)
+    history = await back.expect("events", history=True)
+    assert {"timeout", "away", "bot"} <= {kind for kind, _ in _lines([history])}
+    assert len(_lines([history])) >= said
