@@ -525,8 +525,11 @@ class Room:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "you have nothing to decide now")
         legal = self._legal(seat.index)
         # equal as msgpack values, types included: {"card": 48.0} or {"target": true} is not
-        # the legal {"card": 48} or {"target": 1}
-        match = next((option for option in legal if identical(option, choice)), None)
+        # the legal {"card": 48} or {"target": 1}. Python's == finds the candidate cheaply; a
+        # tuple in an option (a list once decoded) needs the full comparison.
+        match = next((o for o in legal if o == choice and identical(o, choice)), None)
+        if match is None:
+            match = next((o for o in legal if identical(o, choice)), None)
         if match is None:
             raise ProtocolError(ErrorCode.ILLEGAL_CHOICE, "that choice is not in view.legal")
         if ack:
