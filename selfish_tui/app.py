@@ -21,6 +21,7 @@ from selfish_tui import clock
 from selfish_tui.client import NetworkClient
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.model import Catalogue
+from selfish_tui.plain import clean_message
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
@@ -108,6 +109,19 @@ class SelfishApp(App[None]):
         self._lost_notified = False
         self.player_id: str | None = None
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast, always plain text: toasts show names, server messages and errors, which must
+        never be parsed as markup (a name like ``[/]`` would crash the app)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -271,8 +285,9 @@ class SelfishApp(App[None]):
             handler(data)
 
     def feed(self, data: dict[str, Any]) -> None:
-        """Handle one server message directly (tests and fixtures use this)."""
-        self.on_server_message(ServerMessage(data))
+        """Handle one server message directly (tests and fixtures use this), cleaned as the
+        network worker cleans what it receives."""
+        self.on_server_message(ServerMessage(clean_message(data)))
 
     def _on_pong(self, data: dict[str, Any]) -> None:
         if data.get("id") is not None and data.get("id") == self._sync_id:
@@ -389,7 +404,7 @@ class SelfishApp(App[None]):
         room.log.extend(entries)
         if table is not None:
             for entry in entries:
-                table.add_log(entry.kind, entry.text)
+                table.add_log(entry)
 
     def _on_state(self, data: dict[str, Any]) -> None:
         room = self.rooms.get(str(data.get("room")))
@@ -441,16 +456,16 @@ class SelfishApp(App[None]):
         who = str(data.get("name", "?"))
         if data.get("seat") is None:
             who += " (watching)"
-        entry = LogEntry("chat", f"{who}: {data.get('text', '')}")
+        entry = LogEntry("chat", str(data.get("text", "")), speaker=who)
         room.log.append(entry)
         if room.code != self.current:
             return
         table = self._table()
         if table is not None:
-            table.add_log(entry.kind, entry.text)
+            table.add_log(entry)
         waiting = self._screen_of(WaitingRoomScreen)
         if waiting is not None:
-            waiting.add_log(entry.kind, entry.text)
+            waiting.add_log(entry)
 
     def _on_error(self, data: dict[str, Any]) -> None:
         code = str(data.get("code", "error"))

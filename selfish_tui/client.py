@@ -18,6 +18,7 @@ from textual.message import Message
 from protocol.codec import MessageDecoder, encode
 from protocol.errors import FrameError
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
+from selfish_tui.plain import clean_message
 
 PROTOCOL_VERSION = 1
 # Server frames have no size limit; PROTOCOL.md asks clients to accept at least 16 MiB.
@@ -176,6 +177,9 @@ class NetworkClient:
 
     def _handle(self, message: dict[str, Any]) -> tuple[str, bool] | None:
         """React to one message; a tuple ends the session with (reason, retry)."""
+        # The one place where frames become the client's model: from here on no string holds a
+        # terminal control (see selfish_tui.plain).
+        message = clean_message(message)
         kind = message.get("type")
         if kind == "welcome":
             resumed = self._sent_token

@@ -33,6 +33,14 @@ you may play now. `☠` marks a choice that certainly kills you: you are asked t
 """
 
 SECTION = re.compile(r"^## ", re.MULTILINE)
+# Inline Markdown: code, emphasis, links and images, HTML and entities, tables, strikethrough.
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>&#|~])")
+
+
+def _literal(value: object) -> str:
+    """A server's string inside Markdown, every special character escaped (no links, no
+    emphasis: the catalogue is shown as the server wrote it)."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", str(value))
 
 
 def rules_path() -> Path | None:
@@ -70,7 +78,8 @@ def rules_for(edition: str | None, catalogue: Catalogue | None = None) -> str:
         (catalogue or Catalogue()).cards.values(),
         key=lambda e: (str(e.get("kind")), str(e.get("name"))),
     ):
-        lines.append(f"- **{entry.get('name')}** ({entry.get('kind')}): {entry.get('text', '')}")
+        name, kind, text = (_literal(entry.get(k, "")) for k in ("name", "kind", "text"))
+        lines.append(f"- **{name}** ({kind}): {text}")
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Select, Static
 
 from selfish_tui.model import seat_colour
-from selfish_tui.state import RoomState
+from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.log import GameLog
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static(self.status_text, id="lobby-status")
+            yield Static(Text(self.status_text), id="lobby-status")
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-hint")
         yield Footer()
@@ -81,7 +81,9 @@ class LobbyScreen(Screen[None]):
         """Show connection progress or the server's name."""
         self.status_text = text
         if self._ready:
-            self.query_one("#lobby-status", Static).update(text)
+            # query, not query_one: while the app shuts down the widget may already be gone.
+            for status in self.query("#lobby-status").results(Static):
+                status.update(Text(text))
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         """Fill the table from a ``rooms`` message."""
@@ -93,8 +95,9 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for room in rooms:
             timer = f"{room.get('timer')}s" if room.get("timer") else "off"
-            table.add_row(
-                Text(str(room.get("room")), style="bold"),
+            # Text, not str: DataTable parses a str cell as markup, and these come from the
+            # server (a host named "[/]" must not crash the lobby).
+            cells = [
                 EDITION_NAMES.get(str(room.get("edition")), str(room.get("edition"))),
                 f"{room.get('filled')}/{room.get('size')}",
                 str(room.get("humans", "")),
@@ -103,6 +106,10 @@ class LobbyScreen(Screen[None]):
                 timer,
                 str(room.get("host", "")),
                 str(room.get("spectators", 0)),
+            ]
+            table.add_row(
+                Text(str(room.get("room")), style="bold"),
+                *(Text(cell, no_wrap=True, overflow="ellipsis") for cell in cells),
                 key=str(room.get("room")),
             )
         hint = self.query_one("#lobby-hint", Static)
@@ -328,7 +335,7 @@ class WaitingRoomScreen(Screen[None]):
         self._ready = True
         log = self.query_one(GameLog)
         for entry in self.room.log:
-            log.add(entry.kind, entry.text)
+            log.add_entry(entry)
         self.refresh_room()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -340,7 +347,7 @@ class WaitingRoomScreen(Screen[None]):
             return  # on_mount draws the latest room info
         info = self.room.info
         seats_box = self.query_one("#seats", Static)
-        seats_box.border_title = f"Room {self.room.code}"
+        seats_box.border_title = Text(f"Room {self.room.code}")
         text = Text()
         edition = EDITION_NAMES.get(str(info.get("edition")), str(info.get("edition", "")))
         timer = f"{info.get('timer')} s per decision" if info.get("timer") else "no timer"
@@ -380,11 +387,11 @@ class WaitingRoomScreen(Screen[None]):
         seats_box.update(text)
         self.refresh_bindings()
 
-    def add_log(self, kind: str, text: str) -> None:
+    def add_log(self, entry: LogEntry) -> None:
         """Append a chat or notice line."""
         if not self._ready:
             return  # on_mount replays the room's log
-        self.query_one(GameLog).add(kind, text)
+        self.query_one(GameLog).add_entry(entry)
 
     def action_add_bot(self, level: str) -> None:
         """Fill the lowest free seat with a bot."""

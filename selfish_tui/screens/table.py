@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,7 +14,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 
 from selfish_tui.model import catalogue_text_for_choice
 from selfish_tui.screens.confirm import ConfirmScreen
-from selfish_tui.state import RoomState
+from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
@@ -89,13 +90,13 @@ class TableScreen(Screen[None]):
         log = self.query_one(GameLog)
         log.clear()
         for entry in self.room.log:
-            log.add(entry.kind, entry.text)
+            log.add_entry(entry)
 
-    def add_log(self, kind: str, text: str) -> None:
+    def add_log(self, entry: LogEntry) -> None:
         """Append one line to the log."""
         if not self._ready:
             return
-        self.query_one(GameLog).add(kind, text)
+        self.query_one(GameLog).add_entry(entry)
 
     def show_view(self) -> None:
         """Redraw every panel from the room's latest view and timers."""
@@ -226,7 +227,7 @@ class TableScreen(Screen[None]):
             self._detail(catalogue_text_for_choice(choice, view, self.room.catalogue))
 
     def _detail(self, text: str) -> None:
-        self.query_one("#detail", Static).update(text)
+        self.query_one("#detail", Static).update(Text(text))
 
     def action_focus_panel(self, widget_id: str) -> None:
         """Move the keyboard to a panel."""

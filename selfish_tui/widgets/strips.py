@@ -19,6 +19,7 @@ from selfish_tui.model import (
     seat_colour,
     short_name,
 )
+from selfish_tui.plain import cells, fit
 
 LABEL_WIDTH = 2
 # Short words for a seat's connection state in the narrow header.
@@ -70,7 +71,7 @@ class StripsBoard(Widget, can_focus=True):
                 if before.get(p["seat"]) != p.get("hand_count")
             }
         self.view_data = view
-        self.border_subtitle = piles(view)
+        self.border_subtitle = Text(piles(view))  # a card name from the server: plain text
         if presence is not None:
             self.presence = presence
         if self.cursor == (0, 0) and view.get("seat") is not None:
@@ -159,12 +160,13 @@ class StripsBoard(Widget, can_focus=True):
         for col in range(seats):
             p = players.get(col, {})
             marker = "▶" if col == active and not view.get("over") else " "
-            name = f"{marker}{p.get('name', '?')}"[: colw - 1]
+            # Cut in cells, not characters: a wide or combining name keeps its column.
+            name = marker + fit(str(p.get("name", "?")), colw - 2)
             style = seat_colour(col)
             if col == active:
                 style += " bold reverse"
             out.append(name, style=style)
-            out.append(" " * (colw - len(name)))
+            out.append(" " * (colw - cells(name)))
         out.append("\n")
         out.append(" " * LABEL_WIDTH)
         for col in range(seats):
@@ -222,14 +224,14 @@ class StripsBoard(Widget, can_focus=True):
         body = Text(no_wrap=True)
         if n_sharks:
             body.append(SHARK * n_sharks, style="bold bright_red")
-        room = colw - 1 - len(body.plain)
+        room = colw - 1 - body.cell_len
         if player is not None:
             alive = player.get("alive", True)
             mark = "@" if alive else "✝"
             style = seat_colour(player["seat"]) + (" bold" if alive else " dim strike")
             if player["seat"] == view.get("active") and alive:
                 style += " reverse"
-            body.append(f"{mark}{player['name']}"[:room], style=style)
+            body.append(mark + fit(str(player["name"]), room - 1), style=style)
         elif card is not None:
             # Shark-icon cards (W2) in italic cyan; underline is kept for the last move.
             style = "bright_white" if not card.get("shark") else "italic cyan"
@@ -241,7 +243,7 @@ class StripsBoard(Widget, can_focus=True):
         elif not n_sharks:
             body.append("~" if water else "·", style="blue" if water else "dim")
         body.truncate(colw - 1)
-        body.pad_right(colw - 1 - len(body.plain))
+        body.pad_right(colw - 1 - body.cell_len)
         if (col, row) in self._changed:
             body.stylize("underline")
         if row == goal:
