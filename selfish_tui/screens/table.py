@@ -29,16 +29,18 @@ class TableScreen(Screen[None]):
     """The game in progress (or finished, or watched as a spectator)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *[Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)],
+        *[Binding(str(n), f"choose('{n}')", f"Choice {n}", show=False) for n in range(1, 10)],
+        # Fixed letters for Stay, Move and End actions (selfish_tui.widgets.menu).
+        *[Binding(key, f"choose('{key}')", show=False) for key in ("s", "m", "e")],
         Binding("p", "focus_panel('prompt-options')", "Prompt"),
-        Binding("s", "focus_panel('strips')", "Strips"),
+        Binding("t", "focus_panel('strips')", "Strips"),
         Binding("h", "focus_panel('hand')", "Hand"),
         Binding("l", "focus_panel('log')", "Log"),
         Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
         Binding("b", "toggle_bell", "Bell", show=False),
         Binding("g", "show_result", "Result", show=False),
-        Binding("escape", "close_chat", "Close chat", show=False),
+        Binding("escape", "back", "Back", show=False),
     ]
 
     def __init__(self, room: RoomState) -> None:
@@ -60,7 +62,7 @@ class TableScreen(Screen[None]):
             yield HandPanel(self.room.catalogue, id="hand")
         with Horizontal(id="bottom"):
             yield GameLog(id="log")
-            yield PromptPanel(id="prompt")
+            yield PromptPanel(self.room.catalogue, id="prompt")
         yield Static("", id="detail")
         yield StatusLine(id="status")
         yield Input(
@@ -178,9 +180,22 @@ class TableScreen(Screen[None]):
 
     # --- the player's input ---------------------------------------------------------------
 
-    def action_choose(self, index: int) -> None:
-        """A number key: pick that choice."""
-        self.query_one(PromptPanel).choose_index(index)
+    def action_choose(self, key: str) -> None:
+        """A choice key (1-9, s, m, e): pick or open the entry it stands for."""
+        self.query_one(PromptPanel).press(key)
+
+    def action_back(self) -> None:
+        """Esc: close the chat input, else go back from a card's targets to the cards."""
+        if self.query_one("#chat", Input).display:
+            self.action_close_chat()
+        else:
+            self.query_one(PromptPanel).back()
+
+    def on_screen_resume(self) -> None:
+        # Back from a dialog: the prompt may have changed behind it, and the key that closed
+        # the dialog may be followed by one meant for it. Either way, let the prompt settle.
+        if self._ready:
+            self.query_one(PromptPanel).mark_new()
 
     def on_prompt_panel_chosen(self, message: PromptPanel.Chosen) -> None:
         message.stop()
@@ -221,10 +236,13 @@ class TableScreen(Screen[None]):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         prompt = self.query_one(PromptPanel)
-        if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.choices):
+        if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.shown):
             view = self.room.view or {}
-            choice = prompt.choices[event.option_index]
-            self._detail(catalogue_text_for_choice(choice, view, self.room.catalogue))
+            entry = prompt.shown[event.option_index]
+            if entry.note:
+                self._detail(entry.note)
+            elif entry.detail is not None:
+                self._detail(catalogue_text_for_choice(entry.detail, view, self.room.catalogue))
 
     def _detail(self, text: str) -> None:
         self.query_one("#detail", Static).update(Text(text))

@@ -81,7 +81,9 @@ class HandPanel(OptionList):
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
-        self.border_subtitle = f"{resource_word(edition)} {total} · {len(self.cards)} cards"
+        count = len(self.cards)
+        cards = f"{count} card" + ("" if count == 1 else "s")
+        self.border_subtitle = f"{resource_word(edition)} {total} · {cards}"
         if self.cards:
             self.highlighted = min(previous or 0, len(self.cards) - 1)
 

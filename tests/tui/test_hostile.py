@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable
 
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import SelfishApp
@@ -119,7 +121,7 @@ async def test_hostile_names_on_the_table_strips_status_log_prompt_detail() -> N
         log = "\n".join(table.query_one(GameLog).lines_text)
         assert_shown(log, *HOSTILE)
         # The detail line describes a strip by its owner's name.
-        await pilot.press("s")
+        await pilot.press("t")
         await pilot.pause()
         detail = str(table.query_one("#detail").render())
         assert HOSTILE[0] in detail
@@ -144,7 +146,7 @@ async def test_hostile_label_in_the_fatal_confirm_and_toasts() -> None:
         view["decision"] = {"kind": "actions", "prompt": "Choose [reverse]:"}
         app.feed({"type": "state", "room": ROOM, "version": 1000, "view": view})
         await pilot.pause()
-        await pilot.press("1")
+        await pilot.press("e")  # End actions has a fixed key
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         question = app.screen.query_one("#confirm-question")
         assert "Give up to [@click=app.quit]X[/]" in str(question.render())
@@ -282,7 +284,8 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
             text = segments_text(app)
             assert_no_controls(text)
             assert "Connected to SrvX as Ann." in text
-            assert "Evil" in text
+            host = app.lobby.query_one(DataTable).get_cell_at(Coordinate(0, 7))
+            assert str(host) == "Evil"
             assert "Oops!" in text
             assert app.lobby.rooms[0]["host"] == "Evil"
             assert app.lobby.rooms[0]["room"] == "ABCD"
