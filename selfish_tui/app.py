@@ -190,6 +190,13 @@ class SelfishApp(App[None]):
         self._show_lobby()
         self.request({"type": "list_rooms"})
 
+    def retry_now(self) -> bool:
+        """Reconnect at once instead of waiting out the backoff; False when connected."""
+        if self.client is None or self.client.connected:
+            return False
+        self.client.retry_now()
+        return True
+
     def can_rematch(self, room: RoomState) -> bool:
         """Whether we may ask for a rematch (the host of a finished game)."""
         return room.is_host and room.role == "player"
@@ -262,16 +269,22 @@ class SelfishApp(App[None]):
 
     def on_connection_lost(self, message: ConnectionLost) -> None:
         if message.retry_in is None:
-            note = f"Disconnected: {message.reason}"
+            note = lobby_note = f"Disconnected: {message.reason}"
             self.notify(note, title="Connection", severity="error", timeout=30)
         else:
             note = f"Connection lost — retrying in {message.retry_in:g}s"
+            # The lobby says why (say "cannot reach HOST:PORT: connection refused"), not an
+            # empty room list, and r there retries at once.
+            lobby_note = f"{message.reason}; retrying in {message.retry_in:g} s — r retries now"
+            never = self.client is not None and not self.client.ever_welcomed
             if not self._lost_notified:
                 self.notify(
-                    f"{message.reason}. Retrying…", title="Connection lost", severity="warning"
+                    f"{message.reason}. Retrying…",
+                    title="Cannot connect" if never else "Connection lost",
+                    severity="warning",
                 )
                 self._lost_notified = True
-        self.lobby.set_status(note)
+        self.lobby.set_offline(lobby_note)
         table = self._table()
         if table is not None:
             table.query_one(StatusLine).set_connection_note(note)

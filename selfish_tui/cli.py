@@ -16,10 +16,19 @@ import argparse
 import getpass
 import os
 import sys
+from importlib import metadata
 
 from selfish_tui.client import parse_address
 
 DEFAULT_PORT = 7777
+
+
+def version() -> str:
+    """The installed package's version ('unknown' when run from a bare source tree)."""
+    try:
+        return metadata.version("selfish-tui")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def default_name() -> str:
@@ -54,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Also: `selfish bot HOST[:PORT] ...` (headless bot clients) and "
         "`selfish simulate ...` (engine-only self-play); each has its own --help.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     play = sub.add_parser("play", help="a local game against bots (no setup, no network)")
     play.add_argument("--edition", choices=["space", "shipwrecked"], default="space")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -103,6 +104,10 @@ class NetworkClient:
         writer.write(encode(message))
         self._last_sent = asyncio.get_running_loop().time()
 
+    def retry_now(self) -> None:
+        """Cut the wait before the next connection attempt short (the player pressed r)."""
+        self._retry.set()
+
     async def stop(self) -> None:
         """Close the connection for good (no reconnect)."""
         self._stopping = True
@@ -128,17 +133,21 @@ class NetworkClient:
             delay = self.backoff[min(failures, len(self.backoff) - 1)]
             failures += 1
             self.post(ConnectionLost(reason, delay))
-            await asyncio.sleep(delay)
+            self._retry.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._retry.wait(), delay)
 
     async def _session(self) -> tuple[str, bool]:
         """One connection from open to close: returns (reason, whether to retry)."""
         self._welcomed_once_this_session = False
+        self.ever_welcomed = False
+        self._retry = asyncio.Event()
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(self.host, self.port), timeout=10
             )
         except (OSError, TimeoutError) as exc:
-            return f"cannot reach {self.address}: {_plain(exc)}", True
+            return f"cannot reach {self.address}: {_unreachable(exc)}", True
         self._writer = writer
         self._welcomed = False
         decoder = MessageDecoder(max_size=MAX_SERVER_FRAME)
@@ -187,6 +196,7 @@ class NetworkClient:
             self.token = str(message.get("token"))
             self._welcomed = True
             self._welcomed_once_this_session = True
+            self.ever_welcomed = True
             self.post(Welcomed(self.player, self.token, str(message.get("server", "")), resumed))
             return None
         if kind == "error" and not self._welcomed and message.get("id") == 0:
@@ -216,6 +226,19 @@ class NetworkClient:
             await asyncio.sleep(self.ping_every / 5)
             if loop.time() - self._last_sent >= self.ping_every:
                 self._write({"type": "ping"})
+
+
+def _unreachable(exc: BaseException) -> str:
+    """Why a connection could not be opened, in words (not '[Errno 111] Connect call failed')."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, TimeoutError):
+        return "no answer"
+    if isinstance(exc, socket.gaierror):
+        return "unknown host name"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return _plain(exc)
 
 
 def _plain(exc: BaseException) -> str:

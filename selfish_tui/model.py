@@ -7,6 +7,7 @@ Card names and texts come from the view and from the catalogue the server sends.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,8 +77,9 @@ EVENT_STYLES = {
 
 
 def seat_colour(seat: int | None) -> str:
-    """The colour used for a seat's name and character."""
-    if seat is None:
+    """The colour used for a seat's name and character ('default' under NO_COLOR, where the
+    greys Textual turns colours into would leave some seats dark grey on black)."""
+    if seat is None or os.environ.get("NO_COLOR"):
         return "default"
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 

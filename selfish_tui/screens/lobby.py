@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
 
 EDITION_NAMES = {"space": "Space", "shipwrecked": "Shipwrecked"}
+PRIVATE_LABELS = {
+    False: "Private: no (listed in the lobby)",
+    True: "Private: yes (join by code only)",
+}
 
 
 class LobbyScreen(Screen[None]):
@@ -37,6 +41,7 @@ class LobbyScreen(Screen[None]):
         self.local = local
         self.rooms: list[dict[str, Any]] = []
         self.status_text = "Connecting…"
+        self.offline = False
         self._ready = False
 
     @property
@@ -71,7 +76,10 @@ class LobbyScreen(Screen[None]):
         self.set_interval(5.0, self._poll_rooms)
         table.focus()
         self._ready = True
-        self.show_rooms(self.rooms)
+        if self.offline:
+            self.set_offline(self.status_text)
+        else:
+            self.show_rooms(self.rooms)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In local play there is no lobby to act on: hide its keys from the footer.
@@ -85,9 +93,17 @@ class LobbyScreen(Screen[None]):
             for status in self.query("#lobby-status").results(Static):
                 status.update(Text(text))
 
+    def set_offline(self, text: str) -> None:
+        """Not connected: say why and how to retry, instead of an empty room list."""
+        self.offline = True
+        self.set_status(text)
+        for hint in self.query("#lobby-hint").results(Static):
+            hint.update(Text("Not connected to the server. r retries now; ctrl+q quits."))
+
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         """Fill the table from a ``rooms`` message."""
         self.rooms = rooms
+        self.offline = False
         if not self._ready:
             return
         table = self.query_one("#rooms", DataTable)
@@ -152,8 +168,9 @@ class LobbyScreen(Screen[None]):
             self.selfish.request({"type": "join_room", "room": code, "as": "spectator"})
 
     def action_refresh(self) -> None:
-        """Ask the server for the room list again."""
-        self.selfish.request({"type": "list_rooms"})
+        """Ask the server for the room list again (or, while not connected, reconnect now)."""
+        if not self.selfish.retry_now():
+            self.selfish.request({"type": "list_rooms"})
 
     def action_create(self) -> None:
         """Open the new-room dialog."""
@@ -224,7 +241,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     id="new-timer",
                 )
                 yield Static("")
-                yield Checkbox("Private (join by code only)", compact=True, id="new-private")
+                yield Checkbox(PRIVATE_LABELS[False], compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Create", id="create", variant="primary", compact=True)
@@ -232,6 +249,10 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.query_one("#create-box").border_title = "New room"
         self.query_one("#new-edition", Select).focus()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        # The box's mark differs only by colour, so the label says the state in words.
+        event.checkbox.label = PRIVATE_LABELS[event.value]
 
     def _value(self, widget_id: str) -> Any:
         return self.query_one(f"#new-{widget_id}", Select).value

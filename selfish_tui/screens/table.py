@@ -38,10 +38,20 @@ class TableScreen(Screen[None]):
         Binding("l", "focus_panel('log')", "Log"),
         Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
+        # In local play there is no lobby to go back to: q quits, and the footer says so.
+        Binding("q", "quit_local", "Quit"),
         Binding("b", "toggle_bell", "Bell", show=False),
         Binding("g", "show_result", "Result", show=False),
         Binding("escape", "back", "Back", show=False),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        local = self.selfish.local
+        if action == "leave":
+            return not local
+        if action == "quit_local":
+            return local
+        return True
 
     def __init__(self, room: RoomState) -> None:
         super().__init__()
@@ -278,6 +288,10 @@ class TableScreen(Screen[None]):
         self.notify(
             "Bell on: it rings when you must decide." if self.selfish.bell_enabled else "Bell off."
         )
+
+    async def action_quit_local(self) -> None:
+        """q in local play: quit (asking first while the game runs)."""
+        await self.selfish.action_quit()
 
     async def action_leave(self) -> None:
         """Back to the lobby (connected to a server), asking first while our game runs. In

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -80,6 +81,7 @@ class PromptPanel(Vertical):
         self.settle_until = 0.0
         self._key: tuple[Any, ...] | None = None
         self._question = ""
+        self._unmark_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-question")
@@ -177,7 +179,9 @@ class PromptPanel(Vertical):
             self.settle_until = clock.now() + SETTLE
         self.add_class("fresh")
         self.border_title = Text(f"{self.title} · new")
-        self.set_timer(MARKED, self._unmark)
+        if self._unmark_timer is not None:
+            self._unmark_timer.stop()
+        self._unmark_timer = self.set_timer(MARKED, self._unmark)
 
     def _unmark(self) -> None:
         self.remove_class("fresh")
