@@ -234,7 +234,11 @@ class SelfishApp(App[None]):
             return
         room = self.rooms.get(self.current or "")
         edition = room.edition if room else (self.plan.edition if self.plan else None)
-        self.push_screen(HelpScreen(edition, room.catalogue if room else None))
+        # One help screen per edition, kept once built: it opens again without redrawing rules.
+        name = f"help-{edition}"
+        if not self.is_screen_installed(name):
+            self.install_screen(HelpScreen(edition, room.catalogue if room else None), name)
+        self.push_screen(name)
 
     # --- connection events ---------------------------------------------------------------------
 

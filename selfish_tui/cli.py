@@ -125,9 +125,10 @@ def play(args: argparse.Namespace) -> int:
     """`selfish play`: an embedded server on loopback, a room with bots, and the table."""
     from selfish_tui import local
     from selfish_tui.app import LocalPlan, SelfishApp
-    from selfish_tui.paths import data_dir, load_token, save_token
+    from selfish_tui.paths import data_dir, identity_key, load_token, save_token
 
     name = args.name or default_name()
+    key = identity_key("local", name)
     try:
         server = local.EmbeddedServer(log_file=data_dir() / "local-server.log")
         port = server.start()
@@ -140,10 +141,10 @@ def play(args: argparse.Namespace) -> int:
             "127.0.0.1",
             port,
             name,
-            load_token("local"),
+            load_token(key),
             plan=plan,
             bell=args.bell,
-            on_token=lambda token: save_token("local", token),
+            on_token=lambda token: save_token(key, token),
         )
         app.run()
     finally:
@@ -154,18 +155,19 @@ def play(args: argparse.Namespace) -> int:
 def connect(args: argparse.Namespace) -> int:
     """`selfish connect`: the lobby of a remote server."""
     from selfish_tui.app import SelfishApp
-    from selfish_tui.paths import load_token, save_token
+    from selfish_tui.paths import identity_key, load_token, save_token
 
     try:
         host, port = parse_address(args.address, DEFAULT_PORT)
     except ValueError as exc:
         print(f"selfish: {exc}", file=sys.stderr)
         return 2
-    key = f"{host}:{port}"
+    name = args.name or default_name()
+    key = identity_key(f"{host}:{port}", name)  # one identity per server and name
     app = SelfishApp(
         host,
         port,
-        args.name or default_name(),
+        name,
         load_token(key),
         bell=args.bell,
         on_token=lambda token: save_token(key, token),

@@ -103,6 +103,8 @@ class TableScreen(Screen[None]):
         log.clear()
         for entry in self.room.log:
             log.add_entry(entry)
+        # The newest line in view once the replay is drawn (it may be drawn after a layout).
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def add_log(self, entry: LogEntry) -> None:
         """Append one line to the log."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from selfish_tui import cli
@@ -115,3 +117,33 @@ def test_tokens_are_kept_per_server_and_private(
     assert paths.local_db_path().parent == paths.data_dir()
     mode = os.stat(paths.data_dir() / "identities.json").st_mode & 0o777
     assert mode == 0o600
+
+
+def test_two_names_on_one_login_are_two_identities(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 item 12: the token store is keyed by server and name."""
+    from selfish_tui import app as app_module
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    started: list[tuple[str, str | None]] = []
+
+    class FakeApp:
+        def __init__(self, host: str, port: int, name: str, token: str | None, **kw: Any) -> None:
+            started.append((name, token))
+            self.on_token = kw["on_token"]
+
+        def run(self) -> None:
+            self.on_token(f"token-of-{started[-1][0]}")  # the server's welcome
+
+    monkeypatch.setattr(app_module, "SelfishApp", FakeApp)
+    parser = cli.build_parser()
+    for name in ("Ann", "Bob", "Ann", "Bob"):
+        cli.connect(parser.parse_args(["connect", "127.0.0.1:7801", "--name", name]))
+    # First runs start fresh; later ones resume each name's own identity, never the other's.
+    assert started == [
+        ("Ann", None),
+        ("Bob", None),
+        ("Ann", "token-of-Ann"),
+        ("Bob", "token-of-Bob"),
+    ]
