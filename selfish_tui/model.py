@@ -76,6 +76,12 @@ EVENT_STYLES = {
 }
 
 
+def compass(direction: str | None) -> str:
+    """A compass direction in the one notation of hand, prompt and board: arrow and the log's
+    letter ('←W'); '' for none."""
+    return f"{ARROWS[direction]}{direction}" if direction in ARROWS else ""
+
+
 def seat_colour(seat: int | None) -> str:
     """The colour used for a seat's name and character ('default' under NO_COLOR, where the
     greys Textual turns colours into would leave some seats dark grey on black)."""
@@ -109,7 +115,7 @@ def goal_word(edition: str) -> str:
 
 def card_label(card: dict[str, Any]) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
-    arrow = ARROWS.get(card.get("dir") or "", "")
+    arrow = compass(card.get("dir"))
     if card.get("kind") == "resource":
         text = f"{card.get('name', '?')} ({card.get('value', 1)})"
     else:

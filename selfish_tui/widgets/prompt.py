@@ -82,6 +82,7 @@ class PromptPanel(Vertical):
         self._key: tuple[Any, ...] | None = None
         self._question = ""
         self._unmark_timer: Timer | None = None
+        self._hand: list[dict[str, Any]] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-question")
@@ -148,6 +149,7 @@ class PromptPanel(Vertical):
             self._fill()
             return
         self.add_class("mine")
+        self._hand = list(view.get("hand") or [])
         self.entries = menu.build(view)
         self._set_title(TITLES.get(kind, "Your move"))
         self._question = str(decision.get("prompt") or "Choose:")
@@ -208,7 +210,18 @@ class PromptPanel(Vertical):
         for index, entry in enumerate(self.shown):
             if entry.choice is not None and entry.choice.get("do") == "accept":
                 return index
+        # A shark pick starts on a card that is not food or oxygen, when there is one.
+        for index, entry in enumerate(self.shown):
+            choice = entry.choice or {}
+            if choice.get("do") == "pick" and self._card_kind(choice.get("card")) != "resource":
+                return index
         return 0
+
+    def _card_kind(self, card_id: Any) -> str:
+        for card in self._hand:
+            if card.get("id") == card_id:
+                return str(card.get("kind"))
+        return ""
 
     def _line(self, entry: Entry) -> Text:
         line = Text(no_wrap=False)

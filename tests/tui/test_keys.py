@@ -187,3 +187,25 @@ async def test_waiting_names_exactly_the_pending_seats_and_nobody_after_the_end(
         header = str(table.query_one(StripsBoard).render()).split("\n")[0]
         assert "▶" not in header
         assert "game over" in str(table.query_one(StatusLine).render())
+
+
+async def test_the_shark_pick_says_pick_and_starts_on_a_card_that_is_not_food() -> None:
+    """Issue 14 item 8."""
+    game = find_game("shipwrecked", deciding("pick", "shipwrecked"))
+    view = game.view(0)
+    kinds = {card["id"]: card["kind"] for card in view["hand"]}
+    assert any(kinds[c["card"]] != "resource" for c in view["legal"])
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        assert all(entry.label.startswith("Pick ") for entry in prompt.entries)
+        highlighted = prompt.highlighted_entry()
+        assert highlighted is not None and highlighted.choice is not None
+        assert kinds[highlighted.choice["card"]] != "resource"
+        # One compass notation: the arrow and the log's letter, as in the hand.
+        assert any(
+            "←W" in e.label or "→E" in e.label or "↑N" in e.label or "↓S" in e.label
+            for e in prompt.entries
+        )
