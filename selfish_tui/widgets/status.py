@@ -20,7 +20,7 @@ PHASES = {
 KIND_WORDS = {
     "actions": "to play or pass",
     "stay_or_move": "to stay or move",
-    "pay": "to choose cards to pay",
+    "pay": "to pay",
     "react": "to react",
     "take": "to take a card",
     "meteoroid": "to discard 2",
@@ -28,7 +28,7 @@ KIND_WORDS = {
     "shark_bait": "to move a shark",
     "freeloader": "to choose who advances",
     "hurricane": "to discard",
-    "pick": "to pick a card for the sharks",
+    "pick": "to pick for the sharks",
 }
 
 
