@@ -25,6 +25,8 @@ def quick_prompts(monkeypatch: pytest.MonkeyPatch) -> None:
     """New prompts take keys at once in tests that play whole games; the tests of the settling
     moment itself set it back (see test_keys.py)."""
     monkeypatch.setattr(prompt, "SETTLE", 0.0)
+    # The "new" mark stays for the whole test, so snapshots never depend on the machine's speed.
+    monkeypatch.setattr(prompt, "MARKED", 3600.0)
 
 
 @pytest.fixture
