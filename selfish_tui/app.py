@@ -22,6 +22,8 @@ from selfish_tui import clock
 from selfish_tui.client import NetworkClient
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.model import Catalogue
+from selfish_tui.paths import identity_key
+from selfish_tui.plain import clean_message
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
@@ -153,6 +155,19 @@ class SelfishApp(App[None]):
         self.player_id: str | None = None
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast, always plain text: toasts show names, server messages and errors, which must
+        never be parsed as markup (a name like ``[/]`` would crash the app)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
@@ -189,7 +204,7 @@ class SelfishApp(App[None]):
 
     def connect_to(self, host: str, port: int) -> None:
         """Connect to a server chosen after start-up (from the LAN list) and show its lobby."""
-        key = f"{host}:{port}"
+        key = identity_key(f"{host}:{port}", self.player_name)  # one identity per server and name
         search = self.search or LanSearch()
         self.on_token = lambda token: search.save_token(key, token)
         kwargs: dict[str, Any] = {"backoff": self._backoff} if self._backoff else {}
@@ -257,6 +272,13 @@ class SelfishApp(App[None]):
         self._show_lobby()
         self.request({"type": "list_rooms"})
 
+    def retry_now(self) -> bool:
+        """Reconnect at once instead of waiting out the backoff; False when connected."""
+        if self.client is None or self.client.connected:
+            return False
+        self.client.retry_now()
+        return True
+
     def can_rematch(self, room: RoomState) -> bool:
         """Whether we may ask for a rematch (the host of a finished game)."""
         return room.is_host and room.role == "player"
@@ -304,7 +326,14 @@ class SelfishApp(App[None]):
         variants = [str(v) for v in room.info.get("variants") or []] if room else []
         if not variants and self.plan:
             variants = list(self.plan.variants)
-        self.push_screen(HelpScreen(edition, room.catalogue if room else None, variants))
+        # One help screen per edition and variants, kept once built: it opens again without
+        # redrawing the rules.
+        name = "-".join(["help", str(edition), *variants])
+        if not self.is_screen_installed(name):
+            self.install_screen(
+                HelpScreen(edition, room.catalogue if room else None, variants), name
+            )
+        self.push_screen(name)
 
     # --- connection events ---------------------------------------------------------------------
 
@@ -344,16 +373,22 @@ class SelfishApp(App[None]):
             self._back_to_servers(message.reason)
             return
         if message.retry_in is None:
-            note = f"Disconnected: {message.reason}"
+            note = lobby_note = f"Disconnected: {message.reason}"
             self.notify(note, title="Connection", severity="error", timeout=30)
         else:
             note = f"Connection lost — retrying in {message.retry_in:g}s"
+            # The lobby says why (say "cannot reach HOST:PORT: connection refused"), not an
+            # empty room list, and r there retries at once.
+            lobby_note = f"{message.reason}; retrying in {message.retry_in:g} s — r retries now"
+            never = self.client is not None and not self.client.ever_welcomed
             if not self._lost_notified:
                 self.notify(
-                    f"{message.reason}. Retrying…", title="Connection lost", severity="warning"
+                    f"{message.reason}. Retrying…",
+                    title="Cannot connect" if never else "Connection lost",
+                    severity="warning",
                 )
                 self._lost_notified = True
-        self.lobby.set_status(note)
+        self.lobby.set_offline(lobby_note)
         table = self._table()
         if table is not None:
             table.query_one(StatusLine).set_connection_note(note)
@@ -367,8 +402,9 @@ class SelfishApp(App[None]):
             handler(data)
 
     def feed(self, data: dict[str, Any]) -> None:
-        """Handle one server message directly (tests and fixtures use this)."""
-        self.on_server_message(ServerMessage(data))
+        """Handle one server message directly (tests and fixtures use this), cleaned as the
+        network worker cleans what it receives."""
+        self.on_server_message(ServerMessage(clean_message(data)))
 
     def _on_pong(self, data: dict[str, Any]) -> None:
         if data.get("id") is not None and data.get("id") == self._sync_id:
@@ -495,7 +531,7 @@ class SelfishApp(App[None]):
         room.log.extend(entries)
         if table is not None:
             for entry in entries:
-                table.add_log(entry.kind, entry.text)
+                table.add_log(entry)
 
     def _on_state(self, data: dict[str, Any]) -> None:
         room = self.rooms.get(str(data.get("room")))
@@ -547,16 +583,16 @@ class SelfishApp(App[None]):
         who = str(data.get("name", "?"))
         if data.get("seat") is None:
             who += " (watching)"
-        entry = LogEntry("chat", f"{who}: {data.get('text', '')}")
+        entry = LogEntry("chat", str(data.get("text", "")), speaker=who)
         room.log.append(entry)
         if room.code != self.current:
             return
         table = self._table()
         if table is not None:
-            table.add_log(entry.kind, entry.text)
+            table.add_log(entry)
         waiting = self._screen_of(WaitingRoomScreen)
         if waiting is not None:
-            waiting.add_log(entry.kind, entry.text)
+            waiting.add_log(entry)
 
     def _on_error(self, data: dict[str, Any]) -> None:
         code = str(data.get("code", "error"))

@@ -21,6 +21,7 @@ import getpass
 import os
 import secrets
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from protocol.messages import BOT_LEVELS
@@ -31,6 +32,14 @@ DEFAULT_PORT = 7777
 #: The bots `selfish play` seats unless told otherwise: the level that makes a close game for
 #: someone new to Selfish (docs/bots.md has the measurements behind the choice).
 NEWCOMER_LEVEL = "basic"
+
+
+def version() -> str:
+    """The installed package's version ('unknown' when run from a bare source tree)."""
+    try:
+        return metadata.version("selfish-tui")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def default_name() -> str:
@@ -70,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Also: `selfish bot HOST[:PORT] ...` (headless bot clients) and "
         "`selfish simulate ...` (engine-only self-play); each has its own --help.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     play = sub.add_parser("play", help="a local game against bots (no setup, no network)")
     play.add_argument("--edition", choices=["space", "shipwrecked"], default="space")
@@ -242,13 +252,14 @@ def play(args: argparse.Namespace) -> int:
     """`selfish play`: an embedded server on loopback, a room with bots, and the table."""
     from selfish_tui import local
     from selfish_tui.app import LocalPlan, SelfishApp
-    from selfish_tui.paths import data_dir, load_token, save_token
+    from selfish_tui.paths import data_dir, identity_key, load_token, save_token
 
     name = args.name or default_name()
     problem = local.variant_problem(args.edition, args.variant)
     if problem:
         print(f"selfish: {problem}", file=sys.stderr)
         return 2
+    key = identity_key("local", name)
     try:
         server = local.EmbeddedServer(log_file=data_dir() / "local-server.log")
         port = server.start()
@@ -268,10 +279,10 @@ def play(args: argparse.Namespace) -> int:
             "127.0.0.1",
             port,
             name,
-            load_token("local"),
+            load_token(key),
             plan=plan,
             bell=args.bell,
-            on_token=lambda token: save_token("local", token),
+            on_token=lambda token: save_token(key, token),
         )
         app.run()
     finally:
@@ -284,7 +295,7 @@ def host(args: argparse.Namespace) -> int:
     from protocol.lan import check_server_name
     from selfish_tui import local
     from selfish_tui.app import HostPlan, SelfishApp
-    from selfish_tui.paths import data_dir, host_db_path, load_token, save_token
+    from selfish_tui.paths import data_dir, host_db_path, identity_key, load_token, save_token
 
     name = args.name or default_name()
     try:
@@ -320,9 +331,9 @@ def host(args: argparse.Namespace) -> int:
             "127.0.0.1",
             port,
             name,
-            load_token("host"),
+            load_token(identity_key("host", name)),
             bell=args.bell,
-            on_token=lambda token: save_token("host", token),
+            on_token=lambda token: save_token(identity_key("host", name), token),
             hosting=plan,
         )
         app.run()
@@ -335,7 +346,7 @@ def connect(args: argparse.Namespace) -> int:
     """`selfish connect`: the lobby of a server, typed or found on the LAN."""
     from selfish_tui.app import LanSearch, SelfishApp
     from selfish_tui.discovery import looks_like_address
-    from selfish_tui.paths import load_token, save_token
+    from selfish_tui.paths import identity_key, load_token, save_token
 
     if args.address is None or not looks_like_address(args.address):
         try:
@@ -351,13 +362,14 @@ def connect(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"selfish: {exc}", file=sys.stderr)
         return 2
-    key = f"{host}:{port}"
+    name = args.name or (guest_name() if args.guest else default_name())
+    key = identity_key(f"{host}:{port}", name)  # one identity per server and name
     identity = Path(args.identity) if args.identity else None
     goto = ("player", args.join) if args.join else ("spectator", args.watch) if args.watch else None
     app = SelfishApp(
         host,
         port,
-        args.name or (guest_name() if args.guest else default_name()),
+        name,
         None if args.guest else load_token(key, identity),
         bell=args.bell,
         on_token=None if args.guest else lambda token: save_token(key, token, identity),

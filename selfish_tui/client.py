@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from textual.message import Message
 from protocol.codec import MessageDecoder, encode
 from protocol.errors import FrameError
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
+from selfish_tui.plain import clean_message
 
 PROTOCOL_VERSION = 1
 # Server frames have no size limit; PROTOCOL.md asks clients to accept at least 16 MiB.
@@ -105,6 +107,10 @@ class NetworkClient:
         writer.write(encode(message))
         self._last_sent = asyncio.get_running_loop().time()
 
+    def retry_now(self) -> None:
+        """Cut the wait before the next connection attempt short (the player pressed r)."""
+        self._retry.set()
+
     async def stop(self) -> None:
         """Close the connection for good (no reconnect)."""
         self._stopping = True
@@ -130,11 +136,15 @@ class NetworkClient:
             delay = self.backoff[min(failures, len(self.backoff) - 1)]
             failures += 1
             self.post(ConnectionLost(reason, delay))
-            await asyncio.sleep(delay)
+            self._retry.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._retry.wait(), delay)
 
     async def _session(self) -> tuple[str, bool]:
         """One connection from open to close: returns (reason, whether to retry)."""
         self._welcomed_once_this_session = False
+        self.ever_welcomed = False
+        self._retry = asyncio.Event()
         try:
             opening = (
                 asyncio.open_unix_connection(self.host)
@@ -143,7 +153,7 @@ class NetworkClient:
             )
             reader, writer = await asyncio.wait_for(opening, timeout=10)
         except (OSError, TimeoutError) as exc:
-            return f"cannot reach {self.address}: {_plain(exc)}", True
+            return f"cannot reach {self.address}: {_unreachable(exc)}", True
         self._writer = writer
         self._welcomed = False
         decoder = MessageDecoder(max_size=MAX_SERVER_FRAME)
@@ -182,6 +192,9 @@ class NetworkClient:
 
     def _handle(self, message: dict[str, Any]) -> tuple[str, bool] | None:
         """React to one message; a tuple ends the session with (reason, retry)."""
+        # The one place where frames become the client's model: from here on no string holds a
+        # terminal control (see selfish_tui.plain).
+        message = clean_message(message)
         kind = message.get("type")
         if kind == "welcome":
             resumed = self._sent_token
@@ -189,6 +202,7 @@ class NetworkClient:
             self.token = str(message.get("token"))
             self._welcomed = True
             self._welcomed_once_this_session = True
+            self.ever_welcomed = True
             self.post(Welcomed(self.player, self.token, str(message.get("server", "")), resumed))
             return None
         if kind == "error" and not self._welcomed and message.get("id") == 0:
@@ -218,6 +232,19 @@ class NetworkClient:
             await asyncio.sleep(self.ping_every / 5)
             if loop.time() - self._last_sent >= self.ping_every:
                 self._write({"type": "ping"})
+
+
+def _unreachable(exc: BaseException) -> str:
+    """Why a connection could not be opened, in words (not '[Errno 111] Connect call failed')."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, TimeoutError):
+        return "no answer"
+    if isinstance(exc, socket.gaierror):
+        return "unknown host name"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return _plain(exc)
 
 
 def _plain(exc: BaseException) -> str:

@@ -7,6 +7,7 @@ Card names and texts come from the view and from the catalogue the server sends.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,9 +76,16 @@ EVENT_STYLES = {
 }
 
 
+def compass(direction: str | None) -> str:
+    """A compass direction in the one notation of hand, prompt and board: arrow and the log's
+    letter ('←W'); '' for none."""
+    return f"{ARROWS[direction]}{direction}" if direction in ARROWS else ""
+
+
 def seat_colour(seat: int | None) -> str:
-    """The colour used for a seat's name and character."""
-    if seat is None:
+    """The colour used for a seat's name and character ('default' under NO_COLOR, where the
+    greys Textual turns colours into would leave some seats dark grey on black)."""
+    if seat is None or os.environ.get("NO_COLOR"):
         return "default"
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
@@ -107,7 +115,7 @@ def goal_word(edition: str) -> str:
 
 def card_label(card: dict[str, Any]) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
-    arrow = ARROWS.get(card.get("dir") or "", "")
+    arrow = compass(card.get("dir"))
     if card.get("kind") == "resource":
         text = f"{card.get('name', '?')} ({card.get('value', 1)})"
     else:

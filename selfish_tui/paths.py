@@ -1,7 +1,8 @@
 """Per-user files of the client: where local games live and the identity tokens it keeps.
 
 Tokens are what the server gives back our seats for (PROTOCOL.md §3), so they are kept per
-server address; the file is private to the user (mode 0600).
+server address and name (:func:`identity_key`): two `--name`s on one login are two players;
+the file is private to the user (mode 0600).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ def local_db_path() -> Path:
 def host_db_path() -> Path:
     """Where `selfish host` stores the games of its LAN server."""
     return data_dir() / "host.sqlite3"
+
+
+def identity_key(address: str, name: str) -> str:
+    """Where the token of player ``name`` at ``address`` ('local' for `selfish play`) is kept."""
+    return f"{name}@{address}"
 
 
 def _identities_file() -> Path:

@@ -16,10 +16,11 @@ from selfish_tui.model import Catalogue, View
 
 @dataclass
 class LogEntry:
-    """One line of the log: an event kind ('chat' for chat) and its text."""
+    """One line of the log: an event kind ('chat' for chat), its text and, for chat, who said it."""
 
     kind: str
     text: str
+    speaker: str | None = None
 
 
 @dataclass

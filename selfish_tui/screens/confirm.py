@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,7 +29,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(self.question, id="confirm-question")
+            # The question can quote a choice label with players' names in it: plain text.
+            yield Static(Text(self.question), id="confirm-question")
             with Horizontal(id="confirm-buttons"):
                 yield Button(f"{self.no} (n)", id="no", variant="primary")
                 yield Button(f"{self.yes} (y)", id="yes", variant="error")

@@ -50,6 +50,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("l", "choose('leave')", "Leave"),
         Binding("v", "choose('board')", "View board"),
         Binding("escape", "choose('board')", "View board", show=False),
+        Binding("question_mark", "app.help", "Help", show=False),
     ]
 
     def __init__(self, room: RoomState) -> None:
@@ -96,11 +97,14 @@ class GameOverScreen(ModalScreen[str]):
         text = Text()
         if self.selfish.can_rematch(self.room):
             text.append("r", style="bold reverse")
-            text.append(" rematch   ")
+            text.append(" rematch  ")
         text.append("v", style="bold reverse")
-        text.append(" view the board   ")
+        text.append(" view the board  ")
         text.append("l", style="bold reverse")
         text.append(" quit" if self.selfish.local else " leave the room")
+        text.append("  ")
+        text.append("?", style="bold reverse")
+        text.append(" help")
         return text
 
     def action_choose(self, what: str) -> None:

@@ -7,32 +7,45 @@ import sys
 from pathlib import Path
 from typing import ClassVar
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
 from selfish_tui.model import Catalogue
 
 KEYS = """\
 ## Keys
 
-- **1 … 9**: pick that choice in the prompt; **↑ ↓** and **Enter** also work (and the mouse)
-- **p s h l**: focus the prompt, strips (board), hand or log; **Tab** cycles
+- **1 … 9**: pick that choice in the prompt; **s** stay, **m** move, **e** end actions;
+  **↑ ↓** and **Enter** also work (and the mouse). A card with several targets opens its
+  targets (**Esc** goes back). A new prompt is marked *new* and takes keys after a moment.
+- **p t h l**: focus the prompt, strips (board), hand or log; **Tab** cycles
 - **← → ↑ ↓** on the strips move a cursor: the line under the panels describes that cell
 - **Enter** on a hand card jumps to the first choice that uses it
 - **c** chat (Enter sends, Esc closes) · **b** bell on your turn on/off
 - **g** shows the result again after a game · **q** leave the room (asks first mid-game)
 - **?** or **F1** this help · **ctrl+q** quit
 
-On the board `@Name` is a character (`✝` dead), `▶` marks whose turn it is, `…` someone
-deciding out of turn, `★` the goal row, `▲` a shark, *italic* a card with a shark icon; the
-last move is underlined, and so are hand sizes that just changed. In the hand `●` marks a card
-you may play now. `☠` marks a choice that certainly kills you: you are asked to confirm it.
+On the board columns are numbered as in the log; `@Name` is a character (`◉` yours, `✝`
+dead), the header shows the character standing on each strip (reversed: whose turn it is),
+`▶` marks everyone the game waits for, `★` the goal row, `▲` a shark, *italic* a card with a
+shark icon; the last move is underlined, and so are hand sizes that just changed. In the hand
+`●` marks a card you may play now. `☠` marks a choice that certainly kills you: you are asked
+to confirm it.
 """
 
 SECTION = re.compile(r"^## ", re.MULTILINE)
+# Inline Markdown: code, emphasis, links and images, HTML and entities, tables, strikethrough.
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>&#|~])")
+
+
+def _literal(value: object) -> str:
+    """A server's string inside Markdown, every special character escaped (no links, no
+    emphasis: the catalogue is shown as the server wrote it)."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", str(value))
 
 
 def rules_path() -> Path | None:
@@ -77,7 +90,8 @@ def rules_for(
         (catalogue or Catalogue()).cards.values(),
         key=lambda e: (str(e.get("kind")), str(e.get("name"))),
     ):
-        lines.append(f"- **{entry.get('name')}** ({entry.get('kind')}): {entry.get('text', '')}")
+        name, kind, text = (_literal(entry.get(k, "")) for k in ("name", "kind", "text"))
+        lines.append(f"- **{name}** ({kind}): {text}")
     return "\n".join(lines)
 
 
@@ -106,10 +120,15 @@ class HelpScreen(ModalScreen[None]):
         title = {"space": "Space Edition", "shipwrecked": "Shipwrecked Edition"}.get(
             self.edition or "", "both editions"
         )
+        # Rich's Markdown in one Static, not Textual's Markdown widget: that one builds a widget
+        # per block and took seconds to open the rules; this draws them in a few milliseconds.
         with VerticalScroll(id="help-scroll"):
-            rules = rules_for(self.edition, self.catalogue, self.variants)
-            yield Markdown(
-                f"# Selfish — help ({title})\n\n{KEYS}\n{rules}",
+            yield Static(
+                RichMarkdown(
+                    f"# Selfish — help ({title})\n\n{KEYS}\n"
+                    f"{rules_for(self.edition, self.catalogue, self.variants)}",
+                    hyperlinks=False,
+                ),
                 id="help-text",
             )
         yield Footer()

@@ -13,13 +13,17 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Select, Static
 
 from selfish_tui.model import seat_colour
-from selfish_tui.state import RoomState
+from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.log import GameLog
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
 
 EDITION_NAMES = {"space": "Space", "shipwrecked": "Shipwrecked"}
+PRIVATE_LABELS = {
+    False: "Private: no (listed in the lobby)",
+    True: "Private: yes (join by code only)",
+}
 
 
 class LobbyScreen(Screen[None]):
@@ -37,6 +41,7 @@ class LobbyScreen(Screen[None]):
         self.local = local
         self.rooms: list[dict[str, Any]] = []
         self.status_text = "Connecting…"
+        self.offline = False
         self._ready = False
 
     @property
@@ -46,7 +51,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static(self.status_text, id="lobby-status")
+            yield Static(Text(self.status_text), id="lobby-status")
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-hint")
         yield Footer()
@@ -71,7 +76,10 @@ class LobbyScreen(Screen[None]):
         self.set_interval(5.0, self._poll_rooms)
         table.focus()
         self._ready = True
-        self.show_rooms(self.rooms)
+        if self.offline:
+            self.set_offline(self.status_text)
+        else:
+            self.show_rooms(self.rooms)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In local play there is no lobby to act on: hide its keys from the footer.
@@ -81,11 +89,21 @@ class LobbyScreen(Screen[None]):
         """Show connection progress or the server's name."""
         self.status_text = text
         if self._ready:
-            self.query_one("#lobby-status", Static).update(text)
+            # query, not query_one: while the app shuts down the widget may already be gone.
+            for status in self.query("#lobby-status").results(Static):
+                status.update(Text(text))
+
+    def set_offline(self, text: str) -> None:
+        """Not connected: say why and how to retry, instead of an empty room list."""
+        self.offline = True
+        self.set_status(text)
+        for hint in self.query("#lobby-hint").results(Static):
+            hint.update(Text("Not connected to the server. r retries now; ctrl+q quits."))
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         """Fill the table from a ``rooms`` message."""
         self.rooms = rooms
+        self.offline = False
         if not self._ready:
             return
         table = self.query_one("#rooms", DataTable)
@@ -93,10 +111,11 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for room in rooms:
             timer = f"{room.get('timer')}s" if room.get("timer") else "off"
+            # Text, not str: DataTable parses a str cell as markup, and these come from the
+            # server (a host named "[/]" must not crash the lobby).
             edition = EDITION_NAMES.get(str(room.get("edition")), str(room.get("edition")))
             variants = " ".join(str(v) for v in room.get("variants") or [])
-            table.add_row(
-                Text(str(room.get("room")), style="bold"),
+            cells = [
                 f"{edition} +{variants}" if variants else edition,
                 f"{room.get('filled')}/{room.get('size')}",
                 str(room.get("humans", "")),
@@ -105,6 +124,10 @@ class LobbyScreen(Screen[None]):
                 timer,
                 str(room.get("host", "")),
                 str(room.get("spectators", 0)),
+            ]
+            table.add_row(
+                Text(str(room.get("room")), style="bold"),
+                *(Text(cell, no_wrap=True, overflow="ellipsis") for cell in cells),
                 key=str(room.get("room")),
             )
         hint = self.query_one("#lobby-hint", Static)
@@ -147,8 +170,9 @@ class LobbyScreen(Screen[None]):
             self.selfish.request({"type": "join_room", "room": code, "as": "spectator"})
 
     def action_refresh(self) -> None:
-        """Ask the server for the room list again."""
-        self.selfish.request({"type": "list_rooms"})
+        """Ask the server for the room list again (or, while not connected, reconnect now)."""
+        if not self.selfish.retry_now():
+            self.selfish.request({"type": "list_rooms"})
 
     def action_create(self) -> None:
         """Open the new-room dialog."""
@@ -219,7 +243,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     id="new-timer",
                 )
                 yield Static("")
-                yield Checkbox("Private (join by code only)", compact=True, id="new-private")
+                yield Checkbox(PRIVATE_LABELS[False], compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Create", id="create", variant="primary", compact=True)
@@ -227,6 +251,10 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.query_one("#create-box").border_title = "New room"
         self.query_one("#new-edition", Select).focus()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        # The box's mark differs only by colour, so the label says the state in words.
+        event.checkbox.label = PRIVATE_LABELS[event.value]
 
     def _value(self, widget_id: str) -> Any:
         return self.query_one(f"#new-{widget_id}", Select).value
@@ -331,7 +359,7 @@ class WaitingRoomScreen(Screen[None]):
         self._ready = True
         log = self.query_one(GameLog)
         for entry in self.room.log:
-            log.add(entry.kind, entry.text)
+            log.add_entry(entry)
         self.refresh_room()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -343,7 +371,7 @@ class WaitingRoomScreen(Screen[None]):
             return  # on_mount draws the latest room info
         info = self.room.info
         seats_box = self.query_one("#seats", Static)
-        seats_box.border_title = f"Room {self.room.code}"
+        seats_box.border_title = Text(f"Room {self.room.code}")
         text = Text()
         edition = EDITION_NAMES.get(str(info.get("edition")), str(info.get("edition", "")))
         timer = f"{info.get('timer')} s per decision" if info.get("timer") else "no timer"
@@ -388,11 +416,11 @@ class WaitingRoomScreen(Screen[None]):
         seats_box.update(text)
         self.refresh_bindings()
 
-    def add_log(self, kind: str, text: str) -> None:
+    def add_log(self, entry: LogEntry) -> None:
         """Append a chat or notice line."""
         if not self._ready:
             return  # on_mount replays the room's log
-        self.query_one(GameLog).add(kind, text)
+        self.query_one(GameLog).add_entry(entry)
 
     def action_add_bot(self, level: str) -> None:
         """Fill the lowest free seat with a bot."""

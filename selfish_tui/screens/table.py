@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,7 +14,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 
 from selfish_tui.model import catalogue_text_for_choice
 from selfish_tui.screens.confirm import ConfirmScreen
-from selfish_tui.state import RoomState
+from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
@@ -28,17 +29,29 @@ class TableScreen(Screen[None]):
     """The game in progress (or finished, or watched as a spectator)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *[Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)],
+        *[Binding(str(n), f"choose('{n}')", f"Choice {n}", show=False) for n in range(1, 10)],
+        # Fixed letters for Stay, Move and End actions (selfish_tui.widgets.menu).
+        *[Binding(key, f"choose('{key}')", show=False) for key in ("s", "m", "e")],
         Binding("p", "focus_panel('prompt-options')", "Prompt"),
-        Binding("s", "focus_panel('strips')", "Strips"),
+        Binding("t", "focus_panel('strips')", "Strips"),
         Binding("h", "focus_panel('hand')", "Hand"),
         Binding("l", "focus_panel('log')", "Log"),
         Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
+        # In local play there is no lobby to go back to: q quits, and the footer says so.
+        Binding("q", "quit_local", "Quit"),
         Binding("b", "toggle_bell", "Bell", show=False),
         Binding("g", "show_result", "Result", show=False),
-        Binding("escape", "close_chat", "Close chat", show=False),
+        Binding("escape", "back", "Back", show=False),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        local = self.selfish.local
+        if action == "leave":
+            return not local
+        if action == "quit_local":
+            return local
+        return True
 
     def __init__(self, room: RoomState) -> None:
         super().__init__()
@@ -59,7 +72,7 @@ class TableScreen(Screen[None]):
             yield HandPanel(self.room.catalogue, id="hand")
         with Horizontal(id="bottom"):
             yield GameLog(id="log")
-            yield PromptPanel(id="prompt")
+            yield PromptPanel(self.room.catalogue, id="prompt")
         yield Static("", id="detail")
         yield StatusLine(id="status")
         yield Input(
@@ -89,13 +102,15 @@ class TableScreen(Screen[None]):
         log = self.query_one(GameLog)
         log.clear()
         for entry in self.room.log:
-            log.add(entry.kind, entry.text)
+            log.add_entry(entry)
+        # The newest line in view once the replay is drawn (it may be drawn after a layout).
+        self.call_after_refresh(log.scroll_end, animate=False)
 
-    def add_log(self, kind: str, text: str) -> None:
+    def add_log(self, entry: LogEntry) -> None:
         """Append one line to the log."""
         if not self._ready:
             return
-        self.query_one(GameLog).add(kind, text)
+        self.query_one(GameLog).add_entry(entry)
 
     def show_view(self) -> None:
         """Redraw every panel from the room's latest view and timers."""
@@ -177,9 +192,22 @@ class TableScreen(Screen[None]):
 
     # --- the player's input ---------------------------------------------------------------
 
-    def action_choose(self, index: int) -> None:
-        """A number key: pick that choice."""
-        self.query_one(PromptPanel).choose_index(index)
+    def action_choose(self, key: str) -> None:
+        """A choice key (1-9, s, m, e): pick or open the entry it stands for."""
+        self.query_one(PromptPanel).press(key)
+
+    def action_back(self) -> None:
+        """Esc: close the chat input, else go back from a card's targets to the cards."""
+        if self.query_one("#chat", Input).display:
+            self.action_close_chat()
+        else:
+            self.query_one(PromptPanel).back()
+
+    def on_screen_resume(self) -> None:
+        # Back from a dialog: the prompt may have changed behind it, and the key that closed
+        # the dialog may be followed by one meant for it. Either way, let the prompt settle.
+        if self._ready:
+            self.query_one(PromptPanel).mark_new()
 
     def on_prompt_panel_chosen(self, message: PromptPanel.Chosen) -> None:
         message.stop()
@@ -220,13 +248,16 @@ class TableScreen(Screen[None]):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         prompt = self.query_one(PromptPanel)
-        if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.choices):
+        if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.shown):
             view = self.room.view or {}
-            choice = prompt.choices[event.option_index]
-            self._detail(catalogue_text_for_choice(choice, view, self.room.catalogue))
+            entry = prompt.shown[event.option_index]
+            if entry.note:
+                self._detail(entry.note)
+            elif entry.detail is not None:
+                self._detail(catalogue_text_for_choice(entry.detail, view, self.room.catalogue))
 
     def _detail(self, text: str) -> None:
-        self.query_one("#detail", Static).update(text)
+        self.query_one("#detail", Static).update(Text(text))
 
     def action_focus_panel(self, widget_id: str) -> None:
         """Move the keyboard to a panel."""
@@ -259,6 +290,10 @@ class TableScreen(Screen[None]):
         self.notify(
             "Bell on: it rings when you must decide." if self.selfish.bell_enabled else "Bell off."
         )
+
+    async def action_quit_local(self) -> None:
+        """q in local play: quit (asking first while the game runs)."""
+        await self.selfish.action_quit()
 
     async def action_leave(self) -> None:
         """Back to the lobby (connected to a server), asking first while our game runs. In

@@ -10,9 +10,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from selfish_tui.model import (
-    ARROWS,
     Catalogue,
     View,
+    compass,
     playable_cards,
     resource_word,
 )
@@ -81,14 +81,16 @@ class HandPanel(OptionList):
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
-        self.border_subtitle = f"{resource_word(edition)} {total} · {len(self.cards)} cards"
+        count = len(self.cards)
+        cards = f"{count} card" + ("" if count == 1 else "s")
+        self.border_subtitle = f"{resource_word(edition)} {total} · {cards}"
         if self.cards:
             self.highlighted = min(previous or 0, len(self.cards) - 1)
 
     def _line(self, card: dict[str, Any], playable: bool) -> Text:
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append("● " if playable else "  ", style="bold bright_green")
-        arrow = ARROWS.get(card.get("dir") or "", "")
+        arrow = compass(card.get("dir"))
         if card.get("kind") == "resource":
             value = int(card.get("value") or 1)
             line.append(str(card.get("name", "?")), style="bright_cyan")
@@ -117,7 +119,7 @@ class HandPanel(OptionList):
         if text:
             parts.append(text)
         if card.get("dir"):
-            parts.append(f"compass {card['dir']} {ARROWS.get(card['dir'], '')}")
+            parts.append(f"compass {compass(card['dir'])}")
         return " — ".join(parts)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import RichLog
 
 from selfish_tui.model import EVENT_STYLES
+from selfish_tui.plain import fit
+from selfish_tui.state import LogEntry
 
 KIND_MARKS = {
     "turn": "── ",
@@ -18,6 +21,27 @@ KIND_MARKS = {
     "error": "! ",
     "system": "· ",
 }
+
+
+class ChatLine:
+    """A chat message whose every wrapped line starts with ``» name:``, so that no text a
+    player types can pass for a game event or for someone else's line."""
+
+    def __init__(self, speaker: str, text: str, style: str) -> None:
+        self.speaker = speaker
+        self.text = text
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        # A long name keeps at most half the line, so the message still has room.
+        prefix = Text(f"{KIND_MARKS['chat']}{fit(self.speaker, max(4, width // 2))}: ")
+        prefix.stylize(self.style)
+        prefix.stylize("bold")
+        body = Text(self.text, style=self.style)
+        for line in body.wrap(console, max(1, width - prefix.cell_len)):
+            line.rstrip()
+            yield prefix + line
 
 
 class GameLog(RichLog):
@@ -42,13 +66,22 @@ class GameLog(RichLog):
         super().__init__(**kwargs)
         self.lines_text: list[str] = []
 
-    def add(self, kind: str, text: str) -> None:
-        """Append one event line of the given kind."""
-        line = Text(KIND_MARKS.get(kind, ""), style=EVENT_STYLES.get(kind, ""))
-        line.append(text, style=EVENT_STYLES.get(kind, ""))
-        self.lines_text.append(line.plain)
-        self.write(line)
+    def add(self, kind: str, text: str, speaker: str | None = None) -> None:
+        """Append one event line of the given kind (a chat line names its ``speaker``)."""
+        style = EVENT_STYLES.get(kind, "")
+        if speaker is not None:
+            self.lines_text.append(f"{KIND_MARKS['chat']}{speaker}: {text}")
+            self.write(ChatLine(speaker, text, style))
+        else:
+            line = Text(KIND_MARKS.get(kind, ""), style=style)
+            line.append(text, style=style)
+            self.lines_text.append(line.plain)
+            self.write(line)
         self.post_message(self.Appended(kind, text))
+
+    def add_entry(self, entry: LogEntry) -> None:
+        """Append one line of a room's log."""
+        self.add(entry.kind, entry.text, entry.speaker)
 
     def add_events(self, events: list[dict[str, Any]]) -> None:
         """Append a batch of server events (each has a ``text`` and a ``kind``)."""
@@ -56,7 +89,3 @@ class GameLog(RichLog):
             text = event.get("text")
             if text:
                 self.add(str(event.get("kind", "info")), str(text))
-
-    def add_chat(self, name: str, text: str) -> None:
-        """Append a chat message."""
-        self.add("chat", f"{name}: {text}")

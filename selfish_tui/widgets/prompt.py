@@ -1,8 +1,12 @@
 """The prompt: the pending decision and exactly the legal choices the server sent.
 
-Choose with the arrow keys and Enter, a number key (1-9), or the mouse. A reaction (RULES C13)
-always shows the same frame, countdown and default (accept), whether or not a block is among the
-choices, so nothing about the prompt's look or the time taken betrays the hand.
+Choose with the key shown beside a choice (1-9, or s / m / e for Stay, Move and End actions),
+the arrow keys and Enter, or the mouse; a card with several targets opens its targets (see
+selfish_tui.widgets.menu), Esc goes back. A prompt that replaces another ignores choice keys for
+:data:`SETTLE` seconds and is marked new, so a key meant for the old prompt (or for a dialog
+that just closed) never lands on the new one. A reaction (RULES C13) always shows the same
+frame, countdown and default (accept), whether or not a block is among the choices, so nothing
+about the prompt's look or the time taken betrays the hand.
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from selfish_tui import clock
-from selfish_tui.model import Choice, View, card_label, choice_label, player_name
+from selfish_tui.model import Catalogue, Choice, View, card_label, player_name
+from selfish_tui.widgets import menu
+from selfish_tui.widgets.menu import Entry
 
 # Border titles by decision kind. A reaction has the same title, countdown and default
 # whether or not a block is among the choices.
@@ -34,6 +41,24 @@ TITLES = {
 }
 
 
+# Seconds a new prompt ignores choice keys; and how long it is marked new.
+SETTLE = 0.3
+MARKED = 1.5
+BACK = "Esc  back"
+
+
+def incoming_effect(question: str, catalogue: Catalogue) -> str:
+    """The rules text of the card a reaction prompt names ('Bot 1 plays Tether on you.')."""
+    names = sorted(
+        (entry for entry in catalogue.cards.values() if entry.get("name")),
+        key=lambda entry: -len(str(entry["name"])),
+    )
+    for entry in names:
+        if str(entry["name"]) in question and entry.get("text"):
+            return f"{entry['name']}: {entry['text']}"
+    return ""
+
+
 class PromptPanel(Vertical):
     """Shows the current decision; posts :class:`PromptPanel.Chosen` when the player picks."""
 
@@ -44,13 +69,20 @@ class PromptPanel(Vertical):
             self.choice = choice
             super().__init__()
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.choices: list[Choice] = []
+        self.catalogue = catalogue or Catalogue()
+        self.choices: list[Choice] = []  # the legal list, as the server sent it
+        self.entries: list[Entry] = []  # its top-level menu
+        self.group: Entry | None = None  # the open submenu (a card's targets), if any
         self.kind = ""
+        self.title = "Prompt"
         self.deadline: float | None = None
+        self.settle_until = 0.0
         self._key: tuple[Any, ...] | None = None
         self._question = ""
+        self._unmark_timer: Timer | None = None
+        self._hand: list[dict[str, Any]] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-question")
@@ -67,12 +99,25 @@ class PromptPanel(Vertical):
         """The list of choices."""
         return self.query_one("#prompt-options", OptionList)
 
+    @property
+    def shown(self) -> list[Entry]:
+        """The entries on screen: the open submenu's, else the top level."""
+        return self.group.group if self.group is not None else self.entries
+
     def update_view(self, view: View, seconds_left: float | None = None) -> None:
         """Show the view's decision (or who we are waiting for)."""
         legal = list(view.get("legal") or [])
         decision = view.get("decision") or {}
         kind = str(decision.get("kind", "")) if legal else ""
-        key = (view.get("turn"), kind, repr(legal), repr(decision.get("reveal")))
+        waiting = [p["seat"] for p in view.get("pending", []) if not p.get("done")]
+        key = (
+            view.get("turn"),
+            kind,
+            repr(legal),
+            repr(decision.get("reveal")),
+            tuple(waiting),
+            bool(view.get("over")),
+        )
         self.deadline = None if seconds_left is None else clock.now() + seconds_left
         if key == self._key:
             self._draw_question()
@@ -80,32 +125,43 @@ class PromptPanel(Vertical):
         self._key = key
         self.choices = legal
         self.kind = kind
+        self.group = None
         reveal = self.query_one("#prompt-reveal", Static)
-        options = self.options
-        options.clear_options()
         if view.get("over"):
-            self.border_title = "Game over"
+            self.entries = []
+            self._set_title("Game over")
             self._question = "The game is over."
             reveal.display = False
             self.remove_class("mine")
-            self._draw_question()
+            self._fill()
             return
         if not legal:
-            self.border_title = "Waiting"
+            self.entries = []
+            self._set_title("Waiting")
             self.remove_class("mine")
-            waiting = [p for p in view.get("pending", []) if not p.get("done")]
-            names = ", ".join(player_name(view, p["seat"]) for p in waiting) or "the server"
+            names = ", ".join(player_name(view, seat) for seat in waiting) or "the server"
             self._question = f"Waiting for {names}…"
             if view.get("seat") is not None and any(
                 p.get("seat") == view.get("seat") and p.get("done") for p in view.get("pending", [])
             ):
                 self._question = f"Your pick is in. Waiting for {names}…"
             reveal.display = False
-            self._draw_question()
+            self._fill()
             return
         self.add_class("mine")
-        self.border_title = TITLES.get(kind, "Your move")
+        self._hand = list(view.get("hand") or [])
+        self.entries = menu.build(view)
+        self._set_title(TITLES.get(kind, "Your move"))
         self._question = str(decision.get("prompt") or "Choose:")
+        if kind == "react":
+            # What each answer does goes to the detail line as the choice is highlighted; the
+            # same words whether or not a block is on offer (C13).
+            effect = incoming_effect(self._question, self.catalogue)
+            for entry in self.entries:
+                if entry.choice is not None and entry.choice.get("do") == "accept":
+                    entry.note = f"Accept: {effect}" if effect else "Accept the card."
+                elif entry.choice is not None and entry.choice.get("do") == "block":
+                    entry.note = "Block: your card and theirs are both discarded."
         revealed = decision.get("reveal")
         if revealed:
             lines = Text("Their hand: ", style="bold")
@@ -114,28 +170,69 @@ class PromptPanel(Vertical):
             reveal.display = True
         else:
             reveal.display = False
-        for index, choice in enumerate(legal):
-            options.add_option(Option(self._line(index, choice)))
-        options.highlighted = self._default_index(legal)
+        self._fill()
+        self.mark_new()
+
+    def mark_new(self, settle: bool = True) -> None:
+        """Mark the prompt as new; with ``settle``, ignore choice keys for a moment."""
+        if not self.choices:
+            return
+        if settle:
+            self.settle_until = clock.now() + SETTLE
+        self.add_class("fresh")
+        self.border_title = Text(f"{self.title} · new")
+        if self._unmark_timer is not None:
+            self._unmark_timer.stop()
+        self._unmark_timer = self.set_timer(MARKED, self._unmark)
+
+    def _unmark(self) -> None:
+        self.remove_class("fresh")
+        self.border_title = Text(self.title)
+
+    def _set_title(self, title: str) -> None:
+        self.title = title
+        self.border_title = Text(title)
+
+    def _fill(self) -> None:
+        """Put the shown entries in the option list and highlight the default."""
+        options = self.options
+        options.clear_options()
+        for entry in self.shown:
+            options.add_option(Option(self._line(entry)))
+        if self.group is not None:
+            options.add_option(Option(Text(BACK, style="dim")))
+        if self.shown:
+            options.highlighted = self._default_index()
         self._draw_question()
 
-    def _default_index(self, legal: list[Choice]) -> int:
+    def _default_index(self) -> int:
         # Reactions default to accepting, so pressing Enter does the same thing whatever the hand.
-        for index, choice in enumerate(legal):
-            if choice.get("do") == "accept":
+        for index, entry in enumerate(self.shown):
+            if entry.choice is not None and entry.choice.get("do") == "accept":
+                return index
+        # A shark pick starts on a card that is not food or oxygen, when there is one.
+        for index, entry in enumerate(self.shown):
+            choice = entry.choice or {}
+            if choice.get("do") == "pick" and self._card_kind(choice.get("card")) != "resource":
                 return index
         return 0
 
-    def _line(self, index: int, choice: Choice) -> Text:
+    def _card_kind(self, card_id: Any) -> str:
+        for card in self._hand:
+            if card.get("id") == card_id:
+                return str(card.get("kind"))
+        return ""
+
+    def _line(self, entry: Entry) -> Text:
         line = Text(no_wrap=False)
-        line.append(f"{index + 1}" if index < 9 else " ", style="bold")
+        line.append(entry.key or " ", style="bold")
         line.append(" ")
-        if choice.get("fatal"):
+        if entry.fatal:
             line.append("☠ ", style="bold bright_red")
-            line.append(choice_label(choice), style="bright_red")
+            line.append(entry.label, style="bright_red")
             line.append(" (fatal)", style="bright_red")
         else:
-            line.append(choice_label(choice))
+            line.append(entry.label)
         return line
 
     def _tick(self) -> None:
@@ -143,30 +240,81 @@ class PromptPanel(Vertical):
             self._draw_question()
 
     def _draw_question(self) -> None:
-        text = Text(self._question, style="bold" if self.choices else "dim")
+        question = self._question
+        if self.group is not None:
+            question = f"{self.group.label.rstrip(' ▸')}"
+        text = Text()
         if self.deadline is not None:
+            # First, so that a long question never pushes the countdown out of the panel.
             left = max(0, int(self.deadline - clock.now() + 0.999))
-            text.append(f"\n{left}s left", style="bold bright_red" if left <= 5 else "bold")
+            text.append(f"{left}s left\n", style="bold bright_red" if left <= 5 else "bold")
+        text.append(question, style="bold" if self.choices else "dim")
         self.query_one("#prompt-question", Static).update(text)
 
+    def settled(self) -> bool:
+        """Whether choice keys count now (not in the moment after a new prompt appeared)."""
+        return clock.now() >= self.settle_until
+
+    def press(self, key: str) -> bool:
+        """A choice key (a digit or a fixed letter): pick or open that entry. False if the key
+        means nothing here, or the prompt is too new to take it."""
+        entry = menu.find(self.shown, key)
+        if entry is None or not self.settled():
+            return False
+        self._take(entry)
+        return True
+
     def choose_index(self, index: int) -> bool:
-        """Pick the choice at ``index`` (0-based), as a number key does. False if there is none."""
-        if 0 <= index < len(self.choices):
-            self.post_message(self.Chosen(self.choices[index]))
+        """Pick or open the shown entry at ``index`` (Enter or a click on it)."""
+        if self.group is not None and index == len(self.shown):
+            return self.back()
+        if 0 <= index < len(self.shown):
+            self._take(self.shown[index])
             return True
         return False
 
+    def _take(self, entry: Entry) -> None:
+        if entry.group:
+            self.group = entry
+            self._fill()
+            return
+        if entry.choice is not None:
+            self.post_message(self.Chosen(entry.choice))
+
+    def back(self) -> bool:
+        """Close the open submenu; False if none is open."""
+        if self.group is None:
+            return False
+        opened = self.group
+        self.group = None
+        self._fill()
+        self.options.highlighted = self.entries.index(opened)
+        return True
+
+    def highlighted_entry(self) -> Entry | None:
+        """The entry under the highlight (None on 'back' or when there is nothing)."""
+        index = self.options.highlighted
+        if index is None or not 0 <= index < len(self.shown):
+            return None
+        return self.shown[index]
+
     def highlight_card(self, card_id: int) -> None:
-        """Move the highlight to the first choice that uses a card and focus the list."""
-        for index, choice in enumerate(self.choices):
-            if choice.get("card") == card_id or card_id in (choice.get("cards") or []):
-                self.options.highlighted = index
-                self.options.focus()
-                return
+        """Move the highlight to the first entry that uses a card and focus the list."""
+        for index, entry in enumerate(self.shown):
+            choices = [entry.choice] if entry.choice else [e.choice for e in entry.group]
+            for choice in choices:
+                if choice and (
+                    choice.get("card") == card_id or card_id in (choice.get("cards") or [])
+                ):
+                    self.options.highlighted = index
+                    self.options.focus()
+                    return
 
     def clear(self) -> None:
         """Forget the current choices (after one was sent, until the next state arrives)."""
         self.choices = []
+        self.entries = []
+        self.group = None
         self._key = None
         self.options.clear_options()
         self._question = "Sent. Waiting for the server…"

@@ -20,7 +20,7 @@ PHASES = {
 KIND_WORDS = {
     "actions": "to play or pass",
     "stay_or_move": "to stay or move",
-    "pay": "to choose cards to pay",
+    "pay": "to pay",
     "react": "to react",
     "take": "to take a card",
     "meteoroid": "to discard 2",
@@ -28,7 +28,7 @@ KIND_WORDS = {
     "shark_bait": "to move a shark",
     "freeloader": "to choose who advances",
     "hurricane": "to discard",
-    "pick": "to pick a card for the sharks",
+    "pick": "to pick for the sharks",
 }
 
 
@@ -90,6 +90,11 @@ class StatusLine(Static):
         if view is None:
             line.append("Not in a game.")
             return line
+        left = self.seconds_left()
+        if left is not None and not view.get("over"):
+            # First, so that a long line never cuts the countdown off.
+            line.append(f"{left}s left", style="bold reverse" if left <= 5 else "bold")
+            line.append(" · ")
         edition = "Shipwrecked" if view.get("edition") == "shipwrecked" else "Space"
         line.append(edition, style="bold")
         if self.room:
@@ -108,16 +113,17 @@ class StatusLine(Static):
             line.append("your turn", style="bold reverse bright_green")
         else:
             line.append(f"{player_name(view, active)}'s turn", style=seat_colour(active))
-        line.append(f" · {PHASES.get(str(view.get('phase')), str(view.get('phase', '')))}")
         waiting = [p for p in view.get("pending", []) if not p.get("done")]
         if view.get("legal"):
+            line.append(f" · {PHASES.get(str(view.get('phase')), str(view.get('phase', '')))}")
             line.append(" · ")
-            line.append("you decide", style="bold bright_yellow")
+            line.append("you decide", style="bold reverse")
+        elif [p["seat"] for p in waiting] == [active]:
+            # Only the player whose turn it is: the phase says what they are doing.
+            kind = KIND_WORDS.get(str(waiting[0].get("kind")), "")
+            line.append(f" · {kind.removeprefix('to ')}".rstrip(" ·"))
         elif waiting:
             names = ", ".join(player_name(view, p["seat"]) for p in waiting)
             kind = KIND_WORDS.get(str(waiting[0].get("kind")), "")
             line.append(f" · waiting for {names} {kind}".rstrip())
-        left = self.seconds_left()
-        if left is not None:
-            line.append(f" · {left}s left", style="bold" if left > 5 else "bold bright_red")
         return line

@@ -15,10 +15,10 @@ from selfish_tui.model import (
     Catalogue,
     View,
     goal_word,
-    player_name,
     seat_colour,
     short_name,
 )
+from selfish_tui.plain import cells, fit
 
 LABEL_WIDTH = 2
 # Short words for a seat's connection state in the narrow header.
@@ -70,7 +70,7 @@ class StripsBoard(Widget, can_focus=True):
                 if before.get(p["seat"]) != p.get("hand_count")
             }
         self.view_data = view
-        self.border_subtitle = piles(view)
+        self.border_subtitle = Text(piles(view))  # a card name from the server: plain text
         if presence is not None:
             self.presence = presence
         if self.cursor == (0, 0) and view.get("seat") is not None:
@@ -111,7 +111,7 @@ class StripsBoard(Widget, can_focus=True):
         view = self.view_data or {}
         edition = str(view.get("edition", "space"))
         goal = int(view.get("goal_row", 6))
-        parts = [f"{player_name(view, col)}'s strip, row {row}"]
+        parts = [f"Column {col + 1}, row {row}"]
         if row == goal:
             parts[0] += f" ({goal_word(edition)})"
         elif row > goal:
@@ -119,7 +119,8 @@ class StripsBoard(Widget, can_focus=True):
         for player in view.get("players", []):
             if (player["col"], player["row"]) == (col, row):
                 state = "" if player.get("alive", True) else " (dead)"
-                parts.append(f"{player['name']} stands here{state}")
+                you = " (you)" if player["seat"] == view.get("seat") else ""
+                parts.append(f"{player['name']}{you} stands here{state}")
         for cell in view.get("board", []):
             if (cell["col"], cell["row"]) == (col, row):
                 card = cell["card"]
@@ -154,42 +155,47 @@ class StripsBoard(Widget, can_focus=True):
         players = {p["seat"]: p for p in view.get("players", [])}
 
         out = Text(no_wrap=True, overflow="crop")
-        # Header: the strip owner's name, then hand size and state.
+        # Header: the column's number (the log's "column 3"), ▶ on the seats the server waits
+        # for, the name of the character standing on that strip (it follows them through
+        # swaps, with their hand size and ☀), reversed for the player whose turn it is.
+        standing = {p["col"]: p for p in view.get("players", [])}
+        over = bool(view.get("over"))
         out.append(" " * LABEL_WIDTH)
         for col in range(seats):
-            p = players.get(col, {})
-            marker = "▶" if col == active and not view.get("over") else " "
-            name = f"{marker}{p.get('name', '?')}"[: colw - 1]
-            style = seat_colour(col)
-            if col == active:
+            p = standing.get(col) or players.get(col, {})
+            seat = p.get("seat", col)
+            out.append(f"{col + 1}", style="dim")
+            out.append("▶" if seat in pending and not over else " ", style="bold")
+            # Cut in cells, not characters: a wide or combining name keeps its column.
+            name = fit(str(p.get("name", "?")), colw - 3)
+            style = seat_colour(seat)
+            if seat == active and not over:
                 style += " bold reverse"
             out.append(name, style=style)
-            out.append(" " * (colw - len(name)))
+            out.append(" " * (colw - 2 - cells(name)))
         out.append("\n")
         out.append(" " * LABEL_WIDTH)
         for col in range(seats):
-            p = players.get(col, {})
+            p = standing.get(col) or players.get(col, {})
+            seat = p.get("seat", col)
+            count = int(p.get("hand_count", 0))
             if not p.get("alive", True):
                 state = "dead"
-            elif self.presence.get(col) in PRESENCE_WORDS:
-                state = f"{p.get('hand_count', 0)}c {PRESENCE_WORDS[self.presence[col]]}"
+            elif self.presence.get(seat) in PRESENCE_WORDS:
+                state = f"{count}c {PRESENCE_WORDS[self.presence[seat]]}"
             else:
-                count = int(p.get("hand_count", 0))
                 state = f"{count} card" + ("" if count == 1 else "s")
-                if col in pending and col != active:
-                    # Deciding out of turn (a reaction, a pick): '…' like someone thinking.
-                    state += " …"
                 if len(state) > colw - 2:
-                    state = f"{count}c" + (" …" if state.endswith("…") else "")
+                    state = f"{count}c"
             if p.get("flared"):
                 state += " ☀"
-            cell = f" {state}"[:colw]
+            cell = fit(state, colw - 1)
             style = "dim" if not p.get("alive", True) else ""
-            if col in self._hands_changed:
+            if seat in self._hands_changed:
                 style += " underline"
             out.append(" ")
-            out.append(cell[1:], style=style.strip())
-            out.append(" " * (colw - len(cell)))
+            out.append(cell, style=style.strip())
+            out.append(" " * (colw - 1 - cells(cell)))
         out.append("\n")
 
         for row in range(rows - 1, -1, -1):
@@ -222,14 +228,15 @@ class StripsBoard(Widget, can_focus=True):
         body = Text(no_wrap=True)
         if n_sharks:
             body.append(SHARK * n_sharks, style="bold bright_red")
-        room = colw - 1 - len(body.plain)
+        room = colw - 1 - body.cell_len
         if player is not None:
             alive = player.get("alive", True)
-            mark = "@" if alive else "✝"
+            # Your own character is ◉ wherever swaps take it; the others are @.
+            mark = ("◉" if player["seat"] == view.get("seat") else "@") if alive else "✝"
             style = seat_colour(player["seat"]) + (" bold" if alive else " dim strike")
             if player["seat"] == view.get("active") and alive:
                 style += " reverse"
-            body.append(f"{mark}{player['name']}"[:room], style=style)
+            body.append(mark + fit(str(player["name"]), room - 1), style=style)
         elif card is not None:
             # Shark-icon cards (W2) in italic cyan; underline is kept for the last move.
             style = "bright_white" if not card.get("shark") else "italic cyan"
@@ -241,7 +248,7 @@ class StripsBoard(Widget, can_focus=True):
         elif not n_sharks:
             body.append("~" if water else "·", style="blue" if water else "dim")
         body.truncate(colw - 1)
-        body.pad_right(colw - 1 - len(body.plain))
+        body.pad_right(colw - 1 - body.cell_len)
         if (col, row) in self._changed:
             body.stylize("underline")
         if row == goal:

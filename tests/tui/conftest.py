@@ -8,6 +8,7 @@ import pytest
 
 from selfish_tui import clock
 from selfish_tui.local import EmbeddedServer
+from selfish_tui.widgets import prompt
 
 
 @pytest.fixture(scope="session")
@@ -17,6 +18,15 @@ def server_port() -> Iterator[int]:
         ":memory:", bot_delay=0.0, away_delay=0.0, rate_per_second=1000.0, rate_burst=1000
     ) as server:
         yield server.port
+
+
+@pytest.fixture(autouse=True)
+def quick_prompts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New prompts take keys at once in tests that play whole games; the tests of the settling
+    moment itself set it back (see test_keys.py)."""
+    monkeypatch.setattr(prompt, "SETTLE", 0.0)
+    # The "new" mark stays for the whole test, so snapshots never depend on the machine's speed.
+    monkeypatch.setattr(prompt, "MARKED", 3600.0)
 
 
 @pytest.fixture

@@ -26,12 +26,34 @@ def pick(legal: list[dict[str, Any]], rng: random.Random) -> int:
     return rng.choices(indices, weights)[0]
 
 
-async def press_choice(pilot: Pilot[None], index: int) -> None:
-    """Choose the prompt's choice ``index`` with the keyboard: a digit, or arrows and Enter."""
-    if index < 9:
-        await pilot.press(str(index + 1))
+def keys_for(prompt: PromptPanel, choice: dict[str, Any]) -> list[str] | None:
+    """The keys shown on screen that make ``choice``: an entry's key, then a target's."""
+    for entry in prompt.entries:
+        if entry.choice == choice:
+            return [entry.key] if entry.key else None
+        for child in entry.group:
+            if child.choice == choice:
+                return [entry.key, child.key] if entry.key and child.key else None
+    return None
+
+
+async def press_choice(pilot: Pilot[None], prompt: PromptPanel, index: int) -> None:
+    """Make the legal choice ``index`` with the keys the prompt shows for it (arrows and Enter
+    for one beyond the number keys), once the prompt takes keys."""
+    await wait_for(pilot, prompt.settled, timeout=5)
+    choice = prompt.choices[index]
+    keys = keys_for(prompt, choice)
+    if keys is not None:
+        await pilot.press(*keys)
         return
-    await pilot.press("p", "home", *["down"] * index, "enter")
+    for position, entry in enumerate(prompt.entries):
+        inside = [c.choice for c in entry.group]
+        if entry.choice == choice or choice in inside:
+            await pilot.press("p", "home", *["down"] * position, "enter")
+            if choice in inside:
+                await pilot.press("home", *["down"] * inside.index(choice), "enter")
+            return
+    raise AssertionError(f"{choice} is not in the prompt")
 
 
 async def wait_for(pilot: Pilot[None], condition: Any, timeout: float = 20.0) -> None:
@@ -73,7 +95,7 @@ async def play_to_end(
             prompt = screen.query_one(PromptPanel)
             legal = room.view.get("legal") or []
             if legal and prompt.choices == legal:
-                await press_choice(pilot, pick(legal, rng))
+                await press_choice(pilot, prompt, pick(legal, rng))
                 made += 1
                 continue
         await pilot.pause(0.01)

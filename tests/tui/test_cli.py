@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from selfish_tui import cli
@@ -129,3 +131,33 @@ def test_V1_play_takes_variants_and_refuses_a_bad_one(capsys: pytest.CaptureFixt
     assert "unknown variant 'V9'" in capsys.readouterr().err
     assert cli.main(["play", "--edition", "shipwrecked", "--variant", "V1"]) == 2
     assert "does not apply to the shipwrecked edition" in capsys.readouterr().err
+
+
+def test_two_names_on_one_login_are_two_identities(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 item 12: the token store is keyed by server and name."""
+    from selfish_tui import app as app_module
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    started: list[tuple[str, str | None]] = []
+
+    class FakeApp:
+        def __init__(self, host: str, port: int, name: str, token: str | None, **kw: Any) -> None:
+            started.append((name, token))
+            self.on_token = kw["on_token"]
+
+        def run(self) -> None:
+            self.on_token(f"token-of-{started[-1][0]}")  # the server's welcome
+
+    monkeypatch.setattr(app_module, "SelfishApp", FakeApp)
+    parser = cli.build_parser()
+    for name in ("Ann", "Bob", "Ann", "Bob"):
+        cli.connect(parser.parse_args(["connect", "127.0.0.1:7801", "--name", name]))
+    # First runs start fresh; later ones resume each name's own identity, never the other's.
+    assert started == [
+        ("Ann", None),
+        ("Bob", None),
+        ("Ann", "token-of-Ann"),
+        ("Bob", "token-of-Bob"),
+    ]

@@ -134,9 +134,10 @@ async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
             pilot,
             lambda: any("You: hi all" in line for line in table.query_one(GameLog).lines_text),
         )
-        await pilot.press("s", "up", "right")
+        await pilot.press("t", "up", "right")
+        await pilot.pause()
         detail = str(table.query_one("#detail").render())
-        assert "strip, row 1" in detail
+        assert "Column 2, row 1" in detail
         await pilot.press("ctrl+q")  # a game is running: asks first
         await pilot.press("n")
         assert app.screen is table

@@ -1,0 +1,211 @@
+"""Issue 14, items 1-4: keys land only on what the player saw, choices keep their keys, every
+choice has a key, and the table names exactly whom the server waits for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from selfish_tui import clock
+from selfish_tui.screens.confirm import ConfirmScreen
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.widgets import prompt as prompt_module
+from selfish_tui.widgets.menu import leaves
+from selfish_tui.widgets.prompt import PromptPanel
+from selfish_tui.widgets.status import StatusLine
+from selfish_tui.widgets.strips import StripsBoard
+from server.engine import Game
+
+from .fixtures import ROOM, feed_game, find_game, offline_app
+from .pilot import keys_for, wait_for
+from .test_snapshots import deciding
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def manual_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    now = Clock()
+    monkeypatch.setattr(clock, "now", now)
+    monkeypatch.setattr(prompt_module, "SETTLE", 0.3)
+    monkeypatch.setattr(prompt_module, "MARKED", 60.0)  # the mark outlasts a slow machine
+    return now
+
+
+def recording_app() -> tuple[Any, list[dict[str, Any]]]:
+    app = offline_app()
+    sent: list[dict[str, Any]] = []
+    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    return app, sent
+
+
+def with_legal(game: Game, legal: list[dict[str, Any]], kind: str = "actions") -> dict[str, Any]:
+    view = dict(game.view(0))
+    view["legal"] = legal
+    view["decision"] = {"kind": kind, "prompt": "Choose:", "reveal": []}
+    return view
+
+
+async def test_a_new_prompt_ignores_choice_keys_for_a_moment(manual_clock: Clock) -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app, sent = recording_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        assert "new" in str(prompt.border_title) and prompt.has_class("fresh")
+        await pilot.press("e")  # too soon: a key meant for whatever was there before
+        assert sent == []
+        manual_clock.t += 0.31
+        await pilot.press("e")
+        assert sent == [{"do": "done", "label": "End actions (go on to stay or move)"}]
+
+
+async def test_a_dialogs_keys_never_reach_the_prompt(manual_clock: Clock) -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app, sent = recording_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        manual_clock.t += 1
+        await pilot.pause()
+        table = app.screen
+        await pilot.press("q")  # "Leave this game?"
+        assert isinstance(app.screen, ConfirmScreen)
+        # Behind the dialog the decision changes (a reaction timed out, say).
+        change = [{"do": "accept", "label": "Do not block"}]
+        app.feed(
+            {
+                "type": "state",
+                "room": ROOM,
+                "version": 50,
+                "view": with_legal(game, change, "react"),
+            }
+        )
+        manual_clock.t += 5
+        await pilot.press("1")  # the dialog does not take it, and it does not pass through
+        assert isinstance(app.screen, ConfirmScreen) and sent == []
+        await pilot.press("n", "1")  # closing the dialog, then at once the key meant for it
+        assert app.screen is table and sent == []
+        manual_clock.t += 0.31
+        await pilot.press("1")
+        assert sent == change
+
+
+async def test_stay_and_move_have_fixed_keys_whatever_else_is_offered() -> None:
+    def many_stays(game: Game) -> bool:
+        return deciding("stay_or_move", "space")(game) and len(game.legal(0)) > 2
+
+    game = find_game("space", many_stays)
+    app, sent = recording_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        keys = {entry.key: entry for entry in prompt.entries}
+        assert keys["s"].choice == {"do": "stay", "label": keys["s"].label}
+        assert keys["m"].choice is not None and keys["m"].choice["do"] == "move"
+        # The discarding stays are one entry, whatever their number: it is always "1".
+        assert keys["1"].group and set(keys) == {"1", "s", "m"}
+        assert sorted(map(repr, leaves(prompt.entries))) == sorted(map(repr, prompt.choices))
+        await pilot.press("m")
+        assert sent[-1]["do"] == "move"
+
+
+async def test_more_than_nine_choices_card_first_then_target() -> None:
+    def crowded(game: Game) -> bool:
+        return deciding("actions", "space")(game) and len(game.legal(0)) > 9
+
+    game = find_game("space", crowded)
+    legal = game.view(0)["legal"]
+    app, sent = recording_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        # Every choice is on a key: at most 9 numbered entries plus the fixed letters.
+        assert all(entry.key for entry in prompt.entries)
+        assert all(keys_for(prompt, choice) for choice in legal)
+        assert sorted(map(repr, leaves(prompt.entries))) == sorted(map(repr, legal))
+        targeted = next(c for c in legal if "target" in c)
+        keys = keys_for(prompt, targeted)
+        assert keys is not None and len(keys) == 2
+        await pilot.press(keys[0])  # the card: its targets open, with their row and hand
+        assert prompt.group is not None and "row" in prompt.group.group[0].label
+        await pilot.press("escape")  # back to the cards
+        assert prompt.group is None
+        await pilot.press(*keys)
+        assert sent == [targeted]
+        # "End actions" is always e.
+        app.screen.restore_prompt()  # type: ignore[attr-defined]
+        await pilot.press("e")
+        assert sent[-1]["do"] == "done"
+
+
+async def test_waiting_names_exactly_the_pending_seats_and_nobody_after_the_end() -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        view = dict(game.view(0))
+        view["active"], view["legal"], view["decision"] = 1, [], None
+        # Bot 1's turn, but the server waits for Bot 2 (a reaction) and Bot 3 is done.
+        view["pending"] = [
+            {"seat": 2, "kind": "react", "done": False},
+            {"seat": 3, "kind": "react", "done": True},
+        ]
+        app.feed({"type": "state", "room": ROOM, "version": 60, "view": view})
+        await pilot.pause()
+        question = str(table.query_one("#prompt-question").render())
+        status = str(table.query_one(StatusLine).render())
+        assert "Waiting for Bot 2…" in question and "Bot 1" not in question
+        assert "waiting for Bot 2 to react" in status
+        header = str(table.query_one(StripsBoard).render()).split("\n")[0]
+        col = {p["seat"]: p["col"] for p in view["players"]}
+        assert header.count("▶") == 1
+        parts = header.split("▶")[0]
+        assert parts.rstrip().endswith(str(col[2] + 1))
+        # Another state where only the pending list changes is redrawn too.
+        view = {**view, "pending": [{"seat": 3, "kind": "react", "done": False}]}
+        app.feed({"type": "state", "room": ROOM, "version": 61, "view": view})
+        await pilot.pause()
+        assert "Waiting for Bot 3…" in str(table.query_one("#prompt-question").render())
+        over = {**view, "over": True, "winner": 1, "pending": []}
+        app.feed({"type": "state", "room": ROOM, "version": 62, "view": over})
+        await wait_for(pilot, lambda: app.rooms[ROOM].result_shown)
+        header = str(table.query_one(StripsBoard).render()).split("\n")[0]
+        assert "▶" not in header
+        assert "game over" in str(table.query_one(StatusLine).render())
+
+
+async def test_the_shark_pick_says_pick_and_starts_on_a_card_that_is_not_food() -> None:
+    """Issue 14 item 8."""
+    game = find_game("shipwrecked", deciding("pick", "shipwrecked"))
+    view = game.view(0)
+    kinds = {card["id"]: card["kind"] for card in view["hand"]}
+    assert any(kinds[c["card"]] != "resource" for c in view["legal"])
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        assert all(entry.label.startswith("Pick ") for entry in prompt.entries)
+        highlighted = prompt.highlighted_entry()
+        assert highlighted is not None and highlighted.choice is not None
+        assert kinds[highlighted.choice["card"]] != "resource"
+        # One compass notation: the arrow and the log's letter, as in the hand.
+        assert any(
+            "←W" in e.label or "→E" in e.label or "↑N" in e.label or "↓S" in e.label
+            for e in prompt.entries
+        )

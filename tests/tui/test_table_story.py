@@ -1,0 +1,183 @@
+"""Issue 14, items 9, 10, 14 and 17: readable without colour, a status line that fits, toasts
+that leave the status line alone, an unreachable server said so, and the small words."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from rich.cells import cell_len
+from rich.text import Text
+from textual.widgets import Checkbox
+from textual.widgets._toast import Toast
+
+from selfish_tui import cli
+from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.model import SEAT_COLOURS
+from selfish_tui.screens.lobby import CreateRoomScreen
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.widgets.hand import HandPanel
+from selfish_tui.widgets.status import StatusLine
+from selfish_tui.widgets.strips import StripsBoard
+
+from .fixtures import ROOM, feed_game, find_game, offline_app
+from .pilot import wait_for
+from .test_snapshots import deciding
+
+
+def test_no_color_drops_the_seat_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    board = StripsBoard()
+
+    def seat_coloured(text: Text) -> bool:
+        return any(c in str(span.style) for span in text.spans for c in SEAT_COLOURS)
+
+    assert seat_coloured(board._draw(game.view(0), 60))
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = board._draw(game.view(0), 60)
+    # Textual turns colours into greys under NO_COLOR, and some seats' greys are unreadable on
+    # black: names keep bold and reverse, never a seat colour.
+    assert not seat_coloured(plain)
+    assert any("reverse" in str(span.style) for span in plain.spans)
+
+
+async def test_the_private_checkbox_says_its_state_in_words() -> None:
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
+        box = app.screen.query_one("#new-private", Checkbox)
+        assert "Private: no" in str(box.label)
+        box.toggle()
+        await pilot.pause()
+        assert "Private: yes" in str(box.label)
+
+
+async def test_the_status_line_fits_80_columns_with_the_countdown_first() -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        status = table.query_one(StatusLine)
+        view = dict(game.view(0))
+        view["active"], view["legal"], view["decision"] = 1, [], None
+        view["phase"] = "actions"
+        view["pending"] = [{"seat": 1, "kind": "actions", "done": False}]
+        status.update_view(view, "ABCD", 25.0)
+        line = status.summary().plain
+        assert line.startswith("25s left · ")
+        assert line.endswith("Bot 1's turn · play or pass")
+        assert cell_len(line) <= 78  # 80 columns less the padding
+        view["pending"] = [{"seat": 2, "kind": "react", "done": False}]
+        status.update_view(view, "ABCD", 25.0)
+        line = status.summary().plain
+        assert line.endswith("Bot 1's turn · waiting for Bot 2 to react")
+        assert cell_len(line) <= 78
+
+
+async def test_toasts_never_cover_the_status_line_or_the_countdown() -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        feed_game(app, game, 0, {0: 30.0})
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        for n in range(3):
+            app.notify(f"Something happened, number {n}, with a long enough text to wrap.")
+        await pilot.pause(0.3)
+        toasts = list(table.query(Toast))
+        assert toasts
+        status = table.query_one(StatusLine).region
+        countdown = table.query_one("#prompt-question").region
+        for toast in toasts:
+            assert not toast.region.overlaps(status)
+            assert not toast.region.overlaps(countdown)
+
+
+async def test_an_unreachable_server_says_so_and_r_retries_now() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    app = SelfishApp("127.0.0.1", port, "Ann", backoff=(30.0, 60.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "retrying" in app.lobby.status_text, timeout=10)
+        status = app.lobby.status_text
+        assert status == (
+            f"cannot reach 127.0.0.1:{port}: connection refused; retrying in 30 s — r retries now"
+        )
+        hint = str(app.lobby.query_one("#lobby-hint").render())
+        assert "No public rooms" not in hint and "r retries now" in hint
+        await pilot.press("r")  # no 30 s wait: the next attempt starts (and fails) at once
+        await wait_for(pilot, lambda: "retrying in 60 s" in app.lobby.status_text, timeout=5)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith(f"selfish {cli.version()}")
+
+
+async def test_local_play_footer_says_quit_and_one_card_is_singular() -> None:
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = SelfishApp(name="Ann", plan=LocalPlan())
+    app.player_id = "p0"
+    app._plan_done = True  # as once the embedded server has set the game up
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        bindings = {b.binding.description for k, b in app.active_bindings.items() if k == "q"}
+        assert bindings == {"Quit"}
+        view = dict(game.view(0))
+        view["hand"] = view["hand"][:1]
+        app.feed({"type": "state", "room": ROOM, "version": 77, "view": view})
+        await pilot.pause()
+        assert str(app.screen.query_one(HandPanel).border_subtitle).endswith("· 1 card")
+    online = offline_app()
+    async with online.run_test(size=(80, 24)) as pilot:
+        feed_game(online, game, 0)
+        await pilot.pause()
+        bindings = {b.binding.description for k, b in online.active_bindings.items() if k == "q"}
+        assert bindings == {"Leave"}
+
+
+async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line() -> None:
+    """Issue 14 item 16."""
+    from selfish_tui.widgets.log import GameLog
+
+    game = find_game("space", deciding("actions", "space", min_turn=6))
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": "Bot 1", "text": "gl hf"})
+        await pilot.pause()
+        # The connection drops and comes back: the server replays the room and its history.
+        feed_game(app, game, 0)
+        await pilot.pause()
+        await pilot.pause()
+        log = app.screen.query_one(GameLog)
+        assert any("Bot 1: gl hf" in line for line in log.lines_text)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+
+
+async def test_help_opens_from_the_game_over_dialog_and_is_kept() -> None:
+    """Issue 14 item 11 (the time to open it is measured by hand, see the report)."""
+    from selfish_tui.screens.gameover import GameOverScreen
+    from selfish_tui.screens.help import HelpScreen
+
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, find_game("space", None), 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        first = app.screen
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert app.screen is first  # built once, not again on every press
