@@ -65,7 +65,8 @@ async def test_the_list_shows_announced_servers_and_enter_joins(
         await wait_for(pilot, lambda: app.player_id is not None)
         assert isinstance(app.screen, LobbyScreen)
         assert app.client is not None and app.client.port == bob.port
-        assert list(saved) == [f"127.0.0.1:{bob.port}"]  # the identity is kept per address
+        # the identity is kept per server address and player name
+        assert list(saved) == [f"Cat@127.0.0.1:{bob.port}"]
         # Browsing ends with the list: nothing multicasts during the game.
         await wait_for(pilot, lambda: not [w for w in app.workers if w.name == "discovery"])
         assert "Connected to" in str(app.screen.query_one("#lobby-status", Static).render())

@@ -31,13 +31,19 @@ def drive(game: Game, stop: Stop, *, seed: int = 1, limit: int = 5000) -> Game:
 
 
 def find_game(
-    edition: str, stop: Stop | None, names: list[str] | None = None, seeds: range = range(1, 400)
+    edition: str,
+    stop: Stop | None,
+    names: list[str] | None = None,
+    seeds: range = range(1, 400),
+    variants: tuple[str, ...] = (),
 ) -> Game:
     """The first seeded game (by seed order, so stable) that reaches ``stop`` before it ends;
-    with ``stop=None``, the first game played to its end."""
+    with ``stop=None``, the first game played to its end. ``variants``: RULES V ids."""
     for seed in seeds:
         game = drive(
-            Game(edition, names or NAMES4, seed=seed), stop or (lambda g: False), seed=seed
+            Game(edition, names or NAMES4, seed=seed, variants=variants),
+            stop or (lambda g: False),
+            seed=seed,
         )
         if stop is None or not game.over or stop(game):
             return game
