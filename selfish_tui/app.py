@@ -9,9 +9,10 @@ screens over them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App
@@ -95,6 +96,26 @@ class HostPlan:
             f"Your server {self.name!r} is on the LAN: others run `selfish connect` "
             f"(or type {where})."
         )
+
+
+NetworkMessage = TypeVar("NetworkMessage", Connecting, Welcomed, ConnectionLost, ServerMessage)
+
+
+def while_running(
+    handler: Callable[[SelfishApp, NetworkMessage], None],
+) -> Callable[[SelfishApp, NetworkMessage], None]:
+    """Drop what the network worker posted once the app has begun to shut down.
+
+    Textual removes the screens' widgets before the app's queue is empty, so a message handled
+    then (say the ``rooms`` reply that crossed the exit) would query widgets that are gone.
+    """
+
+    @functools.wraps(handler)
+    def guarded(app: SelfishApp, message: NetworkMessage) -> None:
+        if app.is_running:
+            handler(app, message)
+
+    return guarded
 
 
 class SelfishApp(App[None]):
@@ -337,6 +358,7 @@ class SelfishApp(App[None]):
 
     # --- connection events ---------------------------------------------------------------------
 
+    @while_running
     def on_connecting(self, message: Connecting) -> None:
         what = "the local game server" if self.local else message.address
         self.lobby.set_status(
@@ -345,6 +367,7 @@ class SelfishApp(App[None]):
             else f"Connecting to {what} (attempt {message.attempt})…"
         )
 
+    @while_running
     def on_welcomed(self, message: Welcomed) -> None:
         self.player_id = message.player
         if self.on_token is not None:
@@ -368,6 +391,7 @@ class SelfishApp(App[None]):
         # order, so its pong marks the end of that replay.
         self._sync_id = self.request({"type": "ping"})
 
+    @while_running
     def on_connection_lost(self, message: ConnectionLost) -> None:
         if self.search is not None and self.player_id is None:
             self._back_to_servers(message.reason)
@@ -395,6 +419,7 @@ class SelfishApp(App[None]):
 
     # --- server messages -----------------------------------------------------------------------
 
+    @while_running
     def on_server_message(self, message: ServerMessage) -> None:
         data = message.data
         handler = getattr(self, f"_on_{message.type}", None)

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.local import EmbeddedServer
+from selfish_tui.messages import ConnectionLost
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
@@ -276,3 +277,14 @@ async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
             assert "(you)" not in text and "wins" in text
     finally:
         await host.stop()
+
+
+async def test_what_the_network_posts_during_shutdown_is_dropped(server_port: int) -> None:
+    """A reply that crosses the exit (the lobby's ``rooms``, a lost connection) arrives when
+    Textual has already removed the screens' widgets: it must be dropped, not crash the exit."""
+    app = SelfishApp("127.0.0.1", server_port, "Leaver")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.player_id is not None)
+    assert not app.is_running and not app.lobby.query("#rooms")
+    app.feed({"type": "rooms", "rooms": []})
+    app.on_connection_lost(ConnectionLost("gone", 1.0))
