@@ -81,3 +81,20 @@ def test_pruning_an_abandoned_game_deletes_its_rows_in_every_table(tmp_path: Pat
     assert store.prune_games(time.time() + 1) == 1
     store.close()
     assert [_count(db, table) for table in ("games", "decisions", "server_events")] == [1, 0, 1]
+
+
+def test_an_unreadable_server_event_abandons_its_game_only(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    store = Store(str(db))
+    broken, fine = _new_game(store), _new_game(store)
+    store.close()
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO server_events VALUES (?, 0, '{not json')", (broken,))
+    conn.commit()
+    conn.close()
+    store = Store(str(db))
+    assert [game.id for game in store.unfinished_games()] == [fine]
+    abandoned = store.game(broken)
+    assert abandoned is None  # unreadable: no replay either
+    store.close()
+    assert _count(db, "games WHERE status = 'abandoned'") == 1
