@@ -17,8 +17,8 @@ the earliest of them; a timer that finds its deadline moved later is set again f
 So a busy connection never touches the event loop's timer heap, and a silent one is still
 dropped on time.
 
-Output is never paused (``pause_writing`` is left a no-op): the game cannot wait for one slow
-client, so :meth:`Session.flush` cuts off a client whose unread output passes
+Output is never paused (``pause_writing`` is left asyncio.Protocol's no-op): the game cannot
+wait for one slow client, so :meth:`Session.flush` cuts off a client whose unread output passes
 ``max_write_buffer`` instead.
 """
 
@@ -146,12 +146,6 @@ class Session(asyncio.Protocol):
             self._handle(message)
         if decoder.error is not None and not self.closing:
             self._fail(decoder.error)
-
-    def pause_writing(self) -> None:
-        """Never acted on: :meth:`flush` cuts off a client that lets its output pile up."""
-
-    def resume_writing(self) -> None:
-        """See :meth:`pause_writing`."""
 
     def eof_received(self) -> bool:
         # The client will send nothing more: as with a read returning b"", the connection ends,
