@@ -142,11 +142,13 @@ class Tabletop:
                         return True
         return False
 
-    def take_singles(self, seat: int, count: int) -> list[Card]:
+    def take_singles(self, seat: int, count: int) -> tuple[list[Card], bool]:
         """Give a seat up to ``count`` singles (C6, C7): the top-most ones of the discard pile,
-        then the first ones from the top of the draw pile, which is then shuffled."""
+        then the first ones from the top of the draw pile, which is then shuffled. Also says
+        whether any came from the draw pile."""
         state = self.state
         taken: list[Card] = []
+        drawn = False
         for pile in (state.discard, state.draw):
             index = len(pile) - 1
             before = len(taken)
@@ -155,21 +157,26 @@ class Tabletop:
                     taken.append(pile.pop(index))
                 index -= 1
             if pile is state.draw and len(taken) > before:
+                drawn = True
                 state.rng.shuffle(state.draw)
         state.hands[seat].extend(taken)
-        return taken
+        return taken, drawn
 
     def make_change(self, player: int, double: Card) -> None:
         """C7: swap a double in hand for two singles."""
-        singles = self.take_singles(player, 2)
+        singles, drawn = self.take_singles(player, 2)
         self.discard_cards(player, [double])
-        self.say("change", "change", player, player=player, card=double, cards=singles)
+        # A single from the draw pile was unseen by the others (C4: in Shipwrecked its
+        # direction steers the sharks), so only the taker learns which cards they were.
+        to, secret = ((player,), ("cards",)) if drawn else (None, ())
+        self.say("change", "change", player, to, secret, player=player, card=double, cards=singles)
 
     def give_change(self, seat: int) -> None:
         """C6: after overpaying with a double, take one single back (or lose the unit)."""
-        taken = self.take_singles(seat, 1)
+        taken, drawn = self.take_singles(seat, 1)
         if taken:
-            self.say("change", "change.taken", seat, player=seat, card=taken[0])
+            to, secret = ((seat,), ("card",)) if drawn else (None, ())
+            self.say("change", "change.taken", seat, to, secret, player=seat, card=taken[0])
         else:
             self.say("change", "change.none", seat, player=seat)
 
