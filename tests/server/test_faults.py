@@ -119,25 +119,23 @@ async def test_kill_9_mid_game_then_restart_resumes_every_game(tmp_path: Path) -
     proc, port = await _spawn_server(db, settings)
     bots: list[asyncio.subprocess.Process] = []
     try:
-        # Two tables of two `selfish bot` processes each, acting every 50 ms.
+        # Two tables of two `selfish bot` processes each, acting every 50 ms. Both creators,
+        # then both joiners, so that the two games start within a process start of each other:
+        # one after the other, on a loaded machine the first game was over before the second
+        # had begun, and the test waited for two games in play that never were.
+        pace = ("--delay", "0.05", "--max-rate", "1000")
         for edition in ("space", "shipwrecked"):
             creator = await _spawn_bot(
-                f"127.0.0.1:{port}",
-                "--create",
-                edition,
-                "--seats",
-                "2",
-                "--delay",
-                "0.05",
-                "--max-rate",
-                "1000",
+                f"127.0.0.1:{port}", "--create", edition, "--seats", "2", *pace
             )
+            bots.append(creator)
+        codes = []
+        for creator in bots:
             assert creator.stderr is not None
-            code = (await asyncio.wait_for(creator.stderr.readline(), 10)).decode().split()[1]
-            joiner = await _spawn_bot(
-                f"127.0.0.1:{port}", "--room", code, "--delay", "0.05", "--max-rate", "1000"
-            )
-            bots += [creator, joiner]
+            line = await asyncio.wait_for(creator.stderr.readline(), 10)
+            codes.append(line.decode().split()[1])
+        for code in codes:
+            bots.append(await _spawn_bot(f"127.0.0.1:{port}", "--room", code, *pace))
         # Mid-game in both: then SIGKILL, no chance to flush or say goodbye.
         loop = asyncio.get_running_loop()
         end = loop.time() + 15
