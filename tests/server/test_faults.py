@@ -290,12 +290,17 @@ async def test_slow_reader_is_cut_off_at_the_write_buffer_limit(
     slow = Client(reader, writer)
     await slow.hello("Slow")
     peer = await _session_of(server, slow.player)
+    # And a tiny send buffer on the server's side: the kernel grows a loopback one to megabytes,
+    # which on a loaded machine the test's syncs did not fill in time.
+    session = next(s for s in server.sessions if s.peer == peer)
+    session.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    del session  # nothing here may keep it alive (_dropped checks that)
     game = await _game_meanwhile(server, connect)
     ann_room = next(iter(server.lobby.rooms))
     await slow.request({"type": "join_room", "room": ann_room, "as": "spectator"})
     # From now on Slow reads nothing, but keeps asking for the whole table (history included).
     loop = asyncio.get_running_loop()
-    end = loop.time() + 5
+    end = loop.time() + 30  # bounds a hang only
     while any(session.peer == peer for session in server.sessions):
         assert loop.time() < end, "the slow reader was never cut off"
         slow.send({"type": "sync", "room": ann_room})
