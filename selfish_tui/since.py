@@ -148,21 +148,38 @@ def _plays_named(
     view: Mapping[str, Any],
     card_names: Mapping[str, str],
 ) -> list[str]:
+    """One phrase per card played, its targets together: "Oxygen Siphon on you, Bot 1
+    (blocked)", "Tether ×2"."""  # noqa: RUF002
     names = view.get("names") or []
-    out = []
+    by_card: dict[str, list[str]] = {}
+    alone: Counter[str] = Counter()
     for (key, target, blocked), count in plays.items():
-        name = card_name(key, card_names.get(key, key))
         if target is None:
-            text = name
-        elif target == you:
-            text = pgettext("since", "{card} on you").format(card=name)
-        else:
-            text = pgettext("since", "{card} on {player}").format(card=name, player=names[target])
+            alone[key] += count
+            by_card.setdefault(key, [])
+            continue
+        text = pgettext("since", "you") if target == you else str(names[target])
         if count > 1:
             text = pgettext("since", "{play} ×{count}").format(play=text, count=count)  # noqa: RUF001
         if blocked:
             text = pgettext("since", "{play} (blocked)").format(play=text)
-        out.append(text)
+        by_card.setdefault(key, []).append(text)
+    out = []
+    for key, targets in by_card.items():
+        name = card_name(key, card_names.get(key, key))
+        if alone[key]:
+            count = alone[key]
+            out.append(
+                name
+                if count == 1
+                else pgettext("since", "{play} ×{count}").format(play=name, count=count)  # noqa: RUF001
+            )
+        if targets:
+            out.append(
+                pgettext("since", "{card} on {targets}").format(
+                    card=name, targets=pgettext("since", ", ").join(targets)
+                )
+            )
     return out
 
 
@@ -185,6 +202,8 @@ def _where(
         return []
     if before is not None and before != now:
         return [pgettext("since", "row {before} → {after}").format(before=before, after=now)]
+    if story.moved and before is not None:  # forward and back again, or swapped back
+        return [pgettext("since", "still on row {row}").format(row=now)]
     if story.moved:
         return [pgettext("since", "now on row {row}").format(row=now)]
     if story.stayed:
@@ -227,8 +246,9 @@ class SinceLastTurn:
             self.events.append(event)
 
     def saw(self, view: Mapping[str, Any]) -> None:
-        """A new view: the first after our turn ended gives the rows the span begins with."""
-        if self._ended:
+        """A new view: the first after our turn ended gives the rows the span begins with (so
+        does the first of a game or after a replay: nobody has moved since)."""
+        if self._ended or self.rows_before is None:
             self._ended = False
             self.rows_before = {
                 int(p["seat"]): int(p.get("row", 0)) for p in view.get("players") or []

@@ -121,8 +121,14 @@ def test_plays_blocks_losses_and_rows_are_worded_per_player() -> None:
         {"key": "react.block", "args": {"player": 2, "card": card("shield")}},
         {"key": "move", "args": {"player": 1, "row": 1}},
         {"key": "turn", "args": {"turn": 6, "player": 2}},
+        {"key": "play.on", "args": {"player": 2, "card": card("tractor_beam"), "target": 3}},
+        {"key": "react", "args": {"player": 3}},
+        {"key": "play", "args": {"player": 2, "card": card("tether")}},
+        {"key": "play.on", "args": {"player": 2, "card": card("tractor_beam"), "target": 0}},
+        {"key": "react.block", "args": {"player": 0, "card": card("shield")}},
+        {"key": "play", "args": {"player": 2, "card": card("tether")}},
         {"key": "stay", "args": {"player": 2}},
-        {"key": "pay", "args": {"player": 2, "cards": [card("oxygen")], "reason": "stay"}},
+        {"key": "pay", "args": {"player": 2, "cards": [card("oxygen")], "reason": "stay"}},  # price
         {"key": "turn", "args": {"turn": 7, "player": 3}},
         {"key": "play.on", "args": {"player": 3, "card": card("hole_in_suit"), "target": 0}},
         {"key": "pay", "args": {"player": 0, "cards": [card("oxygen")], "reason": "hole_in_suit"}},
@@ -131,7 +137,7 @@ def test_plays_blocks_losses_and_rows_are_worded_per_player() -> None:
     lines = summary_lines(events, view, {0: 5, 1: 0, 2: 2, 3: 0}, NAMES["space"])
     assert lines == [
         "Bot 1: Laser Blast on you ×2; Tractor Beam on Bot 2 (blocked); row 0 → 1",  # noqa: RUF001
-        "Bot 2: stayed on row 2",  # staying's price is not a loss
+        "Bot 2: Tractor Beam on Bot 3, you (blocked); Tether ×2; stayed on row 2",  # noqa: RUF001
         "Bot 3: Hole in Suit on you; died",
         "You: row 5 → 3; lost 1 card",
     ]

@@ -221,3 +221,25 @@ async def test_help_opens_without_rendering_the_rules_on_the_key_press(
         await pilot.pause()
         assert text.scroll_y == text.max_scroll_y > 300
         assert rendered == []
+
+
+async def test_a_sent_choice_is_not_left_under_your_move_new(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found playing in tmux: after a key, 'Your move · new' stayed over 'Sent. Waiting for the
+    server…' for the rest of the mark's 1.5 s (issue 14 item 4: the prompt says whom we wait
+    for)."""
+    from selfish_tui.widgets.prompt import PromptPanel
+
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    monkeypatch.setattr(app, "act", lambda room, choice: True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        assert str(prompt.border_title).startswith("Your move")
+        await pilot.press("e")
+        await pilot.pause()
+        assert str(prompt.border_title) == "Waiting"
+        assert not prompt.has_class("fresh")
