@@ -270,8 +270,10 @@ async def test_half_frame_then_stall_is_dropped_after_frame_timeout(
 
     dripping = asyncio.create_task(trickle())
     for client, peer in zip((staller, trickler), peers, strict=True):
-        gone = await _dropped(server, peer, client.player, timeout=3)
-        assert 0.3 <= gone - started < 2  # the frame timeout, far below the idle timeout
+        # The frame timeout (0.3 s), not the idle one (30 s): the error says which, and the
+        # bound is loose enough for a machine under load (this failed there at 2 s).
+        gone = await _dropped(server, peer, client.player, timeout=10)
+        assert 0.3 <= gone - started < 10
         error = await client.expect("error")
         assert error["code"] == "idle_timeout" and "frame" in error["message"]
     dripping.cancel()

@@ -88,9 +88,9 @@ async def test_toasts_never_cover_the_status_line_or_the_countdown() -> None:
         assert isinstance(table, TableScreen)
         for n in range(3):
             app.notify(f"Something happened, number {n}, with a long enough text to wrap.")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: len(table.query(Toast)) == 3)
+        await pilot.pause()  # laid out
         toasts = list(table.query(Toast))
-        assert toasts
         status = table.query_one(StatusLine).region
         countdown = table.query_one("#prompt-question").region
         for toast in toasts:
