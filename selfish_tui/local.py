@@ -196,7 +196,7 @@ def _with_port(host: str, port: int) -> str:
 
 def run_bot(argv: list[str]) -> int:
     """`selfish bot ...`: the headless protocol client from the server package."""
-    from server.bots.client import bot_main
+    from server.bots.command import bot_main
 
     return int(bot_main(argv) or 0)
 

@@ -13,10 +13,8 @@ drops (server restart) it reconnects with its token and carries on.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,11 +33,6 @@ from protocol.client import (
     Welcome,
 )
 from protocol.messages import (
-    BOT_LEVELS,
-    EDITIONS,
-    MAX_SEATS,
-    MIN_SEATS,
-    TIMERS,
     Act,
     CreateRoom,
     JoinRoom,
@@ -49,7 +42,6 @@ from protocol.messages import (
     Request,
     Sync,
 )
-from server.config import DEFAULT_PORT
 
 Message = dict[str, Any]
 
@@ -293,118 +285,3 @@ class HeadlessBot:
             self.send(LeaveRoom(room=over.room))
         elif self.host_id == self.player:
             self.send(Rematch(room=over.room))
-
-
-# ---------------------------------------------------------------------- command line
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` (IPv6 literals in brackets) -> (host, port)."""
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        return host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT
-    if text.count(":") == 1:
-        host, port = text.split(":")
-        return host, int(port)
-    return text, DEFAULT_PORT
-
-
-def _seconds(text: str) -> float:
-    """A positive number of seconds (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value <= 60:
-        raise argparse.ArgumentTypeError("seconds must be above 0 and at most 60")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The ``selfish bot`` argument parser."""
-    p = argparse.ArgumentParser(
-        prog="selfish bot", description="A headless client that plays through the protocol."
-    )
-    p.add_argument("address", metavar="HOST[:PORT]", help=f"server (default port {DEFAULT_PORT})")
-    what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument(
-        "--create",
-        metavar="EDITION",
-        choices=EDITIONS,
-        help="create a room of this edition (space or shipwrecked)",
-    )
-    what.add_argument("--room", metavar="CODE", help="join this room as a player")
-    p.add_argument(
-        "--seats",
-        type=int,
-        default=2,
-        choices=range(MIN_SEATS, MAX_SEATS + 1),
-        help="table size with --create (default 2)",
-    )
-    p.add_argument(
-        "--server-bots",
-        type=int,
-        default=0,
-        metavar="M",
-        help="with --create: seats the server fills with its own bots",
-    )
-    p.add_argument("--timer", type=int, default=0, choices=TIMERS, help="turn timer, seconds")
-    p.add_argument("--level", choices=BOT_LEVELS, default="basic", help="how this bot plays")
-    p.add_argument(
-        "--budget",
-        type=_seconds,
-        default=None,
-        metavar="SECONDS",
-        help="with --level expert: search time per decision (default 0.3)",
-    )
-    p.add_argument("--games", type=int, default=1, metavar="K", help="games to play (default 1)")
-    p.add_argument("--name", default=None, help="player name (default bot-NNNN)")
-    p.add_argument("--delay", type=float, default=0.0, help="think time per decision, seconds")
-    p.add_argument(
-        "--max-rate",
-        type=float,
-        default=15.0,
-        help="decisions per second at most (default 15, under the server's limit)",
-    )
-    return p
-
-
-def bot_main(argv: list[str]) -> int:
-    """Entry point of ``selfish bot``; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    try:
-        host, port = parse_address(args.address)
-    except ValueError:
-        print(f"selfish bot: bad address {args.address!r}", file=sys.stderr)
-        return 2
-    if args.create and not 0 <= args.server_bots < args.seats:
-        print("selfish bot: --server-bots must be 0 .. seats-1", file=sys.stderr)
-        return 2
-    create = (
-        CreateSpec(args.create, args.seats, args.server_bots, args.timer) if args.create else None
-    )
-    bot = HeadlessBot(
-        host,
-        port,
-        name=args.name or f"bot-{random.randrange(10_000):04d}",
-        level=args.level,
-        seconds=args.budget,
-        create=create,
-        room=args.room.upper() if args.room else None,
-        games=max(1, args.games),
-        act_delay=args.delay,
-        max_rate=max(0.1, args.max_rate),
-        on_line=lambda line: print(line, flush=True),
-        on_room=(lambda code: print(f"room {code}", file=sys.stderr, flush=True)),
-    )
-    try:
-        asyncio.run(bot.run())
-    except BotError as exc:
-        print(f"selfish bot: {exc}", file=sys.stderr)
-        return 1
-    except (ConnectionError, OSError) as exc:
-        print(f"selfish bot: cannot reach {host}:{port}: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    return 0
