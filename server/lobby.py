@@ -44,8 +44,10 @@ from server.config import ServerConfig
 from server.engine import CATALOGUE, Edition, check_variants
 from server.errorlog import ErrorLog
 from server.memory import release_free_memory
+from server.outgoing import bye_message
 from server.presence import PresenceBroadcasts
 from server.ratelimit import Limits
+from server.restore import restore_room
 from server.retention import Retention
 from server.room import Room, Status
 from server.scheduler import Handle, Scheduler
@@ -213,7 +215,7 @@ class Lobby:
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
             try:
-                room = Room.restore(self, stored)
+                room = restore_room(self, stored)
             except Exception:
                 log.exception("game %d could not be replayed; marking it abandoned", stored.id)
                 self.store.finish_game(stored.id, "abandoned", None, 0)
@@ -302,13 +304,7 @@ class Lobby:
             player.name = req.name
             old = player.connection
             if old is not None and old is not conn:
-                old.close_after(
-                    {
-                        "type": "bye",
-                        "reason": "replaced",
-                        "message": "you connected again elsewhere",
-                    }
-                )
+                old.close_after(bye_message("replaced", "you connected again elsewhere"))
         else:
             if not self.store.writable:
                 raise ProtocolError(
@@ -567,17 +563,7 @@ class Lobby:
         if not limits.chat.allow(player.id) or not limits.address_chat.allow(conn.address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
         conn.send(reply("ok", req.id))
-        seat = room.seat_of(player.id)
-        line = {
-            "type": "chat",
-            "room": room.code,
-            "player": player.id,
-            "name": seat.name if seat else player.name,
-            "seat": seat.index if seat else None,
-            "text": text,
-        }
-        for member in room.members:
-            self.send(member, line)
+        room.chat(player.id, player.name, text)
 
     def _rematch(self, conn: Connection, player: Player, req: Rematch) -> None:
         room = self._member(req.room, player)

@@ -77,6 +77,10 @@ CREATE TABLE IF NOT EXISTS server_events (  -- the room's own log lines: timeout
     event TEXT NOT NULL           -- JSON: kind, text, to, public_text, seat
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE TABLE IF NOT EXISTS spectators (  -- who watches an unfinished game (back after a restart)
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    players TEXT NOT NULL         -- JSON list of player ids, in join order
+);
 """
 
 # Older databases: columns added since, each with the statement that adds it.
@@ -383,6 +387,25 @@ class Store:
     def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
         """Record a change of seat occupants (a player left and a bot took over)."""
         self._write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
+
+    def save_spectators(self, game: int, players: list[str]) -> None:
+        """Record who watches ``game`` now (none: the row goes)."""
+        if players:
+            self._write(
+                "INSERT OR REPLACE INTO spectators (game, players) VALUES (?, ?)",
+                (game, json.dumps(players)),
+            )
+        else:
+            self._write("DELETE FROM spectators WHERE game = ?", (game,))
+
+    def spectators(self, game: int) -> list[str]:
+        """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
+        row = self._db.execute("SELECT players FROM spectators WHERE game = ?", (game,)).fetchone()
+        try:
+            players = _json_list(row[0]) if row is not None else []
+        except ValueError:
+            return []
+        return [str(player) for player in players]
 
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
         """Mark a game over (or abandoned)."""
