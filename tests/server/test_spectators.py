@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from server.store import Store
+from tests.server.conftest import ClientFactory, ServerFactory
 from tests.server.harness import FakeConnection, Harness
 
 Message = dict[str, Any]
@@ -126,3 +127,29 @@ def test_spectators_chat_during_a_game_reaches_players_only_after_it() -> None:
     # After the game everyone reads everyone.
     h.request(cid_conn, cid, {"type": "chat", "room": code, "text": "well played"})
     assert chats(ann_conn)[-1] == "well played"
+
+
+async def test_over_tcp_a_spectator_is_back_in_the_room_after_a_restart(
+    make_server: ServerFactory, connect: ClientFactory, tmp_path: Path
+) -> None:
+    # The real shutdown: every session says bye and closes, which must not make the
+    # spectator leave the stored game.
+    db = str(tmp_path / "s.sqlite3")
+    server = await make_server(db=db, bot_delay=3600.0)
+    ann = await connect(server.port, "Ann")
+    code = (
+        await ann.request(
+            {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "seed": 3}
+        )
+    )["room"]
+    await ann.request({"type": "start", "room": code})
+    cid = await connect(server.port, "Cid")
+    await cid.request({"type": "join_room", "room": code, "as": "spectator"})
+    await server.stop()
+    again = await make_server(db=db, bot_delay=3600.0)
+    back = await connect(again.port)
+    await back.hello("Cid", token=cid.token)
+    joined = await back.expect("joined")
+    assert joined["room"] == code and joined["role"] == "spectator"
+    state = await back.expect("state")
+    assert state["view"]["seat"] is None
