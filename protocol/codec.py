@@ -83,25 +83,6 @@ def str_keys(mapping: Mapping[Any, object]) -> bool:
     return True
 
 
-def identical(a: object, b: object) -> bool:
-    """Whether ``a`` and ``b`` are the same msgpack value, types included: ``48.0`` is not
-    ``48`` and ``True`` is not ``1`` (Python's ``==`` says they are); a tuple and a list with
-    the same items are the same array."""
-    if isinstance(a, list | tuple):
-        return (
-            isinstance(b, list | tuple)
-            and len(a) == len(b)
-            and all(identical(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, dict):
-        return (
-            isinstance(b, dict)
-            and a.keys() == b.keys()
-            and all(identical(value, b[key]) for key, value in a.items())
-        )
-    return type(a) is type(b) and a == b
-
-
 def encode(message: Mapping[str, object]) -> bytes:
     """Encode ``message`` as a complete frame (length prefix included)."""
     return frame(pack(dict(message)))

@@ -74,7 +74,7 @@ def counts(running: RunningServer) -> tuple[int, int]:
     rooms = sum(
         1
         for r in lobby.rooms.values()
-        if r.public and r.status == Status.WAITING and r.filled() < r.size
+        if r.public and r.status == Status.WAITING and r.table.filled() < r.size
     )
     return players, rooms
 

@@ -275,24 +275,14 @@ def act(lobby: Lobby, conn: Connection, player: Player, req: Act) -> None:
 
 @handles(Chat)
 def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
-    """A line to every member of the room."""
+    """A line to the room's members (a spectator's during a game: see server.spectators)."""
     room = _member(lobby, req.room, player)
     text = check_chat(req.text, lobby.config.max_chat)
     limits = lobby.limits
     if not limits.chat.allow(player.id) or not limits.address_chat.allow(conn.address):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
     conn.send(reply("ok", req.id))
-    seat = room.seat_of(player.id)
-    line = {
-        "type": "chat",
-        "room": room.code,
-        "player": player.id,
-        "name": seat.name if seat else player.name,
-        "seat": seat.index if seat else None,
-        "text": text,
-    }
-    for member in room.members:
-        lobby.send(member, line)
+    room.chat(player.id, player.name, text)
 
 
 @handles(Rematch)

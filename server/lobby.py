@@ -20,9 +20,11 @@ from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.handlers import HANDLERS, WRITES, joined
 from server.memory import release_free_memory
+from server.outgoing import bye_message
 from server.players import Connection, Message, Player, new_player_id
 from server.presence import PresenceBroadcasts
 from server.ratelimit import Limits
+from server.restore import restore_room
 from server.retention import Retention
 from server.room import Room
 from server.scheduler import Handle, Scheduler
@@ -144,7 +146,7 @@ class Lobby:
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
             try:
-                room = Room.restore(self, stored)
+                room = restore_room(self, stored)
             except Exception:
                 log.exception("game %d could not be replayed; marking it abandoned", stored.id)
                 self.store.finish_game(stored.id, "abandoned", None, 0)
@@ -251,9 +253,7 @@ class Lobby:
             )
         old = player.connection
         if old is not None and old is not conn:
-            old.close_after(
-                {"type": "bye", "reason": "replaced", "message": "you connected again elsewhere"}
-            )
+            old.close_after(bye_message("replaced", "you connected again elsewhere"))
         return player
 
     def _new_player(self, conn: Connection, name: str) -> tuple[Player, str]:

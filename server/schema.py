@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS server_events (  -- the room's own log lines: timeout
     event TEXT NOT NULL           -- JSON: kind, text, to, public_text, seat
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE TABLE IF NOT EXISTS spectators (  -- who watches an unfinished game (back after a restart)
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    players TEXT NOT NULL         -- JSON list of player ids, in join order
+);
 """
 
 # Older databases: columns added since, each with the statement that adds it.

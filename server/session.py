@@ -36,6 +36,7 @@ from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.lobby import Lobby, Player
 from server.outbox import Outbox
+from server.outgoing import error_message
 from server.wire import encode
 
 log = logging.getLogger("selfish.server")
@@ -270,7 +271,7 @@ class Session(asyncio.Protocol):
 
     def _fail(self, error: ProtocolError) -> None:
         log.info("%s: %s; closing", self.peer, error)
-        self.close_after(error.to_wire())
+        self.close_after(error_message(error))
 
     # ------------------------------------------------------------------ input
 
@@ -288,7 +289,7 @@ class Session(asyncio.Protocol):
         elif now - self._rate_replied >= RATE_REPLY_INTERVAL:
             self._rate_replied = now
             text = "too many messages; slow down (dropped ones get no other answer)"
-            self.send(ProtocolError(ErrorCode.RATE_LIMITED, text).to_wire())
+            self.send(error_message(ProtocolError(ErrorCode.RATE_LIMITED, text)))
         return False
 
     def _handle(self, message: dict[str, Any]) -> None:
@@ -306,11 +307,8 @@ class Session(asyncio.Protocol):
             else:
                 self.lobby.handle(self, self.player, request)
         except ProtocolError as exc:
-            self.send(exc.to_wire(rid))
+            self.send(error_message(exc, rid))
         except Exception:
             self.lobby.errors.exception(f"request {message.get('type')!r}", self.peer)
-            self.send(
-                ProtocolError(
-                    ErrorCode.INTERNAL_ERROR, "the server failed on this request"
-                ).to_wire(rid)
-            )
+            failed = ProtocolError(ErrorCode.INTERNAL_ERROR, "the server failed on this request")
+            self.send(error_message(failed, rid))

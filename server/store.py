@@ -189,6 +189,25 @@ class Store:
         """Record a change of seat occupants (a player left and a bot took over)."""
         self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
 
+    def save_spectators(self, game: int, players: list[str]) -> None:
+        """Record who watches ``game`` now (none: the row goes)."""
+        if players:
+            self._db.write(
+                "INSERT OR REPLACE INTO spectators (game, players) VALUES (?, ?)",
+                (game, json.dumps(players)),
+            )
+        else:
+            self._db.write("DELETE FROM spectators WHERE game = ?", (game,))
+
+    def spectators(self, game: int) -> list[str]:
+        """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
+        rows = self._db.read("SELECT players FROM spectators WHERE game = ?", (game,))
+        try:
+            players = json.loads(rows[0][0]) if rows else []
+        except ValueError:
+            return []
+        return [str(player) for player in players] if isinstance(players, list) else []
+
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
         """Mark a game over (or abandoned)."""
         self._db.write(

@@ -29,6 +29,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.outbox import Outbox
+from server.outgoing import bye_message, error_message
 from server.session import Session
 from server.store import Store
 
@@ -72,9 +73,11 @@ class RunningServer:
             log.warning("%s: too many connections; refused", address)
             session.transport.write(
                 encode(
-                    ProtocolError(
-                        ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address"
-                    ).to_wire()
+                    error_message(
+                        ProtocolError(
+                            ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address"
+                        )
+                    )
                 )
             )
             return False
@@ -113,9 +116,7 @@ class RunningServer:
         self.server.close()
         self.lobby.shutdown()  # rooms stop deciding before anyone is told goodbye
         for session in list(self.sessions):
-            session.close_after(
-                {"type": "bye", "reason": "shutdown", "message": "server is shutting down"}
-            )
+            session.close_after(bye_message("shutdown", "server is shutting down"))
         if not await self._all_gone(self.config.shutdown_grace):
             # Clients that did not take their goodbye in time are cut off; each connection
             # then ends (and leaves the lobby) within a tick or two.

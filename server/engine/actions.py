@@ -125,6 +125,25 @@ def strip(choice: Choice) -> Choice:
     return choice
 
 
+def same(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are the same choice value, types included: ``48.0`` is not ``48``
+    and ``True`` is not ``1`` (Python's ``==`` says they are); a tuple and a list with the same
+    items are the same (a list is how a tuple comes back from the wire or the store)."""
+    if isinstance(a, list | tuple):
+        return (
+            isinstance(b, list | tuple)
+            and len(a) == len(b)
+            and all(same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    if isinstance(a, dict):
+        return (
+            isinstance(b, dict)
+            and a.keys() == b.keys()
+            and all(same(value, b[key]) for key, value in a.items())
+        )
+    return type(a) is type(b) and a == b
+
+
 def distinct(cards: Iterable[Card]) -> list[Card]:
     """One card of each (type, direction): copies that differ in nothing are one choice."""
     seen: set[str] = set()

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .actions import Answer, Choice, Decision, Picks, strip
+from .actions import Answer, Choice, Decision, Picks, same, strip
 from .cards import Edition
 from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .rules import Rules
 from .state import State
 from .variants import check_variants
-from .views import build_view, public_view, seat_view, snapshot
+from .views import build_view, decorate, public_view, seat_view, snapshot
 
 
 class Game:
@@ -109,7 +109,8 @@ class Game:
 
     # ------------------------------------------------------------------ deciding
     def apply(self, seat: int, choice: Choice) -> list[Event]:
-        """Take ``seat``'s choice (one of ``legal(seat)``, labels optional); return new events."""
+        """Take ``seat``'s choice (one of ``legal(seat)``, types included); return new events.
+        The view's ``label`` and ``fatal`` may be left out, but when given must be the view's."""
         decision = self._decision
         if decision is None:
             raise GameOver("the game is over")
@@ -117,13 +118,12 @@ class Game:
         if options is None or seat in self.picked:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
         wanted = strip(choice)
-        try:
-            index = options.index(wanted)  # the first equal option, compared in C
-        except ValueError:
-            index = -1
-        if index < 0:
+        option = _matching(options, wanted)
+        if option is None:
             raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
-        option = options[index]
+        if wanted is not choice and not same(decorate(self, seat, option), choice):
+            # a choice copied from a view is copied whole: its label and fatal mark too
+            raise IllegalChoice(f"not a choice of seat {seat}'s view: {choice!r}")
         log = self.rules.log
         start = len(log)
         self.decisions.append((seat, option))
@@ -144,6 +144,19 @@ class Game:
             self._decision = self._flow.send(answer)
         except StopIteration:
             self._decision = None
+
+
+def _matching(options: list[Choice], wanted: Choice) -> Choice | None:
+    """The option ``wanted`` is, types included (``{"card": 48.0}`` is not ``{"card": 48}``).
+    Python's ``==`` (in C) finds the candidate; a list where an option holds a tuple needs the
+    full comparison."""
+    try:
+        option = options[options.index(wanted)]
+    except ValueError:
+        option = None
+    if option is not None and same(option, wanted):
+        return option
+    return next((o for o in options if same(o, wanted)), None)
 
 
 def replay(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from .actions import Choice, Decision
@@ -35,44 +34,34 @@ class GameLike(Protocol):
         """A seat's legal choices now."""
 
 
-# Views are built for every seat after every decision, and a card's map never changes: each is
-# made once and shared by every view after (views are read-only: copying each card's map for every
-# view of every change cost more than all the rest of building it). Keyed by id() with the card
-# kept in the entry, so that an id cannot be reused by another object while its entry exists.
-_CARD_DICTS: dict[int, tuple[object, dict[str, Any]]] = {}
-
-
 def card_dict(card: Card) -> dict[str, Any]:
     """A game card as a wire-safe map."""
-    hit = _CARD_DICTS.get(id(card))
-    if hit is None or hit[0] is not card:
-        hit = _CARD_DICTS[id(card)] = (
-            card,
-            {
-                "id": card.id,
-                "key": card.key,
-                "name": card.type.name,
-                "kind": card.type.kind.value,
-                "value": card.value,
-                "dir": card.dir,
-            },
-        )
-    return hit[1]
+    return {
+        "id": card.id,
+        "key": card.key,
+        "name": card.type.name,
+        "kind": card.type.kind.value,
+        "value": card.value,
+        "dir": card.dir,
+    }
 
 
 def location_dict(loc: Location) -> dict[str, Any]:
     """A location card as a wire-safe map."""
-    hit = _CARD_DICTS.get(id(loc))
-    if hit is None or hit[0] is not loc:
-        hit = _CARD_DICTS[id(loc)] = (
-            loc,
-            {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark},
-        )
-    return hit[1]
+    return {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark}
 
 
 #: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`).
 SEAT_KEYS = ("seat", "hand", "resources", "decision", "legal")
+
+#: The public view's values of the :data:`SEAT_KEYS`: a spectator has no hand and no choices.
+SPECTATOR_SEAT_PART: dict[str, Any] = {
+    "seat": None,
+    "hand": None,
+    "resources": None,
+    "decision": None,
+    "legal": [],
+}
 
 
 def build_view(game: GameLike, seat: int | None) -> dict[str, Any]:
@@ -87,19 +76,6 @@ def seat_view(game: GameLike, seat: int) -> dict[str, Any]:
     """The :data:`SEAT_KEYS` part of ``seat``'s view: with :func:`public_view` it makes the
     whole view, so a server can build the shared part once per change for every seat."""
     state = game.rules.state
-    mine, legal = seat_choices(game, seat)
-    return {
-        "seat": seat,
-        "hand": [card_dict(c) for c in state.hands[seat]],
-        "resources": state.units(seat),
-        "decision": mine,
-        "legal": legal,
-    }
-
-
-def seat_choices(game: GameLike, seat: int) -> tuple[dict[str, Any] | None, list[Choice]]:
-    """The ``decision`` and ``legal`` values of ``seat``'s view: its open decision (None when
-    it has nothing to decide) and its legal choices, labelled (and marked when fatal)."""
     decision = game.decision
     legal: list[Choice] = [decorate(game, seat, choice) for choice in game.legal(seat)]
     mine = None
@@ -109,86 +85,30 @@ def seat_choices(game: GameLike, seat: int) -> tuple[dict[str, Any] | None, list
             "prompt": decision.prompt,
             "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])],
         }
-    return mine, legal
-
-
-def idle_seat_key(game: GameLike, seat: int) -> tuple[int, ...] | None:
-    """While ``seat`` has nothing to decide, its :func:`seat_view` is fixed by the ids of the
-    cards in its hand (in order), which this returns; None while it has choices. A server keeps
-    the encoded seat part of a waiting seat and reuses it until its hand changes."""
-    if game.legal(seat):
-        return None
-    return tuple([card.id for card in game.rules.state.hands[seat]])
-
-
-#: The keys of the public view built from long lists of cards: most of a view's bytes, and mostly
-#: unchanged from one change to the next (see :func:`bulky_sources`).
-BULKY_KEYS = ("board", "discard", "loc_discard")
-
-
-def bulky_sources(game: GameLike) -> dict[str, list[Any]]:
-    """What each of :data:`BULKY_KEYS` is built from (by :func:`bulky_value`), as lists that
-    compare equal exactly when the built values do: the piles' cards (immutable objects, so equal
-    lists compare by identity, fast) and the board's (cell, location) pairs in the board's own
-    order. A server rebuilds and re-encodes a part only when its source changed."""
-    state = game.rules.state
     return {
-        "board": list(state.board.items()),
-        "discard": state.discard,
-        "loc_discard": state.loc_discard,
+        "seat": seat,
+        "hand": [card_dict(c) for c in state.hands[seat]],
+        "resources": state.units(seat),
+        "decision": mine,
+        "legal": legal,
     }
 
 
-#: The piles among :data:`BULKY_KEYS` and how each maps its cards: a pile's value is the list of
-#: its cards' maps, bottom to top.
-PILE_MAPS: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "discard": card_dict,
-    "loc_discard": location_dict,
-}
-
-
-def bulky_value(key: str, source: list[Any]) -> list[dict[str, Any]]:
-    """The view's value of ``key`` (one of :data:`BULKY_KEYS`) from its :func:`bulky_sources`."""
-    if key == "board":
-        return [board_entry(cell, loc) for cell, loc in sorted(source)]
-    to_map = PILE_MAPS[key]
-    return [to_map(card) for card in source]
-
-
-def board_entry(cell: tuple[int, int], loc: Location) -> dict[str, Any]:
-    """One entry of the view's ``board``: a face-up location card and its cell."""
-    return {"col": cell[0], "row": cell[1], "card": location_dict(loc)}
-
-
-def game_part(game: GameLike) -> dict[str, Any]:
-    """The keys of the public view that stay the same for a whole game: a server encodes them
-    once per game."""
-    state = game.rules.state
-    return {
-        "edition": state.edition.value,
-        "variants": list(game.variants),
-        "seats": state.seats,
-        "names": list(state.names),
-        "rows": 7,
-    }
-
-
-def turn_part(game: GameLike, players: bool = True) -> dict[str, Any]:
-    """The public view's keys that change from turn to turn, apart from the
-    :data:`BULKY_KEYS`: with :func:`game_part`, the bulky keys and the :data:`SEAT_KEYS` (all
-    None or empty in the public view) it makes the whole of :func:`public_view`.
-
-    ``players=False`` leaves out the ``players`` key, for a caller that builds it from
-    :func:`player_values` itself."""
+def public_view(game: GameLike) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
     rules = game.rules
     state = rules.state
     decision = game.decision
     pending = []
     if decision is not None:
-        picked = game.picked
         kind = decision.kind.value
-        pending = [{"seat": o, "kind": kind, "done": o in picked} for o in decision.options]
-    part = {
+        pending = [{"seat": o, "kind": kind, "done": o in game.picked} for o in decision.options]
+    view: dict[str, Any] = {
+        "edition": state.edition.value,
+        "variants": list(game.variants),
+        "seats": state.seats,
+        "names": list(state.names),
+        "rows": 7,
         "turn": state.turn,
         "active": state.active,
         "phase": state.phase,
@@ -201,54 +121,26 @@ def turn_part(game: GameLike, players: bool = True) -> dict[str, Any]:
         "draw_count": len(state.draw),
         "loc_draw_count": len(state.loc_draw),
         "pending": pending,
+        "players": [
+            {
+                "seat": o,
+                "name": state.names[o],
+                "col": state.cols[o],
+                "row": state.rows[o],
+                "alive": state.alive[o],
+                "hand_count": len(state.hands[o]),
+                "face_down": o in state.held,
+                "flared": rules.flared(o),
+            }
+            for o in range(state.seats)
+        ],
+        "board": [
+            {"col": col, "row": row, "card": location_dict(loc)}
+            for (col, row), loc in sorted(state.board.items())
+        ],
+        "discard": [card_dict(card) for card in state.discard],
+        "loc_discard": [location_dict(loc) for loc in state.loc_discard],
     }
-    if players:
-        part["players"] = [
-            dict(zip(PLAYER_KEYS, values, strict=True)) for values in player_values(game)
-        ]
-    return part
-
-
-#: The keys of an entry of the view's ``players``, in the order of :func:`player_values`.
-PLAYER_KEYS = ("seat", "name", "col", "row", "alive", "hand_count", "face_down", "flared")
-
-
-def player_values(game: GameLike) -> list[tuple[Any, ...]]:
-    """The entries of the view's ``players``, each as its values in :data:`PLAYER_KEYS` order:
-    tuples, so that a server can keep each entry encoded under them."""
-    rules = game.rules
-    state = rules.state
-    names, cols, rows, alive, hands, held = (
-        state.names,
-        state.cols,
-        state.rows,
-        state.alive,
-        state.hands,
-        state.held,
-    )
-    flared = rules.flared
-    return [
-        (o, names[o], cols[o], rows[o], alive[o], len(hands[o]), o in held, flared(o))
-        for o in range(state.seats)
-    ]
-
-
-#: The public view's values of the :data:`SEAT_KEYS`: a spectator has no hand and no choices.
-SPECTATOR_SEAT_PART: dict[str, Any] = {
-    "seat": None,
-    "hand": None,
-    "resources": None,
-    "decision": None,
-    "legal": [],
-}
-
-
-def public_view(game: GameLike) -> dict[str, Any]:
-    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
-    view = game_part(game)
-    view.update(turn_part(game))
-    for key, source in bulky_sources(game).items():
-        view[key] = bulky_value(key, source)
     view.update(SPECTATOR_SEAT_PART)
     view["legal"] = []  # every view gets a list of its own
     return view

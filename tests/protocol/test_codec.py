@@ -127,14 +127,3 @@ def test_oversize_after_good_frame() -> None:
 
 def test_normalize_turns_tuples_into_lists() -> None:
     assert normalize({"cell": (1, 2)}) == {"cell": [1, 2]}
-
-
-def test_identical_tells_apart_what_python_equality_mixes_up() -> None:
-    from protocol.codec import identical
-
-    assert identical({"card": 48, "cell": (1, 2)}, {"card": 48, "cell": [1, 2]})
-    assert not identical({"card": 48}, {"card": 48.0})
-    assert not identical({"target": 1}, {"target": True})
-    assert not identical({"cards": [1, 2]}, {"cards": [1, 2.0]})
-    assert not identical({"a": 1}, {"a": 1, "b": 2})
-    assert not identical([1], (1, 2))

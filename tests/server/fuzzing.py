@@ -30,8 +30,8 @@ from protocol.errors import CLOSING_CODES
 from protocol.framing import frame
 from protocol.messages import CLIENT_TYPES
 from server.config import SHARED_ADDRESS
-from server.engine import check_invariants
-from server.room import Status, rebuild
+from server.engine import check_invariants, replay
+from server.room import Status
 from server.tcp import RunningServer
 from tests.server.conftest import Client
 
@@ -301,7 +301,7 @@ class Fuzzer:
                         f"{len(game.decisions)} played"
                     )
                     continue
-                again = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
+                again = replay(stored.edition, stored.names, stored.seed, stored.decisions)
                 if again.snapshot() != game.snapshot():
                     self.findings.invariant_failures.append(
                         f"room {room.code}: replay of game {room.game_id} differs from memory"

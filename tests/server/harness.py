@@ -1,8 +1,9 @@
 """An in-memory harness: the lobby driven directly through fake connections, on a fake clock.
 
 No sockets and no sleeping: :class:`FakeScheduler` is the lobby's clock and timers (vacancy,
-presence broadcasts, maintenance, every rate limit), moved on with :meth:`FakeScheduler.advance`.
-Rooms still schedule their own turn timers on the running event loop, so tests run inside one.
+presence broadcasts, maintenance, every rate limit, the rooms' turn clocks), moved on with
+:meth:`FakeScheduler.advance`. Only a thinking bot (``expert``) needs a running event loop: its
+answer comes from a worker process.
 """
 
 from __future__ import annotations

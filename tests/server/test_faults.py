@@ -24,8 +24,7 @@ import pytest
 
 from protocol.codec import encode
 from server.config import ServerConfig
-from server.engine import check_invariants
-from server.room import rebuild
+from server.engine import check_invariants, replay
 from server.session import Session
 from server.store import Store
 from server.tcp import RunningServer, start_server
@@ -100,7 +99,7 @@ def replayed_snapshots(db: Path) -> dict[int, dict[str, Any]]:
     try:
         out = {}
         for stored in store.unfinished_games():
-            game = rebuild(stored.edition, stored.names, stored.seed, stored.decisions)
+            game = replay(stored.edition, stored.names, stored.seed, stored.decisions)
             assert check_invariants(game) == []
             out[stored.id] = game.snapshot()
         return out

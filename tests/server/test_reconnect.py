@@ -94,3 +94,56 @@ async def test_restart_on_same_database_resumes_the_game(
     assert [g.id for g in again.store.finished_games()] == [game_id]
     stored = again.store.game(game_id)
     assert stored is not None and stored.status == "over" and len(stored.decisions) > done
+
+
+# ----------------------------------------------------------------- on the in-memory harness
+
+
+def test_a_reconnect_gets_back_the_seat_and_the_game_without_sleeping() -> None:
+    from tests.server.harness import Harness
+
+    h = Harness(room_broadcast_interval=0.25)
+    ann_conn, ann = h.client("Ann")
+    code = h.request(
+        ann_conn, ann, {"type": "create_room", "edition": "space", "seats": 2, "seed": 5}
+    )["room"]
+    bob_conn, bob = h.client("Bob")
+    h.request(bob_conn, bob, {"type": "join_room", "room": code})
+    h.request(ann_conn, ann, {"type": "start", "room": code})
+    room = h.lobby.rooms[code]
+    token = str(bob_conn.of_type("welcome")[0]["token"])
+    h.disconnect(bob_conn, bob)
+    h.clock.advance(1)  # the coalesced presence broadcast
+    assert ann_conn.of_type("room")[-1]["seats"][1]["connected"] is False
+    back = h.connect()
+    h.hello(back, "Bob", token=token)
+    kinds = [m["type"] for m in back.inbox if m["type"] != "room"]
+    assert kinds[:4] == ["welcome", "joined", "events", "state"]
+    assert back.of_type("joined")[0]["seat"] == 1
+    state = back.of_type("state")[-1]
+    assert state["version"] == room.version and state["view"]["seat"] == 1
+    h.clock.advance(1)
+    assert ann_conn.of_type("room")[-1]["seats"][1]["connected"] is True
+
+
+def test_a_reconnect_keeps_only_the_rooms_the_server_hands_back() -> None:
+    from tests.server.harness import Harness
+
+    h = Harness(empty_room_grace=60.0)
+    ann_conn, ann = h.client("Ann")
+    alone = h.request(ann_conn, ann, {"type": "create_room", "edition": "space", "seats": 2})
+    shared = h.request(ann_conn, ann, {"type": "create_room", "edition": "space", "seats": 2})
+    bob_conn, bob = h.client("Bob")
+    h.request(bob_conn, bob, {"type": "join_room", "room": shared["room"]})
+    watched = h.request(bob_conn, bob, {"type": "create_room", "edition": "space", "seats": 2})
+    h.request(ann_conn, ann, {"type": "join_room", "room": watched["room"], "as": "spectator"})
+    token = str(ann_conn.of_type("welcome")[0]["token"])
+    h.disconnect(ann_conn, ann)  # an offline spectator leaves at once
+    h.clock.advance(61)  # the room only Ann was in closes meanwhile
+    assert alone["room"] not in h.lobby.rooms
+    back = h.connect()
+    h.hello(back, "Ann", token=token)
+    assert [m["room"] for m in back.of_type("joined")] == [shared["room"]]
+    assert ann.rooms == [shared["room"]]
+    for code in (alone["room"], watched["room"]):
+        assert h.request(back, ann, {"type": "sync", "room": code})["code"] == "no_such_room"

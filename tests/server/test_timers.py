@@ -1,20 +1,23 @@
-"""Turn timers: a late seat's bot decides, two timeouts in a row mark the seat away."""
+"""Turn timers on the in-memory harness: a late seat's bot decides, two timeouts in a row mark the
+seat away, acting or ``back`` ends it. The room's clock is the harness's fake one: nothing
+sleeps, and a deadline is met to the second."""
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
+from typing import Any
 
-from tests.server.conftest import Client, ClientFactory, ServerFactory
+from server.room import Room
+from tests.server.harness import FakeConnection, Harness
+
+Message = dict[str, Any]
 
 
-async def start_duel(
-    make_server: ServerFactory, connect: ClientFactory, timer: int = 30
-) -> tuple[Client, str]:
-    # 30 s x 0.004 = 0.12 s per decision
-    server = await make_server(timer_scale=0.004, away_delay=0.05)
-    ann = await connect(server.port, "Ann")
-    joined = await ann.request(
+def duel(h: Harness, timer: int = 30) -> tuple[FakeConnection, Any, Room]:
+    """Ann against one basic bot, started, on ``h``'s clock."""
+    conn, ann = h.client("Ann")
+    joined = h.request(
+        conn,
+        ann,
         {
             "type": "create_room",
             "edition": "space",
@@ -23,116 +26,147 @@ async def start_duel(
             "timer": timer,
             "autostart": True,
             "seed": 11,
-        }
+        },
     )
-    return ann, joined["room"]
+    h.clock.advance(0)  # the bot's own decisions, due at once
+    return conn, ann, h.lobby.rooms[joined["room"]]
 
 
-async def test_timeout_then_away_then_back(
-    make_server: ServerFactory, connect: ClientFactory
-) -> None:
-    ann, code = await start_duel(make_server, connect)
-    timer = await ann.expect("timer")
-    while not timer["timers"]:  # the bot's own decisions show no clock
-        timer = await ann.expect("timer")
-    assert timer["timers"][0]["seat"] == 0 and 0 < timer["timers"][0]["seconds"] <= 0.12
-    # Ann never answers: her bot decides after each timeout, and after two she is away.
-    first = await ann.expect("events", timeout=5, history=False)
-    while not any(e["kind"] == "timeout" for e in first["events"]):
-        first = await ann.expect("events", timeout=5, history=False)
-    mine = next(e for e in first["events"] if e["kind"] == "timeout")
+def events(conn: FakeConnection, kind: str) -> list[Message]:
+    return [e for m in conn.of_type("events") for e in m["events"] if e["kind"] == kind]
+
+
+def my_turn(room: Room) -> bool:
+    return room.game is not None and not room.game.over and bool(room.game.legal(0))
+
+
+def wait_for_my_turn(h: Harness, room: Room) -> None:
+    """Let the bot play until Ann (seat 0) must decide."""
+    for _ in range(100):
+        if my_turn(room):
+            return
+        h.clock.advance(0)
+    raise AssertionError("Ann never got a decision")
+
+
+def act(h: Harness, conn: FakeConnection, ann: Any, room: Room) -> Message:
+    state = [m for m in conn.of_type("state") if m["version"] == room.version][-1]
+    choice = state["view"]["legal"][0]
+    return h.request(
+        conn, ann, {"type": "act", "room": room.code, "version": room.version, "choice": choice}
+    )
+
+
+def test_timeout_then_away_then_back() -> None:
+    h = Harness()
+    conn, ann, room = duel(h)
+    wait_for_my_turn(h, room)
+    timer = conn.of_type("timer")[-1]
+    assert timer["timers"] == [{"seat": 0, "seconds": 30.0, "away": False}]
+    h.clock.advance(29.9)
+    assert not events(conn, "timeout")  # not a moment early
+    h.clock.advance(0.1)
+    (mine,) = events(conn, "timeout")
     assert "their bot chose:" in mine["text"] and mine["seat"] == 0
-    room = await ann.expect("room", timeout=5)
-    while not room["seats"][0]["away"]:
-        room = await ann.expect("room", timeout=5)
-    # While away, the bot keeps playing for her ("bot" events) ...
-    events = await ann.expect("events", timeout=5, history=False)
-    while not any(e["kind"] == "bot" for e in events["events"]):
-        events = await ann.expect("events", timeout=5, history=False)
-    assert "their bot chose" in events["events"][0]["text"]
+    assert room.table[0] is not None and not room.table[0].away
+    # The second timeout in a row marks her away; the room says so.
+    wait_for_my_turn(h, room)
+    h.clock.advance(30)
+    assert [e["key"] for e in events(conn, "away")] == ["away.idle"]
+    assert conn.of_type("room")[-1]["seats"][0]["away"] is True
+    # While away, her bot plays after away_delay ("bot" events), with no room timer.
+    wait_for_my_turn(h, room)
+    assert conn.of_type("timer")[-1]["timers"][0]["away"] is True
+    h.clock.advance(h.config.away_delay)
+    assert events(conn, "bot") and "their bot chose" in events(conn, "bot")[0]["text"]
     # ... until she says she is back.
-    assert (await ann.request({"type": "back", "room": code}))["type"] == "ok"
-    room = await ann.expect("room", timeout=5)
-    while room["seats"][0]["away"]:
-        room = await ann.expect("room", timeout=5)
+    assert h.request(conn, ann, {"type": "back", "room": room.code})["type"] == "room"
+    assert conn.of_type("room")[-1]["seats"][0]["away"] is False
+    assert events(conn, "away")[-1]["key"] == "away.back"
 
 
-async def test_acting_clears_the_timeout_count(
-    make_server: ServerFactory, connect: ClientFactory
-) -> None:
-    ann, code = await start_duel(make_server, connect, timer=120)  # 0.48 s per decision
-    acted = 0
-    loop = asyncio.get_running_loop()
-    end = loop.time() + 5
-    while acted < 6 and loop.time() < end:
-        msg = await ann.recv(5)
-        if msg["type"] == "game_over":
-            break
-        if msg["type"] == "state" and msg["view"]["legal"]:
-            choice = msg["view"]["legal"][-1]
-            ann.send({"type": "act", "room": code, "version": msg["version"], "choice": choice})
-            acted += 1
-    assert not any(
-        e["kind"] == "timeout" for m in ann.seen if m["type"] == "events" for e in m["events"]
-    )
+def test_an_act_resets_the_count_of_timeouts_in_a_row() -> None:
+    # away_after is 2: timeout, act, timeout is not two in a row.
+    h = Harness()
+    conn, ann, room = duel(h)
+    wait_for_my_turn(h, room)
+    h.clock.advance(30)
+    assert len(events(conn, "timeout")) == 1
+    wait_for_my_turn(h, room)
+    assert act(h, conn, ann, room)["type"] in ("state", "timer", "events")
+    wait_for_my_turn(h, room)
+    h.clock.advance(30)
+    assert len(events(conn, "timeout")) == 2
+    seat = room.table[0]
+    assert seat is not None and not seat.away and seat.timeouts == 1
+    assert not events(conn, "away")
 
 
-async def test_spectator_cannot_be_away(make_server: ServerFactory, connect: ClientFactory) -> None:
-    ann, code = await start_duel(make_server, connect, timer=0)
-    server_port = ann.writer.get_extra_info("peername")[1]
-    bob = await connect(server_port, "Bob")
-    await bob.request({"type": "join_room", "room": code, "as": "spectator"})
-    assert await bob.error({"type": "back", "room": code}) == "not_seated"
-    assert (
-        await bob.error({"type": "act", "room": code, "version": 0, "choice": {"do": "done"}})
-        == "not_seated"
-    )
+def test_back_resets_the_count_of_timeouts_in_a_row() -> None:
+    h = Harness()
+    conn, ann, room = duel(h)
+    wait_for_my_turn(h, room)
+    h.clock.advance(30)
+    assert h.request(conn, ann, {"type": "back", "room": room.code})["type"] == "ok"
+    wait_for_my_turn(h, room)
+    h.clock.advance(30)
+    seat = room.table[0]
+    assert seat is not None and not seat.away
 
 
-def _lines(messages: list[dict[str, object]]) -> list[tuple[object, object]]:
-    return [
-        (e["kind"], e["text"])
-        for m in messages
-        if m["type"] == "events"
-        for e in m["events"]  # type: ignore[attr-defined]
-    ]
+def test_without_a_timer_a_person_is_waited_for() -> None:
+    h = Harness()
+    conn, ann, room = duel(h, timer=0)
+    wait_for_my_turn(h, room)
+    version = room.version
+    h.clock.advance(86_400)
+    assert room.version == version and not events(conn, "timeout")
+    assert room.clock.deadlines() == {}  # her seat has no deadline at all
+    assert act(h, conn, ann, room)["type"] != "error"
 
 
-async def test_history_holds_the_rooms_own_events_as_they_were_seen_live(
-    make_server: ServerFactory, connect: ClientFactory, tmp_path: Path
-) -> None:
-    # Ann never answers: timeouts, away and bot lines come from the room, not the engine.
-    db = str(tmp_path / "selfish.sqlite3")
-    server = await make_server(timer_scale=0.004, away_delay=0.05, db=db)
-    ann = await connect(server.port, "Ann")
-    code = (
-        await ann.request(
-            {
-                "type": "create_room",
-                "edition": "space",
-                "seats": 2,
-                "bots": 1,
-                "timer": 30,
-                "autostart": True,
-                "seed": 11,
-            }
-        )
-    )["room"]
-    kinds: set[object] = set()
-    while not {"timeout", "away", "bot"} <= kinds:
-        kinds |= {kind for kind, _ in _lines([await ann.expect("events", timeout=5)])}
-    # Everything before the ok of sync was sent live; the history after it must repeat it.
-    ok = await ann.request({"type": "sync", "room": code})
-    live = _lines(ann.seen[: ann.seen.index(ok)])
-    history = await ann.expect("events", history=True)
+def test_spectator_cannot_be_away() -> None:
+    h = Harness()
+    _conn, _ann, room = duel(h, timer=0)
+    bob_conn, bob = h.client("Bob")
+    h.request(bob_conn, bob, {"type": "join_room", "room": room.code, "as": "spectator"})
+    assert h.request(bob_conn, bob, {"type": "back", "room": room.code})["code"] == "not_seated"
+    act = {"type": "act", "room": room.code, "version": 0, "choice": {"do": "done"}}
+    assert h.request(bob_conn, bob, act)["code"] == "not_seated"
+
+
+def _lines(messages: list[Message]) -> list[tuple[object, object]]:
+    return [(e["kind"], e["text"]) for m in messages if m["type"] == "events" for e in m["events"]]
+
+
+def test_history_holds_the_rooms_own_events_as_they_were_seen_live(tmp_path: Any) -> None:
+    from server.store import Store
+
+    path = str(tmp_path / "selfish.sqlite3")
+    h = Harness(Store(path))
+    conn, ann, room = duel(h)
+    for wait in (30, 30, h.config.away_delay):  # timeout, timeout (away), the away seat's bot
+        wait_for_my_turn(h, room)
+        h.clock.advance(wait)
+    assert room.game is not None and not room.game.over
+    assert {"timeout", "away", "bot"} <= {kind for kind, _ in _lines(conn.inbox)}
+    # Everything sent live so far; the history sent on sync must repeat it, in order.
+    live = _lines(conn.inbox)
+    h.request(conn, ann, {"type": "sync", "room": room.code})
+    history = [m for m in conn.of_type("events") if m["history"]][-1]
     assert _lines([history])[: len(live)] == live
     # After a restart on the same database the room's own lines are still in the history.
-    room = server.lobby.rooms[code]
     said = len(room.game.log) if room.game else 0
-    await server.stop()
-    again = await make_server(timer_scale=0.004, away_delay=0.05, db=db)
-    back = await connect(again.port)
-    await back.hello("Ann", token=ann.token)
-    history = await back.expect("events", history=True)
+    h.lobby.shutdown()
+    h.store.commit()
+    h.store.close()
+    again = Harness(Store(path))
+    back = again.connect()
+    again.hello(back, "Ann", token=_token(conn))
+    history = [m for m in back.of_type("events") if m["history"]][-1]
     assert {"timeout", "away", "bot"} <= {kind for kind, _ in _lines([history])}
     assert len(_lines([history])) >= said
+
+
+def _token(conn: FakeConnection) -> str:
+    return str(conn.of_type("welcome")[0]["token"])
