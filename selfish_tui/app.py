@@ -20,6 +20,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
 
+from protocol.errors import ProtocolError
+from protocol.messages import Act, Request, parse_client
 from selfish_tui import clock
 from selfish_tui.client import NetworkClient
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
@@ -34,7 +36,7 @@ from selfish_tui.screens.resume import ResumeScreen
 from selfish_tui.screens.servers import ServersScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.screens.toosmall import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.state import LogEntry, RoomState, with_chat
 from selfish_tui.widgets.status import StatusLine
 
 # Server error codes worth a plainer sentence than the server's own message.
@@ -172,8 +174,6 @@ class SelfishApp(App[None]):
             self.client = NetworkClient(self.post_message, host, port, name, token, **kwargs)
         self._sync_id: int | None = None
         self._plan_done = False
-        self._act_ids: set[int] = set()
-        self._room_requests: dict[int, str] = {}
         self._lost_notified = False
         self.player_id: str | None = None
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
@@ -267,13 +267,18 @@ class SelfishApp(App[None]):
         """Send a request; tell the player if we are not connected. Returns the request id."""
         if self.client is None:
             return None
-        request_id = self.client.send(message)
+        try:
+            # Checked as the server checks it: a request it would refuse is refused here, with
+            # the same error, and never sent.
+            request = parse_client(message)
+        except ProtocolError as exc:
+            self._on_error({"type": "error", "code": str(exc.code), "message": exc.message})
+            return None
+        request_id = self.client.send(request)
         if request_id is None:
             self.notify(
                 "Not connected to the server right now; try again in a moment.", severity="warning"
             )
-        elif "room" in message:
-            self._room_requests[request_id] = str(message["room"])
         return request_id
 
     def act(self, room: RoomState, choice: dict[str, Any]) -> bool:
@@ -281,10 +286,7 @@ class SelfishApp(App[None]):
         request_id = self.request(
             {"type": "act", "room": room.code, "version": room.version, "choice": choice}
         )
-        if request_id is None:
-            return False
-        self._act_ids.add(request_id)
-        return True
+        return request_id is not None
 
     def send_chat(self, room: RoomState, text: str) -> None:
         """Send a chat line to a room."""
@@ -447,6 +449,9 @@ class SelfishApp(App[None]):
     @while_running
     def on_server_message(self, message: ServerMessage) -> None:
         data = message.data
+        if message.type == "error":
+            self._on_error(data, message.request)
+            return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
             handler(data)
@@ -595,9 +600,9 @@ class SelfishApp(App[None]):
         else:
             room.since.add([e for e in data.get("events") or [] if isinstance(e, dict)])
         if data.get("history"):
-            # A full replay of the game's log (join, resume, rematch): keep the chat, drop the rest.
-            chats = [e for e in room.log if e.kind == "chat"]
-            room.log = chats + entries
+            # A full replay of the game's log (join, resume, rematch): it replaces ours, but the
+            # server does not replay chat, so our chat lines go back where they were said.
+            room.log = with_chat(room.log, entries)
             if table is not None:
                 table.reset_log()
             return
@@ -639,7 +644,10 @@ class SelfishApp(App[None]):
         room.timers_at = clock.now()
         room.timers_version = int(data.get("version", room.version))
         table = self._table()
-        if table is not None and room.code == self.current:
+        # Until our act's reply, the view on screen is the decision we answered: redrawn now, it
+        # would offer the answered choices again (the act's state follows its reply).
+        acting = self.client is not None and self.client.awaiting_act(room.code)
+        if table is not None and room.code == self.current and not acting:
             table.show_view()
 
     def _on_game_over(self, data: dict[str, Any]) -> None:
@@ -668,13 +676,12 @@ class SelfishApp(App[None]):
         if waiting is not None:
             waiting.add_log(entry)
 
-    def _on_error(self, data: dict[str, Any]) -> None:
+    def _on_error(self, data: dict[str, Any], request: Request | None = None) -> None:
+        """An error: the reply to ``request`` (as the client library matched it), or the
+        server's own (None)."""
         code = str(data.get("code", "error"))
-        request_id = data.get("id")
-        room_code = self._room_requests.get(request_id) if isinstance(request_id, int) else None
-        if isinstance(request_id, int) and request_id in self._act_ids:
-            self._act_ids.discard(request_id)
-            room = self.rooms.get(room_code or "")
+        if isinstance(request, Act):
+            room = self.rooms.get(request.room)
             table = self._table()
             if table is not None and room is not None and room.code == self.current:
                 table.restore_prompt()
@@ -686,12 +693,6 @@ class SelfishApp(App[None]):
         self.notify(
             text, title="Server", severity="error" if code == "internal_error" else "warning"
         )
-
-    def _on_ok(self, data: dict[str, Any]) -> None:
-        request_id = data.get("id")
-        if isinstance(request_id, int):
-            self._act_ids.discard(request_id)
-            self._room_requests.pop(request_id, None)
 
     def _on_bye(self, data: dict[str, Any]) -> None:
         if data.get("reason") == "replaced":

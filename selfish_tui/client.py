@@ -1,9 +1,12 @@
 """The network worker: the one owner of the connection to a Selfish server.
 
-It runs as a Textual worker on the app's event loop. Frames in are decoded with the ``protocol``
-package and posted to the app as messages (selfish_tui.messages); requests out go through
-:meth:`NetworkClient.send`. When the connection drops it retries with exponential backoff and
-says ``hello`` again with the stored token, so the server hands back our seats (PROTOCOL.md §3).
+It runs as a Textual worker on the app's event loop and is only the socket side of the protocol:
+:class:`protocol.client.ClientConnection` (the client library ``selfish bot``, the load generator
+and the tests speak through too) frames and checks what goes out and comes in, numbers the
+requests, says ``hello`` with the stored token (so the server hands back our seats, PROTOCOL.md
+§3) and matches each reply to its request. What arrives is posted to the app as messages
+(selfish_tui.messages); requests go out through :meth:`NetworkClient.send`. When the connection
+drops it retries with exponential backoff, with the token it was last given.
 """
 
 from __future__ import annotations
@@ -16,14 +19,22 @@ from typing import Any
 
 from textual.message import Message
 
-from protocol.codec import MessageDecoder, encode
-from protocol.errors import FrameError
+from protocol.client import (
+    Bye,
+    ClientConnection,
+    ConnectionClosed,
+    Error,
+    Event,
+    Pong,
+    RemoteProtocolError,
+    Welcome,
+)
+from protocol.codec import decode_body
+from protocol.messages import Act, Hello, Ping, Request
+from selfish_tui.i18n import _
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.plain import clean_message
 
-PROTOCOL_VERSION = 1
-# Server frames have no size limit; PROTOCOL.md asks clients to accept at least 16 MiB.
-MAX_SERVER_FRAME = 16 * 1024 * 1024
 BACKOFF: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 PING_EVERY = 25.0
 # Errors in reply to hello that retrying cannot fix.
@@ -37,7 +48,7 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
     if text.startswith("/"):
         return text, 0  # a Unix socket (the SSH gateway's clients reach the game this way)
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _sep, rest = text[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
     elif text.count(":") == 1:
         host, port = text.split(":")
@@ -49,6 +60,16 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
     if not 0 < number < 65536:
         raise ValueError(f"port out of range in {text!r}")
     return host, number
+
+
+def decode_clean(body: bytes) -> dict[str, Any]:
+    """A frame body decoded, every string in it cleaned (selfish_tui.plain).
+
+    The client library builds its events from what this returns, so this is the one place where
+    frames become the client's model: from here on no string holds a terminal control.
+    """
+    message: dict[str, Any] = clean_message(decode_body(body))
+    return message
 
 
 class NetworkClient:
@@ -73,13 +94,14 @@ class NetworkClient:
         self.backoff = tuple(backoff)
         self.ping_every = ping_every
         self.player: str | None = None
+        self.ever_welcomed = False  # some connection of this client got in
+        self._conn = ClientConnection(token, decode=decode_clean)
         self._writer: asyncio.StreamWriter | None = None
-        self._welcomed = False
-        self._next_id = 1
         self._stopping = False
         self._last_sent = 0.0
-        self._sent_token = False
-        self._welcomed_once_this_session = False
+        self._welcomed_this_session = False
+        self._keep_alives: set[int] = set()  # our own pings' ids: their pongs are not the app's
+        self._retry = asyncio.Event()
 
     @property
     def address(self) -> str:
@@ -89,22 +111,29 @@ class NetworkClient:
     @property
     def connected(self) -> bool:
         """True between our welcome and the connection's loss."""
-        return self._writer is not None and self._welcomed
+        return self._writer is not None and self._welcomed_this_session and not self._conn.closed
 
-    def send(self, message: dict[str, Any]) -> int | None:
-        """Send a request with a fresh ``id``; returns the id, or None if not connected."""
+    def send(self, request: Request) -> int | None:
+        """Send ``request`` (the connection gives it a fresh ``id``); returns the id, or None if
+        not connected."""
         if not self.connected:
             return None
-        request_id = self._next_id
-        self._next_id += 1
-        self._write({**message, "id": request_id})
-        return request_id
+        sent = self._conn.send(request)
+        self._flush()
+        return sent.id
 
-    def _write(self, message: dict[str, Any]) -> None:
+    def awaiting_act(self, room: str) -> bool:
+        """Whether an ``act`` of ours in ``room`` still awaits its reply. The server replies
+        before it broadcasts what the act changed, so until then a broadcast (a ``timer``, say)
+        still describes the decision we already answered."""
+        return any(isinstance(r, Act) and r.room == room for r in self._conn.pending.values())
+
+    def _flush(self) -> None:
         writer = self._writer
-        if writer is None or writer.is_closing():
+        data = self._conn.data_to_send()
+        if writer is None or writer.is_closing() or not data:
             return
-        writer.write(encode(message))
+        writer.write(data)
         self._last_sent = asyncio.get_running_loop().time()
 
     def retry_now(self) -> None:
@@ -128,7 +157,7 @@ class NetworkClient:
             reason, retry = await self._session()
             if self._stopping:
                 return
-            if self._welcomed_once_this_session:
+            if self._welcomed_this_session:
                 failures = 0
             if not retry:
                 self.post(ConnectionLost(reason, None))
@@ -142,9 +171,7 @@ class NetworkClient:
 
     async def _session(self) -> tuple[str, bool]:
         """One connection from open to close: returns (reason, whether to retry)."""
-        self._welcomed_once_this_session = False
-        self.ever_welcomed = False
-        self._retry = asyncio.Event()
+        self._welcomed_this_session = False
         try:
             opening = (
                 asyncio.open_unix_connection(self.host)
@@ -153,76 +180,70 @@ class NetworkClient:
             )
             reader, writer = await asyncio.wait_for(opening, timeout=10)
         except (OSError, TimeoutError) as exc:
-            return f"cannot reach {self.address}: {_unreachable(exc)}", True
+            return _("cannot reach {address}: {error}").format(
+                address=self.address, error=_unreachable(exc)
+            ), True
+        # A fresh connection: what was pending on the old one will never be answered.
+        self._conn = ClientConnection(self.token, decode=decode_clean)
+        self._keep_alives.clear()
         self._writer = writer
-        self._welcomed = False
-        decoder = MessageDecoder(max_size=MAX_SERVER_FRAME)
-        hello: dict[str, Any] = {
-            "type": "hello",
-            "protocol": PROTOCOL_VERSION,
-            "name": self.name,
-            "id": 0,
-        }
-        self._sent_token = bool(self.token)
-        if self.token:
-            hello["token"] = self.token
-        self._write(hello)
+        self._conn.hello(self.name)
+        self._flush()
         pinger = asyncio.create_task(self._keep_alive())
         try:
             while True:
                 data = await reader.read(65536)
-                if not data:
-                    return "the server closed the connection", True
-                for message in decoder.feed(data):
-                    outcome = self._handle(message)
+                # One event at a time: each is handled before the next is made, so what the
+                # connection says about pending requests is true as of that event.
+                for event in self._conn.receive_data(data):
+                    outcome = self._handle(event)
                     if outcome is not None:
                         return outcome
-                if decoder.error is not None:
-                    return f"garbled data from the server ({decoder.error.message})", True
-        except FrameError as exc:
-            return f"garbled data from the server ({exc.message})", True
-        except (OSError, asyncio.IncompleteReadError) as exc:
-            return f"connection lost: {_plain(exc)}", True
+        except RemoteProtocolError as exc:
+            return _("garbled data from the server ({error})").format(error=exc), True
+        except OSError as exc:
+            return _("connection lost: {error}").format(error=_plain(exc)), True
         finally:
             pinger.cancel()
-            self._welcomed = False
             if self._writer is writer:
                 self._writer = None
             writer.close()
 
-    def _handle(self, message: dict[str, Any]) -> tuple[str, bool] | None:
-        """React to one message; a tuple ends the session with (reason, retry)."""
-        # The one place where frames become the client's model: from here on no string holds a
-        # terminal control (see selfish_tui.plain).
-        message = clean_message(message)
-        kind = message.get("type")
-        if kind == "welcome":
-            resumed = self._sent_token
-            self.player = str(message.get("player"))
-            self.token = str(message.get("token"))
-            self._welcomed = True
-            self._welcomed_once_this_session = True
-            self.ever_welcomed = True
-            self.post(Welcomed(self.player, self.token, str(message.get("server", "")), resumed))
+    def _handle(self, event: Event) -> tuple[str, bool] | None:
+        """React to one event; a tuple ends the session with (reason, retry)."""
+        if isinstance(event, Welcome):
+            self.player, self.token = event.player, event.token
+            self._welcomed_this_session = self.ever_welcomed = True
+            self.post(Welcomed(event.player, event.token, event.server, event.resumed))
             return None
-        if kind == "error" and not self._welcomed and message.get("id") == 0:
-            code = str(message.get("code"))
-            if code == "bad_token":
-                # The server forgot us (new database): start over as a new player.
+        if isinstance(event, Error) and isinstance(event.request, Hello):
+            if event.code == "bad_token":
+                # The server forgot us (a new database): the connection stays open and the
+                # library has dropped the token, so say hello again as a new player.
+                text = _("the server did not know our token; joining as a new player")
+                self.post(ServerMessage({**event.message, "message": text}, event.request))
                 self.token = None
-                self.post(ServerMessage(message))
-                return "the server did not know our token; joining as a new player", True
-            self.post(ServerMessage(message))
-            return str(message.get("message", code)), code not in FATAL_HELLO_ERRORS
-        if kind == "bye":
-            reason = str(message.get("reason", ""))
-            self.post(ServerMessage(message))
-            if reason == "replaced":
-                return "this identity connected from somewhere else", False
-            return str(message.get("message") or "the server is shutting down"), True
-        if kind == "pong" and message.get("id") is None:
-            return None  # the answer to a keep-alive ping; requested pongs go to the app
-        self.post(ServerMessage(message))
+                self._conn.hello(self.name)
+                self._flush()
+                return None
+            self.post(ServerMessage(event.message, event.request))
+            return event.text, event.code not in FATAL_HELLO_ERRORS
+        if (
+            isinstance(event, Pong)
+            and event.request is not None
+            and event.request.id in self._keep_alives
+        ):
+            self._keep_alives.discard(event.request.id)
+            return None  # the answer to a keep-alive ping; the app's own pings go to it
+        if isinstance(event, ConnectionClosed):
+            return _("the server closed the connection"), True
+        self.post(ServerMessage(event.message, event.request))
+        if isinstance(event, Bye):
+            if event.reason == "replaced":
+                return _("this identity connected from somewhere else"), False
+            return event.text or _("the server is shutting down"), True
+        if isinstance(event, Error) and event.closing:
+            return event.text, True
         return None
 
     async def _keep_alive(self) -> None:
@@ -230,8 +251,11 @@ class NetworkClient:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.ping_every / 5)
-            if loop.time() - self._last_sent >= self.ping_every:
-                self._write({"type": "ping"})
+            if loop.time() - self._last_sent >= self.ping_every and not self._conn.closed:
+                sent = self._conn.send(Ping())
+                assert sent.id is not None
+                self._keep_alives.add(sent.id)
+                self._flush()
 
 
 def _unreachable(exc: BaseException) -> str:

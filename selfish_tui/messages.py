@@ -10,6 +10,8 @@ from typing import Any
 
 from textual.message import Message
 
+from protocol.messages import Request
+
 
 class Connecting(Message):
     """A connection attempt has started (``attempt`` counts from 1 since the last success)."""
@@ -41,10 +43,12 @@ class ConnectionLost(Message):
 
 
 class ServerMessage(Message):
-    """Any other message from the server (its ``type`` says which, see PROTOCOL.md)."""
+    """Any other message from the server (its ``type`` says which, see PROTOCOL.md);
+    ``request`` is the request it is the direct reply to (None for a broadcast)."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], request: Request | None = None) -> None:
         self.data = data
+        self.request = request
         super().__init__()
 
     @property

@@ -24,6 +24,41 @@ class LogEntry:
     speaker: str | None = None
 
 
+def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
+    """``history`` (a replay of the game's lines, after a reconnect, a resume or a rematch)
+    with the chat lines of ``log`` put back after the line they followed when they were said.
+
+    The server replays the game's lines (perhaps only the latest ones) but not chat, which the
+    client alone kept. A replay that does not continue ``log`` (a new game) gets the chat first.
+    """
+    game = [entry for entry in log if entry.kind != "chat"]
+    start = _replay_start(game, history)
+    out: list[LogEntry] = []
+    before = 0  # game lines of ``log`` before the next chat line
+    taken = 0  # lines of ``history`` already in ``out``
+    for entry in log:
+        if entry.kind != "chat":
+            before += 1
+            continue
+        upto = max(taken, min(before - start, len(history)))
+        out.extend(history[taken:upto])
+        taken = upto
+        out.append(entry)
+    out.extend(history[taken:])
+    return out
+
+
+def _replay_start(game: list[LogEntry], history: list[LogEntry]) -> int:
+    """Where ``history`` starts in ``game``: the first index from which the two agree for as
+    long as both go on (``len(game)`` when they never do)."""
+    if not history:
+        return len(game)
+    for start, entry in enumerate(game):
+        if entry == history[0] and all(a == b for a, b in zip(game[start:], history, strict=False)):
+            return start
+    return len(game)
+
+
 @dataclass
 class RoomState:
     """A joined room: our role and seat, the latest room info, view, log, timers and result."""

@@ -87,6 +87,17 @@ class GameLog(RichLog):
         super().__init__(**kwargs)
         self.lines_text: list[str] = []
 
+    def on_mount(self) -> None:
+        # Kept on its newest line when the panel changes size too (a taller hand, the chat
+        # input), not only when a line is added; scrolling up to read lets go until the next line.
+        self.anchor()
+
+    def clear(self) -> GameLog:
+        """Remove every line (the text kept for tests and copying too)."""
+        self.lines_text.clear()
+        super().clear()
+        return self
+
     def add(self, kind: str, text: str, speaker: str | None = None) -> None:
         """Append one event line of the given kind (a chat line names its ``speaker``)."""
         style = EVENT_STYLES.get(kind, "")

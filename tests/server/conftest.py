@@ -181,8 +181,14 @@ def over_version(client: Client) -> int:
     return last
 
 
-async def drive(client: Client, code: str, timeout: float = 30.0) -> dict[str, object]:
-    """Answer every state with the first legal choice until game_over; return it."""
+async def drive(
+    client: Client, code: str, timeout: float = 30.0, keep_alive: bool = False
+) -> dict[str, object]:
+    """Answer every state with the first legal choice until game_over; return it.
+
+    ``keep_alive``: answer every other message with a ping, so that a short idle timeout never
+    drops a seat that waits while the other seat takes a long turn (on a loaded machine).
+    """
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     acted = -1
@@ -196,6 +202,8 @@ async def drive(client: Client, code: str, timeout: float = 30.0) -> dict[str, o
                 (c for c in msg["view"]["legal"] if not c.get("fatal")), msg["view"]["legal"][0]
             )
             client.send({"type": "act", "room": code, "version": acted, "choice": choice})
+        elif keep_alive and msg["type"] != "pong":
+            client.send({"type": "ping"})
 
 
 async def duel(

@@ -213,8 +213,10 @@ EVIL = [OSC52, OSC0, CSI2J, C1CSI]
 
 
 @contextlib.asynccontextmanager
-async def evil_server(messages: list[dict[str, Any]]) -> AsyncIterator[int]:
-    """A fake server on loopback: answers hello with ``messages``, then stays quiet."""
+async def evil_server(answers: dict[str, list[dict[str, Any]]]) -> AsyncIterator[int]:
+    """A fake server on loopback: answers a request of each type in ``answers`` with its
+    messages, the first one as the direct reply (its ``id`` echoed, as the protocol has it, so
+    the client takes it), the others as broadcasts; pings get their pong."""
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         decoder = MessageDecoder()
@@ -224,11 +226,13 @@ async def evil_server(messages: list[dict[str, Any]]) -> AsyncIterator[int]:
                 if not data:
                     return
                 for message in decoder.feed(data):
-                    if message.get("type") == "hello":
-                        for reply in messages:
-                            writer.write(encode(reply))
-                    elif message.get("type") == "ping" and message.get("id") is not None:
-                        writer.write(encode({"type": "pong", "id": message["id"]}))
+                    kind = message.get("type")
+                    replies = answers.get(str(kind)) or (
+                        [{"type": "pong"}] if kind == "ping" else []
+                    )
+                    for index, reply in enumerate(replies):
+                        echo = {"id": message["id"]} if index == 0 and "id" in message else {}
+                        writer.write(encode({**reply, **echo}))
                 await writer.drain()
         except (ConnectionError, asyncio.CancelledError):
             pass
@@ -255,8 +259,13 @@ def segments_text(app: SelfishApp) -> str:
 
 async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen() -> None:
     host = "Ev" + "".join(EVIL) + "il"
-    messages = [
-        {"type": "welcome", "player": "p1", "token": "t", "server": "Srv" + "".join(EVIL) + "X"},
+    welcome = {
+        "type": "welcome",
+        "player": "p1",
+        "token": "t",
+        "server": "Srv" + "".join(EVIL) + "X",
+    }
+    rooms = [
         {
             "type": "rooms",
             "rooms": [
@@ -276,7 +285,7 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
         },
         {"type": "error", "code": "strange", "message": "Oops" + "".join(EVIL) + "!"},
     ]
-    async with evil_server(messages) as port:
+    async with evil_server({"hello": [welcome], "list_rooms": rooms}) as port:
         app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
         async with app.run_test(size=(120, 30), notifications=True) as pilot:
             # The error's toast comes last: once it is painted, everything before it is too.
@@ -292,10 +301,8 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
 
 
 async def test_escape_sequences_in_a_refused_hello_never_reach_the_screen() -> None:
-    messages = [
-        {"type": "error", "id": 0, "code": "bad_name", "message": "No" + "".join(EVIL) + "pe"}
-    ]
-    async with evil_server(messages) as port:
+    refusal = {"type": "error", "code": "bad_name", "message": "No" + "".join(EVIL) + "pe"}
+    async with evil_server({"hello": [refusal]}) as port:
         app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
         async with app.run_test(size=(120, 30), notifications=True) as pilot:
             await wait_for(pilot, lambda: "Nope" in app.lobby.status_text)

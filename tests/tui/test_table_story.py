@@ -19,8 +19,9 @@ from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.status import StatusLine
 from selfish_tui.widgets.strips import StripsBoard
+from server.engine import Game
 
-from .fixtures import ROOM, feed_game, find_game, offline_app
+from .fixtures import NAMES4, ROOM, drive, feed_game, find_game, offline_app
 from .pilot import wait_for
 from .test_snapshots import deciding
 
@@ -146,22 +147,43 @@ async def test_local_play_footer_says_quit_and_one_card_is_singular() -> None:
 
 
 async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line() -> None:
-    """Issue 14 item 16."""
+    """Issue 14 item 16: while we were away the game went on and our hand grew. The server
+    replays the history, and the state comes after a refresh (another read): the taller hand
+    takes rows from the log, which must still end on its newest line, with the chat line where
+    it was said."""
+    from selfish_tui.messages import ConnectionLost, Welcomed
     from selfish_tui.widgets.log import GameLog
 
-    game = find_game("space", deciding("actions", "space", min_turn=6))
+    later = find_game("space", lambda g: len(g.view(0)["hand"]) >= 11 and 0 in g.pending_seats())
+    earlier = drive(Game("space", NAMES4, seed=later.seed), lambda g: g.turn >= 3, seed=later.seed)
+    assert len(earlier.view(0)["hand"]) <= 9 < len(earlier.log) < len(later.log)
     app = offline_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        feed_game(app, game, 0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed_game(app, earlier, 0)
         app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": "Bot 1", "text": "gl hf"})
         await pilot.pause()
-        # The connection drops and comes back: the server replays the room and its history.
-        feed_game(app, game, 0)
+        table = app.screen
+        log = table.query_one(GameLog)
+        log.scroll_home(animate=False)  # the player reads back when the connection drops
+        app.on_connection_lost(ConnectionLost("the server closed the connection", 0.5))
         await pilot.pause()
+        app.on_welcomed(Welcomed("p0", "t", "Srv", resumed=True))
+        history = [e for e in (e.as_dict(0) for e in later.log) if e is not None]
+        app.feed({"type": "events", "room": ROOM, "history": True, "events": history})
         await pilot.pause()
-        log = app.screen.query_one(GameLog)
-        assert any("Bot 1: gl hf" in line for line in log.lines_text)
+        app.feed({"type": "state", "room": ROOM, "version": 99, "view": later.view(0)})
+        await pilot.pause()
+        assert app.screen is table
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        shown = "".join(
+            log.render_line(y).text for y in range(log.scrollable_content_region.height)
+        )
+        assert history[-1]["text"].replace(" ", "") in shown.replace(" ", "")
+        # Every line once, the chat line after the line it followed when it was said.
+        texts = log.lines_text
+        said_after = [e for e in (e.as_dict(0) for e in earlier.log) if e is not None][-1]["text"]
+        assert texts.count("» Bot 1: gl hf") == 1 and len(texts) == len(history) + 1
+        assert texts[texts.index("» Bot 1: gl hf") - 1].endswith(said_after)
 
 
 async def test_help_opens_from_the_game_over_dialog_and_is_kept() -> None:
@@ -181,6 +203,24 @@ async def test_help_opens_from_the_game_over_dialog_and_is_kept() -> None:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert app.screen is first  # built once, not again on every press
+
+
+def test_chat_goes_back_after_the_line_it_followed_when_only_the_latest_lines_are_replayed() -> (
+    None
+):
+    """Issue 14 item 16: the replay may start late (the server sends its latest lines) or be
+    another game's (a rematch); chat is kept in both."""
+    from selfish_tui.state import LogEntry, with_chat
+
+    lines = [LogEntry("info", f"line {n}") for n in range(6)]
+    hi, gg = LogEntry("chat", "hi", "Ann"), LogEntry("chat", "gg", "Bob")
+    log = [lines[0], hi, *lines[1:4], gg, lines[4]]
+    assert with_chat(log, lines) == [lines[0], hi, *lines[1:4], gg, *lines[4:]]
+    # Only the latest lines: hi was said before them, gg after line 3.
+    assert with_chat(log, lines[2:]) == [hi, lines[2], lines[3], gg, *lines[4:]]
+    fresh = [LogEntry("info", "a new game")]
+    assert with_chat(log, fresh) == [hi, gg, *fresh]
+    assert with_chat([hi], []) == [hi]
 
 
 @pytest.mark.parametrize("start", ["table", "game over"])

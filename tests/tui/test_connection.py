@@ -1,0 +1,146 @@
+"""The network client (selfish_tui.client) on the protocol library: replies matched to their
+requests, the reply-before-broadcast order, a forgotten token, a server that breaks the protocol.
+
+A scripted server on loopback plays the server's side, so each test decides exactly which frame
+arrives when.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from protocol.codec import MessageDecoder, encode
+from selfish_tui.app import SelfishApp
+from selfish_tui.screens.table import TableScreen
+from selfish_tui.widgets.prompt import PromptPanel
+from server.engine.cards import CATALOGUE
+
+from .fixtures import ROOM, find_game, room_message
+from .pilot import press_choice, wait_for
+from .test_snapshots import deciding
+
+
+class ScriptedServer:
+    """A fake server: records what clients send (pings are answered), sends what a test says."""
+
+    def __init__(self) -> None:
+        self.requests: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.connections = 0
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        self._writer = writer
+        decoder = MessageDecoder()
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                for message in decoder.feed(data):
+                    if message["type"] == "ping":
+                        self.send({"type": "pong", "id": message["id"]})
+                    else:
+                        await self.requests.put(message)
+        writer.close()
+
+    def send(self, *messages: dict[str, Any]) -> None:
+        """Send ``messages`` to the latest connection, in this order."""
+        assert self._writer is not None
+        for message in messages:
+            self._writer.write(encode(message))
+
+    async def next(self, kind: str) -> dict[str, Any]:
+        """The next request of ``kind`` (others before it are skipped)."""
+        while True:
+            message = await asyncio.wait_for(self.requests.get(), 20)
+            if message["type"] == kind:
+                return message
+
+
+@contextlib.asynccontextmanager
+async def scripted_server() -> AsyncIterator[tuple[ScriptedServer, int]]:
+    script = ScriptedServer()
+    server = await asyncio.start_server(script._handle, "127.0.0.1", 0)
+    try:
+        yield script, int(server.sockets[0].getsockname()[1])
+    finally:
+        server.close()
+
+
+def welcome(hello: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "welcome", "id": hello["id"], "player": "p0", "token": "tok", "server": "S"}
+
+
+async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_choices_again() -> (
+    None
+):
+    """The server replies to an act before it broadcasts what the act changed, so a ``timer``
+    that comes first still describes the decision we answered: the prompt stays "Sent"."""
+    game = find_game("space", deciding("actions", "space", min_turn=2))
+    version = len(game.decisions) + 1
+    timer = [{"seat": 0, "seconds": 30.0, "away": False}]
+    async with scripted_server() as (server, port):
+        app = SelfishApp("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            server.send(welcome(await server.next("hello")))
+            server.send(
+                {
+                    "type": "joined",
+                    "room": ROOM,
+                    "role": "player",
+                    "seat": 0,
+                    "edition": "space",
+                    "catalogue": CATALOGUE["space"],
+                },
+                room_message(game),
+                {"type": "state", "room": ROOM, "version": version, "view": game.view(0)},
+            )
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+            prompt = app.screen.query_one(PromptPanel)
+            await wait_for(pilot, lambda: bool(prompt.choices))
+            await press_choice(pilot, prompt, 0)
+            act = await server.next("act")
+            assert act["version"] == version and act["choice"] in game.view(0)["legal"]
+            room = app.rooms[ROOM]
+            server.send({"type": "timer", "room": ROOM, "version": version, "timers": timer})
+            await wait_for(pilot, lambda: bool(room.timers))
+            assert prompt.choices == [] and "Sent" in prompt._question
+            # The reply, then what the act changed.
+            game.apply(0, act["choice"])
+            server.send(
+                {"type": "ok", "id": act["id"]},
+                {"type": "state", "room": ROOM, "version": version + 1, "view": game.view(0)},
+            )
+            await wait_for(pilot, lambda: room.version == version + 1)
+            assert prompt.choices == game.view(0)["legal"]
+
+
+async def test_an_unknown_token_is_a_new_player_on_the_same_connection(server_port: int) -> None:
+    """A server with a new database does not know our token: the client says hello again,
+    without it, and carries on as a new player (no reconnect)."""
+    tokens: list[str] = []
+    app = SelfishApp(
+        "127.0.0.1", server_port, "Newcomer", token="forgotten", on_token=tokens.append
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.player_id is not None)
+        assert tokens and tokens[-1] != "forgotten"
+        assert app.client is not None and app.client.connected and app.client.token == tokens[-1]
+        assert "Connected to" in app.lobby.status_text and not app._lost_notified
+
+
+async def test_a_server_that_breaks_the_protocol_is_left_and_tried_again() -> None:
+    """A welcome that answers no request (it lacks the hello's id) is a broken server: the
+    client says so and connects again, as after any loss."""
+    async with scripted_server() as (server, port):
+        app = SelfishApp("127.0.0.1", port, "Ann", backoff=(30.0,))
+        async with app.run_test(size=(80, 24)) as pilot:
+            hello = await server.next("hello")
+            server.send({**welcome(hello), "id": None})
+            await wait_for(pilot, lambda: "garbled data from the server" in app.lobby.status_text)
+            assert "retrying in 30 s" in app.lobby.status_text and app.player_id is None
+            await pilot.press("r")  # retry now rather than in 30 s
+            server.send(welcome(await server.next("hello")))  # the second connection
+            await wait_for(pilot, lambda: app.player_id == "p0")
+            assert server.connections == 2
