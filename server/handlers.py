@@ -1,7 +1,8 @@
 """What each request after ``hello`` does: one function per request class, in :data:`HANDLERS`.
 
 ``protocol.messages.REQUESTS`` maps a wire ``type`` to its request class; :data:`HANDLERS`
-maps that class to what the server does with it. The lobby looks the handler up by the
+maps that class to what the server does with it (registered by :func:`handles`, which also has
+mypy check that the function takes that class). The lobby looks the handler up by the
 request's class (:meth:`server.lobby.Lobby.handle`). A handler checks what it needs, raises
 :class:`~protocol.errors.ProtocolError` to refuse (before anything changed), and otherwise
 replies to ``conn`` before anything it broadcasts: a client reads ``ok``, then the broadcast.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
@@ -44,7 +45,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("selfish.server")
 
-Handler = Callable[["Lobby", Connection, Player, Any], None]
+R = TypeVar("R", bound=Request)
+Handler = Callable[["Lobby", Connection, Player, R], None]
+
+#: Request class -> its handler: every request of ``protocol.messages.REQUESTS`` but ``hello``.
+HANDLERS: dict[type[Request], Handler[Any]] = {}
+
+
+def handles(kind: type[R]) -> Callable[[Handler[R]], Handler[R]]:
+    """Function decorator: the function is what the server does with a ``kind`` request."""
+
+    def register(handler: Handler[R]) -> Handler[R]:
+        assert kind not in HANDLERS, kind
+        HANDLERS[kind] = handler
+        return handler
+
+    return register
+
 
 # The direct reply to a request without an id, encoded once.
 _OK_FRAME = encode(reply("ok", None))
@@ -111,17 +128,20 @@ def _autostart(room: Room) -> None:
             log.warning("room %s: cannot start: %s", room.code, exc.message)
 
 
+@handles(Ping)
 def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
     """``pong``."""
     conn.send(reply("pong", req.id))
 
 
+@handles(ListRooms)
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
     """The public rooms that are not over."""
     rooms = [r.summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER]
     conn.send(reply("rooms", req.id, rooms=rooms))
 
 
+@handles(CreateRoom)
 def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom) -> None:
     """A new room with the player as its host, within the server's and the address's quotas."""
     config = lobby.config
@@ -175,6 +195,7 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
     _autostart(room)
 
 
+@handles(JoinRoom)
 def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> None:
     """Take a free seat, or watch."""
     room = _room(lobby, req.room)
@@ -204,6 +225,7 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
     _autostart(room)
 
 
+@handles(LeaveRoom)
 def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -> None:
     """Leave a room (a seat in a started game goes to a bot)."""
     room = _member(lobby, req.room, player)
@@ -215,6 +237,7 @@ def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -
     lobby.vacancy.watch(room)
 
 
+@handles(AddBot)
 def add_bot(lobby: Lobby, conn: Connection, player: Player, req: AddBot) -> None:
     """The host seats a bot."""
     room = _member(lobby, req.room, player)
@@ -225,6 +248,7 @@ def add_bot(lobby: Lobby, conn: Connection, player: Player, req: AddBot) -> None
     _autostart(room)
 
 
+@handles(RemoveBot)
 def remove_bot(lobby: Lobby, conn: Connection, player: Player, req: RemoveBot) -> None:
     """The host frees a bot's seat."""
     room = _member(lobby, req.room, player)
@@ -234,6 +258,7 @@ def remove_bot(lobby: Lobby, conn: Connection, player: Player, req: RemoveBot) -
     room.broadcast_room()
 
 
+@handles(Start)
 def start(lobby: Lobby, conn: Connection, player: Player, req: Start) -> None:
     """The host starts the game."""
     room = _member(lobby, req.room, player)
@@ -241,12 +266,14 @@ def start(lobby: Lobby, conn: Connection, player: Player, req: Start) -> None:
     room.start(room.first_seed, ack=_ok(conn, req))
 
 
+@handles(Act)
 def act(lobby: Lobby, conn: Connection, player: Player, req: Act) -> None:
     """A seat's decision (the engine checks it)."""
     room = _member(lobby, req.room, player)
     room.act(player.id, req.version, req.choice, ack=_ok(conn, req))
 
 
+@handles(Chat)
 def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
     """A line to every member of the room."""
     room = _member(lobby, req.room, player)
@@ -268,6 +295,7 @@ def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
         lobby.send(member, line)
 
 
+@handles(Rematch)
 def rematch(lobby: Lobby, conn: Connection, player: Player, req: Rematch) -> None:
     """The host starts the next game with the same seats."""
     room = _member(lobby, req.room, player)
@@ -275,6 +303,7 @@ def rematch(lobby: Lobby, conn: Connection, player: Player, req: Rematch) -> Non
     room.rematch(ack=_ok(conn, req))
 
 
+@handles(Back)
 def back(lobby: Lobby, conn: Connection, player: Player, req: Back) -> None:
     """A seated player clears their away mark."""
     room = _member(lobby, req.room, player)
@@ -284,6 +313,7 @@ def back(lobby: Lobby, conn: Connection, player: Player, req: Back) -> None:
     room.back(player.id)
 
 
+@handles(Sync)
 def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     """The room and the game sent again, as on a reconnect."""
     room = _member(lobby, req.room, player)
@@ -292,6 +322,7 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     room.send_game(player.id)
 
 
+@handles(ListReplays)
 def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplays) -> None:
     """The latest finished games the player may replay."""
     games = [
@@ -310,6 +341,7 @@ def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplay
     conn.send(reply("replays", req.id, games=games))
 
 
+@handles(GetReplay)
 def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -> None:
     """One finished game: its seed and decisions."""
     game = lobby.store.game(req.game)
@@ -340,23 +372,3 @@ def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -
 def _seated(seats: list[dict[str, Any]], player: str) -> bool:
     """Whether ``player`` held one of the stored ``seats``."""
     return any(isinstance(seat, dict) and seat.get("player") == player for seat in seats)
-
-
-#: Request class -> its handler: every request of ``protocol.messages.REQUESTS`` but ``hello``.
-HANDLERS: dict[type[Request], Handler] = {
-    Ping: ping,
-    ListRooms: list_rooms,
-    CreateRoom: create_room,
-    JoinRoom: join_room,
-    LeaveRoom: leave_room,
-    AddBot: add_bot,
-    RemoveBot: remove_bot,
-    Start: start,
-    Act: act,
-    Chat: chat,
-    Rematch: rematch,
-    Back: back,
-    Sync: sync,
-    ListReplays: list_replays,
-    GetReplay: get_replay,
-}

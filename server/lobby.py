@@ -210,47 +210,13 @@ class Lobby:
     # ------------------------------------------------------------------ connections
 
     def hello(self, conn: Connection, req: Hello) -> Player:
-        """Identify a connection: a new player, or the one the token names."""
-        limits = self.limits
+        """Identify a connection: a new player, or the one the token names; then send it its
+        rooms again, as they are now."""
         if req.token is not None:
-            hashed = token_hash(req.token)
-            player = self.by_token.get(hashed)
-            if player is not None and self.store.token_of(player.id) != hashed:
-                # revoked by the operator (selfish-server admin revoke) while the server ran
-                del self.by_token[hashed]
-                player = None
-            if player is None:
-                raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
-            if not limits.hellos.allow(conn.address) or not limits.resumes.allow(player.id):
-                raise ProtocolError(
-                    ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
-                )
-            token = req.token
+            player, token = self._resume(conn, req.token), req.token
             player.name = req.name
-            old = player.connection
-            if old is not None and old is not conn:
-                old.close_after(
-                    {
-                        "type": "bye",
-                        "reason": "replaced",
-                        "message": "you connected again elsewhere",
-                    }
-                )
         else:
-            if not self.store.writable:
-                raise ProtocolError(
-                    ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
-                )
-            if not limits.new_players.allow(conn.address):
-                raise ProtocolError(
-                    ErrorCode.RATE_LIMITED,
-                    "too many new players from your address: wait, or send hello "
-                    "with your token to resume your identity",
-                )
-            token = new_token()
-            player = Player(new_player_id(self.players), token_hash(token), req.name)
-            self.players[player.id] = player
-            self.by_token[player.token] = player
+            player, token = self._new_player(conn, req.name)
         self.store.save_player(player.id, token, player.name)
         player.connection = conn
         log.info(
@@ -268,6 +234,45 @@ class Lobby:
             self.presence.changed(room)  # everyone sees the player connected again
             room.send_game(player.id)
         return player
+
+    def _resume(self, conn: Connection, token: str) -> Player:
+        """The player ``token`` names; its old connection, if any, is told it was replaced."""
+        hashed = token_hash(token)
+        player = self.by_token.get(hashed)
+        if player is not None and self.store.token_of(player.id) != hashed:
+            # revoked by the operator (selfish-server admin revoke) while the server ran
+            del self.by_token[hashed]
+            player = None
+        if player is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
+        if not self.limits.hellos.allow(conn.address) or not self.limits.resumes.allow(player.id):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
+            )
+        old = player.connection
+        if old is not None and old is not conn:
+            old.close_after(
+                {"type": "bye", "reason": "replaced", "message": "you connected again elsewhere"}
+            )
+        return player
+
+    def _new_player(self, conn: Connection, name: str) -> tuple[Player, str]:
+        """A new identity and its token, within the per-address limit on new identities."""
+        if not self.store.writable:
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
+            )
+        if not self.limits.new_players.allow(conn.address):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                "too many new players from your address: wait, or send hello "
+                "with your token to resume your identity",
+            )
+        token = new_token()
+        player = Player(new_player_id(self.players), token_hash(token), name)
+        self.players[player.id] = player
+        self.by_token[player.token] = player
+        return player, token
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""

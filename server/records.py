@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.codec import pack, unpack
+from protocol.codec import unpack
 
 # The columns of ``games`` that :func:`game_from_row` reads, in its order.
 GAME_COLUMNS = (
@@ -73,11 +73,6 @@ def game_from_row(row: tuple[Any, ...]) -> StoredGame:
         )
     except ValueError as exc:
         raise CorruptRow(f"game {row[0]}: {exc}") from exc
-
-
-def choice_blob(choice: dict[str, Any]) -> bytes:
-    """A decision's choice as its column keeps it: the msgpack map that travels on the wire."""
-    return pack(choice)
 
 
 def choice_from_blob(game: int, n: int, blob: bytes) -> dict[str, Any]:
