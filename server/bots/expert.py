@@ -95,8 +95,8 @@ def choose_expert(
         for c in shortlist(view, [c for c in legal if not c.get("fatal")] or legal)
         if c != incumbent
     )
-    if len(candidates) == 1:
-        return incumbent
+    if len(candidates) == 1 or budget.rollouts < 2 * len(candidates):
+        return incumbent  # too few rollouts to tell two candidates apart
     return candidates[_search(view, candidates, rng, budget)]
 
 

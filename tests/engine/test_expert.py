@@ -99,3 +99,39 @@ def test_a_budget_needs_a_rollout_and_a_positive_time() -> None:
         Budget(0)
     with pytest.raises(ValueError):
         Budget(10, 0.0)
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_the_expert_plays_basics_choice_unless_its_search_finds_better(edition: Edition) -> None:
+    # With one rollout nothing can be told apart: every decision is the basic bot's.
+    from server.bots.basic import choose_basic, seen_from_view
+
+    game = Game(edition, ["Ann", "Bob", "Cid", "Dee"], 21)
+    rng = random.Random(5)
+    for _ in range(60):
+        if game.over:
+            break
+        seat = game.pending_seats()[0]
+        view = game.view(seat)
+        state = rng.getstate()
+        mine = choose_expert(view, rng, Budget(rollouts=1))
+        rng.setstate(state)
+        assert mine == choose_basic(seen_from_view(view), rng)
+        game.apply(seat, mine)
+
+
+def test_the_standing_rewards_rows_and_oxygen_and_is_nothing_for_the_dead() -> None:
+    from server.bots.expert import standing
+    from server.engine.search import state_of
+
+    game = Game(Edition.SPACE, ["Ann", "Bob", "Cid"], 3)
+    state = state_of(game)
+    state.hands = [list(state.hands[0]) for _ in range(3)]  # equal hands
+    state.rows = [2, 2, 2]
+    even = standing(state, 0)
+    assert even == pytest.approx(1 / 3)
+    state.rows = [3, 2, 2]
+    assert standing(state, 0) > even > standing(state, 1)
+    state.alive[0] = False
+    assert standing(state, 0) == 0.0
+    assert standing(state, 1) == pytest.approx(1 / 2)

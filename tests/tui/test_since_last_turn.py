@@ -8,7 +8,6 @@ from typing import Any
 from selfish_tui.app import SelfishApp
 from selfish_tui.since import SinceLastTurn, summary_lines
 from selfish_tui.widgets.log import GameLog
-from server.bots.levels import choose
 from server.engine import Game
 from server.engine.cards import CATALOGUE
 
@@ -30,10 +29,10 @@ class Table:
         self.rng = random.Random(4)
 
     def step(self) -> None:
-        """One decision by whoever must decide (basic bots for every seat), then its events
-        and the new state."""
+        """One decision by whoever must decide (seeded random for every seat: not the bots,
+        whose play changes as they improve), then its events and the new state."""
         seat = self.game.pending_seats()[0]
-        self.game.apply(seat, choose("basic", self.game.view(seat), self.rng))
+        self.game.apply(seat, self.rng.choice(self.game.view(seat)["legal"]))
         events = [e.as_dict(0) for e in self.game.log[self.told :]]
         self.told = len(self.game.log)
         wire = [e for e in events if e is not None]
@@ -67,7 +66,7 @@ def at_our_first_turn(edition: str, seed: int, turns: int = 2) -> Game:
         turn = game.turn
         while not game.over and ours < turns:
             seat = game.pending_seats()[0]
-            game.apply(seat, choose("basic", game.view(seat), rng))
+            game.apply(seat, rng.choice(game.view(seat)["legal"]))
             view = game.view(0)
             if not game.over and game.turn != turn and view["active"] == 0 and view["legal"]:
                 ours, turn = ours + 1, game.turn
