@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from selfish_tui.model import goal_word, player_name, seat_colour
 from selfish_tui.state import RoomState
@@ -48,10 +48,19 @@ class GameOverScreen(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", "Rematch"),
         Binding("l", "choose('leave')", "Leave"),
+        # In local play l quits (there is no lobby), and the footer says so.
+        Binding("l", "quit_local", "Quit"),
         Binding("v", "choose('board')", "View board"),
         Binding("escape", "choose('board')", "View board", show=False),
-        Binding("question_mark", "app.help", "Help", show=False),
+        Binding("question_mark", "app.help", "Help"),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "quit_local":
+            return self.selfish.local
+        if action == "choose" and parameters == ("leave",):
+            return not self.selfish.local
+        return True
 
     def __init__(self, room: RoomState) -> None:
         super().__init__()
@@ -66,6 +75,9 @@ class GameOverScreen(ModalScreen[str]):
         with Vertical(id="gameover-box"):
             yield Static(self._summary(), id="gameover-text")
             yield Static(self._keys(), id="gameover-keys")
+        # The dialog's own keys at the bottom, not the table's behind it (whose "l Log" would
+        # say the opposite of what l does here: found playing in tmux).
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#gameover-box").border_title = "Game over"
@@ -106,6 +118,10 @@ class GameOverScreen(ModalScreen[str]):
         text.append("?", style="bold reverse")
         text.append(" help")
         return text
+
+    def action_quit_local(self) -> None:
+        """l in local play: quit (the game is over, nothing to ask)."""
+        self.dismiss("leave")
 
     def action_choose(self, what: str) -> None:
         """Close the dialog with the player's choice."""

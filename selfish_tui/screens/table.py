@@ -94,7 +94,9 @@ class TableScreen(Screen[None]):
         self.reset_log()
         self.show_view()
         self.query_one("#prompt-options", OptionList).focus()
-        self.call_after_refresh(self.selfish.prepare_help)
+        # Once the table has settled (nobody opens help in its first second): rendering the
+        # rules takes the CPU for a moment, which the first frames of the table need more.
+        self.set_timer(1.0, self.selfish.prepare_help)
 
     # --- updates from the app -------------------------------------------------------------
 

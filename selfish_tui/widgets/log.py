@@ -58,7 +58,7 @@ class SummaryBlock:
         yield Text(fit_cells(f" {self.title} ", width), style="bold reverse")
         for line in self.lines:
             body = Text(line)
-            head = line.split(":", 1)[0]
+            head = line.replace("\uff1a", ":").split(":", 1)[0]  # the Chinese colon too
             body.stylize("bold", 0, len(head) + 1)
             for index, part in enumerate(body.wrap(console, max(1, width - 2))):
                 part.rstrip()

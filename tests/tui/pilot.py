@@ -91,7 +91,8 @@ async def play_to_end(
             await pilot.press("y")
             continue
         room = current_room(app)
-        if isinstance(screen, TableScreen) and room is not None and room.view is not None:
+        # (a table just pushed may not be composed yet: its prompt is not there to read)
+        if isinstance(screen, TableScreen) and screen._ready and room is not None and room.view:
             prompt = screen.query_one(PromptPanel)
             legal = room.view.get("legal") or []
             if legal and prompt.choices == legal:

@@ -54,13 +54,25 @@ class Table:
             self.step()
 
 
-def at_our_first_turn(edition: str, seed: int) -> Game:
-    """A game at its start, seat 0 to play first (our seat)."""
-    for attempt in range(seed, seed + 100):
+def at_our_first_turn(edition: str, seed: int, turns: int = 2) -> Game:
+    """A game at its start, seat 0 (ours) to play first, that lasts ``turns`` more turns of
+    ours when :class:`Table` plays it (found by playing it once without an app)."""
+    for attempt in range(seed, seed + 200):
         game = Game(edition, NAMES4, seed=attempt)
-        if game.view(0)["active"] == 0 and game.pending_seats() == [0]:
-            return game
-    raise AssertionError("no game where seat 0 begins")
+        if game.view(0)["active"] != 0 or game.pending_seats() != [0]:
+            continue
+        rng = random.Random(4)
+        ours = 0
+        turn = game.turn
+        while not game.over and ours < turns:
+            seat = game.pending_seats()[0]
+            game.apply(seat, rng.choice(game.view(seat)["legal"]))
+            view = game.view(0)
+            if not game.over and game.turn != turn and view["active"] == 0 and view["legal"]:
+                ours, turn = ours + 1, game.turn
+        if ours == turns:
+            return Game(edition, NAMES4, seed=attempt)
+    raise AssertionError("no game where seat 0 begins and plays on")
 
 
 async def test_our_turn_begins_with_what_each_other_player_did() -> None:

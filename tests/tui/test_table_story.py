@@ -283,3 +283,32 @@ async def test_a_sent_choice_is_not_left_under_your_move_new(
         await pilot.pause()
         assert str(prompt.border_title) == "Waiting"
         assert not prompt.has_class("fresh")
+
+
+@pytest.mark.parametrize("local", [True, False])
+async def test_the_game_over_dialog_shows_its_own_keys_in_the_footer(local: bool) -> None:
+    """Found playing in tmux: over the result the footer still showed the table's keys, "l Log"
+    among them, while l there quits (or leaves the room)."""
+    from textual.widgets._footer import FooterKey
+
+    from selfish_tui.screens.gameover import GameOverScreen
+
+    if local:
+        app = SelfishApp(name="Ann", plan=LocalPlan())
+        app.player_id = "p0"
+        app._plan_done = True
+    else:
+        app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, find_game("space", None), 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        keys = {(key.key_display, key.description) for key in app.screen.query(FooterKey)}
+        assert ("l", "Quit" if local else "Leave") in keys
+        assert ("?", "Help") in keys and ("v", "View board") in keys
+        assert not any(description in ("Log", "Chat", "Prompt") for _, description in keys)
+        await pilot.press("l")
+        if local:
+            await wait_for(pilot, lambda: not app.is_running, timeout=5)
+        else:
+            await wait_for(pilot, lambda: app.screen is app.lobby)

@@ -9,7 +9,7 @@ from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.strips import StripsBoard
 
 from .fixtures import feed_game, find_game, offline_app
-from .pilot import keys_for
+from .pilot import keys_for, wait_for
 from .test_snapshots import deciding
 
 
@@ -76,6 +76,8 @@ async def test_board_hand_and_number_keys() -> None:
         assert len(hand.cards) == len(game.view(0)["hand"])
         assert hand.border_subtitle.startswith(f"food {game.view(0)['resources']}")
         legal = game.view(0)["legal"]
+        # under load the first pause can come before the table has drawn its prompt
+        await wait_for(pilot, lambda: table.query_one(PromptPanel).choices == legal)
         keys = keys_for(table.query_one(PromptPanel), legal[0])
         assert keys is not None
         await pilot.press(*keys)
