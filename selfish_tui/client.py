@@ -18,6 +18,7 @@ from textual.message import Message
 
 from protocol.codec import MessageDecoder, encode
 from protocol.errors import FrameError
+from selfish_tui.i18n import _
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.plain import clean_message
 
@@ -84,7 +85,7 @@ class NetworkClient:
     @property
     def address(self) -> str:
         """'host:port' for messages to the user."""
-        return "the game server" if self.host.startswith("/") else f"{self.host}:{self.port}"
+        return _("the game server") if self.host.startswith("/") else f"{self.host}:{self.port}"
 
     @property
     def connected(self) -> bool:
@@ -153,7 +154,8 @@ class NetworkClient:
             )
             reader, writer = await asyncio.wait_for(opening, timeout=10)
         except (OSError, TimeoutError) as exc:
-            return f"cannot reach {self.address}: {_unreachable(exc)}", True
+            reason = _("cannot reach {address}: {error}")
+            return reason.format(address=self.address, error=_unreachable(exc)), True
         self._writer = writer
         self._welcomed = False
         decoder = MessageDecoder(max_size=MAX_SERVER_FRAME)
@@ -172,17 +174,18 @@ class NetworkClient:
             while True:
                 data = await reader.read(65536)
                 if not data:
-                    return "the server closed the connection", True
+                    return _("the server closed the connection"), True
                 for message in decoder.feed(data):
                     outcome = self._handle(message)
                     if outcome is not None:
                         return outcome
                 if decoder.error is not None:
-                    return f"garbled data from the server ({decoder.error.message})", True
+                    garbled = _("garbled data from the server ({error})")
+                    return garbled.format(error=decoder.error.message), True
         except FrameError as exc:
-            return f"garbled data from the server ({exc.message})", True
+            return _("garbled data from the server ({error})").format(error=exc.message), True
         except (OSError, asyncio.IncompleteReadError) as exc:
-            return f"connection lost: {_plain(exc)}", True
+            return _("connection lost: {error}").format(error=_plain(exc)), True
         finally:
             pinger.cancel()
             self._welcomed = False
@@ -211,15 +214,15 @@ class NetworkClient:
                 # The server forgot us (new database): start over as a new player.
                 self.token = None
                 self.post(ServerMessage(message))
-                return "the server did not know our token; joining as a new player", True
+                return _("the server did not know our token; joining as a new player"), True
             self.post(ServerMessage(message))
             return str(message.get("message", code)), code not in FATAL_HELLO_ERRORS
         if kind == "bye":
             reason = str(message.get("reason", ""))
             self.post(ServerMessage(message))
             if reason == "replaced":
-                return "this identity connected from somewhere else", False
-            return str(message.get("message") or "the server is shutting down"), True
+                return _("this identity connected from somewhere else"), False
+            return str(message.get("message") or _("the server is shutting down")), True
         if kind == "pong" and message.get("id") is None:
             return None  # the answer to a keep-alive ping; requested pongs go to the app
         self.post(ServerMessage(message))
