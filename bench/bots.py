@@ -8,15 +8,19 @@ median and p99.
 
     python bench/bots.py [--games N] [--rollouts R] [--seconds S] [--editions E,...]
                          [--pairings P,...] [--expert-games N] [--jobs J] [--seed S]
+                         [--log FILE] [--table FILE ...]
 
 ``--rollouts`` / ``--seconds`` are the expert's budget per decision (``--seconds 0``: rollouts
 alone, which makes every figure replay exactly from ``--seed``). Games run in ``--jobs``
-processes (default: every core).
+processes (default: every core). ``--log`` appends every game's outcome to a file (one JSON
+line each) as it ends, so that a long tournament shows its figures while it runs:
+``--table FILE ...`` prints the table of the games logged so far, playing none.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import statistics
 import sys
@@ -115,6 +119,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log", help="append each game's outcome to this file (JSON lines)")
+    parser.add_argument("--table", nargs="+", metavar="FILE", help="print the table of logs")
     args = parser.parse_args(argv)
     args.edition_list = args.editions.split(",")
     args.pairing_list = args.pairings.split(",")
@@ -129,9 +135,76 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def to_line(outcome: Outcome) -> str:
+    """One logged game."""
+    job = outcome.job
+    return json.dumps(
+        {
+            "edition": job.edition,
+            "pairing": job.pairing,
+            "index": job.index,
+            "seed": job.seed,
+            "rollouts": job.rollouts,
+            "seconds": job.seconds,
+            "won": outcome.won,
+            "no_winner": outcome.no_winner,
+            "expert_seconds": list(outcome.expert_seconds),
+        }
+    )
+
+
+def from_line(line: str) -> Outcome:
+    """A logged game back."""
+    data = json.loads(line)
+    job = Job(
+        data["edition"],
+        data["pairing"],
+        data["index"],
+        data["seed"],
+        data["rollouts"],
+        data["seconds"],
+    )
+    return Outcome(job, data["won"], data["no_winner"], tuple(data["expert_seconds"]))
+
+
+def table(outcomes: list[Outcome]) -> None:
+    """Print the tournament's table: a row per edition and pairing played."""
+    print("| edition | pairing | games | result | no winner | expert s/decision median | p99 |")
+    print("|---|---|---|---|---|---|---|")
+    rows = sorted({(o.job.edition, o.job.pairing) for o in outcomes}, key=_row_order)
+    for edition, pairing in rows:
+        mine = [o for o in outcomes if o.job.edition == edition and o.job.pairing == pairing]
+        games = len(mine)
+        nobody = 100 * sum(o.no_winner for o in mine) / games
+        if pairing.startswith("4x"):
+            result = "-"
+        else:
+            share = 100 * sum(o.won for o in mine) / games
+            result = f"{pairing.split('-vs-')[0]} wins {share:.1f}%"
+        times = [t for o in mine for t in o.expert_seconds]
+        timing = (
+            f"{statistics.median(times):.3f} | {percentile(times, 0.99):.3f}" if times else "- | -"
+        )
+        name = pairing.replace("-", " ").replace("4x", "4 x ")
+        print(f"| {edition} | {name} | {games} | {result} | {nobody:.1f}% | {timing} |")
+
+
+def _row_order(row: tuple[str, str]) -> tuple[int, int]:
+    edition, pairing = row
+    editions = [e.value for e in Edition]
+    return (editions.index(edition), PAIRINGS.index(pairing))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the tournament and print its table."""
     args = parse(sys.argv[1:] if argv is None else argv)
+    if args.table:
+        logged: list[Outcome] = []
+        for name in args.table:
+            with open(name, encoding="utf-8") as lines:
+                logged.extend(from_line(line) for line in lines if line.strip())
+        table(logged)
+        return
     seconds = args.seconds or None
     expert_games = args.expert_games or args.games
     jobs = [
@@ -146,32 +219,22 @@ def main(argv: list[str] | None = None) -> None:
         f"expert budget {budget} per decision, seed {args.seed}, {args.jobs} processes"
     )
     start = time.perf_counter()
-    # The slowest games (most expert seats) first, so that no worker is left with a long tail.
-    jobs.sort(key=lambda job: -seats_of(job.pairing, job.index)[0].count("expert"))
+    # Game by game across the pairings, so that a tournament stopped early (or looked at with
+    # --table while it runs) has played every pairing about as often.
+    jobs.sort(key=lambda job: job.index)
+    outcomes: list[Outcome] = []
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
     with multiprocessing.get_context("spawn").Pool(args.jobs) as workers:
-        outcomes = workers.map(play, jobs, chunksize=1)
+        for outcome in workers.imap_unordered(play, jobs, chunksize=1):
+            outcomes.append(outcome)
+            if log is not None:
+                log.write(to_line(outcome) + "\n")
+                log.flush()
+    if log is not None:
+        log.close()
     elapsed = time.perf_counter() - start
     print()
-    print("| edition | pairing | games | result | no winner | expert s/decision median | p99 |")
-    print("|---|---|---|---|---|---|---|")
-    for edition in args.edition_list:
-        for pairing in args.pairing_list:
-            mine = [o for o in outcomes if o.job.edition == edition and o.job.pairing == pairing]
-            games = len(mine)
-            nobody = 100 * sum(o.no_winner for o in mine) / games
-            if pairing.startswith("4x"):
-                result = "-"
-            else:
-                share = 100 * sum(o.won for o in mine) / games
-                result = f"{pairing.split('-vs-')[0]} wins {share:.1f}%"
-            times = [t for o in mine for t in o.expert_seconds]
-            timing = (
-                f"{statistics.median(times):.3f} | {percentile(times, 0.99):.3f}"
-                if times
-                else "- | -"
-            )
-            name = pairing.replace("-", " ").replace("4x", "4 x ")
-            print(f"| {edition} | {name} | {games} | {result} | {nobody:.1f}% | {timing} |")
+    table(outcomes)
     print()
     print(f"{len(jobs)} games in {elapsed:.0f} s wall clock")
 

@@ -39,6 +39,7 @@ def unpack(body: bytes) -> object:
         obj = _unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
     except _UNPACK_ERRORS as exc:
         raise ValueError(_reason(exc)) from exc
+    # A timestamp's type byte is 0xff: a body without one cannot hold one (a fast scan).
     if b"\xff" in body and _has_timestamp(obj):
         raise ValueError("msgpack ext type -1 is not allowed")
     return obj
@@ -62,14 +63,10 @@ def _reason(exc: Exception) -> str:
 
 def decode_body(body: bytes) -> Message:
     """Decode one frame body into a message; raise FrameError unless it is a str-keyed map."""
-    # unpack() inlined: this runs once per received message.
     try:
-        obj = _unpackb(body, raw=False, strict_map_key=False, ext_hook=_no_ext)
-    except _UNPACK_ERRORS as exc:
-        raise FrameError(f"body is not valid msgpack: {_reason(exc)}") from exc
-    # A timestamp's type byte is 0xff: a body without one cannot hold one (a fast scan).
-    if b"\xff" in body and _has_timestamp(obj):
-        raise FrameError("body is not valid msgpack: msgpack ext type -1 is not allowed")
+        obj = unpack(body)
+    except ValueError as exc:
+        raise FrameError(f"body is not valid msgpack: {exc}") from exc
     if not isinstance(obj, dict):
         raise FrameError(f"body is a msgpack {type(obj).__name__}, not a map")
     if not str_keys(obj):

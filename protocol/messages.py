@@ -459,8 +459,3 @@ def welcome(player: str, token: str, server: str, request: int | None = None) ->
     return reply(
         "welcome", request, protocol=PROTOCOL_VERSION, player=player, token=token, server=server
     )
-
-
-def error(code: ErrorCode, message: str, request: int | None = None) -> dict[str, Any]:
-    """An ``error`` message."""
-    return reply("error", request, code=str(code), message=message)

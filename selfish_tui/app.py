@@ -18,6 +18,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.timer import Timer
 
 from selfish_tui import clock, i18n
 from selfish_tui.client import NetworkClient
@@ -29,8 +30,9 @@ from selfish_tui.paths import identity_key
 from selfish_tui.plain import clean_message
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
-from selfish_tui.screens.help import HelpScreen
+from selfish_tui.screens.help import HelpScreen, help_markdown, help_width, rendered_help
 from selfish_tui.screens.lobby import LobbyScreen, WaitingRoomScreen
+from selfish_tui.screens.resume import ResumeScreen
 from selfish_tui.screens.servers import ServersScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.screens.toosmall import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
@@ -183,6 +185,7 @@ class SelfishApp(App[None]):
         self._lost_notified = False
         self.player_id: str | None = None
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
+        self._help_timer: Timer | None = None
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette's entries: the language, help and quit (no theme switcher)."""
@@ -294,6 +297,12 @@ class SelfishApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         # The event carries the new size; self.size may still be the old one (ssh-gateway note).
         self._check_size(event.size.width, event.size.height)
+        if self._table() is not None:
+            # The help's lines at the new width, once the resizing has stopped.
+            if self._help_timer is not None:
+                self._help_timer.stop()
+            width = event.size.width
+            self._help_timer = self.set_timer(0.5, lambda: self.prepare_help(width))
 
     def _check_size(self, width: int, height: int) -> None:
         top = self.screen_stack[-1] if self.screen_stack else None
@@ -394,23 +403,39 @@ class SelfishApp(App[None]):
 
         self.push_screen(ConfirmScreen(question, yes=_("Quit"), no=_("Keep playing")), answered)
 
-    def action_help(self) -> None:
-        """Show the keys and the rules of the current edition."""
-        if isinstance(self.screen, HelpScreen):
-            return
+    def _help_subject(self) -> tuple[str | None, Catalogue | None, list[str]]:
+        """The edition, catalogue and variants the help explains: the current room's."""
         room = self.rooms.get(self.current or "")
         edition = room.edition if room else (self.plan.edition if self.plan else None)
         variants = [str(v) for v in room.info.get("variants") or []] if room else []
         if not variants and self.plan:
             variants = list(self.plan.variants)
+        return edition, room.catalogue if room else None, variants
+
+    def action_help(self) -> None:
+        """Show the keys and the rules of the current edition."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        edition, catalogue, variants = self._help_subject()
         # One help screen per edition and variants, kept once built: it opens again without
         # redrawing the rules.
         name = "-".join(["help", i18n.current_language(), str(edition), *variants])
         if not self.is_screen_installed(name):
-            self.install_screen(
-                HelpScreen(edition, room.catalogue if room else None, variants), name
-            )
+            self.install_screen(HelpScreen(edition, catalogue, variants), name)
         self.push_screen(name)
+
+    def prepare_help(self, screen_width: int | None = None) -> None:
+        """Render the current room's help in a thread, at this terminal's width, so that ``?``
+        only has to paint it (screens/help.py :func:`rendered_help`)."""
+        markdown = help_markdown(*self._help_subject())
+        width = help_width(screen_width or self.size.width)
+        self.run_worker(
+            functools.partial(rendered_help, markdown, width),
+            name="prepare-help",
+            group="prepare-help",
+            thread=True,
+            exit_on_error=False,
+        )
 
     # --- connection events ---------------------------------------------------------------------
 
@@ -503,39 +528,18 @@ class SelfishApp(App[None]):
             self._plan_done = True
             resumable = [r for r in self.rooms.values() if r.in_progress()]
             if self.plan.resume and resumable:
-                self.current = resumable[-1].code
-                self._show_room(resumable[-1])
+                self._resume_local(resumable[-1])
                 return
             if self.plan.resume:
                 self.notify(_("There is no unfinished local game; starting a new one."))
-            for room in list(self.rooms.values()):
-                # A new local game replaces the old one: leaving lets the server close it (and
-                # keeps us under the server's limit of rooms per player).
-                if room.in_progress() and not self.plan.resume:
-                    self.notify(
-                        _(
-                            "Your unfinished local game was closed for this new one. "
-                            "(`selfish play --resume` continues a game instead.)"
-                        ),
-                        timeout=8,
-                    )
-                self.request({"type": "leave_room", "room": room.code})
-                self.rooms.pop(room.code, None)
-            request: dict[str, Any] = {
-                "type": "create_room",
-                "edition": self.plan.edition,
-                "seats": self.plan.bots + 1,
-                "bots": self.plan.bots,
-                "bot_level": self.plan.bot_level,
-                "public": False,
-                "timer": 0,
-                "autostart": True,
-            }
-            if self.plan.seed is not None:
-                request["seed"] = self.plan.seed
-            if self.plan.variants:
-                request["variants"] = list(self.plan.variants)
-            self.request(request)
+            elif resumable:
+                # Starting the new game closes the unfinished one for good: ask first.
+                self.push_screen(
+                    ResumeScreen(resumable[-1], self.plan.edition),
+                    functools.partial(self._unfinished_answered, resumable[-1]),
+                )
+                return
+            self._start_local_game()
             return
         if self.plan is None:
             # Rooms the server did not hand back after a reconnect are gone (a restarted server
@@ -559,6 +563,43 @@ class SelfishApp(App[None]):
                 self.request({"type": "join_room", "room": code, "as": role})
             if self.current is None:
                 self.request({"type": "list_rooms"})
+
+    def _resume_local(self, room: RoomState) -> None:
+        self.current = room.code
+        self._show_room(room)
+
+    def _unfinished_answered(self, room: RoomState, what: str | None) -> None:
+        """The player's answer to the unfinished local game (:class:`ResumeScreen`)."""
+        if what == "resume":
+            self._resume_local(room)
+        elif what == "new":
+            self._start_local_game()
+        else:  # cancel: nothing is closed, nothing is started
+            self.exit()
+
+    def _start_local_game(self) -> None:
+        """Create the room `selfish play` asked for, closing the local rooms left from before."""
+        assert self.plan is not None
+        for room in list(self.rooms.values()):
+            # A new local game replaces the old one: leaving lets the server close it (and
+            # keeps us under the server's limit of rooms per player).
+            self.request({"type": "leave_room", "room": room.code})
+            self.rooms.pop(room.code, None)
+        request: dict[str, Any] = {
+            "type": "create_room",
+            "edition": self.plan.edition,
+            "seats": self.plan.bots + 1,
+            "bots": self.plan.bots,
+            "bot_level": self.plan.bot_level,
+            "public": False,
+            "timer": 0,
+            "autostart": True,
+        }
+        if self.plan.seed is not None:
+            request["seed"] = self.plan.seed
+        if self.plan.variants:
+            request["variants"] = list(self.plan.variants)
+        self.request(request)
 
     def _on_rooms(self, data: dict[str, Any]) -> None:
         self.lobby.show_rooms(list(data.get("rooms") or []))
@@ -612,6 +653,11 @@ class SelfishApp(App[None]):
             if e.get("text")
         ]
         table = self._table() if room.code == self.current else None
+        room.since.seat = room.seat if room.role == "player" else None
+        if data.get("history"):
+            room.since.restart()
+        else:
+            room.since.add([e for e in data.get("events") or [] if isinstance(e, dict)])
         if data.get("history"):
             # A full replay of the game's log (join, resume, rematch): keep the chat, drop the rest.
             chats = [e for e in room.log if e.kind == "chat"]
@@ -630,6 +676,7 @@ class SelfishApp(App[None]):
             return
         room.version = int(data.get("version", room.version))
         room.view = dict(data.get("view") or {})
+        room.since.saw(room.view)
         if not room.view.get("over"):
             room.game_over = None
             room.result_shown = False

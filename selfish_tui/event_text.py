@@ -115,6 +115,8 @@ def public_event_templates() -> dict[str, str]:
     without the secret ones), by event key."""
     return {
         "draw": pgettext("event", "{player} draws a card."),
+        "change": pgettext("event", "{player} makes change: {card} for two singles."),
+        "change.taken": pgettext("event", "{player} takes a single as change."),
         "steal": pgettext("event", "{thief} takes {resource} from {victim}."),
         "steal.card": pgettext("event", "{thief} takes a card from {victim}."),
         "look": pgettext("event", "{looker} looks at {victim}'s hand."),

@@ -13,6 +13,7 @@ from typing import Any
 from selfish_tui import clock
 from selfish_tui.event_text import render_event
 from selfish_tui.model import Catalogue, View
+from selfish_tui.since import SinceLastTurn
 
 
 @dataclass
@@ -45,6 +46,7 @@ class RoomState:
     timers_version: int = -1
     game_over: dict[str, Any] | None = None
     result_shown: bool = False
+    since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
 
     @property
     def status(self) -> str:

@@ -96,7 +96,6 @@ class Announcer:
         self.name = name
         self.interfaces = interfaces
         self.addresses = reachable_addresses(running.config.host, interfaces)
-        self.registered_as: str | None = None  # the service name, after any rename on conflict
         self._zeroconf: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
         self._counts = (0, 0)
@@ -131,7 +130,6 @@ class Announcer:
             await zeroconf.async_close()
             raise
         self._zeroconf, self._info = zeroconf, info
-        self.registered_as = info.name
         self._task = asyncio.create_task(self._follow())
         log.info(
             "announced on the LAN as %r (%s) at %s",

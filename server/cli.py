@@ -18,6 +18,7 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from server.config import DEFAULT_PORT, ServerConfig, default_db_path, load_toml
 
@@ -85,14 +86,15 @@ def lan_settings(args: argparse.Namespace) -> LanSettings | None:
 
 def make_config(args: argparse.Namespace) -> ServerConfig:
     """Defaults < config file < flags."""
-    settings: dict[str, object] = {"host": "0.0.0.0", "db": default_db_path()}
+    # values checked by load_toml and argparse; ServerConfig takes each by its own type
+    settings: dict[str, Any] = {"host": "0.0.0.0", "db": default_db_path()}
     if args.config:
         settings.update(load_toml(args.config))
     for key in ("host", "port", "db", "log_level", "ssh_port", "ssh_auth", "ssh_authorized_keys"):
         value = getattr(args, key)
         if value is not None:
             settings[key] = value
-    return ServerConfig(**settings)  # type: ignore[arg-type]
+    return ServerConfig(**settings)
 
 
 # Generation-0 threshold of the cyclic garbage collector for the server process (default 700).

@@ -88,7 +88,10 @@ class ServerConfig:
     empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
 
     # Play pace
-    bot_delay: float = 0.3  # server bots decide this long after the decision opens
+    # Server bots decide this long after the decision opens: a pace a person can follow.
+    # bench/pace.py (docs/server.md): at 1.0 s a bot's log line stays in view about 2 s at
+    # 80x24, long enough to read it; at 0.3 s it was 0.6 s (three bots' turns in two seconds).
+    bot_delay: float = 1.0
     expert_seconds: float = 0.3  # an expert bot's search budget per decision (wall clock)
     bot_workers: int = 2  # processes in which expert bots think, shared by every room
     away_delay: float = 2.0  # ... and for a seat marked away

@@ -2,10 +2,11 @@
 
 Requests handled in one event-loop tick write to the store without committing and queue their
 frames here. One callback, scheduled with ``call_soon`` by the first write or send of the tick,
-then commits the store once and only afterwards hands each connection its frames in a single
-``transport.write``. So a state never reaches a client before the decision that produced it is
-committed, yet a busy server pays one commit per tick instead of one per decision, and one send
-system call per connection per tick instead of one per message.
+then commits the store once and only afterwards has each connection write its frames
+(``Session.flush``: one ``transport.write`` for a single frame, else one ``writelines``, which
+uvloop sends as one ``writev``). So a state never reaches a client before the decision that
+produced it is committed, yet a busy server pays one commit per tick instead of one per
+decision, and one send system call per connection per tick instead of one per message.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """One client connection: bytes in through the sans-IO decoder, requests to the lobby, frames out.
 
-A session is the connection's protocol (``asyncio.Protocol``'s methods, see :class:`Session`):
-the transport calls :meth:`data_received`, which feeds the decoder and handles every completed
-message on the spot. There is no task per
-connection and no coroutine waiting on a read: at thousands of messages a second, waking a task
-and entering a timeout context around every read cost about a fifth of the server's CPU.
+A session is the connection's ``asyncio.Protocol``: the transport calls
+:meth:`Session.data_received`, which feeds the decoder and handles every completed message on
+the spot. There is no task per connection and no coroutine waiting on a read (the streams API):
+at thousands of messages a second, waking a task and entering a timeout context around every
+read cost about a fifth of the server's CPU.
 
 A session enforces the per-connection limits (frame size, message rate, idle time, time to say
 hello, unread output) so that a misbehaving client only ever hurts itself. The message rate is
@@ -17,8 +17,8 @@ the earliest of them; a timer that finds its deadline moved later is set again f
 So a busy connection never touches the event loop's timer heap, and a silent one is still
 dropped on time.
 
-Output is never paused (``pause_writing`` is left a no-op): the game cannot wait for one slow
-client, so :meth:`Session.flush` cuts off a client whose unread output passes
+Output is never paused (``pause_writing`` is left asyncio.Protocol's no-op): the game cannot
+wait for one slow client, so :meth:`Session.flush` cuts off a client whose unread output passes
 ``max_write_buffer`` instead.
 """
 
@@ -58,13 +58,9 @@ class Registry(Protocol):
         """Forget an admitted connection that has ended."""
 
 
-class Session:
-    """A TCP connection speaking the Selfish protocol: an ``asyncio.Protocol`` by its methods.
-
-    It does not subclass ``asyncio.Protocol`` (the event loops only call the methods): so the
-    compiled build (setup.py) makes it one of mypyc's own classes, whose attributes are read
-    from the object's struct, not looked up in a dict on every use.
-    """
+class Session(asyncio.Protocol):
+    """A connection speaking the Selfish protocol (over TCP, or the SSH gateway's Unix
+    socket: ``server.gateway.link``)."""
 
     transport: asyncio.Transport  # set by connection_made, before anything else can run
 
@@ -150,12 +146,6 @@ class Session:
             self._handle(message)
         if decoder.error is not None and not self.closing:
             self._fail(decoder.error)
-
-    def pause_writing(self) -> None:
-        """Never acted on: :meth:`flush` cuts off a client that lets its output pile up."""
-
-    def resume_writing(self) -> None:
-        """See :meth:`pause_writing`."""
 
     def eof_received(self) -> bool:
         # The client will send nothing more: as with a read returning b"", the connection ends,

@@ -23,7 +23,6 @@ import contextlib
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import cast
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -135,11 +134,9 @@ async def start_server(config: ServerConfig) -> RunningServer:
     lobby.restore()
     running: RunningServer | None = None
 
-    def new_session() -> asyncio.BaseProtocol:
+    def new_session() -> Session:
         assert running is not None  # connections are accepted only once it exists
-        # a Session has every method of asyncio.Protocol without subclassing it (see its
-        # docstring); the loops only call them
-        return cast(asyncio.BaseProtocol, running.new_session())
+        return running.new_session()
 
     try:
         # asyncio's default backlog (100) drops SYNs when many clients reconnect at once (after

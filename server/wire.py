@@ -48,11 +48,6 @@ _map_header: Callable[[int], bytes] = _packer.pack_map_header
 _array_header: Callable[[int], bytes] = _packer.pack_array_header
 
 
-def encode_body(obj: object) -> bytes:
-    """``protocol.codec.pack`` with the server's reused Packer: the same bytes."""
-    return _pack(obj)
-
-
 def encode(message: dict[str, Any]) -> bytes:
     """``protocol.codec.encode`` with the server's reused Packer (the server is one thread)."""
     body = _pack(message)

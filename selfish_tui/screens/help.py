@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Console
 from rich.markdown import Markdown as RichMarkdown
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from selfish_tui.i18n import N_, _, localised
 from selfish_tui.keyed_text import card_name, card_text
@@ -112,6 +118,92 @@ def rules_for(
     return "\n".join(lines)
 
 
+def help_markdown(
+    edition: str | None, catalogue: Catalogue | None = None, variants: list[str] | None = None
+) -> str:
+    """The whole help of an edition as Markdown: a title, the keys, then :func:`rules_for`."""
+    title = {"space": _("Space Edition"), "shipwrecked": _("Shipwrecked Edition")}.get(
+        edition or "", _("both editions")
+    )
+    heading = _("Selfish — help ({title})").format(title=title)
+    return f"# {heading}\n\n{keys_text()}\n{rules_for(edition, catalogue, variants)}"
+
+
+# The help text's side padding and its scrollbar's width (app.tcss #help-scroll; the gutter is
+# kept even when nothing scrolls), so the width of its lines is known before it is shown.
+HELP_PADDING = 2
+HELP_SCROLLBAR = 2
+
+
+def help_width(screen_width: int) -> int:
+    """The width the help's lines are rendered at on a screen this wide."""
+    return max(20, screen_width - HELP_PADDING - HELP_SCROLLBAR)
+
+
+_rendering = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8)
+def _render(markdown: str, width: int) -> tuple[Strip, ...]:
+    console = Console(
+        width=width,
+        file=io.StringIO(),
+        force_terminal=True,
+        legacy_windows=False,
+        highlight=False,
+        emoji=False,
+    )
+    # Rich's Markdown, not Textual's Markdown widget: that one builds a widget per block.
+    lines = console.render_lines(
+        RichMarkdown(markdown, hyperlinks=False), console.options.update_width(width), pad=False
+    )
+    return tuple(Strip(line) for line in lines)
+
+
+def rendered_help(markdown: str, width: int) -> tuple[Strip, ...]:
+    """``markdown`` rendered into lines ``width`` cells wide, once per text and width.
+
+    Rendering the rules costs 0.2-0.3 s of CPU (several times that on a loaded machine): the
+    app does it in a thread while the table is on screen (:meth:`SelfishApp.prepare_help`), so
+    the key that opens help only paints the lines in view. The lock makes a key pressed while
+    that thread is still at work wait for its result instead of rendering the rules twice.
+    """
+    with _rendering:
+        return _render(markdown, width)
+
+
+class HelpText(ScrollView):
+    """The help's lines, rendered once (:func:`rendered_help`); a paint draws only those in
+    view, so opening, scrolling and closing cost no rendering of the rules."""
+
+    def __init__(self, markdown: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.markdown = markdown
+        self.lines: tuple[Strip, ...] = ()
+
+    def on_mount(self) -> None:
+        self._lay_out(self.app.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lay_out(self.app.size.width)
+
+    def _lay_out(self, screen_width: int) -> None:
+        width = help_width(screen_width)
+        self.lines = rendered_help(self.markdown, width)
+        self.virtual_size = Size(width, len(self.lines))
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the view: the rendered line under it, cut to the view."""
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        line = self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return line.apply_style(self.rich_style)
+
+
 class HelpScreen(ModalScreen[None]):
     """Keys and rules; Esc, q, ? or F1 closes it."""
 
@@ -134,21 +226,7 @@ class HelpScreen(ModalScreen[None]):
         self.variants = variants or []
 
     def compose(self) -> ComposeResult:
-        title = {"space": _("Space Edition"), "shipwrecked": _("Shipwrecked Edition")}.get(
-            self.edition or "", _("both editions")
-        )
-        # Rich's Markdown in one Static, not Textual's Markdown widget: that one builds a widget
-        # per block and took seconds to open the rules; this draws them in a few milliseconds.
-        with VerticalScroll(id="help-scroll"):
-            yield Static(
-                RichMarkdown(
-                    "# " + _("Selfish — help ({title})").format(title=title) + "\n\n"
-                    f"{keys_text()}\n"
-                    f"{rules_for(self.edition, self.catalogue, self.variants)}",
-                    hyperlinks=False,
-                ),
-                id="help-text",
-            )
+        yield HelpText(help_markdown(self.edition, self.catalogue, self.variants), id="help-scroll")
         yield LocalisedFooter()
 
     def on_mount(self) -> None:

@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
-from selfish_tui.i18n import N_, _
+from selfish_tui.i18n import N_, _, pgettext
 from selfish_tui.model import catalogue_text_for_choice, choice_label
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
@@ -59,6 +59,7 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.room = room
         self._had_decision = False
+        self._summed_up: object = None  # the turn whose "since your last turn" is shown
         # Messages can arrive between push_screen and compose; until on_mount has drawn the
         # room (which includes them, since they are in RoomState) updates are skipped.
         self._ready = False
@@ -94,6 +95,7 @@ class TableScreen(Screen[None]):
         self.reset_log()
         self.show_view()
         self.query_one("#prompt-options", OptionList).focus()
+        self.call_after_refresh(self.selfish.prepare_help)
 
     # --- updates from the app -------------------------------------------------------------
 
@@ -138,6 +140,17 @@ class TableScreen(Screen[None]):
             and self.focused.id == "prompt-options"
         ):
             self._detail("")  # the described choice is gone
+        if deciding and view.get("active") == seat and view.get("turn") != self._summed_up:
+            # Our turn begins: what the others did since our last one, in a few lines.
+            self._summed_up = view.get("turn")
+            names = {
+                key: str(card.get("name", key)) for key, card in self.room.catalogue.cards.items()
+            }
+            lines = self.room.since.take(view, names)
+            if lines:
+                self.query_one(GameLog).add_summary(
+                    pgettext("since", "Since your last turn"), lines
+                )
         if deciding and not self._had_decision:
             self.selfish.ring_bell()
             # Bring the keyboard back to the prompt unless the player is reading or chatting.

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import RichLog
 
+from selfish_tui.i18n import fit as fit_cells
 from selfish_tui.model import EVENT_STYLES
 from selfish_tui.plain import fit
 from selfish_tui.state import LogEntry, RoomState
@@ -42,6 +43,26 @@ class ChatLine:
         for line in body.wrap(console, max(1, width - prefix.cell_len)):
             line.rstrip()
             yield prefix + line
+
+
+class SummaryBlock:
+    """ "Since your last turn": a reversed heading, then one line per player, each wrapped
+    under its own first word so that a player's line reads as one."""
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        self.title = title
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        yield Text(fit_cells(f" {self.title} ", width), style="bold reverse")
+        for line in self.lines:
+            body = Text(line)
+            head = line.split(":", 1)[0]
+            body.stylize("bold", 0, len(head) + 1)
+            for index, part in enumerate(body.wrap(console, max(1, width - 2))):
+                part.rstrip()
+                yield Text("  ") + part if index else part
 
 
 class GameLog(RichLog):
@@ -79,6 +100,21 @@ class GameLog(RichLog):
             self.lines_text.append(line.plain)
             self.write(line)
         self.post_message(self.Appended(kind, text))
+
+    def add_summary(self, title: str, lines: list[str]) -> None:
+        """Append a "since your last turn" block, its heading kept in view: when the block is
+        taller than the panel, the panel shows its top, not the newest line."""
+        top = len(self.lines)
+        self.lines_text.extend([title, *lines])
+        self.write(SummaryBlock(title, lines), scroll_end=False, expand=True)
+
+        def show() -> None:
+            if len(self.lines) - top <= self.scrollable_content_region.height:
+                self.scroll_end(animate=False)
+            else:
+                self.scroll_to(y=top, animate=False)
+
+        self.call_after_refresh(show)
 
     def add_entry(self, entry: LogEntry) -> None:
         """Append one line of a room's log."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -243,17 +244,21 @@ class PromptPanel(Vertical):
                 return str(card.get("kind"))
         return ""
 
-    def _line(self, entry: Entry) -> Text:
+    def _line(self, entry: Entry) -> Table:
         line = Text(no_wrap=False)
-        line.append(entry.key or " ", style="bold")
-        line.append(" ")
         if entry.fatal:
             line.append("☠ ", style="bold bright_red")
             line.append(entry.label, style="bright_red")
             line.append(_(" (fatal)"), style="bright_red")
         else:
             line.append(entry.label)
-        return line
+        # The key in a column of its own: a long label wraps under itself, never under the
+        # key, where "singles" read as a choice "s" (found playing in tmux).
+        row = Table.grid()
+        row.add_column(width=2, no_wrap=True)
+        row.add_column(ratio=1)
+        row.add_row(Text(entry.key or " ", style="bold"), line)
+        return row
 
     def _tick(self) -> None:
         if self.deadline is not None:
@@ -341,6 +346,11 @@ class PromptPanel(Vertical):
         self._key = None
         self.options.clear_options()
         self._question = _("Sent. Waiting for the server…")
+        # Not "Your move · new" over a sent choice: the move is made.
+        if self._unmark_timer is not None:
+            self._unmark_timer.stop()
+        self.remove_class("fresh")
+        self._set_title(_("Waiting"))
         self.remove_class("mine")
         self._draw_question()
 

@@ -19,19 +19,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.engine import Edition, Game
-from server.engine.search import (
-    TURN_POINTS,
-    card_keys,
-    copy_game,
-    decision_kind,
-    sample,
-    state_of,
+from server.bots.basic import (
+    LOOK_AND_TAKE,
+    STEAL_TWO,
+    choose_basic,
+    seen_from_game,
+    seen_from_view,
+    worth,
 )
+from server.engine import Edition, Game
+from server.engine.cards import GAME_DECKS, Card
+from server.engine.search import TURN_POINTS, copy_game, sample, state_of
 from server.engine.state import State
 
 View = dict[str, Any]
@@ -53,52 +55,48 @@ class Budget:
             raise ValueError("a time budget must be positive")
 
 
-#: About 0.3 s per searched decision on one core of the development machine.
-DEFAULT_BUDGET = Budget(rollouts=5000, seconds=0.3)
+#: 32 rollouts per searched decision: about 0.1 s on an idle core of the development machine,
+#: and a budget a tournament of hundreds of games per pairing can afford (docs/bots.md); the
+#: clock stops it at 0.3 s on a busy machine.
+DEFAULT_BUDGET = Budget(rollouts=32, seconds=0.3)
+
+STEALS = STEAL_TWO | LOOK_AND_TAKE | {"tractor_beam"}
+
+#: How many standard errors a challenger's mean advantage over the basic bot's choice must
+#: reach in the search for the expert to play it.
+CONFIDENCE = 1.0
+
+#: Rollouts play this many turns (all seats' turns counted) and then score the position.
+HORIZON = 8
+#: How steeply the standing's strength grows with a unit of resource to spare.
+STANDING_SLOPE = 0.35
 
 # A rollout longer than this many decisions is scored as a loss (runaway games are rare).
 ROLLOUT_LIMIT = 3000
-
-KNOCK_BACK = frozenset({"laser_blast", "rogue_wave"})
-STEALS = frozenset({"oxygen_siphon", "message_in_a_bottle", "hack_suit", "pirate", "tractor_beam"})
-# How eagerly the rollout policy plays each action card (0: keeps it).
-ROLLOUT_EAGERNESS = {
-    "oxygen_siphon": 6.0,
-    "message_in_a_bottle": 6.0,
-    "hack_suit": 5.0,
-    "pirate": 5.0,
-    "tractor_beam": 4.0,
-    "rocket_booster": 4.5,
-    "freestyle_sprint": 4.5,
-    "tether": 4.6,
-    "ride_the_wave": 4.6,
-    "laser_blast": 3.0,
-    "rogue_wave": 3.0,
-    "hole_in_suit": 2.0,
-    "lost": 1.5,
-}
 
 
 def choose_expert(
     view: View,
     rng: random.Random,
     budget: Budget = DEFAULT_BUDGET,
-    fallback: Callable[[View, random.Random], Choice] | None = None,
 ) -> Choice:
-    """The expert's choice: one of ``view["legal"]``. ``fallback`` decides the decisions that
-    are not searched (``server.bots.levels`` passes the basic bot; without one, the first
-    choice that is not fatal)."""
+    """The expert's choice: one of ``view["legal"]``; the decisions it does not search are
+    the basic bot's."""
     legal: list[Choice] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     decision = view["decision"] or {}
     if decision.get("kind") not in TURN_POINTS or view["active"] != view["seat"]:
-        if fallback is None:
-            return next((c for c in legal if not c.get("fatal")), legal[0])
-        return fallback(view, rng)
-    candidates = shortlist(view, [c for c in legal if not c.get("fatal")] or legal)
+        return choose_basic(seen_from_view(view), rng)
+    incumbent = choose_basic(seen_from_view(view), rng)
+    candidates = [incumbent]
+    candidates.extend(
+        c
+        for c in shortlist(view, [c for c in legal if not c.get("fatal")] or legal)
+        if c != incumbent
+    )
     if len(candidates) == 1:
-        return candidates[0]
+        return incumbent
     return candidates[_search(view, candidates, rng, budget)]
 
 
@@ -107,7 +105,7 @@ def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
     likeliest to matter against (the leader; for a steal, the fullest hand), staying on the
     two least useful action cards rather than every pair, and no making change (C7), which no
     rollout sees a use for. Fewer candidates, more rollouts for each."""
-    keys = card_keys(Edition(view["edition"]))
+    deck = GAME_DECKS[Edition(view["edition"])]
     players = view["players"]
     best_play: dict[int, Choice] = {}
     cheapest_stay: Choice | None = None
@@ -117,11 +115,12 @@ def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
         if do == "play":
             card = choice["card"]
             held = best_play.get(card)
-            if held is None or _aim(keys[card], players, choice) > _aim(keys[card], players, held):
+            key = deck[card].key
+            if held is None or _aim(key, players, choice) > _aim(key, players, held):
                 best_play[card] = choice
         elif do == "stay" and "discard" in choice:
-            if cheapest_stay is None or _worth(keys, choice["discard"]) < _worth(
-                keys, cheapest_stay["discard"]
+            if cheapest_stay is None or _worth(deck, choice["discard"]) < _worth(
+                deck, cheapest_stay["discard"]
             ):
                 cheapest_stay = choice
         elif do != "change":
@@ -143,28 +142,50 @@ def _aim(key: str, players: list[dict[str, Any]], choice: Choice) -> tuple[int, 
     return (player["row"], player["hand_count"])
 
 
+def _worth(deck: Sequence[Card], ids: list[int]) -> int:
+    return sum(worth(deck[card_id]) for card_id in ids)
+
+
 def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Budget) -> int:
-    """Sequential halving over the candidates; the index of the best mean.
+    """Sequential halving over the candidates, against the first one (the basic bot's choice,
+    the incumbent): the index of the candidate to play.
+
+    Every round plays each candidate still in the running once, on one shared sample and the
+    same rollout randomness, so that candidates are compared pairwise with the incumbent on the
+    same deals (common random numbers). Halving drops the challengers with the worst mean
+    difference; the incumbent always stays. A challenger is played only when its mean
+    difference is clearly positive (:data:`CONFIDENCE` standard errors): in a game of luck a
+    handful of rollouts mostly measures the luck, and the incumbent is a sound default.
 
     With a time budget, a first round over every candidate measures what a rollout costs now,
     and the halving is planned for the rollouts that fit in the time left."""
     seat: int = view["seat"]
     moves = [{k: v for k, v in c.items() if k not in ("label", "fatal")} for c in candidates]
     count = len(moves)
-    totals = [0.0] * count
+    diffs = [0.0] * count
+    squares = [0.0] * count
     tries = [0] * count
-    keys = card_keys(Edition(view["edition"]))
 
     def round_of(indices: list[int]) -> None:
-        """Every candidate of ``indices`` played out once on one shared sample."""
+        """Every candidate of ``indices`` (the incumbent first) played out once on one sample."""
         base = sample(view, rng)
         seed = rng.getrandbits(32)
+        outcome = 0.0
         for index in indices:
             play_rng = random.Random(seed)
             game = copy_game(base, play_rng)
             game.apply(seat, moves[index])
-            totals[index] += playout(game, seat, play_rng, keys)
+            result = playout(game, seat, play_rng, HORIZON)
+            if index == 0:
+                outcome = result
+                continue
+            diff = result - outcome
+            diffs[index] += diff
+            squares[index] += diff * diff
             tries[index] += 1
+
+    def mean(index: int) -> float:
+        return diffs[index] / max(1, tries[index])
 
     left = list(range(count))
     planned = budget.rollouts
@@ -175,117 +196,68 @@ def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Bu
         round_of(left)
         per_rollout = max(1e-6, (time.perf_counter() - start) / count)
         planned = min(planned, count + int(budget.seconds / per_rollout))
-    phases = max(1, math.ceil(math.log2(count)))
+    phases = max(1, math.ceil(math.log2(count - 1))) if count > 2 else 1
     for _ in range(phases):
         rounds = max(1, planned // (len(left) * phases))
         for _ in range(rounds):
             if deadline is not None and time.perf_counter() > deadline:
                 break
             round_of(left)
-        if len(left) == 1:
+        if len(left) <= 2:
             break
-        left.sort(key=lambda i: (-totals[i] / max(1, tries[i]), i))
-        left = left[: math.ceil(len(left) / 2)]
-    return min(left, key=lambda i: (-totals[i] / max(1, tries[i]), i))
+        challengers = sorted(left[1:], key=lambda i: (-mean(i), i))
+        left = [0, *challengers[: math.ceil(len(challengers) / 2)]]
+    best = min(left[1:], key=lambda i: (-mean(i), i))
+    tries_best = tries[best]
+    if tries_best < 2:
+        return 0
+    variance = max(squares[best] / tries_best - mean(best) ** 2, 1.0 / tries_best)
+    if mean(best) > CONFIDENCE * math.sqrt(variance / tries_best):
+        return best
+    return 0
 
 
-def playout(game: Game, seat: int, rng: random.Random, keys: tuple[str, ...]) -> float:
-    """Play ``game`` to the end with :func:`rollout_choice` for every seat: 1.0 if ``seat``
-    wins, else 0.0."""
+def playout(game: Game, seat: int, rng: random.Random, horizon: int | None = None) -> float:
+    """Play ``game`` on with :func:`rollout_choice` for every seat: to its end (1.0 if
+    ``seat`` wins, else 0.0), or, with a ``horizon``, for that many more turns at most, then
+    score the position with :func:`standing`. (A game of luck ends in a win or a loss that
+    says little about one decision; a few turns on, who is alive, how far and with how much
+    to spend says more, for a fraction of the cost.)"""
+    state = state_of(game)
+    last = None if horizon is None else state.turn + horizon
     for _ in range(ROLLOUT_LIMIT):
         if game.over:
             return 1.0 if game.winner == seat else 0.0
+        if last is not None and state.turn > last:
+            return standing(state, seat)
         who = game.pending_seats()[0]
-        game.apply(who, rollout_choice(game, who, rng, keys))
+        game.apply(who, rollout_choice(game, who, rng))
     return 0.0
 
 
-def rollout_choice(game: Game, seat: int, rng: random.Random, keys: tuple[str, ...]) -> Choice:
-    """A fast, sensible choice for ``seat`` in a simulated game (which it may read in full):
-    move with a reserve, play attacks and moves, block, pay and give up the least."""
+def standing(state: State, seat: int) -> float:
+    """A guess of ``seat``'s chance to win from a running game's state: its share of the
+    living players' strength, where strength grows with the rows made and the resources held
+    (each row still to go costs two units, C5)."""
+    if not state.alive[seat]:
+        return 0.0
+    total = 0.0
+    mine = 0.0
+    for other in range(state.seats):
+        if not state.alive[other]:
+            continue
+        to_go = max(0, state.goal_row - state.rows[other])
+        spare = state.units(other) - 2 * to_go
+        strength = math.exp(STANDING_SLOPE * (spare + 2 * state.rows[other]))
+        total += strength
+        if other == seat:
+            mine = strength
+    return mine / total
+
+
+def rollout_choice(game: Game, seat: int, rng: random.Random) -> Choice:
+    """The choice of ``seat`` in a simulated game: the basic bot's, from what the seat sees."""
     legal = game.legal(seat)
     if len(legal) == 1:
         return legal[0]
-    kind = decision_kind(game)
-    state = state_of(game)
-    if kind == "actions":
-        return _rollout_actions(state, seat, legal, rng, keys)
-    if kind == "stay_or_move":
-        return _rollout_stay_or_move(state, seat, legal)
-    if kind == "react":
-        return legal[-1]  # the blocks come after "accept"
-    if kind in ("pay", "meteoroid", "hurricane"):
-        return min(legal, key=lambda c: _worth(keys, c["cards"]))
-    if kind == "pick":
-        return min(legal, key=lambda c: _worth(keys, [c["card"]]))
-    if kind == "take":
-        return max(legal, key=lambda c: _worth(keys, [c["card"]]))
-    if kind == "swap":
-        return _rollout_swap(state, seat, legal)
-    return legal[rng.randrange(len(legal))]
-
-
-def _rollout_actions(
-    state: State, seat: int, legal: list[Choice], rng: random.Random, keys: tuple[str, ...]
-) -> Choice:
-    rows = state.rows
-    best = legal[-1]  # "done"
-    top = 0.0
-    for choice in legal:
-        if choice["do"] != "play":
-            continue
-        key = keys[choice["card"]]
-        score = ROLLOUT_EAGERNESS.get(key, 0.0)
-        target = choice.get("target")
-        if target is not None:
-            ahead = rows[target] - rows[seat]
-            if key in KNOCK_BACK and ahead < 0:
-                continue
-            score += rows[target] / 10
-        score += rng.random() * 0.5
-        if score > top:
-            top, best = score, choice
-    return best
-
-
-def _rollout_stay_or_move(state: State, seat: int, legal: list[Choice]) -> Choice:
-    units = state.units(seat)
-    space = state.edition is Edition.SPACE
-    move = legal[-1] if legal[-1]["do"] == "move" else None
-    last_step = state.rows[seat] == state.goal_row - 1
-    # Space: keep one oxygen, which reaching the ship needs (S4). Shipwrecked: keep food to
-    # outlast the others (W4 a), except for the last step onto the raft.
-    if move is not None and (units >= (3 if space else 7) or (last_step and not space)):
-        return move
-    if space and len(legal) > 1 and "discard" in legal[1]:
-        return legal[1]  # two action cards instead of an oxygen
-    return legal[0]
-
-
-def _rollout_swap(state: State, seat: int, legal: list[Choice]) -> Choice:
-    rows, alive = state.rows, state.alive
-    on_goal = rows[seat] >= state.goal_row
-
-    def score(choice: Choice) -> int:
-        other: int = choice["target"]
-        if on_goal:
-            return 0 if alive[other] else 1
-        return rows[other]
-
-    return max(legal, key=score)
-
-
-def _worth(keys: tuple[str, ...], ids: list[int]) -> int:
-    """How much a search's rollout wants to keep these cards (resources most)."""
-    total = 0
-    for card_id in ids:
-        key = keys[card_id]
-        if key in ("oxygen", "food"):
-            total += 10
-        elif key in ("oxygen2", "food2"):
-            total += 20
-        elif key in ("shield", "dive"):
-            total += 9
-        else:
-            total += 5
-    return total
+    return choose_basic(seen_from_game(game, seat), rng)

@@ -46,7 +46,8 @@ class Card:
     key: str = field(init=False, compare=False)
     value: int = field(init=False, compare=False)  # resource units; 0 for action cards
     is_action: bool = field(init=False, compare=False)
-    # The display name (see card_name), made once: event texts name cards all the time.
+    # The display name, with its compass direction in Shipwrecked, made once: event texts name
+    # cards all the time.
     display: str = field(init=False, compare=False, repr=False)
     # Equal exactly for copies that differ in nothing (type and direction); a str, whose hash
     # Python caches, because choices are deduplicated by it in sets (actions.distinct).
@@ -192,11 +193,6 @@ SHIPWRECKED_LOCATIONS = (
 
 GAME_TYPES = {Edition.SPACE: SPACE_GAME, Edition.SHIPWRECKED: SHIPWRECKED_GAME}
 LOCATION_TYPES = {Edition.SPACE: SPACE_LOCATIONS, Edition.SHIPWRECKED: SHIPWRECKED_LOCATIONS}
-
-
-def card_name(card: Card) -> str:
-    """A card's display name, with its compass direction in Shipwrecked."""
-    return card.display
 
 
 def game_deck(edition: Edition) -> list[Card]:

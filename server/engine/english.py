@@ -25,8 +25,11 @@ EVENT_TEXTS: dict[str, tuple[str, str | None]] = {
     ),
     "draw": ("{player} draws {card}.", "{player} draws a card."),
     "draw.none": ("{player} has nothing to draw.", None),
-    "change": ("{player} makes change: {card} for {cards}.", None),
-    "change.taken": ("{player} takes {card} as change.", None),
+    "change": (
+        "{player} makes change: {card} for {cards}.",
+        "{player} makes change: {card} for two singles.",
+    ),
+    "change.taken": ("{player} takes {card} as change.", "{player} takes a single as change."),
     "change.none": ("{player} gets no change: no single is left.", None),
     "pay": ("{player} discards {cards} ({reason}).", None),
     "steal": ("{thief} takes {cards} from {victim}.", "{thief} takes {resource} from {victim}."),

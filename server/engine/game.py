@@ -136,10 +136,7 @@ class Game:
             self.picked = {}
         else:
             answer = option
-        try:  # _resume(answer), inlined: this is the engine's busiest call
-            self._decision = self._flow.send(answer)
-        except StopIteration:
-            self._decision = None
+        self._resume(answer)
         return log[start:]
 
     def _resume(self, answer: Answer) -> None:

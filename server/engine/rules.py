@@ -5,7 +5,9 @@ The flow of a game is one generator: it runs the rules until a seat must decide,
 (``State``); the generator only holds where the resolution stands. Because the engine is
 deterministic (C16), a game is persisted and copied as (edition, names, seed, decisions).
 Whatever differs between editions is asked of the edition's rules (``edition.EditionRules``,
-one module per edition: ``space.py``, ``shipwrecked.py``).
+one module per edition: ``space.py``, ``shipwrecked.py``); the plain moves every rule is made of
+(events, decisions, cards in and out of hands and piles) are the ``tabletop.Tabletop`` this
+extends.
 """
 
 from __future__ import annotations
@@ -19,19 +21,18 @@ from .actions import (
     Choice,
     Decision,
     DecisionKind,
-    all_picks,
     distinct,
     distinct_pairs,
     int_of,
     ints_of,
     one_choice,
 )
-from .cards import Card, Edition, Location
-from .edition import Asking, EditionRules, Flow
-from .events import Event
+from .cards import Card, Edition
+from .edition import EditionRules, Flow
 from .shipwrecked import SHIPWRECKED
 from .space import SPACE
-from .state import State, new_state, remove_card
+from .state import new_state, remove_card
+from .tabletop import Ended, Tabletop
 
 #: Each edition's rules, by edition.
 EDITION_RULES: dict[Edition, EditionRules] = {
@@ -51,83 +52,18 @@ TARGETING: dict[str, int] = {
 }
 
 
-class Ended(Exception):
-    """Raised inside the flow when the game ends: a win cancels everything unresolved (C17)."""
-
-
-class Rules:
+class Rules(Tabletop):
     """A game's state and the flow that applies the rules to it (an ``edition.Table``)."""
 
     def __init__(
         self, edition: Edition, names: list[str], seed: int, variants: frozenset[str] = frozenset()
     ) -> None:
-        self.state: State = new_state(edition, names, seed)
-        self.seed = seed
-        self.variants = variants
-        self.edition_rules = EDITION_RULES[edition]
-        self.log: list[Event] = []
+        super().__init__(new_state(edition, names, seed), seed, variants, EDITION_RULES[edition])
         # The seat that paid its last oxygen to travel survives until its card resolves (S3).
         self.travelling: int | None = None
         self.last_moved: int | None = None
         # The action card a target is deciding whether to block (for C18 fatal marks).
         self.attack: str | None = None
-
-    # ----------------------------------------------------------------- small helpers
-    def say(
-        self,
-        kind: str,
-        key: str,
-        seat: int | None = None,
-        to: tuple[int, ...] | None = None,
-        secret: tuple[str, ...] = (),
-        **args: Any,
-    ) -> None:
-        """Record an event: its family ``kind``, its sentence ``key`` and arguments
-        (english.EVENT_TEXTS); ``to`` and ``secret`` as in ``Event``."""
-        self.log.append(Event(kind, key, args, self.state.names, seat, to, secret))
-
-    def ask(
-        self,
-        seat: int,
-        kind: DecisionKind,
-        options: list[Choice],
-        reveal: list[Card] | None = None,
-        **prompt: Any,
-    ) -> Asking:
-        """Open a one-seat decision; a single option is taken at once unless the kind is
-        always asked. ``prompt``: the args of the kind's prompt (english.PROMPTS)."""
-        if len(options) == 1 and not kind.always_asked:
-            return options[0]
-        key = prompt.pop("prompt_key", "")  # a prompt other than the kind's own
-        answer = yield Decision(
-            kind,
-            {seat: options},
-            prompt,
-            {seat: reveal} if reveal is not None else {},
-            self.state.names,
-            key,
-        )
-        return one_choice(answer)
-
-    def ask_all(
-        self, kind: DecisionKind, options: dict[int, list[Choice]]
-    ) -> Generator[Decision, Answer, dict[int, Choice]]:
-        """Open a simultaneous decision; every seat named is asked (its timing reveals nothing)."""
-        if not options:
-            return {}
-        answer = yield Decision(kind, options, {}, {}, self.state.names)
-        return all_picks(answer)
-
-    def card_in_hand(self, seat: int, card_id: int) -> Card:
-        """The card with this id in a seat's hand (the id was validated with the choice)."""
-        for card in self.state.hands[seat]:
-            if card.id == card_id:
-                return card
-        raise LookupError(f"card {card_id} is not in seat {seat}'s hand")
-
-    def flared(self, seat: int) -> bool:
-        """S6 Solar Flare: whether the seat may play no action card now."""
-        return self.edition_rules.flared(self.state, seat)
 
     # ----------------------------------------------------------------- the game's flow
     def run(self) -> Flow:
@@ -284,93 +220,7 @@ class Rules:
             options.append({"do": "move"})
         return options
 
-    # ----------------------------------------------------------------- cards in and out
-    def draw_one(self) -> Card | None:
-        """The top game card; an empty pile is replaced by the shuffled discard pile (C5)."""
-        state = self.state
-        if not state.draw:
-            if not state.discard:
-                return None
-            state.draw, state.discard = state.discard, []
-            state.rng.shuffle(state.draw)
-            self.say("info", "info.reshuffle")
-        return state.draw.pop()
-
-    def draw(self, seat: int, count: int) -> None:
-        """A seat draws ``count`` game cards (nothing for the dead, C17)."""
-        state = self.state
-        for _ in range(count):
-            if not state.alive[seat]:
-                return
-            card = self.draw_one()
-            if card is None:
-                self.say("draw", "draw.none", seat, player=seat)
-                return
-            state.hands[seat].append(card)
-            self.say("draw", "draw", seat, (seat,), ("card",), player=seat, card=card)
-
-    def discard_cards(self, seat: int, cards: list[Card]) -> None:
-        """Move cards from a hand to the discard pile."""
-        hand = self.state.hands[seat]
-        discard = self.state.discard
-        for card in cards:
-            remove_card(hand, card)
-            discard.append(card)
-
-    def singles_available(self, wanted: int) -> bool:
-        """Whether the discard and draw piles together hold ``wanted`` single resources."""
-        found = 0
-        for pile in (self.state.discard, self.state.draw):
-            for card in pile:
-                if card.value == 1:
-                    found += 1
-                    if found >= wanted:
-                        return True
-        return False
-
-    def take_singles(self, seat: int, count: int) -> list[Card]:
-        """Give a seat up to ``count`` singles (C6, C7): the top-most ones of the discard pile,
-        then the first ones from the top of the draw pile, which is then shuffled."""
-        state = self.state
-        taken: list[Card] = []
-        for pile in (state.discard, state.draw):
-            index = len(pile) - 1
-            before = len(taken)
-            while index >= 0 and len(taken) < count:
-                if pile[index].value == 1:
-                    taken.append(pile.pop(index))
-                index -= 1
-            if pile is state.draw and len(taken) > before:
-                state.rng.shuffle(state.draw)
-        state.hands[seat].extend(taken)
-        return taken
-
-    def make_change(self, player: int, double: Card) -> None:
-        """C7: swap a double in hand for two singles."""
-        singles = self.take_singles(player, 2)
-        self.discard_cards(player, [double])
-        self.say("change", "change", player, player=player, card=double, cards=singles)
-
-    def give_change(self, seat: int) -> None:
-        """C6: after overpaying with a double, take one single back (or lose the unit)."""
-        taken = self.take_singles(seat, 1)
-        if taken:
-            self.say("change", "change.taken", seat, player=seat, card=taken[0])
-        else:
-            self.say("change", "change.none", seat, player=seat)
-
     # ----------------------------------------------------------------- paying and dying
-    def choose_payment(
-        self, seat: int, ways: list[list[Card]], **prompt: Any
-    ) -> Generator[Decision, Answer, list[Card]]:
-        """The way to pay that a seat chooses among several."""
-        options: list[Choice] = []
-        for way in ways:  # of one or two cards (C6)
-            ids = [way[0].id] if len(way) == 1 else [card.id for card in way]
-            options.append({"do": "pay", "cards": ids})
-        choice = yield from self.ask(seat, DecisionKind.PAY, options, **prompt)
-        return [self.card_in_hand(seat, card_id) for card_id in ints_of(choice, "cards")]
-
     def pay(self, seat: int, units: int, reason: str) -> Flow:
         """Discard resource cards worth ``units`` (C6), taking change after overpaying."""
         state = self.state
@@ -450,12 +300,6 @@ class Rules:
             raise Ended
         self.edition_rules.after_deaths(self, living)
 
-    def win(self, seat: int, key: str) -> None:
-        """End the game with a winner; ``key`` says how (english.EVENT_TEXTS ``win.*``)."""
-        self.state.winner = seat
-        self.say("win", key, seat, player=seat)
-        raise Ended
-
     # ----------------------------------------------------------------- moving
     def forward(self, seat: int) -> Flow:
         """C9: move forward 1, then draw, place and resolve a location card."""
@@ -483,15 +327,6 @@ class Rules:
         # Resolving the card with everything it leads to (C17) is the edition's business.
         yield from rules.resolve_location(self, seat, loc, cell)
         rules.arrived(self, seat)
-
-    def draw_location(self) -> Location:
-        """The top location card; an empty pile is the shuffled discard pile (C15)."""
-        state = self.state
-        if not state.loc_draw:
-            state.loc_draw, state.loc_discard = state.loc_discard, []
-            state.rng.shuffle(state.loc_draw)
-            self.say("info", "info.reshuffle_locations")
-        return state.loc_draw.pop()
 
     def back(self, seat: int) -> Flow:
         """C10: move back 1, discarding the location card on the cell entered."""

@@ -272,10 +272,14 @@ def decorate(game: GameLike, seat: int, choice: Choice) -> Choice:
 
 
 def snapshot(game: GameLike) -> dict[str, Any]:
-    """The complete state (secrets included) as plain data."""
-    state = game.rules.state
+    """The complete state as plain data, secrets included: every field of the state and of the
+    rules' own bookkeeping, the pending decision and its picks so far, and the random
+    generator's whole state. Two games with equal snapshots go on alike whatever is decided."""
+    rules = game.rules
+    state = rules.state
     return {
         "edition": state.edition.value,
+        "variants": list(game.variants),
         "names": list(state.names),
         "seed": game.seed,
         "decisions": len(game.decisions),
@@ -297,6 +301,12 @@ def snapshot(game: GameLike) -> dict[str, Any]:
         "loc_draw": [loc.id for loc in state.loc_draw],
         "loc_discard": [loc.id for loc in state.loc_discard],
         "sharks": [list(cell) for cell in state.sharks],
-        "rng": repr(state.rng.getstate()[1][:4]),
+        "first": state.first,
+        "shark_turn": state.shark_turn,
+        "travelling": rules.travelling,
+        "last_moved": rules.last_moved,
+        "attack": rules.attack,
+        "rng": list(state.rng.getstate()[1]),
         "pending": {str(k): v for k, v in (game.decision.options.items() if game.decision else [])},
+        "picked": {str(k): v for k, v in sorted(game.picked.items())},
     }

@@ -17,7 +17,6 @@ import struct
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
 
 from server.session import Session
 
@@ -71,9 +70,6 @@ async def start_link(path: Path, new_session: Callable[[], LinkSession]) -> asyn
         finally:
             probe.close()
     loop = asyncio.get_running_loop()
-    # a Session has every method of asyncio.Protocol without subclassing it (server.session)
-    server = await loop.create_unix_server(
-        cast(Callable[[], asyncio.BaseProtocol], new_session), str(path)
-    )
+    server = await loop.create_unix_server(new_session, str(path))
     os.chmod(path, 0o600)
     return server

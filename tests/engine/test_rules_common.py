@@ -217,6 +217,26 @@ def test_C4_a_draw_is_read_only_by_the_drawer() -> None:
     assert draw.for_seat(1) == "Ann draws a card."
 
 
+def test_C4_change_from_the_draw_pile_is_read_only_by_the_taker() -> None:
+    # The single's direction steers the sharks (W3): one from the draw pile was unseen.
+    g = build("shipwrecked", hands={0: [("food2", "N")]}, draw=[("lost", "E")])
+    play(g, {"do": "change", "card": card_id(g, 0, "food2")})
+    change = next(e for e in g.log if e.key == "change")
+    singles = change.args["cards"]
+    assert {c.id for c in singles} <= {c.id for c in s_of(g).hands[0]}
+    assert f"Food ({singles[0].dir})" in (change.for_seat(0) or "")
+    for other in (1, 2, None):
+        assert change.for_seat(other) == "Ann makes change: Double Food (N) for two singles."
+        assert "cards" not in change.visible_args(other)
+
+
+def test_C4_change_from_the_discard_pile_is_public() -> None:
+    g = build(hands={0: ["oxygen2"]}, draw=["laser_blast"], discard=["oxygen", "oxygen"])
+    play(g, {"do": "change", "card": card_id(g, 0, "oxygen2")})
+    change = next(e for e in g.log if e.key == "change")
+    assert change.to is None and change.for_seat(None) == change.for_seat(0)
+
+
 def test_C4_tractor_beam_card_is_known_to_thief_and_victim_only() -> None:
     g = build(
         hands={0: ["tractor_beam", "oxygen"], 1: ["hack_suit", "oxygen", "oxygen"]}, draw=["oxygen"]

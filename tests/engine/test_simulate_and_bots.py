@@ -165,3 +165,48 @@ def test_simulate_runs_experts_on_a_budget_of_rollouts(capsys: pytest.CaptureFix
 def test_simulate_rejects_a_bad_budget(flags: list[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--edition", "space", "--players", "2", "--games", "1", "--bots", "expert", *flags])
+
+
+def test_basic_bot_has_a_rule_for_every_decision_kind() -> None:
+    from server.bots.basic import HANDLED_KINDS
+    from server.engine.actions import DecisionKind
+
+    assert {kind.value for kind in DecisionKind} == HANDLED_KINDS
+
+
+def test_basic_bot_aims_a_tether_at_the_leader() -> None:
+    # Ann's Tether moves her forward (a blank space); then she chooses whom to knock back:
+    # Cid, furthest ahead, rather than Bob.
+    game = build(
+        "space",
+        3,
+        hands={0: ["tether", "oxygen", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        rows={1: 1, 2: 4},
+        locations=["blank_space"],
+        draw=["oxygen"],
+    )
+    game.apply(0, {"do": "play", "card": card_id(game, 0, "tether")})
+    view = game.view(0)
+    assert view["decision"]["kind"] == "target"
+    assert {c["target"] for c in view["legal"]} == {1, 2}
+    assert choose("basic", view, random.Random(0))["target"] == 2
+
+
+def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> None:
+    game = build(
+        "space",
+        2,
+        hands={0: ["rocket_booster", "oxygen", "oxygen", "oxygen"], 1: ["oxygen"]},
+        locations=["blank_space", "blank_space"],
+        draw=["laser_blast"],
+    )
+    pick = choose("basic", game.view(0), random.Random(0))
+    assert pick == {
+        "do": "play",
+        "card": card_id(game, 0, "rocket_booster"),
+        "label": pick["label"],
+    }
+    game.apply(0, pick)
+    game.apply(0, {"do": "done"})
+    # Three oxygen: a move would leave one, which the next breath takes (S3): stay.
+    assert choose("basic", game.view(0), random.Random(0))["do"] == "stay"

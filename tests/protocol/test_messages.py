@@ -30,7 +30,6 @@ from protocol.messages import (
     Start,
     Sync,
     check_chat,
-    error,
     parse_client,
     welcome,
 )
@@ -151,7 +150,6 @@ def test_server_builders() -> None:
         "server": "s 1",
         "id": 4,
     }
-    assert error(ErrorCode.NOT_HOST, "no") == {"type": "error", "code": "not_host", "message": "no"}
 
 
 json_values = st.recursive(

@@ -12,7 +12,8 @@ import pytest
 
 from protocol.codec import encode
 from protocol.framing import frame
-from protocol.messages import ListRooms
+from protocol.messages import REQUESTS, Hello, ListRooms
+from server.handlers import HANDLERS
 from server.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, duel
 
@@ -200,13 +201,17 @@ async def test_idle_timeout(make_server: ServerFactory, connect: ClientFactory) 
     assert (await awake.request({"type": "ping"}))["type"] == "pong"
 
 
+def test_every_request_but_hello_has_one_handler() -> None:
+    assert set(HANDLERS) == set(REQUESTS.values()) - {Hello}
+
+
 async def test_internal_error_keeps_the_connection(
     server: RunningServer, connect: ClientFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(server.lobby._handlers, ListRooms, broken)
+    monkeypatch.setitem(HANDLERS, ListRooms, broken)
     client = await connect(server.port, "Ann")
     assert await client.error({"type": "list_rooms"}) == "internal_error"
     assert (await client.request({"type": "ping"}))["type"] == "pong"

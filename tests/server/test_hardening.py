@@ -475,6 +475,26 @@ async def test_item15_tokens_are_stored_hashed_and_can_be_revoked(tmp_path: Path
     assert admin_main(["--db", str(db), "revoke", "pnobody"]) == 1
 
 
+async def test_item15_a_revoked_token_stays_revoked_after_a_restart(tmp_path: Path) -> None:
+    """Revoking writes "revoked:<id>" where the hash was; a restart must not take that for an
+    old plaintext token and hash it: ids are public, so anybody could then resume as the
+    revoked player."""
+    db = tmp_path / "s.sqlite3"
+    h = Harness(Store(str(db)))
+    conn, ann = h.client("Ann")
+    token = next(m["token"] for m in conn.inbox if m["type"] == "welcome")
+    h.lobby.shutdown()
+    h.store.close()
+    assert admin_main(["--db", str(db), "revoke", ann.id]) == 0
+    again = Harness(Store(str(db)))
+    for guess in (token, f"revoked:{ann.id}"):
+        with pytest.raises(ProtocolError) as caught:
+            again.hello(again.connect(), "Mallory", guess)
+        assert caught.value.code == ErrorCode.BAD_TOKEN
+    again.lobby.shutdown()
+    again.store.close()
+
+
 def test_item15_old_plaintext_tokens_are_hashed_on_open(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     Store(str(db)).close()

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from server.store import Store
 
 
-def _count(db: Path) -> int:
+def _count(db: Path, table: str = "decisions") -> int:
     conn = sqlite3.connect(db)
     try:
-        return int(conn.execute("SELECT count(*) FROM decisions").fetchone()[0])
+        return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
     finally:
         conn.close()
 
@@ -66,3 +67,34 @@ def test_without_batching_each_decision_commits_at_once(tmp_path: Path) -> None:
     store.append_decision(game, 0, 0, {"do": "move"}, "human")
     assert _count(db) == 1
     store.close()
+
+
+def test_pruning_an_abandoned_game_deletes_its_rows_in_every_table(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    store = Store(str(db))
+    game = _new_game(store)
+    store.append_decision(game, 0, 0, {"do": "move"}, "human")
+    store.append_event(game, 1, {"kind": "timeout", "text": "a timed out"})
+    kept = _new_game(store)
+    store.append_event(kept, 0, {"kind": "bot", "text": "a bot took over"})
+    store.finish_game(game, "abandoned", None, 0)
+    assert store.prune_games(time.time() + 1) == 1
+    store.close()
+    assert [_count(db, table) for table in ("games", "decisions", "server_events")] == [1, 0, 1]
+
+
+def test_an_unreadable_server_event_abandons_its_game_only(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    store = Store(str(db))
+    broken, fine = _new_game(store), _new_game(store)
+    store.close()
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO server_events VALUES (?, 0, '{not json')", (broken,))
+    conn.commit()
+    conn.close()
+    store = Store(str(db))
+    assert [game.id for game in store.unfinished_games()] == [fine]
+    abandoned = store.game(broken)
+    assert abandoned is None  # unreadable: no replay either
+    store.close()
+    assert _count(db, "games WHERE status = 'abandoned'") == 1

@@ -280,8 +280,8 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
     async with evil_server(messages) as port:
         app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
         async with app.run_test(size=(120, 30), notifications=True) as pilot:
-            await wait_for(pilot, lambda: app.lobby.rooms)
-            await pilot.pause(0.2)
+            # The error's toast comes last: once it is painted, everything before it is too.
+            await wait_for(pilot, lambda: "Oops!" in segments_text(app))
             text = segments_text(app)
             assert_no_controls(text)
             assert "Connected to SrvX as Ann." in text

@@ -88,9 +88,9 @@ async def test_toasts_never_cover_the_status_line_or_the_countdown() -> None:
         assert isinstance(table, TableScreen)
         for n in range(3):
             app.notify(f"Something happened, number {n}, with a long enough text to wrap.")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: len(table.query(Toast)) == 3)
+        await pilot.pause()  # laid out
         toasts = list(table.query(Toast))
-        assert toasts
         status = table.query_one(StatusLine).region
         countdown = table.query_one("#prompt-question").region
         for toast in toasts:
@@ -181,3 +181,65 @@ async def test_help_opens_from_the_game_over_dialog_and_is_kept() -> None:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert app.screen is first  # built once, not again on every press
+
+
+@pytest.mark.parametrize("start", ["table", "game over"])
+async def test_help_opens_without_rendering_the_rules_on_the_key_press(
+    start: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 item 11: rendering the rules took 0.2-0.3 s of CPU on every first ``?`` (and
+    twice: to measure and to paint). They are rendered while the table shows, and the key only
+    paints the lines in view. bench/help.py prints the time from key to frame."""
+    from rich.markdown import Markdown
+
+    from selfish_tui.screens import help as help_screen
+    from selfish_tui.screens.gameover import GameOverScreen
+
+    help_screen._render.cache_clear()
+    game = find_game("space", None if start == "game over" else deciding("actions", "space"))
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: help_screen._render.cache_info().currsize == 1)
+        if start == "game over":
+            assert isinstance(app.screen, GameOverScreen)
+        rendered: list[object] = []
+        original = Markdown.__rich_console__
+
+        def counted(self: Markdown, console: object, options: object) -> object:
+            rendered.append(self)
+            return original(self, console, options)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Markdown, "__rich_console__", counted)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, help_screen.HelpScreen))
+        await pilot.pause()
+        assert rendered == []
+        text = app.screen.query_one(help_screen.HelpText)
+        assert "Selfish — help (Space Edition)" in text.render_line(0).text
+        await pilot.press("end")  # the last lines are there too, drawn from the same lines
+        await pilot.pause()
+        assert text.scroll_y == text.max_scroll_y > 300
+        assert rendered == []
+
+
+async def test_a_sent_choice_is_not_left_under_your_move_new(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found playing in tmux: after a key, 'Your move · new' stayed over 'Sent. Waiting for the
+    server…' for the rest of the mark's 1.5 s (issue 14 item 4: the prompt says whom we wait
+    for)."""
+    from selfish_tui.widgets.prompt import PromptPanel
+
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    monkeypatch.setattr(app, "act", lambda room, choice: True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        prompt = app.screen.query_one(PromptPanel)
+        assert str(prompt.border_title).startswith("Your move")
+        await pilot.press("e")
+        await pilot.pause()
+        assert str(prompt.border_title) == "Waiting"
+        assert not prompt.has_class("fresh")

@@ -1,0 +1,63 @@
+"""The database's tables, and the migrations that bring an older database up to them."""
+
+from __future__ import annotations
+
+from server.database import Database
+from server.tokens import token_hash
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,   -- token_hash() of the token; the token itself is not kept
+    name TEXT NOT NULL,
+    created REAL NOT NULL,
+    seen REAL                     -- last hello (retention prunes identities unseen for long)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL,
+    edition TEXT NOT NULL,
+    names TEXT NOT NULL,          -- JSON list, seat order
+    seats TEXT NOT NULL,          -- JSON list of seat occupants (see room.Seat.to_record)
+    settings TEXT NOT NULL,       -- JSON: public, timer, autostart, variants
+    seed INTEGER NOT NULL,
+    version_base INTEGER NOT NULL,
+    status TEXT NOT NULL,         -- playing | over | abandoned
+    winner INTEGER,
+    turns INTEGER,
+    started REAL NOT NULL,
+    ended REAL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    game INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    choice BLOB NOT NULL,         -- msgpack map, as the choice travels on the wire
+    by TEXT NOT NULL,             -- human | bot | timeout | away
+    at REAL NOT NULL,
+    PRIMARY KEY (game, n)
+);
+CREATE TABLE IF NOT EXISTS server_events (  -- the room's own log lines: timeout, away, bot
+    game INTEGER NOT NULL REFERENCES games(id),
+    position INTEGER NOT NULL,    -- length of the game's log when it was said
+    event TEXT NOT NULL           -- JSON: kind, text, to, public_text, seat
+);
+CREATE INDEX IF NOT EXISTS games_status ON games(status);
+"""
+
+# Older databases: columns added since, each with the statement that adds it.
+MIGRATIONS = (("players", "seen", "ALTER TABLE players ADD COLUMN seen REAL"),)
+
+
+def create(db: Database) -> None:
+    """Create what is missing and migrate an older database, committed at once."""
+    db.setup(SCHEMA)
+    for table, column, statement in MIGRATIONS:
+        if column not in {row[1] for row in db.read(f"PRAGMA table_info({table})")}:
+            db.commit_now(statement)
+    # Tokens of databases from before they were hashed (a hash is 64 hex digits). A revoked
+    # token is no token: hashing "revoked:<id>" would make it one anybody who knows the id has.
+    for pid, token in db.read(
+        "SELECT id, token FROM players WHERE length(token) != 64 AND token NOT LIKE 'revoked:%'"
+    ):
+        db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
