@@ -167,7 +167,7 @@ async def test_a_mixed_table_each_player_reads_their_own_language(server_port: i
                 )
                 await wait_for(pilot, lambda: app.current is not None)
                 code.set_result(app.current or "")
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), timeout=30)
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), timeout=60)
             table = app.screen
             prompt, status = table.query_one(PromptPanel), table.query_one(StatusLine)
             seen[language] = {"prompt": "", "status": ""}
@@ -178,7 +178,7 @@ async def test_a_mixed_table_each_player_reads_their_own_language(server_port: i
                 seen[language]["status"] += str(status.render())
 
             table.set_interval(0.05, note)
-            await play_to_end(pilot, app, rng, timeout=120)
+            await play_to_end(pilot, app, rng, timeout=240)
             note()
             seen[language]["log"] = "\n".join(table.query_one(GameLog).lines_text)
             room = current_room(app)
