@@ -61,8 +61,8 @@ def stories(events: Sequence[Mapping[str, Any]]) -> dict[int, Story]:
             target = args.get("target")
             target = target if isinstance(target, int) else None
             who.plays[(card_key, target, False)] += 1
-            if target is not None:
-                last_attack[target] = (int(player), card_key)
+            if target is not None and isinstance(player, int):
+                last_attack[target] = (player, card_key)
         elif key == "react.block" and isinstance(player, int) and player in last_attack:
             attacker, attack = last_attack.pop(player)
             plays = told[attacker].plays

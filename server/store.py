@@ -39,7 +39,7 @@ from server.records import (
 from server.schema import create
 from server.tokens import is_hash, token_hash
 
-__all__ = ["Store", "StoreUnavailable", "StoredGame", "token_hash"]
+__all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
 
@@ -47,7 +47,7 @@ _INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES
 
 
 class Store:
-    """Players and games in one SQLite database (``":memory:"`` for tests and local play).
+    """Players and games in one SQLite database file (``":memory:"``: kept nowhere).
 
     ``connect`` opens the connection (tests pass one that fails writes on demand).
     """

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from selfish_tui.app import SelfishApp
-from server.bots.levels import choose
 from server.engine import Game
 from server.engine.cards import CATALOGUE
 
@@ -20,13 +19,14 @@ Stop = Callable[[Game], bool]
 
 
 def drive(game: Game, stop: Stop, *, seed: int = 1, limit: int = 5000) -> Game:
-    """Let basic bots play every seat until ``stop(game)`` holds (or the game ends)."""
+    """Play every seat at random (seeded) until ``stop(game)`` holds (or the game ends). Not
+    the bots: a fixture must not move when a bot level learns to play better."""
     rng = random.Random(seed)
     for _ in range(limit):
         if game.over or stop(game):
             return game
         seat = game.pending_seats()[0]
-        game.apply(seat, choose("basic", game.view(seat), rng))
+        game.apply(seat, rng.choice(game.view(seat)["legal"]))
     raise AssertionError("the fixture game never reached the wanted moment")
 
 

@@ -8,7 +8,6 @@ from typing import Any
 from selfish_tui.app import SelfishApp
 from selfish_tui.since import SinceLastTurn, summary_lines
 from selfish_tui.widgets.log import GameLog
-from server.bots.levels import choose
 from server.engine import Game
 from server.engine.cards import CATALOGUE
 
@@ -30,10 +29,10 @@ class Table:
         self.rng = random.Random(4)
 
     def step(self) -> None:
-        """One decision by whoever must decide (basic bots for every seat), then its events
-        and the new state."""
+        """One decision by whoever must decide (seeded random for every seat: not the bots,
+        whose play changes as they improve), then its events and the new state."""
         seat = self.game.pending_seats()[0]
-        self.game.apply(seat, choose("basic", self.game.view(seat), self.rng))
+        self.game.apply(seat, self.rng.choice(self.game.view(seat)["legal"]))
         events = [e.as_dict(0) for e in self.game.log[self.told :]]
         self.told = len(self.game.log)
         wire = [e for e in events if e is not None]
