@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
 
 from protocol.errors import ProtocolError
 from protocol.messages import Act, Request, parse_client
-from selfish_tui import clock
+from selfish_tui import clock, i18n
 from selfish_tui.client import NetworkClient
+from selfish_tui.i18n import N_, _, ngettext
+from selfish_tui.keyed_text import error_message
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.model import Catalogue
 from selfish_tui.paths import identity_key
@@ -39,20 +41,21 @@ from selfish_tui.screens.toosmall import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from selfish_tui.state import LogEntry, RoomState, with_chat
 from selfish_tui.widgets.status import StatusLine
 
-# Server error codes worth a plainer sentence than the server's own message.
+# Server error codes worth a plainer sentence than the server's own message (the English;
+# keyed_text.error_message gives every code's sentence in the active language).
 PLAIN_ERRORS = {
-    "no_such_room": "There is no room with that code.",
-    "room_full": "That room is full. You can still watch it (w).",
-    "game_started": "That game has already begun. You can watch it (w).",
-    "not_host": "Only the host can do that.",
-    "seats_empty": "Every seat must be filled first: add bots (a) or wait for players.",
-    "rate_limited": "Slow down a little: the server dropped that message.",
-    "bad_name": "The server refused that name (1-24 printable characters).",
-    "server_full": "The server has too many rooms right now.",
-    "too_many_rooms": "You are in too many rooms already.",
-    "illegal_choice": "That choice is no longer possible; the prompt has been refreshed.",
-    "not_your_turn": "It is not your decision any more.",
-    "bad_option": "The server refused that option",
+    "no_such_room": N_("There is no room with that code."),
+    "room_full": N_("That room is full. You can still watch it (w)."),
+    "game_started": N_("That game has already begun. You can watch it (w)."),
+    "not_host": N_("Only the host can do that."),
+    "seats_empty": N_("Every seat must be filled first: add bots (a) or wait for players."),
+    "rate_limited": N_("Slow down a little: the server dropped that message."),
+    "bad_name": N_("The server refused that name (1-24 printable characters)."),
+    "server_full": N_("The server has too many rooms right now."),
+    "too_many_rooms": N_("You are in too many rooms already."),
+    "illegal_choice": N_("That choice is no longer possible; the prompt has been refreshed."),
+    "not_your_turn": N_("It is not your decision any more."),
+    "bad_option": N_("The server refused that option"),
 }
 # Refusals that only mean "the game moved on": the fresh state is already on screen.
 QUIET_ERRORS = {"stale_version"}
@@ -93,13 +96,14 @@ class HostPlan:
 
     def note(self) -> str:
         """The lobby's line telling the host how others join."""
-        where = " or ".join(self.addresses)
+        where = _(" or ").join(self.addresses)
         if self.problem is not None:
-            return f"Your server is not announced on the LAN ({self.problem}): others type {where}."
-        return (
-            f"Your server {self.name!r} is on the LAN: others run `selfish connect` "
-            f"(or type {where})."
-        )
+            return _(
+                "Your server is not announced on the LAN ({problem}): others type {where}."
+            ).format(problem=self.problem, where=where)
+        return _(
+            "Your server {name} is on the LAN: others run `selfish connect` (or type {where})."
+        ).format(name=repr(self.name), where=where)
 
 
 NetworkMessage = TypeVar("NetworkMessage", Connecting, Welcomed, ConnectionLost, ServerMessage)
@@ -126,14 +130,18 @@ class SelfishApp(App[None]):
     """The client. Without ``host`` it has no connection (tests feed it messages directly)."""
 
     CSS_PATH = "app.tcss"
-    TITLE = "Selfish"
-    # The palette's theme switcher would undo the 16-colour-safe styling, and its footer entry
-    # takes room the game's keys need at 80 columns.
-    ENABLE_COMMAND_PALETTE = False
+    TITLE = "Selfish"  # in the active language from on_mount on
+    # The palette (ctrl+p) offers only the app's own commands (get_system_commands): its theme
+    # switcher would undo the 16-colour-safe styling. The footers do not list it: the game's
+    # keys need the room at 80 columns.
+    ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("question_mark", "help", "Help"),
-        Binding("f1", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("f1", "help", N_("Help"), show=False),
+        # F2 is free on every screen: the other language, the game kept (see switch_language).
+        # The footer names the other language: 中文 in English, English in Chinese.
+        Binding("f2", "switch_language", N_("中文"), priority=True),
     ]
 
     def __init__(
@@ -179,6 +187,46 @@ class SelfishApp(App[None]):
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
         self._help_timer: Timer | None = None
 
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette's entries: the language, help and quit (no theme switcher)."""
+        yield SystemCommand(
+            _("Language: 中文 / English"),
+            _("Switch the interface to the other language (F2); the game goes on"),
+            self.action_switch_language,
+        )
+        yield SystemCommand(_("Help"), _("The keys and the rules (?)"), self.action_help)
+        yield SystemCommand(_("Quit"), _("Quit Selfish (ctrl+q)"), self.action_quit)
+
+    def action_switch_language(self) -> None:
+        """Show everything in the other language (F2 or the palette), the game kept."""
+        self.switch_language("en" if i18n.current_language() == "zh" else "zh")
+
+    def switch_language(self, language: str) -> None:
+        """Make ``language`` the client's and draw every screen again in it.
+
+        Everything a screen shows is drawn from the rooms' state (views, logs with their
+        events' keys and args), so the screens are built anew: the lobby keeps its room list,
+        the current room its table or waiting room, and the game goes on untouched.
+        """
+        i18n.set_language(language)
+        self.title = _("Selfish")
+        old = self.lobby
+        self.lobby = LobbyScreen(local=self.local)
+        self.lobby.rooms, self.lobby.offline = old.rooms, old.offline
+        self.lobby.status_text = old.status_text
+        servers = self._screen_of(ServersScreen) is not None
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(self.lobby)
+        room = self.rooms.get(self.current or "")
+        if room is not None:
+            self._show_room(room)
+            if room.result_shown and (room.view or {}).get("over"):
+                self.show_game_over(room)
+        elif servers and self.search is not None:
+            self._show_servers()
+        self._check_size(self.size.width, self.size.height)
+
     def notify(
         self,
         message: str,
@@ -195,6 +243,7 @@ class SelfishApp(App[None]):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.title = _("Selfish")
         self.push_screen(self.lobby)
         if self.client is not None:
             self.run_worker(self.client.run(), name="network", exclusive=True)
@@ -208,7 +257,7 @@ class SelfishApp(App[None]):
 
     def _show_servers(self) -> None:
         assert self.search is not None
-        self.lobby.set_status("Choose a server on the LAN, or type an address.")
+        self.lobby.set_status(_("Choose a server on the LAN, or type an address."))
         screen = ServersScreen(self.search.interfaces, self.search.wanted)
         self.push_screen(screen, self._server_chosen)
 
@@ -218,9 +267,13 @@ class SelfishApp(App[None]):
         for worker in self.workers:
             if worker.name == "network":
                 worker.cancel()
-        address = self.client.address if self.client is not None else "the server"
+        address = self.client.address if self.client is not None else _("the server")
         self.client = None
-        self.notify(f"Could not join {address} ({reason}).", title="Connection", severity="error")
+        self.notify(
+            _("Could not join {address} ({reason}).").format(address=address, reason=reason),
+            title=_("Connection"),
+            severity="error",
+        )
         if self.search is not None:
             # Not the same name again: it would be joined at once, and fail the same way.
             self.search = dataclasses.replace(self.search, wanted=None)
@@ -277,7 +330,8 @@ class SelfishApp(App[None]):
         request_id = self.client.send(request)
         if request_id is None:
             self.notify(
-                "Not connected to the server right now; try again in a moment.", severity="warning"
+                _("Not connected to the server right now; try again in a moment."),
+                severity="warning",
             )
         return request_id
 
@@ -327,18 +381,20 @@ class SelfishApp(App[None]):
         room = self.rooms.get(self.current or "")
         games = self.hosting.running_games() if self.hosting is not None else 0
         if games:
-            question = (
-                f"{games} game{'s are' if games > 1 else ' is'} running on your server: "
-                f"quitting stops {'them' if games > 1 else 'it'} for everyone. Games are saved; "
-                "`selfish host` again resumes them."
-            )
+            question = ngettext(
+                "{count} game is running on your server: quitting stops it for everyone. "
+                "Games are saved; `selfish host` again resumes them.",
+                "{count} games are running on your server: quitting stops them for everyone. "
+                "Games are saved; `selfish host` again resumes them.",
+                games,
+            ).format(count=games)
         elif room is None or not room.in_progress():
             self.exit()
             return
         elif self.local:
-            question = "Quit this game? It is saved: `selfish play --resume` continues it."
+            question = _("Quit this game? It is saved: `selfish play --resume` continues it.")
         else:
-            question = (
+            question = _(
                 "Quit while the game is running? Your seat waits for you (or its bot "
                 "plays when the timer runs out); reconnect with `selfish connect`."
             )
@@ -347,7 +403,7 @@ class SelfishApp(App[None]):
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep playing"), answered)
+        self.push_screen(ConfirmScreen(question, yes=_("Quit"), no=_("Keep playing")), answered)
 
     def _help_subject(self) -> tuple[str | None, Catalogue | None, list[str]]:
         """The edition, catalogue and variants the help explains: the current room's."""
@@ -365,7 +421,7 @@ class SelfishApp(App[None]):
         edition, catalogue, variants = self._help_subject()
         # One help screen per edition and variants, kept once built: it opens again without
         # redrawing the rules.
-        name = "-".join(["help", str(edition), *variants])
+        name = "-".join(["help", i18n.current_language(), str(edition), *variants])
         if not self.is_screen_installed(name):
             self.install_screen(HelpScreen(edition, catalogue, variants), name)
         self.push_screen(name)
@@ -387,11 +443,13 @@ class SelfishApp(App[None]):
 
     @while_running
     def on_connecting(self, message: Connecting) -> None:
-        what = "the local game server" if self.local else message.address
+        what = _("the local game server") if self.local else message.address
         self.lobby.set_status(
-            f"Connecting to {what}…"
+            _("Connecting to {what}…").format(what=what)
             if message.attempt == 1
-            else f"Connecting to {what} (attempt {message.attempt})…"
+            else _("Connecting to {what} (attempt {attempt})…").format(
+                what=what, attempt=message.attempt
+            )
         )
 
     @while_running
@@ -400,17 +458,17 @@ class SelfishApp(App[None]):
         if self.on_token is not None:
             self.on_token(message.token)
         if self._lost_notified:
-            self.notify("Reconnected.", title="Connection")
+            self.notify(_("Reconnected."), title=_("Connection"))
             self._lost_notified = False
         self._rejoined = set()
         table = self._table()
         if table is not None:
             table.query_one(StatusLine).set_connection_note("")
-        where = "the local game server" if self.local else message.server
+        where = _("the local game server") if self.local else message.server
         self.lobby.set_status(
-            f"Connected to {where} as {self.player_name}."
+            _("Connected to {where} as {name}.").format(where=where, name=self.player_name)
             if not self.local
-            else "Setting up your game…"
+            else _("Setting up your game…")
         )
         if self.hosting is not None:
             self.lobby.set_status(self.hosting.note())
@@ -424,18 +482,21 @@ class SelfishApp(App[None]):
             self._back_to_servers(message.reason)
             return
         if message.retry_in is None:
-            note = lobby_note = f"Disconnected: {message.reason}"
-            self.notify(note, title="Connection", severity="error", timeout=30)
+            note = lobby_note = _("Disconnected: {reason}").format(reason=message.reason)
+            self.notify(note, title=_("Connection"), severity="error", timeout=30)
         else:
-            note = f"Connection lost — retrying in {message.retry_in:g}s"
+            seconds = f"{message.retry_in:g}"
+            note = _("Connection lost — retrying in {seconds}s").format(seconds=seconds)
             # The lobby says why (say "cannot reach HOST:PORT: connection refused"), not an
             # empty room list, and r there retries at once.
-            lobby_note = f"{message.reason}; retrying in {message.retry_in:g} s — r retries now"
+            lobby_note = _("{reason}; retrying in {seconds} s — r retries now").format(
+                reason=message.reason, seconds=seconds
+            )
             never = self.client is not None and not self.client.ever_welcomed
             if not self._lost_notified:
                 self.notify(
-                    f"{message.reason}. Retrying…",
-                    title="Cannot connect" if never else "Connection lost",
+                    _("{reason}. Retrying…").format(reason=message.reason),
+                    title=_("Cannot connect") if never else _("Connection lost"),
                     severity="warning",
                 )
                 self._lost_notified = True
@@ -475,7 +536,7 @@ class SelfishApp(App[None]):
                 self._resume_local(resumable[-1])
                 return
             if self.plan.resume:
-                self.notify("There is no unfinished local game; starting a new one.")
+                self.notify(_("There is no unfinished local game; starting a new one."))
             elif resumable:
                 # Starting the new game closes the unfinished one for good: ask first.
                 self.push_screen(
@@ -492,7 +553,10 @@ class SelfishApp(App[None]):
                 self.rooms.pop(code)
                 if code == self.current:
                     self.current = None
-                    self.notify(f"Room {code} is no longer on the server.", title="Connection")
+                    self.notify(
+                        _("Room {code} is no longer on the server.").format(code=code),
+                        title=_("Connection"),
+                    )
                     self._show_lobby()
             if self.goto is not None:
                 role, code = self.goto
@@ -589,7 +653,7 @@ class SelfishApp(App[None]):
         if room is None:
             return
         entries = [
-            LogEntry(str(e.get("kind", "info")), str(e.get("text")))
+            LogEntry(str(e.get("kind", "info")), str(e.get("text")), event=dict(e))
             for e in data.get("events") or []
             if e.get("text")
         ]
@@ -664,7 +728,7 @@ class SelfishApp(App[None]):
             return
         who = str(data.get("name", "?"))
         if data.get("seat") is None:
-            who += " (watching)"
+            who += _(" (watching)")
         entry = LogEntry("chat", str(data.get("text", "")), speaker=who)
         room.log.append(entry)
         if room.code != self.current:
@@ -687,23 +751,24 @@ class SelfishApp(App[None]):
                 table.restore_prompt()
         if code in QUIET_ERRORS:
             return
-        text = PLAIN_ERRORS.get(code, str(data.get("message") or code))
+        english = PLAIN_ERRORS.get(code, str(data.get("message") or code))
+        text = error_message(code, english)
         if code == "bad_option" and data.get("message"):
             text = f"{text}: {data['message']}"
         self.notify(
-            text, title="Server", severity="error" if code == "internal_error" else "warning"
+            text, title=_("Server"), severity="error" if code == "internal_error" else "warning"
         )
 
     def _on_bye(self, data: dict[str, Any]) -> None:
         if data.get("reason") == "replaced":
             self.notify(
-                "You connected from somewhere else; this window is disconnected.",
+                _("You connected from somewhere else; this window is disconnected."),
                 severity="error",
                 timeout=30,
             )
         else:
             self.notify(
-                str(data.get("message") or "The server is closing the connection."),
+                str(data.get("message") or _("The server is closing the connection.")),
                 severity="warning",
             )
 

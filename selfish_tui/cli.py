@@ -25,7 +25,9 @@ from importlib import metadata
 from pathlib import Path
 
 from protocol.messages import BOT_LEVELS
+from selfish_tui import i18n
 from selfish_tui.client import parse_address
+from selfish_tui.i18n import _
 
 DEFAULT_PORT = 7777
 
@@ -60,14 +62,14 @@ def guest_name() -> str:
 def _name(text: str) -> str:
     """argparse type for --name: 1-24 printable characters, not only spaces."""
     if not 1 <= len(text) <= 24 or not text.isprintable() or not text.strip():
-        raise argparse.ArgumentTypeError("a name is 1-24 printable characters")
+        raise argparse.ArgumentTypeError(_("a name is 1-24 printable characters"))
     return text
 
 
 def _bots(text: str) -> int:
     value = int(text)
     if not 1 <= value <= 4:
-        raise argparse.ArgumentTypeError("--bots is 1-4 (tables seat 2-5)")
+        raise argparse.ArgumentTypeError(_("--bots is 1-4 (tables seat 2-5)"))
     return value
 
 
@@ -75,108 +77,150 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser for `selfish play` and `selfish connect`."""
     parser = argparse.ArgumentParser(
         prog="selfish",
-        description="Selfish, the card game, in your terminal (Space and Shipwrecked editions).",
-        epilog="Also: `selfish bot HOST[:PORT] ...` (headless bot clients) and "
-        "`selfish simulate ...` (engine-only self-play); each has its own --help.",
+        description=_("Selfish, the card game, in your terminal (Space and Shipwrecked editions)."),
+        epilog=_(
+            "Also: `selfish bot HOST[:PORT] ...` (headless bot clients) and "
+            "`selfish simulate ...` (engine-only self-play); each has its own --help."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    play = sub.add_parser("play", help="a local game against bots (no setup, no network)")
+    play = sub.add_parser("play", help=_("a local game against bots (no setup, no network)"))
     play.add_argument("--edition", choices=["space", "shipwrecked"], default="space")
     play.add_argument(
         "--bots",
         type=_bots,
         default=3,
         metavar="N",
-        help="number of bot opponents, 1-4 (default 3)",
+        help=_("number of bot opponents, 1-4 (default 3)"),
     )
     play.add_argument(
         "--level",
         choices=BOT_LEVELS,
         default=NEWCOMER_LEVEL,
-        help=f"how the bots play (default {NEWCOMER_LEVEL}: a close game for a new player; "
-        "expert searches and plays hard)",
+        help=_(
+            "how the bots play (default {level}: a close game for a new player; "
+            "expert searches and plays hard)"
+        ).format(level=NEWCOMER_LEVEL),
     )
     play.add_argument(
         "--seed",
         type=int,
         default=None,
         metavar="S",
-        help="game seed, for a game you can play again exactly",
+        help=_("game seed, for a game you can play again exactly"),
     )
     play.add_argument(
         "--variant",
         action="append",
         default=[],
         metavar="RULE",
-        help="turn on a rule variant by its id (docs/rules.md, Variants: V1); may be repeated",
+        help=_("turn on a rule variant by its id (docs/rules.md, Variants: V1); may be repeated"),
     )
-    play.add_argument("--name", type=_name, default=None, help="your name at the table")
+    play.add_argument("--name", type=_name, default=None, help=_("your name at the table"))
     play.add_argument(
-        "--resume", action="store_true", help="continue the last unfinished local game"
+        "--resume", action="store_true", help=_("continue the last unfinished local game")
     )
-    play.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
+    play.add_argument("--bell", action="store_true", help=_("ring the bell when it is your turn"))
+    _lang_option(play)
     connect = sub.add_parser(
-        "connect", help="the lobby of a selfish-server (without an address: those on the LAN)"
+        "connect", help=_("the lobby of a selfish-server (without an address: those on the LAN)")
     )
     connect.add_argument(
         "address",
         nargs="?",
         metavar="HOST[:PORT] | SERVER-NAME",
-        help=f"server address (default port {DEFAULT_PORT}), or the name of a server on the "
-        "LAN; without it, the servers found on the LAN are listed",
+        help=_(
+            "server address (default port {port}), or the name of a server on the "
+            "LAN; without it, the servers found on the LAN are listed"
+        ).format(port=DEFAULT_PORT),
     )
-    connect.add_argument("--name", type=_name, default=None, help="your name")
-    connect.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
+    connect.add_argument("--name", type=_name, default=None, help=_("your name"))
+    connect.add_argument(
+        "--bell", action="store_true", help=_("ring the bell when it is your turn")
+    )
+    _lang_option(connect)
     _lan_interface_option(connect, "browse")
     goto = connect.add_mutually_exclusive_group()
     goto.add_argument(
-        "--join", type=_code, metavar="CODE", help="go straight to a seat in room CODE"
+        "--join", type=_code, metavar="CODE", help=_("go straight to a seat in room CODE")
     )
     goto.add_argument(
-        "--watch", type=_code, metavar="CODE", help="go straight to watching room CODE"
+        "--watch", type=_code, metavar="CODE", help=_("go straight to watching room CODE")
     )
-    web = sub.add_parser("web", help="serve the client to web browsers (textual-serve)")
-    web.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
+    web = sub.add_parser("web", help=_("serve the client to web browsers (textual-serve)"))
+    web.add_argument("--port", type=int, default=8080, help=_("HTTP port (default 8080)"))
     web.add_argument(
-        "--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface)"
+        "--host",
+        default="0.0.0.0",
+        help=_("address to listen on (default 0.0.0.0: every interface)"),
     )
     web.add_argument(
         "--server",
         metavar="HOST:PORT",
         default=None,
-        help="the selfish-server browsers play on (default: an embedded one)",
+        help=_("the selfish-server browsers play on (default: an embedded one)"),
     )
+    _lang_option(web)
     keep = connect.add_mutually_exclusive_group()
     keep.add_argument(
         "--identity",
         metavar="FILE",
-        help="keep this player's token in FILE (default: the per-user identities file)",
+        help=_("keep this player's token in FILE (default: the per-user identities file)"),
     )
-    keep.add_argument("--guest", action="store_true", help="a new player every time: keep no token")
+    keep.add_argument(
+        "--guest", action="store_true", help=_("a new player every time: keep no token")
+    )
     host = sub.add_parser(
-        "host", help="run a server for the LAN inside the client, announced, and open its lobby"
+        "host", help=_("run a server for the LAN inside the client, announced, and open its lobby")
     )
-    host.add_argument("--name", type=_name, default=None, help="your name")
+    host.add_argument("--name", type=_name, default=None, help=_("your name"))
     host.add_argument(
         "--port",
         type=_port,
         default=None,
         metavar="P",
-        help=f"TCP port (default {DEFAULT_PORT}, or a free one if it is taken)",
+        help=_("TCP port (default {port}, or a free one if it is taken)").format(port=DEFAULT_PORT),
     )
     host.add_argument(
-        "--lan-name", default=None, metavar="NAME", help="the server's name (default: your name)"
+        "--lan-name",
+        default=None,
+        metavar="NAME",
+        help=_("the server's name (default: your name)"),
     )
-    host.add_argument("--bell", action="store_true", help="ring the bell when it is your turn")
+    host.add_argument("--bell", action="store_true", help=_("ring the bell when it is your turn"))
     _lan_interface_option(host, "announce")
+    _lang_option(host)
     return parser
+
+
+def _lang_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=i18n.LANGUAGES,
+        default=None,
+        help=_("the interface language: zh or en (default from LC_ALL / LC_MESSAGES / LANG)"),
+    )
+
+
+def _language_asked(argv: list[str]) -> str | None:
+    """The ``--lang`` value in ``argv``, read before the parser is built (its help is in that
+    language); None when absent or not a language (the parser then says what is wrong)."""
+    for index, arg in enumerate(argv):
+        value = None
+        if arg == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif arg.startswith("--lang="):
+            value = arg.removeprefix("--lang=")
+        if value in i18n.LANGUAGES:
+            return value
+    return None
 
 
 def _port(text: str) -> int:
     value = int(text)
     if not 0 <= value < 65536:
-        raise argparse.ArgumentTypeError("a port is 0-65535 (0: any free port)")
+        raise argparse.ArgumentTypeError(_("a port is 0-65535 (0: any free port)"))
     return value
 
 
@@ -186,8 +230,13 @@ def _lan_interface_option(parser: argparse.ArgumentParser, verb: str) -> None:
         action="append",
         default=[],
         metavar="ADDR",
-        help=f"{verb} on the interface with this address (repeatable; default: "
-        "$SELFISH_LAN_INTERFACE, comma-separated, else every interface)",
+        help=(
+            _("browse on the interface with this address")
+            if verb == "browse"
+            else _("announce on the interface with this address")
+        )
+        + " "
+        + _("(repeatable; default: $SELFISH_LAN_INTERFACE, comma-separated, else every interface)"),
     )
 
 
@@ -201,7 +250,7 @@ def _interfaces(args: argparse.Namespace) -> list[str] | None:
 def _code(text: str) -> str:
     """argparse type for a room code: 4 letters (a private room's: 12)."""
     if len(text) not in (4, 12) or not text.isascii() or not text.isalpha():
-        raise argparse.ArgumentTypeError("a room code is 4 letters (a private room's 12)")
+        raise argparse.ArgumentTypeError(_("a room code is 4 letters (a private room's 12)"))
     return text.upper()
 
 
@@ -213,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run_bot(args_in[1:])
     if args_in and args_in[0] == "simulate":
         return _run_simulate(args_in[1:])
+    # The client's language (docs/i18n.md); `bot` and `simulate` above stay English.
+    i18n.set_language(i18n.choose_language(_language_asked(args_in)))
     args = build_parser().parse_args(args_in)
     if args.command == "play":
         return play(args)
@@ -233,7 +284,7 @@ def _run_web(args: argparse.Namespace) -> int:
             print(f"selfish: {exc}", file=sys.stderr)
             return 2
         args.server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    return web.serve(args.host, args.port, args.server)
+    return web.serve(args.host, args.port, args.server, args.lang)
 
 
 def _run_bot(argv: list[str]) -> int:

@@ -261,11 +261,11 @@ class NetworkClient:
 def _unreachable(exc: BaseException) -> str:
     """Why a connection could not be opened, in words (not '[Errno 111] Connect call failed')."""
     if isinstance(exc, ConnectionRefusedError):
-        return "connection refused"
+        return _("connection refused")
     if isinstance(exc, TimeoutError):
-        return "no answer"
+        return _("no answer")
     if isinstance(exc, socket.gaierror):
-        return "unknown host name"
+        return _("unknown host name")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
     return _plain(exc)

@@ -383,13 +383,24 @@ def _pattern(template: str) -> re.Pattern[str]:
     )
 
 
-def render_prompt(decision: Mapping[str, Any], card_names: Mapping[str, str]) -> str:
-    """A decision's prompt in the active language. The view's ``decision`` carries the English
-    ``prompt`` but not its key and args (english.py ``PROMPTS``), so the args are read back
-    from the English by the prompt's template: names stay as they are, card names (with their
-    direction) are looked up by their English name in ``card_names`` (the catalogue's), the
-    reason and resource words by their English. The server's ``prompt`` when nothing fits."""
+def render_prompt(
+    decision: Mapping[str, Any], card_names: Mapping[str, str], names: Sequence[str] = ()
+) -> str:
+    """A decision's prompt in the active language, from its ``prompt_key`` and ``prompt_args``
+    (protocol/PROTOCOL.md §6; seats named by ``names``, cards by the catalog, else by
+    ``card_names``, the catalogue's English names). From a server that does not send them, the
+    args are read back from the English ``prompt`` by the prompt's template: names stay as they
+    are, card names (with their direction) are looked up by their English name, the reason and
+    resource words by their English. The server's ``prompt`` when nothing fits."""
     english = str(decision.get("prompt", ""))
+    key = decision.get("prompt_key")
+    args = decision.get("prompt_args")
+    if isinstance(key, str) and isinstance(args, Mapping):
+        try:
+            words = arg_words(args, names, card_names)
+        except (IndexError, KeyError, TypeError, ValueError):
+            return english
+        return render(prompt_templates, key, words, english)
     kind = str(decision.get("kind", ""))
     englishes = prompt_templates(english=True)
     order = [kind, *[key for key in englishes if key != kind]]

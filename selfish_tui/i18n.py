@@ -5,10 +5,13 @@ an untranslated string shows in English. Chinese comes from ``locale/zh/LC_MESSA
 compiled from ``selfish.po`` and shipped with the package (docs/i18n.md says how to rebuild it;
 tests/tui/test_i18n.py fails when the two disagree).
 
-The active language is process-wide and can change while the app runs (:func:`set_language`);
-:func:`_` and friends look it up at call time, so a screen shows the new language as soon as it
-is drawn again. Text is measured and cut in terminal cells (:func:`cell_width`, :func:`cut`,
-:func:`fit`): a CJK character takes two cells, and a cut never splits one.
+The active language can change while the app runs (:func:`set_language`); :func:`_` and friends
+look it up at call time, so a screen shows the new language as soon as it is drawn again. It is
+the process's, unless a task takes one of its own (:func:`own_language`): the tasks it starts
+(an app and all its widgets) then share that one, so two apps in one process, as in the tests
+of a mixed table, each read their own language. Text is measured and cut in terminal cells
+(:func:`cell_width`, :func:`cut`, :func:`fit`): a CJK character takes two cells, and a cut never
+splits one.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.cells import cell_len, get_character_cell_size
@@ -27,8 +32,23 @@ LANGUAGES = ("en", "zh")
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 ELLIPSIS = "…"
 
-_translations: gettext.NullTranslations = gettext.NullTranslations()
-_language = LANGUAGES[0]
+
+@dataclass
+class _Language:
+    """A language in use and its catalog; mutable, so that switching reaches every task that
+    shares it."""
+
+    code: str = LANGUAGES[0]
+    translations: gettext.NullTranslations = field(default_factory=gettext.NullTranslations)
+
+
+# The process's language: the one every task shares until it takes its own (own_language).
+_PROCESS = _Language()
+_active: ContextVar[_Language | None] = ContextVar("selfish_language", default=None)
+
+
+def _current() -> _Language:
+    return _active.get() or _PROCESS
 
 
 def language_from_env(environ: Mapping[str, str] | None = None) -> str:
@@ -73,50 +93,64 @@ def set_language(language: str) -> None:
     Raises ValueError for an unknown language and OSError when its compiled catalog is missing
     (a broken install: better said at start-up than shown as silent English).
     """
-    global _translations, _language
-    _translations = load(language)
-    _language = language
+    active = _current()
+    active.translations = load(language)
+    active.code = language
+
+
+def own_language(language: str) -> None:
+    """Give the current task, and every task it starts from now on, a language of its own
+    (``language``), apart from the process's."""
+    _active.set(_Language(language, load(language)))
 
 
 def current_language() -> str:
     """The active language ('en' or 'zh')."""
-    return _language
+    return _current().code
 
 
 def _(message: str) -> str:
     """``message`` (an English msgid) in the active language."""
-    return _translations.gettext(message)
+    return _current().translations.gettext(message)
+
+
+def N_(message: str) -> str:
+    """``message`` unchanged, marked for extraction: for msgids fixed when a class is made
+    (key descriptions, which :class:`~selfish_tui.widgets.footer.LocalisedFooter` translates
+    when it draws them)."""
+    return message
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural msgid for ``count``, translated (Chinese has one form)."""
-    return _translations.ngettext(singular, plural, count)
+    return _current().translations.ngettext(singular, plural, count)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` translated within ``context`` (the same English word may need two
     translations, e.g. a card's key under "card" and under "card text")."""
-    return _translations.pgettext(context, message)
+    return _current().translations.pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, count: int) -> str:
     """:func:`ngettext` within a context."""
-    return _translations.npgettext(context, singular, plural, count)
+    return _current().translations.npgettext(context, singular, plural, count)
 
 
 def lookup(context: str, key: str, fallback: str) -> str:
     """A keyed entry (msgctxt ``context``, msgid ``key``) in the active language, or
     ``fallback`` when the catalog has none (English, or a key newer than the catalog)."""
-    text = _translations.pgettext(context, key)
+    text = _current().translations.pgettext(context, key)
     return fallback if text == key else text
 
 
 def localised(path: Path) -> Path:
     """The active language's version of a file beside ``path`` (``rules.zh.md`` for
     ``rules.md`` in Chinese) when there is one, else ``path`` itself."""
-    if _language == LANGUAGES[0]:
+    language = current_language()
+    if language == LANGUAGES[0]:
         return path
-    candidate = path.with_name(f"{path.stem}.{_language}{path.suffix}")
+    candidate = path.with_name(f"{path.stem}.{language}{path.suffix}")
     return candidate if candidate.is_file() else path
 
 

@@ -11,6 +11,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from selfish_tui import event_text
+from selfish_tui.i18n import _, cell_width, cut, pgettext
+from selfish_tui.keyed_text import card_name, card_short, card_text
+
 View = dict[str, Any]
 Choice = dict[str, Any]
 
@@ -79,7 +83,9 @@ EVENT_STYLES = {
 def compass(direction: str | None) -> str:
     """A compass direction in the one notation of hand, prompt and board: arrow and the log's
     letter ('←W'); '' for none."""
-    return f"{ARROWS[direction]}{direction}" if direction in ARROWS else ""
+    if direction not in ARROWS:
+        return ""
+    return f"{ARROWS[direction]}{event_text.direction_word(direction)}"
 
 
 def seat_colour(seat: int | None) -> str:
@@ -94,32 +100,36 @@ def short_name(card: dict[str, Any] | None, width: int) -> str:
     """A card's name shortened to ``width`` cells for the board."""
     if not card:
         return ""
-    full = str(card.get("name", "?"))
-    if len(full) <= width:
+    key = str(card.get("key", ""))
+    full = card_name(key, str(card.get("name", "?")))
+    if cell_width(full) <= width:
         return full
-    name = SHORT_NAMES.get(str(card.get("key", "")), full)
-    if len(name) > width:
-        name = str(card.get("name", "?")).split()[0]
-    return name[:width]
+    name = card_short(key, SHORT_NAMES.get(key, full))
+    if cell_width(name) > width:
+        name = name.split()[0]
+    return cut(name, width)
 
 
 def resource_word(edition: str) -> str:
     """'oxygen' in Space, 'food' in Shipwrecked."""
-    return "food" if edition == "shipwrecked" else "oxygen"
+    return event_text.resource_word(edition)
 
 
 def goal_word(edition: str) -> str:
     """The goal card's name."""
-    return "raft" if edition == "shipwrecked" else "ship"
+    return pgettext("goal", "raft") if edition == "shipwrecked" else pgettext("goal", "ship")
+
+
+def goal_label(edition: str) -> str:
+    """The goal's label on the board ('SHIP', 'RAFT')."""
+    return pgettext("goal", "RAFT") if edition == "shipwrecked" else pgettext("goal", "SHIP")
 
 
 def card_label(card: dict[str, Any]) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
     arrow = compass(card.get("dir"))
-    if card.get("kind") == "resource":
-        text = f"{card.get('name', '?')} ({card.get('value', 1)})"
-    else:
-        text = str(card.get("name", "?"))
+    name = card_name(str(card.get("key", "")), str(card.get("name", "?")))
+    text = f"{name} ({card.get('value', 1)})" if card.get("kind") == "resource" else name
     return f"{text} {arrow}".rstrip()
 
 
@@ -178,12 +188,15 @@ def player_name(view: View, seat: int | None) -> str:
     """A seat's display name ('nobody' for None)."""
     names = view.get("names") or []
     if seat is None or not 0 <= seat < len(names):
-        return "nobody"
+        return _("nobody")
     return str(names[seat])
 
 
-def choice_label(choice: Choice) -> str:
-    """The label the engine gave a choice, or a readable fallback built from its keys."""
+def choice_label(choice: Choice, view: View | None = None) -> str:
+    """A choice's label in the active language, rendered from its fields and the ``view``;
+    else the label the engine gave it, or a readable fallback built from its keys."""
+    if view is not None and choice.get("do"):
+        return event_text.choice_label(choice, view)
     label = choice.get("label")
     if label:
         return str(label)
@@ -202,9 +215,9 @@ def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) 
         card = cards.get(card_id)
         if card is None:
             continue
-        text = catalogue.text(card.get("key"))
+        text = card_text(str(card.get("key", "")), catalogue.text(card.get("key")))
         name = card_label(card)
         parts.append(f"{name}: {text}" if text and card.get("kind") != "resource" else name)
     if not parts:
-        return choice_label(choice)
+        return choice_label(choice, view)
     return " · ".join(parts)

@@ -11,17 +11,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from selfish_tui import clock
+from selfish_tui.event_text import render_event
 from selfish_tui.model import Catalogue, View
 from selfish_tui.since import SinceLastTurn
 
 
 @dataclass
 class LogEntry:
-    """One line of the log: an event kind ('chat' for chat), its text and, for chat, who said it."""
+    """One line of the log: an event kind ('chat' for chat), its English text, for chat who
+    said it, and for a game event the event itself (key and args), from which the line is said
+    in the client's language when it is drawn."""
 
     kind: str
     text: str
     speaker: str | None = None
+    event: dict[str, Any] | None = None
 
 
 def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
@@ -113,6 +117,20 @@ class RoomState:
             else:
                 marks[seat] = "here"
         return marks
+
+    def names(self) -> list[str]:
+        """The seats' names: the view's, else the room's seat list's."""
+        if self.view is not None and self.view.get("names"):
+            return [str(name) for name in self.view["names"]]
+        return [str((entry or {}).get("name", "?")) for entry in self.info.get("seats") or []]
+
+    def line(self, entry: LogEntry) -> str:
+        """A log entry's text in the active language (rendered from its event's key and args;
+        the server's English when they do not resolve)."""
+        if entry.event is None:
+            return entry.text
+        card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
+        return render_event(entry.event, self.names(), card_names, self.view)
 
     def in_progress(self) -> bool:
         """True while a game we sit in is running (quitting then needs a confirmation)."""

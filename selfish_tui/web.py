@@ -36,12 +36,14 @@ class WebServer(Server):
         return context
 
 
-def client_command(address: str) -> str:
-    """The shell command textual-serve runs for each browser page."""
-    return shlex.join([sys.executable, "-m", "selfish_tui.cli", "connect", address, "--guest"])
+def client_command(address: str, language: str | None = None) -> str:
+    """The shell command textual-serve runs for each browser page (in ``language``, else the
+    locale's)."""
+    command = [sys.executable, "-m", "selfish_tui.cli", "connect", address, "--guest"]
+    return shlex.join(command + (["--lang", language] if language else []))
 
 
-def serve(host: str, port: int, server: str | None) -> int:
+def serve(host: str, port: int, server: str | None, language: str | None = None) -> int:
     """Serve the client on ``host:port``, connected to ``server`` (HOST:PORT) or, without one,
     to an embedded server on loopback that keeps its games in the per-user data directory."""
     embedded = None
@@ -60,7 +62,7 @@ def serve(host: str, port: int, server: str | None) -> int:
             print(f"selfish: {exc}", file=sys.stderr)
             return 1
     try:
-        WebServer(client_command(server), host=host, port=port, title="Selfish").serve()
+        WebServer(client_command(server, language), host=host, port=port, title="Selfish").serve()
     finally:
         if embedded is not None:
             embedded.stop()

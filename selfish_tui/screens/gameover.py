@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from selfish_tui.i18n import N_, _, ngettext, pgettext
 from selfish_tui.model import goal_word, player_name, seat_colour
 from selfish_tui.state import RoomState
 
@@ -28,16 +29,16 @@ def fates(view: dict[str, Any]) -> list[tuple[int, str]]:
         if seat == view.get("winner"):
             # Shipwrecked can also be won by outliving everyone (W4 a), anywhere on the board.
             fate = (
-                f"won, aboard the {where}"
+                _("won, aboard the {where}").format(where=where)
                 if int(p.get("row", 0)) >= goal
-                else f"won as the last one alive, on row {p.get('row')}"
+                else _("won as the last one alive, on row {row}").format(row=p.get("row"))
             )
         elif not p.get("alive", True):
-            fate = f"died on row {p.get('row')}"
+            fate = _("died on row {row}").format(row=p.get("row"))
         elif int(p.get("row", 0)) >= goal:
-            fate = f"alive, on the {where}"
+            fate = _("alive, on the {where}").format(where=where)
         else:
-            fate = f"alive on row {p.get('row')}"
+            fate = _("alive on row {row}").format(row=p.get("row"))
         out.append((seat, fate))
     return out
 
@@ -46,13 +47,13 @@ class GameOverScreen(ModalScreen[str]):
     """Dismisses with 'rematch', 'leave' or 'board' (close the dialog and look at the board)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "choose('rematch')", "Rematch"),
-        Binding("l", "choose('leave')", "Leave"),
+        Binding("r", "choose('rematch')", N_("Rematch")),
+        Binding("l", "choose('leave')", N_("Leave")),
         # In local play l quits (there is no lobby), and the footer says so.
-        Binding("l", "quit_local", "Quit"),
-        Binding("v", "choose('board')", "View board"),
-        Binding("escape", "choose('board')", "View board", show=False),
-        Binding("question_mark", "app.help", "Help"),
+        Binding("l", "quit_local", N_("Quit")),
+        Binding("v", "choose('board')", N_("View board")),
+        Binding("escape", "choose('board')", N_("View board"), show=False),
+        Binding("question_mark", "app.help", N_("Help")),
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -80,7 +81,7 @@ class GameOverScreen(ModalScreen[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#gameover-box").border_title = "Game over"
+        self.query_one("#gameover-box").border_title = _("Game over")
 
     def _summary(self) -> Text:
         view = self.room.view or {}
@@ -88,35 +89,39 @@ class GameOverScreen(ModalScreen[str]):
         winner = result.get("winner", view.get("winner"))
         turns = result.get("turns", view.get("turn", 0))
         text = Text()
+        dead = {int(p["seat"]) for p in view.get("players", []) if not p.get("alive", True)}
         if winner is None:
-            text.append("Nobody wins.\n", style="bold")
+            text.append(_("Nobody wins.") + "\n", style="bold")
         elif winner == view.get("seat"):
-            text.append("You win!\n", style="bold reverse bright_green")
+            text.append(_("You win!") + "\n", style="bold reverse bright_green")
         else:
             name = result.get("winner_name") or player_name(view, winner)
-            text.append(f"{name} wins.\n", style=f"bold {seat_colour(winner)}")
-        text.append(f"after {turns} turns\n\n", style="dim")
+            text.append(
+                _("{name} wins.").format(name=name) + "\n", style=f"bold {seat_colour(winner)}"
+            )
+        after = ngettext("after {turns} turn", "after {turns} turns", int(turns or 0))
+        text.append(after.format(turns=turns) + "\n\n", style="dim")
         for seat, fate in fates(view):
-            mark = "★" if seat == winner else ("✝" if "died" in fate else "·")
+            mark = "★" if seat == winner else ("✝" if seat in dead else "·")
             text.append(f" {mark} ")
             text.append(player_name(view, seat), style=seat_colour(seat))
             if seat == view.get("seat"):
-                text.append(" (you)")
-            text.append(f": {fate}\n")
+                text.append(_(" (you)"))
+            text.append(pgettext("separator", ": ") + fate + "\n")
         return text
 
     def _keys(self) -> Text:
         text = Text()
         if self.selfish.can_rematch(self.room):
             text.append("r", style="bold reverse")
-            text.append(" rematch  ")
+            text.append(" " + _("rematch") + "  ")
         text.append("v", style="bold reverse")
-        text.append(" view the board  ")
+        text.append(" " + _("view the board") + "  ")
         text.append("l", style="bold reverse")
-        text.append(" quit" if self.selfish.local else " leave the room")
+        text.append(" " + (_("quit") if self.selfish.local else _("leave the room")))
         text.append("  ")
         text.append("?", style="bold reverse")
-        text.append(" help")
+        text.append(" " + _("help"))
         return text
 
     def action_quit_local(self) -> None:
@@ -126,6 +131,6 @@ class GameOverScreen(ModalScreen[str]):
     def action_choose(self, what: str) -> None:
         """Close the dialog with the player's choice."""
         if what == "rematch" and not self.selfish.can_rematch(self.room):
-            self.notify("Only the host can start a rematch.", severity="warning")
+            self.notify(_("Only the host can start a rematch."), severity="warning")
             return
         self.dismiss(what)

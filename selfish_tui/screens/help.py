@@ -22,10 +22,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from selfish_tui.i18n import pgettext
+from selfish_tui.i18n import N_, _, localised, pgettext
+from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import Catalogue
 
-KEYS = """\
+
+def keys_text() -> str:
+    """The keys and the board's marks, as Markdown, in the active language."""
+    return _(
+        """\
 ## Keys
 
 - **1 … 9**: pick that choice in the prompt; **s** stay, **m** move, **e** end actions;
@@ -36,7 +41,7 @@ KEYS = """\
 - **Enter** on a hand card jumps to the first choice that uses it
 - **c** chat (Enter sends, Esc closes) · **b** bell on your turn on/off
 - **g** shows the result again after a game · **q** leave the room (asks first mid-game)
-- **?** or **F1** this help · **ctrl+q** quit
+- **?** or **F1** this help · **F2** 中文 / English · **ctrl+p** commands · **ctrl+q** quit
 
 On the board columns are numbered as in the log; `@Name` is a character (`◉` yours, `✝`
 dead), the header shows the character standing on each strip (reversed: whose turn it is),
@@ -45,6 +50,8 @@ shark icon; the last move is underlined, and so are hand sizes that just changed
 `●` marks a card you may play now. `☠` marks a choice that certainly kills you: you are asked
 to confirm it.
 """
+    )
+
 
 SECTION = re.compile(r"^## ", re.MULTILINE)
 # Inline Markdown: code, emphasis, links and images, HTML and entities, tables, strikethrough.
@@ -59,13 +66,14 @@ def _literal(value: object) -> str:
 
 def rules_path() -> Path | None:
     """docs/rules.md of the source tree this package runs from, else the copy an installed
-    package put in ``<prefix>/share/selfish/``; None if neither is there."""
+    package put in ``<prefix>/share/selfish/``, in the active language (rules.zh.md beside it
+    in Chinese); None if neither is there."""
     for candidate in (
         Path(__file__).resolve().parents[2] / "docs" / "rules.md",
         Path(sys.prefix) / "share" / "selfish" / "rules.md",
     ):
         if candidate.is_file():
-            return candidate
+            return localised(candidate)
     return None
 
 
@@ -79,27 +87,34 @@ def rules_for(
     listed instead, so help always explains every card on the table.
     """
     variants = variants or []
-    on = f"**Variants on in this room:** {', '.join(variants)}.\n\n" if variants else ""
+    on = (
+        _("**Variants on in this room:** {variants}.").format(variants=", ".join(variants)) + "\n\n"
+        if variants
+        else ""
+    )
     path = rules_path()
     if path is not None:
         text = path.read_text(encoding="utf-8")
         chunks = SECTION.split(text)
         keep: list[str] = []
-        other = "Space" if edition == "shipwrecked" else "Shipwrecked"
+        # The headings of rules.zh.md are these words' translations (太空版, 遇难版, 变体).
+        other = _("Space") if edition == "shipwrecked" else _("Shipwrecked")
         for chunk in chunks[1:]:
             title = chunk.splitlines()[0] if chunk else ""
             if edition and other in title:
                 continue
-            if title.startswith("Variants") and not variants:
+            if title.startswith(_("Variants")) and not variants:
                 continue  # the variants' rules only while one is on
             keep.append("## " + chunk)
         return on + "\n".join(keep)
-    lines = [on + "## Cards", ""]
-    for entry in sorted(
-        (catalogue or Catalogue()).cards.values(),
-        key=lambda e: (str(e.get("kind")), str(e.get("name"))),
+    lines = [on + "## " + _("Cards"), ""]
+    for key, entry in sorted(
+        (catalogue or Catalogue()).cards.items(),
+        key=lambda item: (str(item[1].get("kind")), str(item[1].get("name"))),
     ):
-        name, kind, text = (_literal(entry.get(k, "")) for k in ("name", "kind", "text"))
+        name = _literal(card_name(key, str(entry.get("name", ""))))
+        text = _literal(card_text(key, str(entry.get("text", ""))))
+        kind = _literal(entry.get("kind", ""))
         lines.append(f"- **{name}** ({kind}): {text}")
     return "\n".join(lines)
 
@@ -108,10 +123,11 @@ def help_markdown(
     edition: str | None, catalogue: Catalogue | None = None, variants: list[str] | None = None
 ) -> str:
     """The whole help of an edition as Markdown: a title, the keys, then :func:`rules_for`."""
-    title = {"space": "Space Edition", "shipwrecked": "Shipwrecked Edition"}.get(
-        edition or "", "both editions"
+    title = {"space": _("Space Edition"), "shipwrecked": _("Shipwrecked Edition")}.get(
+        edition or "", _("both editions")
     )
-    return f"# Selfish — help ({title})\n\n{KEYS}\n{rules_for(edition, catalogue, variants)}"
+    heading = _("Selfish — help ({title})").format(title=title)
+    return f"# {heading}\n\n{keys_text()}\n{rules_for(edition, catalogue, variants)}"
 
 
 # The help text's side padding and its scrollbar's width (app.tcss #help-scroll; the gutter is
@@ -193,10 +209,10 @@ class HelpScreen(ModalScreen[None]):
     """Keys and rules; Esc, q, ? or F1 closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("q", "close", "Close", show=False),
-        Binding("question_mark", "close", "Close", show=False),
-        Binding("f1", "close", "Close", show=False),
+        Binding("escape", "close", N_("Close")),
+        Binding("q", "close", N_("Close"), show=False),
+        Binding("question_mark", "close", N_("Close"), show=False),
+        Binding("f1", "close", N_("Close"), show=False),
     ]
 
     def __init__(

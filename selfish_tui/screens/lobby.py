@@ -10,37 +10,67 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
 
+from selfish_tui.event_text import card_list
+from selfish_tui.i18n import N_, _, pgettext
 from selfish_tui.model import seat_colour
 from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.log import GameLog
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
 
-EDITION_NAMES = {"space": "Space", "shipwrecked": "Shipwrecked"}
-PRIVATE_LABELS = {
-    False: "Private: no (listed in the lobby)",
-    True: "Private: yes (join by code only)",
-}
+
+def edition_name(edition: object) -> str:
+    """An edition's short name in the active language ('Space', 太空版)."""
+    names = {"space": _("Space"), "shipwrecked": _("Shipwrecked")}
+    return names.get(str(edition), str(edition))
+
+
+def private_label(private: bool) -> str:
+    """The private checkbox's label, which says its state in words."""
+    if private:
+        return _("Private: yes (join by code only)")
+    return _("Private: no (listed in the lobby)")
+
+
+def room_status(status: object) -> str:
+    """A room's status word ('waiting', 'playing', 'over') in the active language."""
+    words = {
+        "waiting": pgettext("room status", "waiting"),
+        "playing": pgettext("room status", "playing"),
+        "over": pgettext("room status", "over"),
+    }
+    return words.get(str(status), str(status))
+
+
+def bot_level_name(level: object) -> str:
+    """A bot level ('basic', 'random', 'expert') in the active language."""
+    words = {
+        "basic": pgettext("bot level", "basic"),
+        "random": pgettext("bot level", "random"),
+        "expert": pgettext("bot level", "expert"),
+    }
+    return words.get(str(level), str(level))
 
 
 class LobbyScreen(Screen[None]):
     """The server's public rooms. In local play it only shows progress while the game is set up."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "create", "New room"),
-        Binding("j", "join_code", "Join by code"),
-        Binding("w", "watch", "Watch"),
-        Binding("r", "refresh", "Refresh"),
+        Binding("n", "create", N_("New room")),
+        Binding("j", "join_code", N_("Join by code")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("r", "refresh", N_("Refresh")),
     ]
 
     def __init__(self, local: bool = False) -> None:
         super().__init__()
         self.local = local
         self.rooms: list[dict[str, Any]] = []
-        self.status_text = "Connecting…"
+        self.status_text = _("Connecting…")
         self.offline = False
         self._ready = False
 
@@ -54,22 +84,22 @@ class LobbyScreen(Screen[None]):
             yield Static(Text(self.status_text), id="lobby-status")
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-hint")
-        yield Footer()
+        yield LocalisedFooter()
 
     def on_mount(self) -> None:
         box = self.query_one("#lobby-box")
-        box.border_title = "Selfish — local game" if self.local else "Selfish — lobby"
+        box.border_title = _("Selfish — local game") if self.local else _("Selfish — lobby")
         table = self.query_one("#rooms", DataTable)
         for label, width in (
-            ("Room", 4),
-            ("Edition", 11),
-            ("Seats", 5),
-            ("Humans", 6),
-            ("Bots", 4),
-            ("Status", 7),
-            ("Timer", 5),
-            ("Host", 12),
-            ("Watching", 8),
+            (_("Room"), 4),
+            (_("Edition"), 11),
+            (_("Seats"), 5),
+            (_("Humans"), 6),
+            (_("Bots"), 4),
+            (_("Status"), 7),
+            (_("Timer"), 5),
+            (_("Host"), 12),
+            (_("Watching"), 8),
         ):
             table.add_column(label, width=width)
         table.display = not self.local
@@ -98,7 +128,7 @@ class LobbyScreen(Screen[None]):
         self.offline = True
         self.set_status(text)
         for hint in self.query("#lobby-hint").results(Static):
-            hint.update(Text("Not connected to the server. r retries now; ctrl+q quits."))
+            hint.update(Text(_("Not connected to the server. r retries now; ctrl+q quits.")))
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         """Fill the table from a ``rooms`` message."""
@@ -110,17 +140,17 @@ class LobbyScreen(Screen[None]):
         keep = table.cursor_row
         table.clear()
         for room in rooms:
-            timer = f"{room.get('timer')}s" if room.get("timer") else "off"
+            timer = _("{timer}s").format(timer=room.get("timer")) if room.get("timer") else _("off")
             # Text, not str: DataTable parses a str cell as markup, and these come from the
             # server (a host named "[/]" must not crash the lobby).
-            edition = EDITION_NAMES.get(str(room.get("edition")), str(room.get("edition")))
+            edition = edition_name(room.get("edition"))
             variants = " ".join(str(v) for v in room.get("variants") or [])
             cells = [
                 f"{edition} +{variants}" if variants else edition,
                 f"{room.get('filled')}/{room.get('size')}",
                 str(room.get("humans", "")),
                 str(room.get("bots", "")),
-                str(room.get("status", "")),
+                room_status(room.get("status", "")),
                 timer,
                 str(room.get("host", "")),
                 str(room.get("spectators", 0)),
@@ -136,12 +166,17 @@ class LobbyScreen(Screen[None]):
         elif rooms:
             table.move_cursor(row=min(keep, len(rooms) - 1))
             hint.update(
-                "Enter joins the highlighted room · w watches it · n creates a room · "
-                "j joins a private room by its code · r refreshes"
+                _(
+                    "Enter joins the highlighted room · w watches it · n creates a room · "
+                    "j joins a private room by its code · r refreshes"
+                )
             )
         else:
             hint.update(
-                "No public rooms yet: press n to create one, or j to join a private room by code."
+                _(
+                    "No public rooms yet: press n to create one, or j to join a private room "
+                    "by code."
+                )
             )
 
     def _poll_rooms(self) -> None:
@@ -197,20 +232,20 @@ class LobbyScreen(Screen[None]):
 class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
     """Edition, seats, bots, bot level, timer, private: everything ``create_room`` takes."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="create-box"):
             with Grid(id="create-grid"):
-                yield Static("Edition")
+                yield Static(_("Edition"))
                 yield Select(
-                    [("Space", "space"), ("Shipwrecked", "shipwrecked")],
+                    [(edition_name(e), e) for e in ("space", "shipwrecked")],
                     value="space",
                     allow_blank=False,
                     compact=True,
                     id="new-edition",
                 )
-                yield Static("Seats")
+                yield Static(_("Seats"))
                 yield Select(
                     [(str(n), n) for n in range(2, 6)],
                     value=4,
@@ -218,7 +253,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                     id="new-seats",
                 )
-                yield Static("Bots")
+                yield Static(_("Bots"))
                 yield Select(
                     [(str(n), n) for n in range(0, 5)],
                     value=2,
@@ -226,35 +261,36 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                     id="new-bots",
                 )
-                yield Static("Bot level")
+                yield Static(_("Bot level"))
                 yield Select(
-                    [("basic", "basic"), ("random", "random"), ("expert", "expert")],
+                    [(bot_level_name(level), level) for level in ("basic", "random", "expert")],
                     value="basic",
                     allow_blank=False,
                     compact=True,
                     id="new-level",
                 )
-                yield Static("Turn timer")
+                yield Static(_("Turn timer"))
                 yield Select(
-                    [("off", 0), ("30 s", 30), ("60 s", 60), ("120 s", 120)],
+                    [(_("off"), 0)]
+                    + [(_("{seconds} s").format(seconds=n), n) for n in (30, 60, 120)],
                     value=0,
                     allow_blank=False,
                     compact=True,
                     id="new-timer",
                 )
                 yield Static("")
-                yield Checkbox(PRIVATE_LABELS[False], compact=True, id="new-private")
+                yield Checkbox(private_label(False), compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
-                yield Button("Cancel", id="cancel", compact=True)
-                yield Button("Create", id="create", variant="primary", compact=True)
+                yield Button(_("Cancel"), id="cancel", compact=True)
+                yield Button(_("Create"), id="create", variant="primary", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#create-box").border_title = "New room"
+        self.query_one("#create-box").border_title = _("New room")
         self.query_one("#new-edition", Select).focus()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         # The box's mark differs only by colour, so the label says the state in words.
-        event.checkbox.label = PRIVATE_LABELS[event.value]
+        event.checkbox.label = private_label(event.value)
 
     def _value(self, widget_id: str) -> Any:
         return self.query_one(f"#new-{widget_id}", Select).value
@@ -284,24 +320,24 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
 class JoinScreen(ModalScreen[tuple[str, str] | None]):
     """A room code, then join as a player or watch."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box"):
-            yield Static("Room code (4 letters, 12 for a private room):")
+            yield Static(_("Room code (4 letters, 12 for a private room):"))
             yield Input(placeholder="QZKX", max_length=12, id="code", compact=True)
             with Horizontal(id="join-buttons"):
-                yield Button("Watch", id="spectator", compact=True)
-                yield Button("Join", id="player", variant="primary", compact=True)
+                yield Button(_("Watch"), id="spectator", compact=True)
+                yield Button(_("Join"), id="player", variant="primary", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#join-box").border_title = "Join a room"
+        self.query_one("#join-box").border_title = _("Join a room")
         self.query_one("#code", Input).focus()
 
     def _finish(self, role: str) -> None:
         code = self.query_one("#code", Input).value.strip().upper()
         if len(code) not in (4, 12) or not code.isascii() or not code.isalpha():
-            self.notify("A room code is 4 letters (12 for a private room).", severity="warning")
+            self.notify(_("A room code is 4 letters (12 for a private room)."), severity="warning")
             return
         self.dismiss((code, role))
 
@@ -321,14 +357,14 @@ class WaitingRoomScreen(Screen[None]):
     """A room before its game starts: seats, host controls (bots, start) and chat."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add_bot('basic')", "Add bot"),
-        Binding("A", "add_bot('random')", "Add random bot", show=False),
-        Binding("e", "add_bot('expert')", "Add expert bot", show=False),
-        Binding("x", "remove_bot", "Remove bot"),
-        Binding("s", "start", "Start"),
-        Binding("c", "chat", "Chat"),
-        Binding("l", "leave", "Leave"),
-        Binding("escape", "close_chat", "Close chat", show=False),
+        Binding("a", "add_bot('basic')", N_("Add bot")),
+        Binding("A", "add_bot('random')", N_("Add random bot"), show=False),
+        Binding("e", "add_bot('expert')", N_("Add expert bot"), show=False),
+        Binding("x", "remove_bot", N_("Remove bot")),
+        Binding("s", "start", N_("Start")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("l", "leave", N_("Leave")),
+        Binding("escape", "close_chat", N_("Close chat"), show=False),
     ]
 
     def __init__(self, room: RoomState) -> None:
@@ -344,17 +380,17 @@ class WaitingRoomScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="waiting-top"):
             yield Static("", id="seats")
-            yield GameLog(id="waiting-log")
+            yield GameLog(self.room, id="waiting-log")
         yield Input(
-            placeholder="Say something (Enter sends, Esc closes)",
+            placeholder=_("Say something (Enter sends, Esc closes)"),
             id="waiting-chat",
             max_length=300,
             compact=True,
         )
-        yield Footer()
+        yield LocalisedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#waiting-log").border_title = "Chat"
+        self.query_one("#waiting-log").border_title = _("Chat")
         self.query_one("#waiting-chat", Input).display = False
         self._ready = True
         log = self.query_one(GameLog)
@@ -371,48 +407,60 @@ class WaitingRoomScreen(Screen[None]):
             return  # on_mount draws the latest room info
         info = self.room.info
         seats_box = self.query_one("#seats", Static)
-        seats_box.border_title = Text(f"Room {self.room.code}")
+        seats_box.border_title = Text(_("Room {code}").format(code=self.room.code))
         text = Text()
-        edition = EDITION_NAMES.get(str(info.get("edition")), str(info.get("edition", "")))
-        timer = f"{info.get('timer')} s per decision" if info.get("timer") else "no timer"
-        private = "public" if info.get("public", True) else "private"
+        edition = edition_name(info.get("edition", ""))
+        timer = (
+            _("{timer} s per decision").format(timer=info.get("timer"))
+            if info.get("timer")
+            else _("no timer")
+        )
+        private = _("public") if info.get("public", True) else _("private")
         variants = ", ".join(str(v) for v in info.get("variants") or [])
         settings = f"{edition} · {timer} · {private}" + (
-            f" · variants {variants}" if variants else ""
+            _(" · variants {variants}").format(variants=variants) if variants else ""
         )
         text.append(f"{settings}\n\n", style="bold")
         for index, entry in enumerate(info.get("seats") or []):
             text.append(f" {index + 1}. ")
             if not entry:
-                text.append("(free seat)\n", style="dim")
+                text.append(_("(free seat)") + "\n", style="dim")
                 continue
             text.append(str(entry.get("name")), style=seat_colour(index))
             if entry.get("kind") == "bot":
-                text.append(f"  bot ({entry.get('level')})", style="dim")
+                level = bot_level_name(entry.get("level"))
+                text.append("  " + _("bot ({level})").format(level=level), style="dim")
             elif not entry.get("connected", True):
-                text.append("  offline", style="dim")
+                text.append("  " + _("offline"), style="dim")
             if entry.get("player") and entry.get("player") == info.get("host"):
-                text.append("  host", style="bold")
+                text.append("  " + _("host"), style="bold")
             if index == self.room.seat:
-                text.append("  (you)")
+                text.append("  " + _("(you)"))
             text.append("\n")
         watchers = info.get("spectators") or []
         if watchers:
-            text.append(f"\nWatching: {', '.join(str(w.get('name')) for w in watchers)}\n")
+            names = card_list([str(w.get("name")) for w in watchers])
+            text.append("\n" + _("Watching: {names}").format(names=names) + "\n")
         free = sum(1 for entry in info.get("seats") or [] if not entry)
         text.append("\n")
         if self.room.is_host:
             text.append(
-                "You are the host: "
+                _("You are the host: ")
                 + (
-                    "press s to start."
+                    _("press s to start.")
                     if not free
-                    else "a adds a bot (A a random one, e an expert), x removes one; "
-                    "s starts once every seat is filled."
+                    else _(
+                        "a adds a bot (A a random one, e an expert), x removes one; "
+                        "s starts once every seat is filled."
+                    )
                 )
             )
         else:
-            text.append(f"Tell friends the code {self.room.code}. The host starts the game.")
+            text.append(
+                _("Tell friends the code {code}. The host starts the game.").format(
+                    code=self.room.code
+                )
+            )
         seats_box.update(text)
         self.refresh_bindings()
 

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from selfish_tui.i18n import _, pgettext
+from selfish_tui.i18n import N_, _, pgettext
 from selfish_tui.state import RoomState
 
 
@@ -41,10 +41,10 @@ class ResumeScreen(ModalScreen[str]):
     """Dismisses with 'resume', 'new' or 'cancel' (r, n, c / Esc, or the buttons)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "choose('resume')", "Resume"),
-        Binding("n", "choose('new')", "New game"),
-        Binding("c", "choose('cancel')", "Cancel"),
-        Binding("escape", "choose('cancel')", "Cancel", show=False),
+        Binding("r", "choose('resume')", N_("Resume")),
+        Binding("n", "choose('new')", N_("New game")),
+        Binding("c", "choose('cancel')", N_("Cancel")),
+        Binding("escape", "choose('cancel')", N_("Cancel"), show=False),
     ]
 
     def __init__(self, unfinished: RoomState, new_edition: str) -> None:

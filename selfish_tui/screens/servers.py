@@ -14,17 +14,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from protocol.lan import LanServer, matching
 from selfish_tui.client import parse_address
 from selfish_tui.discovery import DiscoveryProblem, ServerFinder, ServersChanged
+from selfish_tui.i18n import N_, _, ngettext
+from selfish_tui.widgets.footer import LocalisedFooter
 
 DEFAULT_PORT = 7777
 # Seconds of finding nothing before the screen suggests typing an address (the issue asks for
 # servers to show within about two seconds; mDNS answers within one on a working LAN).
 QUIET_AFTER = 2.5
-COLUMNS = (("Server", 24), ("Address", 21), ("Players", 7), ("Open rooms", 10))
+COLUMNS = ((N_("Server"), 24), (N_("Address"), 21), (N_("Players"), 7), (N_("Open rooms"), 10))
 
 
 class ServersScreen(Screen[tuple[str, int]]):
@@ -43,8 +45,8 @@ class ServersScreen(Screen[tuple[str, int]]):
     #address { margin-bottom: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "type_address", "Type an address"),
-        Binding("escape", "to_list", "Back to the list", show=False),
+        Binding("a", "type_address", N_("Type an address")),
+        Binding("escape", "to_list", N_("Back to the list"), show=False),
     ]
 
     def __init__(
@@ -66,15 +68,19 @@ class ServersScreen(Screen[tuple[str, int]]):
         with Vertical(id="servers-box"):
             yield Static(self._status(), id="servers-status")
             yield DataTable(id="servers", cursor_type="row", zebra_stripes=True)
-            yield Static("Or type an address (HOST[:PORT]) and press Enter:", id="servers-label")
-            yield Input(placeholder=f"e.g. 192.168.1.20:{DEFAULT_PORT}", id="address", compact=True)
-        yield Footer()
+            yield Static(_("Or type an address (HOST[:PORT]) and press Enter:"), id="servers-label")
+            yield Input(
+                placeholder=_("e.g. {example}").format(example=f"192.168.1.20:{DEFAULT_PORT}"),
+                id="address",
+                compact=True,
+            )
+        yield LocalisedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#servers-box").border_title = "Selfish — servers on the LAN"
+        self.query_one("#servers-box").border_title = _("Selfish — servers on the LAN")
         table = self.query_one("#servers", DataTable)
         for label, width in COLUMNS:
-            table.add_column(label, width=width)
+            table.add_column(_(label), width=width)
         table.focus()
         finder = ServerFinder(self.post_message, self.interfaces)
         # A worker of this screen: it stops (and closes the mDNS sockets) when the screen goes.
@@ -93,7 +99,8 @@ class ServersScreen(Screen[tuple[str, int]]):
                 name = Text(server.name, style="bold")
                 players, rooms = str(server.players), str(server.open_rooms)
             else:
-                name = Text(f"{server.name} (protocol {server.protocol})", style="dim")
+                label = _("{name} (protocol {protocol})")
+                name = Text(label.format(name=server.name, protocol=server.protocol), style="dim")
                 players, rooms = "—", "—"
             table.add_row(name, Text(server.address), players, rooms, key=server.key)
         if self.servers:
@@ -120,32 +127,36 @@ class ServersScreen(Screen[tuple[str, int]]):
 
     def _status(self) -> str:
         if self.problem is not None:
-            return (
-                f"Cannot look for servers on the LAN ({self.problem}). "
+            return _(
+                "Cannot look for servers on the LAN ({problem}). "
                 "Type the server's address below instead."
-            )
+            ).format(problem=self.problem)
         if self.wanted is not None:
             found = matching(self.servers, self.wanted)
+            wanted = repr(self.wanted)
             if len(found) > 1:
-                return f"{len(found)} servers are called {self.wanted!r}: choose one, Enter joins."
-            if self._quiet:
-                return (
-                    f"No server called {self.wanted!r} on the LAN yet (still looking). "
-                    "Choose another, or type its address below."
+                return _("{count} servers are called {name}: choose one, Enter joins.").format(
+                    count=len(found), name=wanted
                 )
-            return f"Looking for the server called {self.wanted!r} on the LAN…"
+            if self._quiet:
+                return _(
+                    "No server called {name} on the LAN yet (still looking). "
+                    "Choose another, or type its address below."
+                ).format(name=wanted)
+            return _("Looking for the server called {name} on the LAN…").format(name=wanted)
         if self.servers:
             count = len(self.servers)
-            return (
-                f"{count} server{'s' if count > 1 else ''} on the LAN (updating live). "
-                "Enter joins the highlighted one."
-            )
+            return ngettext(
+                "{count} server on the LAN (updating live). Enter joins the highlighted one.",
+                "{count} servers on the LAN (updating live). Enter joins the highlighted one.",
+                count,
+            ).format(count=count)
         if self._quiet:
-            return (
+            return _(
                 "No servers found on the LAN yet (still looking). If one is running, a firewall "
                 "may block mDNS (UDP port 5353): type its address below."
             )
-        return "Looking for Selfish servers on the LAN…"
+        return _("Looking for Selfish servers on the LAN…")
 
     def _show_status(self) -> None:
         self.query_one("#servers-status", Static).update(Text(self._status()))
@@ -163,8 +174,10 @@ class ServersScreen(Screen[tuple[str, int]]):
             return
         if not server.compatible:
             self.notify(
-                f"{server.name} speaks protocol {server.protocol}, which this client does not: "
-                "use the same version of Selfish as the server.",
+                _(
+                    "{name} speaks protocol {protocol}, which this client does not: "
+                    "use the same version of Selfish as the server."
+                ).format(name=server.name, protocol=server.protocol),
                 severity="warning",
             )
             return
@@ -181,7 +194,7 @@ class ServersScreen(Screen[tuple[str, int]]):
         try:
             host, port = parse_address(event.value, DEFAULT_PORT)
         except ValueError as exc:
-            self.notify(str(exc), title="Address", severity="warning")
+            self.notify(str(exc), title=_("Address"), severity="warning")
             return
         self._choose(host, port)
 

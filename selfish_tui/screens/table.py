@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
-from selfish_tui.i18n import pgettext
-from selfish_tui.model import catalogue_text_for_choice
+from selfish_tui.i18n import N_, _, pgettext
+from selfish_tui.model import catalogue_text_for_choice, choice_label
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
@@ -30,20 +31,20 @@ class TableScreen(Screen[None]):
     """The game in progress (or finished, or watched as a spectator)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *[Binding(str(n), f"choose('{n}')", f"Choice {n}", show=False) for n in range(1, 10)],
+        *[Binding(str(n), f"choose('{n}')", show=False) for n in range(1, 10)],
         # Fixed letters for Stay, Move and End actions (selfish_tui.widgets.menu).
         *[Binding(key, f"choose('{key}')", show=False) for key in ("s", "m", "e")],
-        Binding("p", "focus_panel('prompt-options')", "Prompt"),
-        Binding("t", "focus_panel('strips')", "Strips"),
-        Binding("h", "focus_panel('hand')", "Hand"),
-        Binding("l", "focus_panel('log')", "Log"),
-        Binding("c", "chat", "Chat"),
-        Binding("q", "leave", "Leave"),
+        Binding("p", "focus_panel('prompt-options')", N_("Prompt")),
+        Binding("t", "focus_panel('strips')", N_("Strips")),
+        Binding("h", "focus_panel('hand')", N_("Hand")),
+        Binding("l", "focus_panel('log')", N_("Log")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("q", "leave", N_("Leave")),
         # In local play there is no lobby to go back to: q quits, and the footer says so.
-        Binding("q", "quit_local", "Quit"),
-        Binding("b", "toggle_bell", "Bell", show=False),
-        Binding("g", "show_result", "Result", show=False),
-        Binding("escape", "back", "Back", show=False),
+        Binding("q", "quit_local", N_("Quit")),
+        Binding("b", "toggle_bell", N_("Bell"), show=False),
+        Binding("g", "show_result", N_("Result"), show=False),
+        Binding("escape", "back", N_("Back"), show=False),
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -73,22 +74,22 @@ class TableScreen(Screen[None]):
             yield StripsBoard(self.room.catalogue, id="strips")
             yield HandPanel(self.room.catalogue, id="hand")
         with Horizontal(id="bottom"):
-            yield GameLog(id="log")
+            yield GameLog(self.room, id="log")
             yield PromptPanel(self.room.catalogue, id="prompt")
         yield Static("", id="detail")
         yield StatusLine(id="status")
         yield Input(
-            placeholder="Say something (Enter sends, Esc closes)",
+            placeholder=_("Say something (Enter sends, Esc closes)"),
             id="chat",
             max_length=300,
             compact=True,
         )
-        yield Footer()
+        yield LocalisedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#strips").border_title = "Strips"
-        self.query_one("#hand").border_title = "Hand"
-        self.query_one("#log").border_title = "Log"
+        self.query_one("#strips").border_title = _("Strips")
+        self.query_one("#hand").border_title = _("Hand")
+        self.query_one("#log").border_title = _("Log")
         self.query_one("#chat", Input).display = False
         self._ready = True
         self.reset_log()
@@ -237,9 +238,13 @@ class TableScreen(Screen[None]):
 
             self.app.push_screen(
                 ConfirmScreen(
-                    f"{choice.get('label', 'This')}: this certainly kills you. Do it anyway?",
-                    yes="Do it",
-                    no="Choose again",
+                    _("{label}: this certainly kills you. Do it anyway?").format(
+                        label=choice_label(choice, self.room.view)
+                        if choice.get("do")
+                        else _("This")
+                    ),
+                    yes=_("Do it"),
+                    no=_("Choose again"),
                 ),
                 answered,
             )
@@ -304,7 +309,9 @@ class TableScreen(Screen[None]):
         """Turn the bell for 'your turn' on or off."""
         self.selfish.bell_enabled = not self.selfish.bell_enabled
         self.notify(
-            "Bell on: it rings when you must decide." if self.selfish.bell_enabled else "Bell off."
+            _("Bell on: it rings when you must decide.")
+            if self.selfish.bell_enabled
+            else _("Bell off.")
         )
 
     async def action_quit_local(self) -> None:
@@ -327,8 +334,10 @@ class TableScreen(Screen[None]):
             if yes:
                 app.leave_room(room)
 
-        question = "Leave this game? A bot plays your seat to the end, and you cannot take it back."
-        app.push_screen(ConfirmScreen(question, yes="Leave", no="Keep playing"), answered)
+        question = _(
+            "Leave this game? A bot plays your seat to the end, and you cannot take it back."
+        )
+        app.push_screen(ConfirmScreen(question, yes=_("Leave"), no=_("Keep playing")), answered)
 
     def action_show_result(self) -> None:
         """Open the game-over dialog again after closing it to look at the board."""

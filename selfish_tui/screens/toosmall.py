@@ -6,6 +6,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
+from selfish_tui.i18n import _
+
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
 
@@ -22,11 +24,11 @@ class TooSmallScreen(Screen[None]):
         yield Static(self._text(), id="too-small")
 
     def _text(self) -> str:
-        return (
-            f"Terminal too small\n\n{self.width}x{self.height} — Selfish needs at least "
-            f"{MIN_WIDTH}x{MIN_HEIGHT}.\nEnlarge the window (or zoom out) to continue.\n\n"
+        return _(
+            "Terminal too small\n\n{width}x{height} — Selfish needs at least "
+            "{min_width}x{min_height}.\nEnlarge the window (or zoom out) to continue.\n\n"
             "ctrl+q quits"
-        )
+        ).format(width=self.width, height=self.height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
 
     def set_size(self, width: int, height: int) -> None:
         """Update the size shown."""

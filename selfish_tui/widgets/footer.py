@@ -8,6 +8,8 @@ shows the new language.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import Footer
@@ -17,7 +19,12 @@ from selfish_tui.i18n import _
 
 
 class LocalisedFooter(Footer):
-    """A drop-in Footer whose key descriptions go through the catalog."""
+    """A drop-in Footer whose key descriptions go through the catalog (and which does not
+    list the command palette's key: the game's keys need the room at 80 columns)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("show_command_palette", False)
+        super().__init__(**kwargs)
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():

@@ -9,6 +9,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from selfish_tui.i18n import _, ngettext
+from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     Catalogue,
     View,
@@ -59,12 +61,12 @@ class HandPanel(OptionList):
         self.clear_options()
         if hand is None:
             self.add_option(
-                Option(Text("  Spectating: hands are hidden.", style="dim"), disabled=True)
+                Option(Text(_("  Spectating: hands are hidden."), style="dim"), disabled=True)
             )
             self.border_subtitle = ""
             return
         if not self.cards:
-            self.add_option(Option(Text("  No cards.", style="dim"), disabled=True))
+            self.add_option(Option(Text(_("  No cards."), style="dim"), disabled=True))
         # Resources first (by value), then actions by name: a stable order is easier to scan.
         self.cards.sort(
             key=lambda c: (
@@ -82,8 +84,12 @@ class HandPanel(OptionList):
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
         count = len(self.cards)
-        cards = f"{count} card" + ("" if count == 1 else "s")
-        self.border_subtitle = f"{resource_word(edition)} {total} · {cards}"
+        subtitle = ngettext(
+            "{resource} {total} · {count} card", "{resource} {total} · {count} cards", count
+        )
+        self.border_subtitle = subtitle.format(
+            resource=resource_word(edition), total=total, count=count
+        )
         if self.cards:
             self.highlighted = min(previous or 0, len(self.cards) - 1)
 
@@ -93,15 +99,15 @@ class HandPanel(OptionList):
         arrow = compass(card.get("dir"))
         if card.get("kind") == "resource":
             value = int(card.get("value") or 1)
-            line.append(str(card.get("name", "?")), style="bright_cyan")
+            line.append(self.card_title(card), style="bright_cyan")
             line.append(f" ({value})", style="cyan")
         else:
-            line.append(str(card.get("name", "?")), style="bold bright_yellow" if playable else "")
+            line.append(self.card_title(card), style="bold bright_yellow" if playable else "")
         if arrow:
             line.append(f" {arrow}", style="bold")
         if card.get("kind") != "resource":
             # The effect, cut to the panel's width; the full text is on the detail line.
-            text = self.catalogue.text(card.get("key"))
+            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
             if text:
                 line.append(f" — {text}", style="dim")
         # OptionList wraps long prompts; one line per card keeps the whole hand in view.
@@ -110,16 +116,20 @@ class HandPanel(OptionList):
             line.truncate(width, overflow="ellipsis")
         return line
 
+    @staticmethod
+    def card_title(card: dict[str, Any]) -> str:
+        return card_name(str(card.get("key", "")), str(card.get("name", "?")))
+
     def describe(self, card: dict[str, Any]) -> str:
         """A card's name, value or effect text, and compass direction, in one sentence."""
-        parts = [str(card.get("name", "?"))]
+        parts = [self.card_title(card)]
         if card.get("kind") == "resource":
-            parts.append(f"worth {card.get('value', 1)}")
-        text = self.catalogue.text(card.get("key"))
+            parts.append(_("worth {value}").format(value=card.get("value", 1)))
+        text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
         if text:
             parts.append(text)
         if card.get("dir"):
-            parts.append(f"compass {compass(card['dir'])}")
+            parts.append(_("compass {compass}").format(compass=compass(card["dir"])))
         return " — ".join(parts)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -12,7 +12,7 @@ from textual.widgets import RichLog
 from selfish_tui.i18n import fit as fit_cells
 from selfish_tui.model import EVENT_STYLES
 from selfish_tui.plain import fit
-from selfish_tui.state import LogEntry
+from selfish_tui.state import LogEntry, RoomState
 
 KIND_MARKS = {
     "turn": "── ",
@@ -76,7 +76,7 @@ class GameLog(RichLog):
             self.text = text
             super().__init__()
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, room: RoomState | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("wrap", True)
         kwargs.setdefault("markup", False)
         kwargs.setdefault("auto_scroll", True)
@@ -86,6 +86,7 @@ class GameLog(RichLog):
         kwargs.setdefault("min_width", 20)
         super().__init__(**kwargs)
         self.lines_text: list[str] = []
+        self.room = room  # says each event in the active language
 
     def on_mount(self) -> None:
         # Kept on its newest line when the panel changes size too (a taller hand, the chat
@@ -128,7 +129,8 @@ class GameLog(RichLog):
 
     def add_entry(self, entry: LogEntry) -> None:
         """Append one line of a room's log."""
-        self.add(entry.kind, entry.text, entry.speaker)
+        text = self.room.line(entry) if self.room is not None else entry.text
+        self.add(entry.kind, text, entry.speaker)
 
     def add_events(self, events: list[dict[str, Any]]) -> None:
         """Append a batch of server events (each has a ``text`` and a ``kind``)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from selfish_tui.i18n import _, ngettext
 from selfish_tui.model import Choice, View, card_label, choice_label, player_name
 
 # Choices with a letter of their own, whatever else is on offer.
@@ -54,7 +55,7 @@ def _card_name(view: View, card_id: Any) -> str:
     for card in view.get("hand") or []:
         if card.get("id") == card_id:
             return card_label(card)
-    return "a card"
+    return _("a card")
 
 
 def target_label(view: View, seat: Any, named: bool = True) -> str:
@@ -63,9 +64,11 @@ def target_label(view: View, seat: Any, named: bool = True) -> str:
     for player in view.get("players") or []:
         if player.get("seat") == seat:
             count = int(player.get("hand_count", 0))
-            where = f"row {player.get('row')} · {count} card" + ("" if count == 1 else "s")
+            where = ngettext("row {row} · {count} card", "row {row} · {count} cards", count).format(
+                row=player.get("row"), count=count
+            )
             if seat == view.get("seat"):
-                name += " (you)"
+                name += _(" (you)")
             return f"{name} · {where}" if named else where
     return name if named else ""
 
@@ -93,10 +96,10 @@ def build(view: View) -> list[Entry]:
         key = _group_key(choice)
         members = groups.get(key) if key is not None else None
         if key is None or members is None or len(members) == 1:
-            label = choice_label(choice)
+            label = choice_label(choice, view)
             if choice.get("do") == "pick":
                 # The sharks' card is discarded, not given to anyone: say "Pick".
-                label = f"Pick {_card_name(view, choice.get('card'))}"
+                label = _("Pick {card}").format(card=_card_name(view, choice.get("card")))
             if "target" in choice:
                 label += f" ({target_label(view, choice['target'], named=False)})"
             entries.append(Entry(label, choice=choice, detail=choice))
@@ -110,10 +113,10 @@ def build(view: View) -> list[Entry]:
 
 def _group(view: View, key: tuple[Any, ...], members: list[Choice]) -> Entry:
     if key[0] == "stay":
-        label = f"Stay, discarding two cards ▸ ({len(members)} ways)"
-        leaves = [Entry(choice_label(c), choice=c, detail=c) for c in members]
+        label = _("Stay, discarding two cards ▸ ({count} ways)").format(count=len(members))
+        leaves = [Entry(choice_label(c, view), choice=c, detail=c) for c in members]
     else:
-        label = f"Play {_card_name(view, key[2])} on… ▸"
+        label = _("Play {card} on… ▸").format(card=_card_name(view, key[2]))
         leaves = [Entry(target_label(view, c.get("target")), choice=c, detail=c) for c in members]
     return Entry(label, group=_assign_keys(leaves), detail=members[0])
 

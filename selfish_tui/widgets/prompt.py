@@ -23,33 +23,45 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from selfish_tui import clock
+from selfish_tui.event_text import card_list, render_prompt
+from selfish_tui.i18n import _
+from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import Catalogue, Choice, View, card_label, player_name
 from selfish_tui.widgets import menu
 from selfish_tui.widgets.menu import Entry
 
-# Border titles by decision kind. A reaction has the same title, countdown and default
-# whether or not a block is among the choices.
-TITLES = {
-    "react": "Reaction",
-    "pick": "Shark pick",
-    "hurricane": "Hurricane",
-    "take": "Take a card",
-    "pay": "Pay",
-    "meteoroid": "Meteoroid",
-    "swap": "Swap",
-    "shark_bait": "Shark Bait",
-    "freeloader": "Freeloader",
-}
+
+def titles() -> dict[str, str]:
+    """Border titles by decision kind, in the active language. A reaction has the same title,
+    countdown and default whether or not a block is among the choices."""
+    return {
+        "react": _("Reaction"),
+        "pick": _("Shark pick"),
+        "hurricane": _("Hurricane"),
+        "take": _("Take a card"),
+        "pay": _("Pay"),
+        "meteoroid": _("Meteoroid"),
+        "swap": _("Swap"),
+        "shark_bait": _("Shark Bait"),
+        "freeloader": _("Freeloader"),
+    }
 
 
 # Seconds a new prompt ignores choice keys; and how long it is marked new.
 SETTLE = 0.3
 MARKED = 1.5
-BACK = "Esc  back"
 
 
-def incoming_effect(question: str, catalogue: Catalogue) -> str:
-    """The rules text of the card a reaction prompt names ('Bot 1 plays Tether on you.')."""
+def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
+    """The rules text of the card a reaction prompt names ('Bot 1 plays Tether on you.'): its
+    ``prompt_args`` card, else the card whose name the English prompt holds."""
+    card = (decision.get("prompt_args") or {}).get("card")
+    if isinstance(card, dict) and card.get("key") in catalogue.cards:
+        key = str(card["key"])
+        entry = catalogue.cards[key]
+        name = card_name(key, str(entry.get("name", key)))
+        return f"{name}: {card_text(key, str(entry.get('text', '')))}"
+    question = str(decision.get("prompt", ""))
     names = sorted(
         (entry for entry in catalogue.cards.values() if entry.get("name")),
         key=lambda entry: -len(str(entry["name"])),
@@ -77,7 +89,7 @@ class PromptPanel(Vertical):
         self.entries: list[Entry] = []  # its top-level menu
         self.group: Entry | None = None  # the open submenu (a card's targets), if any
         self.kind = ""
-        self.title = "Prompt"
+        self.title = _("Prompt")
         self.deadline: float | None = None
         self.settle_until = 0.0
         self._key: tuple[Any, ...] | None = None
@@ -91,7 +103,7 @@ class PromptPanel(Vertical):
         yield OptionList(id="prompt-options")
 
     def on_mount(self) -> None:
-        self.border_title = "Prompt"
+        self.border_title = _("Prompt")
         self.query_one("#prompt-reveal", Static).display = False
         self.set_interval(0.5, self._tick)
 
@@ -130,43 +142,51 @@ class PromptPanel(Vertical):
         reveal = self.query_one("#prompt-reveal", Static)
         if view.get("over"):
             self.entries = []
-            self._set_title("Game over")
-            self._question = "The game is over."
+            self._set_title(_("Game over"))
+            self._question = _("The game is over.")
             reveal.display = False
             self.remove_class("mine")
             self._fill()
             return
         if not legal:
             self.entries = []
-            self._set_title("Waiting")
+            self._set_title(_("Waiting"))
             self.remove_class("mine")
-            names = ", ".join(player_name(view, seat) for seat in waiting) or "the server"
-            self._question = f"Waiting for {names}…"
+            names = card_list([player_name(view, seat) for seat in waiting]) if waiting else ""
+            names = names or _("the server")
+            self._question = _("Waiting for {names}…").format(names=names)
             if view.get("seat") is not None and any(
                 p.get("seat") == view.get("seat") and p.get("done") for p in view.get("pending", [])
             ):
-                self._question = f"Your pick is in. Waiting for {names}…"
+                self._question = _("Your pick is in. Waiting for {names}…").format(names=names)
             reveal.display = False
             self._fill()
             return
         self.add_class("mine")
         self._hand = list(view.get("hand") or [])
         self.entries = menu.build(view)
-        self._set_title(TITLES.get(kind, "Your move"))
-        self._question = str(decision.get("prompt") or "Choose:")
+        self._set_title(titles().get(kind, _("Your move")))
+        card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
+        self._question = render_prompt(decision, card_names, view.get("names") or []) or _(
+            "Choose:"
+        )
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
-            effect = incoming_effect(self._question, self.catalogue)
+            effect = incoming_effect(decision, self.catalogue)
             for entry in self.entries:
                 if entry.choice is not None and entry.choice.get("do") == "accept":
-                    entry.note = f"Accept: {effect}" if effect else "Accept the card."
+                    entry.note = (
+                        _("Accept: {effect}").format(effect=effect)
+                        if effect
+                        else _("Accept the card.")
+                    )
                 elif entry.choice is not None and entry.choice.get("do") == "block":
-                    entry.note = "Block: your card and theirs are both discarded."
+                    entry.note = _("Block: your card and theirs are both discarded.")
         revealed = decision.get("reveal")
         if revealed:
-            lines = Text("Their hand: ", style="bold")
-            lines.append(", ".join(card_label(c) for c in revealed))
+            lines = Text(_("Their hand: "), style="bold")
+            lines.append(card_list([card_label(c) for c in revealed]))
             reveal.update(lines)
             reveal.display = True
         else:
@@ -181,7 +201,7 @@ class PromptPanel(Vertical):
         if settle:
             self.settle_until = clock.now() + SETTLE
         self.add_class("fresh")
-        self.border_title = Text(f"{self.title} · new")
+        self.border_title = Text(_("{title} · new").format(title=self.title))
         if self._unmark_timer is not None:
             self._unmark_timer.stop()
         self._unmark_timer = self.set_timer(MARKED, self._unmark)
@@ -201,7 +221,7 @@ class PromptPanel(Vertical):
         for entry in self.shown:
             options.add_option(Option(self._line(entry)))
         if self.group is not None:
-            options.add_option(Option(Text(BACK, style="dim")))
+            options.add_option(Option(Text(_("Esc  back"), style="dim")))
         if self.shown:
             options.highlighted = self._default_index()
         self._draw_question()
@@ -229,7 +249,7 @@ class PromptPanel(Vertical):
         if entry.fatal:
             line.append("☠ ", style="bold bright_red")
             line.append(entry.label, style="bright_red")
-            line.append(" (fatal)", style="bright_red")
+            line.append(_(" (fatal)"), style="bright_red")
         else:
             line.append(entry.label)
         # The key in a column of its own: a long label wraps under itself, never under the
@@ -252,7 +272,10 @@ class PromptPanel(Vertical):
         if self.deadline is not None:
             # First, so that a long question never pushes the countdown out of the panel.
             left = max(0, int(self.deadline - clock.now() + 0.999))
-            text.append(f"{left}s left\n", style="bold bright_red" if left <= 5 else "bold")
+            text.append(
+                _("{left}s left").format(left=left) + "\n",
+                style="bold bright_red" if left <= 5 else "bold",
+            )
         text.append(question, style="bold" if self.choices else "dim")
         self.query_one("#prompt-question", Static).update(text)
 
@@ -322,12 +345,12 @@ class PromptPanel(Vertical):
         self.group = None
         self._key = None
         self.options.clear_options()
-        self._question = "Sent. Waiting for the server…"
+        self._question = _("Sent. Waiting for the server…")
         # Not "Your move · new" over a sent choice: the move is made.
         if self._unmark_timer is not None:
             self._unmark_timer.stop()
         self.remove_class("fresh")
-        self._set_title("Waiting")
+        self._set_title(_("Waiting"))
         self.remove_class("mine")
         self._draw_question()
 

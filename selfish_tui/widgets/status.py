@@ -8,28 +8,36 @@ from rich.text import Text
 from textual.widgets import Static
 
 from selfish_tui import clock
+from selfish_tui.event_text import card_list
+from selfish_tui.i18n import _, pgettext
 from selfish_tui.model import View, player_name, seat_colour
 
-PHASES = {
-    "actions": "actions",
-    "stay_or_move": "stay or move",
-    "resolving": "resolving",
-    "over": "game over",
-}
 
-KIND_WORDS = {
-    "actions": "to play or pass",
-    "stay_or_move": "to stay or move",
-    "pay": "to pay",
-    "react": "to react",
-    "take": "to take a card",
-    "meteoroid": "to discard 2",
-    "swap": "to choose a swap",
-    "shark_bait": "to move a shark",
-    "freeloader": "to choose who advances",
-    "hurricane": "to discard",
-    "pick": "to pick for the sharks",
-}
+def phases() -> dict[str, str]:
+    """The phase names of the status line, in the active language."""
+    return {
+        "actions": pgettext("phase", "actions"),
+        "stay_or_move": pgettext("phase", "stay or move"),
+        "resolving": pgettext("phase", "resolving"),
+        "over": pgettext("phase", "game over"),
+    }
+
+
+def kind_words() -> dict[str, str]:
+    """What a seat is deciding, by decision kind, in the active language ("to react")."""
+    return {
+        "actions": _("to play or pass"),
+        "stay_or_move": _("to stay or move"),
+        "pay": _("to pay"),
+        "react": _("to react"),
+        "take": _("to take a card"),
+        "meteoroid": _("to discard 2"),
+        "swap": _("to choose a swap"),
+        "shark_bait": _("to move a shark"),
+        "freeloader": _("to choose who advances"),
+        "hurricane": _("to discard"),
+        "pick": _("to pick for the sharks"),
+    }
 
 
 class StatusLine(Static):
@@ -84,46 +92,52 @@ class StatusLine(Static):
             line.append(f" {self.connection_note} ", style="bold reverse bright_red")
             line.append(" ")
         if self.away:
-            line.append(" away: a bot plays for you until you choose ", style="bold reverse")
+            line.append(_(" away: a bot plays for you until you choose "), style="bold reverse")
             line.append(" ")
         view = self.view_data
         if view is None:
-            line.append("Not in a game.")
+            line.append(_("Not in a game."))
             return line
         left = self.seconds_left()
         if left is not None and not view.get("over"):
             # First, so that a long line never cuts the countdown off.
-            line.append(f"{left}s left", style="bold reverse" if left <= 5 else "bold")
+            line.append(
+                _("{left}s left").format(left=left), style="bold reverse" if left <= 5 else "bold"
+            )
             line.append(" · ")
-        edition = "Shipwrecked" if view.get("edition") == "shipwrecked" else "Space"
+        edition = _("Shipwrecked") if view.get("edition") == "shipwrecked" else _("Space")
         line.append(edition, style="bold")
         if self.room:
             line.append(f" {self.room}", style="dim")
-        line.append(f" · turn {view.get('turn', 0)} · ")
+        line.append(_(" · turn {turn} · ").format(turn=view.get("turn", 0)))
         if view.get("over"):
             winner = view.get("winner")
-            line.append("game over: ", style="bold")
+            line.append(_("game over: "), style="bold")
             line.append(
-                f"{player_name(view, winner)} wins" if winner is not None else "nobody wins"
+                _("{name} wins").format(name=player_name(view, winner))
+                if winner is not None
+                else _("nobody wins")
             )
             return line
         active = view.get("active")
         me = view.get("seat")
         if active == me and me is not None:
-            line.append("your turn", style="bold reverse bright_green")
+            line.append(_("your turn"), style="bold reverse bright_green")
         else:
-            line.append(f"{player_name(view, active)}'s turn", style=seat_colour(active))
+            turn = _("{name}'s turn").format(name=player_name(view, active))
+            line.append(turn, style=seat_colour(active))
         waiting = [p for p in view.get("pending", []) if not p.get("done")]
         if view.get("legal"):
-            line.append(f" · {PHASES.get(str(view.get('phase')), str(view.get('phase', '')))}")
+            phase = str(view.get("phase", ""))
+            line.append(f" · {phases().get(phase, phase)}")
             line.append(" · ")
-            line.append("you decide", style="bold reverse")
+            line.append(_("you decide"), style="bold reverse")
         elif [p["seat"] for p in waiting] == [active]:
             # Only the player whose turn it is: the phase says what they are doing.
-            kind = KIND_WORDS.get(str(waiting[0].get("kind")), "")
+            kind = kind_words().get(str(waiting[0].get("kind")), "")
             line.append(f" · {kind.removeprefix('to ')}".rstrip(" ·"))
         elif waiting:
-            names = ", ".join(player_name(view, p["seat"]) for p in waiting)
-            kind = KIND_WORDS.get(str(waiting[0].get("kind")), "")
-            line.append(f" · waiting for {names} {kind}".rstrip())
+            names = card_list([player_name(view, p["seat"]) for p in waiting])
+            kind = kind_words().get(str(waiting[0].get("kind")), "")
+            line.append(_(" · waiting for {names} {kind}").format(names=names, kind=kind).rstrip())
         return line

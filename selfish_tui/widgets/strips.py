@@ -10,10 +10,13 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from selfish_tui.i18n import _, ngettext, pgettext
+from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     SHARK,
     Catalogue,
     View,
+    goal_label,
     goal_word,
     seat_colour,
     short_name,
@@ -21,8 +24,15 @@ from selfish_tui.model import (
 from selfish_tui.plain import cells, fit
 
 LABEL_WIDTH = 2
-# Short words for a seat's connection state in the narrow header.
-PRESENCE_WORDS = {"away": "away", "offline": "off", "left": "left"}
+
+
+def presence_words() -> dict[str, str]:
+    """Short words for a seat's connection state in the narrow header."""
+    return {
+        "away": pgettext("presence", "away"),
+        "offline": pgettext("presence", "off"),
+        "left": pgettext("presence", "left"),
+    }
 
 
 class StripsBoard(Widget, can_focus=True):
@@ -111,31 +121,33 @@ class StripsBoard(Widget, can_focus=True):
         view = self.view_data or {}
         edition = str(view.get("edition", "space"))
         goal = int(view.get("goal_row", 6))
-        parts = [f"Column {col + 1}, row {row}"]
+        parts = [_("Column {column}, row {row}").format(column=col + 1, row=row)]
         if row == goal:
-            parts[0] += f" ({goal_word(edition)})"
+            parts[0] += _(" ({goal})").format(goal=goal_word(edition))
         elif row > goal:
-            parts[0] += " (past the raft)"
+            parts[0] += _(" (past the raft)")
         for player in view.get("players", []):
             if (player["col"], player["row"]) == (col, row):
-                state = "" if player.get("alive", True) else " (dead)"
-                you = " (you)" if player["seat"] == view.get("seat") else ""
-                parts.append(f"{player['name']}{you} stands here{state}")
+                state = "" if player.get("alive", True) else _(" (dead)")
+                you = _(" (you)") if player["seat"] == view.get("seat") else ""
+                name = f"{player['name']}{you}"
+                parts.append(_("{name} stands here{state}").format(name=name, state=state))
         for cell in view.get("board", []):
             if (cell["col"], cell["row"]) == (col, row):
                 card = cell["card"]
-                text = self.catalogue.text(card.get("key"))
-                shark = " Shark icon." if card.get("shark") else ""
-                parts.append(f"{card.get('name')}: {text}{shark}".strip())
+                key = str(card.get("key", ""))
+                text = card_text(key, self.catalogue.text(card.get("key")))
+                shark = _(" Shark icon.") if card.get("shark") else ""
+                parts.append(f"{card_name(key, str(card.get('name')))}: {text}{shark}".strip())
         sharks = sum(1 for s in view.get("sharks", []) if tuple(s) == (col, row))
         if sharks:
-            parts.append("a shark swims here" if sharks == 1 else "two sharks swim here")
+            parts.append(_("a shark swims here") if sharks == 1 else _("two sharks swim here"))
         return " — ".join(parts)
 
     def render(self) -> Text:
         view = self.view_data
         if view is None:
-            return Text("Waiting for the game…", style="dim")
+            return Text(_("Waiting for the game…"), style="dim")
         return self._draw(view, self.content_size.width)
 
     def _draw(self, view: View, width: int) -> Text:
@@ -179,14 +191,16 @@ class StripsBoard(Widget, can_focus=True):
             p = standing.get(col) or players.get(col, {})
             seat = p.get("seat", col)
             count = int(p.get("hand_count", 0))
+            words = presence_words()
+            short = _("{count}c").format(count=count)
             if not p.get("alive", True):
-                state = "dead"
-            elif self.presence.get(seat) in PRESENCE_WORDS:
-                state = f"{count}c {PRESENCE_WORDS[self.presence[seat]]}"
+                state = _("dead")
+            elif self.presence.get(seat) in words:
+                state = f"{short} {words[self.presence[seat]]}"
             else:
-                state = f"{count} card" + ("" if count == 1 else "s")
-                if len(state) > colw - 2:
-                    state = f"{count}c"
+                state = ngettext("{count} card", "{count} cards", count).format(count=count)
+                if cells(state) > colw - 2:
+                    state = short
             if p.get("flared"):
                 state += " ☀"
             cell = fit(state, colw - 1)
@@ -242,7 +256,7 @@ class StripsBoard(Widget, can_focus=True):
             style = "bright_white" if not card.get("shark") else "italic cyan"
             body.append(short_name(card, room), style=style)
         elif row == goal:
-            body.append(goal_word(str(view.get("edition"))).upper()[:room], style="bold")
+            body.append(fit(goal_label(str(view.get("edition"))), room), style="bold")
         elif row > goal:
             body.append("", style="dim")
         elif not n_sharks:
@@ -263,8 +277,13 @@ class StripsBoard(Widget, can_focus=True):
 def piles(view: View) -> str:
     """The public piles (RULES C4) in a few words: the deck's size and the discard pile."""
     discard = view.get("discard") or []
-    top = f", top: {discard[-1].get('name')}" if discard else ""
-    return f"deck {view.get('draw_count', 0)} · discards {len(discard)}{top}"
+    top = ""
+    if discard:
+        card = discard[-1]
+        name = card_name(str(card.get("key", "")), str(card.get("name")))
+        top = _(", top: {card}").format(card=name)
+    piles = _("deck {count} · discards {discards}")
+    return piles.format(count=view.get("draw_count", 0), discards=len(discard)) + top
 
 
 def _player(view: View, seat: int) -> dict[str, Any] | None:

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from .actions import Choice, Decision
 from .cards import Card, Location
 from .english import label
+from .events import wire_value
 from .rules import Rules
 
 
@@ -83,6 +84,11 @@ def seat_view(game: GameLike, seat: int) -> dict[str, Any]:
         mine = {
             "kind": decision.kind.value,
             "prompt": decision.prompt,
+            # The prompt's key and args (wire form) let each client say it in its own language.
+            "prompt_key": decision.prompt_key or decision.kind.value,
+            "prompt_args": {
+                name: wire_value(value) for name, value in decision.prompt_args.items()
+            },
             "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])],
         }
     return {

@@ -15,6 +15,8 @@ def card_ids(obj: Any, out: set[int] | None = None) -> set[int]:
     """Every game-card id mentioned outside the SKIP subtrees."""
     out = set() if out is None else out
     if isinstance(obj, dict):
+        if "shark" in obj:  # a location card {id, key, shark} (a prompt's args name one)
+            return out
         for key, value in obj.items():
             if key in SKIP:
                 continue

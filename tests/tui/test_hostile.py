@@ -142,14 +142,15 @@ async def test_hostile_label_in_the_fatal_confirm_and_toasts() -> None:
         game = hostile_game()
         await show_table(app, pilot, game)
         view = dict(game.view(0))
-        view["legal"] = [{"do": "done", "fatal": True, "label": "Give up to [@click=app.quit]X[/]"}]
-        view["decision"] = {"kind": "actions", "prompt": "Choose [reverse]:"}
+        # The label is the client's own, rendered from the choice: the name in it is hostile.
+        view["legal"] = [{"do": "swap", "target": 1, "fatal": True, "label": "Swap"}]
+        view["decision"] = {"kind": "swap", "prompt": "Choose [reverse]:"}
         app.feed({"type": "state", "room": ROOM, "version": 1000, "view": view})
         await pilot.pause()
-        await pilot.press("e")  # End actions has a fixed key
+        await pilot.press("1")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         question = app.screen.query_one("#confirm-question")
-        assert "Give up to [@click=app.quit]X[/]" in str(question.render())
+        assert "Swap places with [@click=app.quit]X[/]" in str(question.render())
         await pilot.press("n")
         app.feed({"type": "error", "code": "strange", "message": "[/] is [link=http://ev.il]bad"})
         app.notify("[blink red] left", title="[/]")

@@ -354,12 +354,19 @@ def test_every_event_renders_from_its_wire_args_as_the_engine_words_it() -> None
                 prompt = view["decision"]["prompt"]
                 if not any(p.fullmatch(prompt) for p in prompts):
                     untemplated.add(prompt)
-                assert render_prompt(view["decision"], ENGLISH_CARD_NAMES) == prompt
-                i18n.set_language("zh")
-                chinese = render_prompt(view["decision"], ENGLISH_CARD_NAMES)
-                i18n.set_language("en")
-                assert re.search(r"[\u4e00-\u9fff]", chinese), prompt
-                assert not [n for n in ENGLISH_CARD_NAMES.values() if n in chinese], chinese
+                decision, names = view["decision"], view["names"]
+                # From the prompt's key and args, and read back from the English alone (an
+                # older server's decision).
+                older = {k: v for k, v in decision.items() if not k.startswith("prompt_")}
+                older["prompt"] = prompt
+                for sent in (decision, older):
+                    assert render_prompt(sent, ENGLISH_CARD_NAMES, names) == prompt
+                    i18n.set_language("zh")
+                    chinese = render_prompt(sent, ENGLISH_CARD_NAMES, names)
+                    i18n.set_language("en")
+                    assert re.search(r"[\u4e00-\u9fff]", chinese), prompt
+                    assert not [n for n in ENGLISH_CARD_NAMES.values() if n in chinese], chinese
+                assert decision["prompt_key"] in prompt_templates()
                 game.apply(seat, chooser.choice(view["legal"]))
             for event in game.log:
                 for recipient in {None, *(event.to or ())}:
