@@ -8,7 +8,6 @@ import random
 import pytest
 from textual.pilot import Pilot
 
-from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.local import EmbeddedServer
 from selfish_tui.messages import ConnectionLost
@@ -20,6 +19,7 @@ from selfish_tui.screens.table import TableScreen
 from selfish_tui.state import RoomState
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.status import StatusLine
+from tests.server.conftest import Client
 
 from .pilot import current_room, play_to_end, wait_for
 
@@ -194,7 +194,8 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
 
 
 class RawPlayer:
-    """A bare protocol client (no Textual) that hosts a room and plays simply: move if it can."""
+    """A bare protocol client (no Textual: the tests' client on the one protocol library) that
+    hosts a room and plays simply: move if it can."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -202,59 +203,43 @@ class RawPlayer:
         self.task: asyncio.Task[None] | None = None
 
     async def start(self, **room: object) -> str:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        self.decoder = MessageDecoder(max_size=None)
-        self.send({"type": "hello", "protocol": 1, "name": "Host"})
-        self.send({"type": "create_room", **room})
-        early: list[dict[str, object]] = []
-        while not self.room:
-            for message in await self.receive():
-                if message["type"] == "joined":
-                    self.room = str(message["room"])
-                early.append(message)
-        self.task = asyncio.create_task(self._play(early))
+        self.client = await Client.connect(self.port)
+        await self.client.hello("Host")
+        joined = await self.client.request({"type": "create_room", **room})
+        assert joined["type"] == "joined", joined
+        self.room = str(joined["room"])
+        self.task = asyncio.create_task(self._play())
         return self.room
 
-    def send(self, message: dict[str, object]) -> None:
-        self.writer.write(encode(message))
-
-    async def receive(self) -> list[dict[str, object]]:
-        data = await self.reader.read(65536)
-        assert data, "server closed the connection"
-        return self.decoder.feed(data)
-
-    async def _play(self, early: list[dict[str, object]]) -> None:
-        # The game may start in the very read that brought `joined`: handle those first.
-        batch = early
+    async def _play(self) -> None:
         while True:
-            for message in batch:
-                view = message.get("view")
-                if message["type"] == "state" and isinstance(view, dict) and view["legal"]:
-                    await asyncio.sleep(0.02)  # slow enough for the spectator to see play
-                    legal = view["legal"]
-                    best = next(
-                        (
-                            c
-                            for do in ("move", "done", "accept")
-                            for c in legal
-                            if c["do"] == do and not c.get("fatal")
-                        ),
-                        legal[0],
-                    )
-                    self.send(
-                        {
-                            "type": "act",
-                            "room": self.room,
-                            "version": message["version"],
-                            "choice": best,
-                        }
-                    )
-            batch = await self.receive()
+            message = await self.client.recv(timeout=60)
+            view = message.get("view")
+            if message["type"] == "state" and isinstance(view, dict) and view["legal"]:
+                await asyncio.sleep(0.02)  # slow enough for the spectator to see play
+                legal = view["legal"]
+                best = next(
+                    (
+                        c
+                        for do in ("move", "done", "accept")
+                        for c in legal
+                        if c["do"] == do and not c.get("fatal")
+                    ),
+                    legal[0],
+                )
+                self.client.send(
+                    {
+                        "type": "act",
+                        "room": self.room,
+                        "version": message["version"],
+                        "choice": best,
+                    }
+                )
 
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-        self.writer.close()
+        await self.client.close()
 
 
 async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
