@@ -33,7 +33,9 @@ async def create_game_with_bots(term: Terminal) -> None:
     await term.wait_for(LOBBY, "Connected to")
     term.keys("n")
     await term.wait_for("New room")
-    term.keys("\t" * 7 + "\r")  # the dialog's defaults; focus walks to Create
+    # The dialog's defaults: shift+tab goes back from the first field to Create, the last one
+    # (and lands there too if the first field has not taken the focus yet).
+    term.keys("\x1b[Z\r")
     await term.wait_for("You are the host")
     term.keys("a")
     await term.wait_for("press s to start")
