@@ -105,7 +105,8 @@ async def test_a_new_key_is_a_new_player(stack: Stack) -> None:
 async def test_resize_redraws_at_the_new_size(stack: Stack) -> None:
     _, term = await stack.terminal(size=(100, 30))
     await term.wait_for(LOBBY, "Connected to")
-    assert term.screen.display[28].rstrip().endswith("╯")  # the lobby box ends at column 100
+    # The lobby box ends at column 100 (its last row may come in a later write than the first).
+    await term.wait_until(lambda: term.screen.display[28].rstrip().endswith("╯"))
     term.resize(120, 40)
 
     def redrawn() -> bool:
