@@ -87,6 +87,8 @@ class TableScreen(Screen[None]):
         yield LocalisedFooter()
 
     def on_mount(self) -> None:
+        if not self.query("#strips"):
+            return  # replaced by a newer screen before it mounted: its widgets are gone
         self.query_one("#strips").border_title = _("Strips")
         self.query_one("#hand").border_title = _("Hand")
         self.query_one("#log").border_title = _("Log")

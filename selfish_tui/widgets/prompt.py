@@ -104,6 +104,8 @@ class PromptPanel(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = _("Prompt")
+        if not self.query("#prompt-reveal"):
+            return  # its screen was replaced before it mounted: its widgets are gone
         self.query_one("#prompt-reveal", Static).display = False
         self.set_interval(0.5, self._tick)
 
