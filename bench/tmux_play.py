@@ -10,7 +10,8 @@ prints figures and anything that looked wrong:
 * help: key to the help on screen, from the table and from the game-over dialog;
 * "since your last turn" blocks seen; keys that changed nothing; cut status lines.
 
-    python bench/tmux_play.py [--edition space] [--size 80x24] [--seed 3] [--session play-2]
+    python bench/tmux_play.py [--edition space] [--size 80x24] [--seed 3] [--level basic]
+                              [--session play-2]
 
 Needs tmux. The game runs with its own XDG_DATA_HOME (a fresh temporary one unless given), so
 no unfinished game of yours is asked about or closed.
@@ -137,6 +138,7 @@ def main() -> int:
     parser.add_argument("--edition", default="space")
     parser.add_argument("--size", default="80x24")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--level", default="basic", help="the bots' level (basic)")
     parser.add_argument("--session", default="play-2")
     parser.add_argument("--data", default=None, help="XDG_DATA_HOME for the game")
     parser.add_argument("--seconds", type=float, default=900.0)
@@ -149,7 +151,7 @@ def main() -> int:
     command = (
         f"env XDG_DATA_HOME={shlex.quote(data)} SELFISH_LAN_INTERFACE=127.0.0.1 "
         f"{shlex.quote(sys.executable)} -m selfish_tui.cli play --edition {args.edition} "
-        f"--seed {args.seed} --name Tester; sleep 30"
+        f"--level {args.level} --seed {args.seed} --name Tester; sleep 30"
     )
     tmux("kill-session", "-t", args.session)
     tmux("new", "-d", "-s", args.session, "-x", str(width), "-y", str(height), command)

@@ -7,9 +7,11 @@ reads the same facts without building a view): so the ``expert``'s rollouts play
 bot, at a fraction of a view's cost.
 
 The thinking, in short: never take a choice that certainly kills (C18) while another exists;
-move when the move leaves enough to live on (Space: one oxygen after the next breath; Shipwrecked:
-food to outlast the others); spend free moves and steals at once; knock back and hurt the leader;
-block every attack; keep oxygen/food and free moves, give up the rest first; steer sharks away.
+move as its :class:`Style` says (Space: while one oxygen is left after the next breath;
+Shipwrecked: only when rich, outliving the others); steal at once; spend free moves at once in
+Space, for the last step in Shipwrecked; keep the cards that only harm until a rival is one
+step from the goal; block every attack; keep oxygen/food and free moves, give up the rest
+first; steer sharks away.
 """
 
 from __future__ import annotations

@@ -178,3 +178,17 @@ def kinds(game: Game) -> list[str]:
 def discard_keys(game: Game) -> list[str]:
     """Keys of the game discard pile, bottom to top."""
     return [c.key for c in s_of(game).discard]
+
+
+def castaway_with_three_food() -> Game:
+    """Shipwrecked, two seats: Ann at stay-or-move on row 0 with three single food (two held,
+    one drawn), where a patient castaway stays and a racing one moves."""
+    game = build(
+        "shipwrecked",
+        2,
+        hands={0: ["food", "food"], 1: ["food"]},
+        locations=["calm_waters"],
+        draw=["food"],
+    )
+    game.apply(0, {"do": "done"})
+    return game

@@ -142,16 +142,8 @@ def test_the_expert_weighs_racing_against_the_basic_style() -> None:
     # are candidates, the basic bot's first (the incumbent), and each plays on in its style.
     from server.bots.basic import PATIENT, RACING
     from server.bots.expert import plans
-    from tests.engine.scenario import build
+    from tests.engine.scenario import castaway_with_three_food
 
-    game = build(
-        "shipwrecked",
-        2,
-        hands={0: ["food", "food"], 1: ["food"]},
-        locations=["calm_waters"],
-        draw=["food"],
-    )
-    game.apply(0, {"do": "done"})
-    found = plans(game.view(0), random.Random(0))
+    found = plans(castaway_with_three_food().view(0), random.Random(0))
     assert (found[0].choice["do"], found[0].style) == ("stay", PATIENT)
     assert [(p.choice["do"], p.style) for p in found[1:]] == [("move", RACING)]

@@ -261,15 +261,8 @@ def test_basic_castaway_keeps_its_free_move_and_stays_put_until_rich(
 
 def test_the_racing_style_moves_whenever_a_move_does_not_kill() -> None:
     from server.bots.basic import PATIENT, RACING, choose_basic, seen_from_view
+    from tests.engine.scenario import castaway_with_three_food
 
-    game = build(
-        "shipwrecked",
-        2,
-        hands={0: ["food", "food"], 1: ["food"]},
-        locations=["calm_waters"],
-        draw=["food"],
-    )
-    game.apply(0, {"do": "done"})
-    view = game.view(0)
+    view = castaway_with_three_food().view(0)
     assert choose_basic(seen_from_view(view, PATIENT), random.Random(0))["do"] == "stay"
     assert choose_basic(seen_from_view(view, RACING), random.Random(0))["do"] == "move"
