@@ -301,6 +301,13 @@ class TableScreen(Screen[None]):
     def action_chat(self) -> None:
         """Open the chat input."""
         chat = self.query_one("#chat", Input)
+        if self.room.role != "player" and not (self.room.view or {}).get("over", True):
+            # The server keeps spectators' words from the players until the game is over.
+            chat.placeholder = _(
+                "Say something to the other spectators (players read it after the game)"
+            )
+        else:
+            chat.placeholder = _("Say something (Enter sends, Esc closes)")
         chat.display = True
         chat.focus()
 
