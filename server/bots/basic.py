@@ -32,6 +32,9 @@ KNOCK_BACK = frozenset({"laser_blast", "rogue_wave"})
 STEAL_TWO = frozenset({"oxygen_siphon", "message_in_a_bottle"})
 LOOK_AND_TAKE = frozenset({"hack_suit", "pirate"})
 BLOCKERS = frozenset({"shield", "dive"})
+#: Cards that only harm an opponent: knock back (Laser Blast, Rogue Wave), lose a resource or a
+#: card (Hole in Suit, Lost).
+HARM = KNOCK_BACK | {"hole_in_suit", "lost"}
 
 #: How much holding a card is worth (what is given up first in payments and discards, what is
 #: taken first): resources by their units, then what saves resources (a free move is worth the
@@ -58,13 +61,27 @@ WORTH = {
     "lost": 4,
 }
 
-#: Space: move only if at least this much oxygen is held before paying the 2 for the move, so
-#: that one is left after the next breath; the last step onto the ship needs only one to be left.
-SPACE_MOVE_AT = 4
-SPACE_LAST_STEP_AT = 3
-#: Shipwrecked: move only with this much food (the rest outlasts the others, W4 a), except for
-#: the last step onto the raft.
-SHIP_MOVE_AT = 5
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """When the bot moves: how much oxygen / food it must hold before it pays for a move."""
+
+    #: Space: oxygen held before paying the 2 for a move; the last step onto the ship needs
+    #: only one to be left after it.
+    space_move_at: int
+    space_last_step_at: int
+    #: Shipwrecked: food held before paying for a move (and before spending a free move), except
+    #: for the last step onto the raft.
+    ship_move_at: int
+
+
+#: The basic bot's style. In Space it moves while the move leaves oxygen for the next breath (a
+#: move that leaves a single oxygen dies on the next stay unless the next draw is oxygen, S3).
+#: In Shipwrecked it stays put until rich and outlives the others (W4 a): against random bots
+#: that wins more games than racing (bench/bots.py).
+PATIENT = Style(space_move_at=4, space_last_step_at=3, ship_move_at=12)
+#: Moving whenever a move does not kill: what beats a table of patient castaways.
+RACING = Style(space_move_at=3, space_last_step_at=3, ship_move_at=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +102,7 @@ class Seen:
     sharks: Sequence[tuple[int, int]]
     flared: bool
     fatal: Callable[[Choice], bool]
+    style: Style = PATIENT
 
     @property
     def space(self) -> bool:
@@ -109,8 +127,9 @@ def _marked(choice: Choice) -> bool:
     return bool(choice.get("fatal"))
 
 
-def seen_from_view(view: Mapping[str, Any]) -> Seen:
-    """What the seat of ``view`` (a seat's view, with a decision) sees."""
+def seen_from_view(view: Mapping[str, Any], style: Style = PATIENT) -> Seen:
+    """What the seat of ``view`` (a seat's view, with a decision) sees; ``style``: how it
+    plays."""
     edition = Edition(view["edition"])
     deck = GAME_DECKS[edition]
     players = view["players"]
@@ -130,10 +149,11 @@ def seen_from_view(view: Mapping[str, Any]) -> Seen:
         sharks=[(col, row) for col, row in view["sharks"]],
         flared=players[view["seat"]]["flared"],
         fatal=_marked,
+        style=style,
     )
 
 
-def seen_from_game(game: Game, seat: int) -> Seen:
+def seen_from_game(game: Game, seat: int, style: Style = PATIENT) -> Seen:
     """What ``seat`` sees in ``game`` (a search's simulated game), read without building a
     view: the same facts :func:`seen_from_view` reads, nothing of the other hands."""
     state = state_of(game)
@@ -160,6 +180,7 @@ def seen_from_game(game: Game, seat: int) -> Seen:
         sharks=state.sharks,
         flared=rules.flared(seat),
         fatal=fatal,
+        style=style,
     )
 
 
@@ -198,7 +219,8 @@ def _lead(seen: Seen, other: int) -> float:
 
 
 def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
-    """Play what moves for free, steals or holds the leader back; done when nothing pays."""
+    """Steal, move for free when it pays, and hold back whoever is about to win; keep every
+    other card: a held card is worth more than its play (below)."""
     me = seen.seat
     row = seen.rows[me]
     best: tuple[float, Choice] = (0.0, legal[-1])
@@ -209,9 +231,7 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
         target = choice.get("target")
         score = 0.0
         if key in FORWARD or key in TETHERS:
-            score = 9.0 if row < seen.goal_row else 0.0
-            if key in TETHERS:
-                score += 0.5 if row < seen.goal_row else 2.0  # on the goal row: only the knock
+            score = _free_move(seen, key, row)
         elif target is None:
             continue
         elif key in STEAL_TWO:
@@ -220,19 +240,31 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
             score = 7.0 + seen.hand_counts[target] / 10
         elif key == "tractor_beam":
             score = 6.0 + seen.hand_counts[target] / 10
-        elif key in KNOCK_BACK:
-            # Worth a card only against someone level or ahead, or close to the goal.
-            ahead = seen.rows[target] - row
-            near = seen.rows[target] >= seen.goal_row - 2
-            score = 4.0 + _lead(seen, target) / 10 if ahead >= 0 or near else 0.0
-        elif key == "hole_in_suit":
-            # A small hand is likelier to be short of oxygen: the hole may kill.
-            score = 3.0 + _lead(seen, target) / 10 + (1.0 if seen.hand_counts[target] <= 3 else 0)
-        elif key == "lost":
-            score = 3.0 + _lead(seen, target) / 10 + (1.0 if seen.hand_counts[target] <= 2 else 0)
+        elif key in HARM and seen.rows[target] >= seen.goal_row - 1:
+            # Only against a rival one step from the goal: anywhere else the card does more
+            # in hand (a random steal or discard may take it instead of a resource, and in
+            # Shipwrecked it is a shark pick to give up); bench/bots.py measures the gain.
+            score = 4.0 + seen.rows[target] / 10
         if score > best[0]:
             best = (score, choice)
     return best[1]
+
+
+def _free_move(seen: Seen, key: str, row: int) -> float:
+    """How much a free move (Rocket Booster / Freestyle Sprint, Tether / Ride the Wave) is worth
+    playing now. In Space at once: it saves the two oxygen a move costs, and oxygen runs out.
+    In Shipwrecked, where outliving the others wins most games (W4 a), only for the last step
+    onto the raft, or when rich enough to move anyway; otherwise it is kept in hand."""
+    on_goal = row >= seen.goal_row
+    if seen.space:
+        if key in TETHERS:
+            return 9.5 if not on_goal else 2.0  # on the ship only the knock is left
+        return 0.0 if on_goal else 9.0
+    if on_goal:
+        return 0.0
+    if row >= seen.goal_row - 1 or seen.units >= seen.style.ship_move_at:
+        return 9.5 if key in TETHERS else 9.0
+    return 0.0
 
 
 def _stay_or_move(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
@@ -240,10 +272,11 @@ def _stay_or_move(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice
     moves = [c for c in legal if c["do"] == "move"]
     stays = [c for c in legal if c["do"] == "stay"]
     last_step = seen.rows[seen.seat] == seen.goal_row - 1
+    style = seen.style
     if seen.space:
-        enough = units >= (SPACE_LAST_STEP_AT if last_step else SPACE_MOVE_AT)
+        enough = units >= (style.space_last_step_at if last_step else style.space_move_at)
     else:
-        enough = units >= SHIP_MOVE_AT or last_step
+        enough = units >= style.ship_move_at or last_step
     if moves and (enough or not stays):
         return moves[0]
     discards = [c for c in stays if "discard" in c]

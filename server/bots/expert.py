@@ -25,7 +25,10 @@ from typing import Any
 
 from server.bots.basic import (
     LOOK_AND_TAKE,
+    PATIENT,
+    RACING,
     STEAL_TWO,
+    Style,
     choose_basic,
     seen_from_game,
     seen_from_view,
@@ -75,6 +78,21 @@ STANDING_SLOPE = 0.35
 ROLLOUT_LIMIT = 3000
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A candidate of the search: the choice to make now, and how the seat plays on after it
+    in the rollouts (its style)."""
+
+    choice: Choice
+    style: Style
+
+
+#: The styles the expert weighs at each of its turn points: the basic bot's (patient), and
+#: racing. Which one wins depends on the table: in Shipwrecked staying put outlives random
+#: bots, while racing beats a table of patient ones.
+STYLES = (PATIENT, RACING)
+
+
 def choose_expert(
     view: View,
     rng: random.Random,
@@ -88,16 +106,34 @@ def choose_expert(
     decision = view["decision"] or {}
     if decision.get("kind") not in TURN_POINTS or view["active"] != view["seat"]:
         return choose_basic(seen_from_view(view), rng)
-    incumbent = choose_basic(seen_from_view(view), rng)
-    candidates = [incumbent]
-    candidates.extend(
-        c
-        for c in shortlist(view, [c for c in legal if not c.get("fatal")] or legal)
-        if c != incumbent
-    )
+    candidates = plans(view, rng)
     if len(candidates) == 1 or budget.rollouts < 2 * len(candidates):
-        return incumbent  # too few rollouts to tell two candidates apart
-    return candidates[_search(view, candidates, rng, budget)]
+        return candidates[0].choice  # too few rollouts to tell two candidates apart
+    return candidates[_search(view, candidates, rng, budget)].choice
+
+
+def plans(view: View, rng: random.Random) -> list[Plan]:
+    """The candidates of a search at a turn point of ``view``'s seat, the incumbent first: the
+    basic bot's choice in each style (:data:`STYLES`), then the :func:`shortlist`, each choice
+    once."""
+    legal: list[Choice] = view["legal"]
+    found: list[Plan] = []
+    for style in STYLES:
+        _add(found, Plan(choose_basic(seen_from_view(view, style), rng), style))
+    for choice in shortlist(view, [c for c in legal if not c.get("fatal")] or legal):
+        _add(found, Plan(choice, PATIENT))
+    return found
+
+
+def _add(plans: list[Plan], plan: Plan) -> None:
+    """Add ``plan`` unless a plan already makes the same choice now."""
+    if all(_bare(other.choice) != _bare(plan.choice) for other in plans):
+        plans.append(plan)
+
+
+def _bare(choice: Choice) -> Choice:
+    """A choice without its display fields (what ``Game.apply`` takes)."""
+    return {k: v for k, v in choice.items() if k not in ("label", "fatal")}
 
 
 def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
@@ -146,9 +182,9 @@ def _worth(deck: Sequence[Card], ids: list[int]) -> int:
     return sum(worth(deck[card_id]) for card_id in ids)
 
 
-def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Budget) -> int:
-    """Sequential halving over the candidates, against the first one (the basic bot's choice,
-    the incumbent): the index of the candidate to play.
+def _search(view: View, plans: list[Plan], rng: random.Random, budget: Budget) -> int:
+    """Sequential halving over the plans, against the first one (the basic bot's choice, the
+    incumbent): the index of the plan to play.
 
     Every round plays each candidate still in the running once, on one shared sample and the
     same rollout randomness, so that candidates are compared pairwise with the incumbent on the
@@ -160,7 +196,7 @@ def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Bu
     With a time budget, a first round over every candidate measures what a rollout costs now,
     and the halving is planned for the rollouts that fit in the time left."""
     seat: int = view["seat"]
-    moves = [{k: v for k, v in c.items() if k not in ("label", "fatal")} for c in candidates]
+    moves = [_bare(plan.choice) for plan in plans]
     count = len(moves)
     diffs = [0.0] * count
     squares = [0.0] * count
@@ -175,7 +211,7 @@ def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Bu
             play_rng = random.Random(seed)
             game = copy_game(base, play_rng)
             game.apply(seat, moves[index])
-            result = playout(game, seat, play_rng, HORIZON)
+            result = playout(game, seat, play_rng, HORIZON, plans[index].style)
             if index == 0:
                 outcome = result
                 continue
@@ -217,10 +253,17 @@ def _search(view: View, candidates: list[Choice], rng: random.Random, budget: Bu
     return 0
 
 
-def playout(game: Game, seat: int, rng: random.Random, horizon: int | None = None) -> float:
-    """Play ``game`` on with :func:`rollout_choice` for every seat: to its end (1.0 if
-    ``seat`` wins, else 0.0), or, with a ``horizon``, for that many more turns at most, then
-    score the position with :func:`standing`. (A game of luck ends in a win or a loss that
+def playout(
+    game: Game,
+    seat: int,
+    rng: random.Random,
+    horizon: int | None = None,
+    style: Style = PATIENT,
+) -> float:
+    """Play ``game`` on with :func:`rollout_choice` for every seat (``seat`` in ``style``, the
+    others as the basic bot): to its end (1.0 if ``seat`` wins, else 0.0), or, with a
+    ``horizon``, for that many more turns at most, then score the position with
+    :func:`standing`. (A game of luck ends in a win or a loss that
     says little about one decision; a few turns on, who is alive, how far and with how much
     to spend says more, for a fraction of the cost.)"""
     state = state_of(game)
@@ -231,7 +274,7 @@ def playout(game: Game, seat: int, rng: random.Random, horizon: int | None = Non
         if last is not None and state.turn > last:
             return standing(state, seat)
         who = game.pending_seats()[0]
-        game.apply(who, rollout_choice(game, who, rng))
+        game.apply(who, rollout_choice(game, who, rng, style if who == seat else PATIENT))
     return 0.0
 
 
@@ -255,9 +298,10 @@ def standing(state: State, seat: int) -> float:
     return mine / total
 
 
-def rollout_choice(game: Game, seat: int, rng: random.Random) -> Choice:
-    """The choice of ``seat`` in a simulated game: the basic bot's, from what the seat sees."""
+def rollout_choice(game: Game, seat: int, rng: random.Random, style: Style = PATIENT) -> Choice:
+    """The choice of ``seat`` in a simulated game: the basic bot's in ``style``, from what the
+    seat sees."""
     legal = game.legal(seat)
     if len(legal) == 1:
         return legal[0]
-    return choose_basic(seen_from_game(game, seat), rng)
+    return choose_basic(seen_from_game(game, seat, style), rng)

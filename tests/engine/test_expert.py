@@ -135,3 +135,23 @@ def test_the_standing_rewards_rows_and_oxygen_and_is_nothing_for_the_dead() -> N
     state.alive[0] = False
     assert standing(state, 0) == 0.0
     assert standing(state, 1) == pytest.approx(1 / 2)
+
+
+def test_the_expert_weighs_racing_against_the_basic_style() -> None:
+    # Three food at stay-or-move: the basic (patient) castaway stays, a racing one moves. Both
+    # are candidates, the basic bot's first (the incumbent), and each plays on in its style.
+    from server.bots.basic import PATIENT, RACING
+    from server.bots.expert import plans
+    from tests.engine.scenario import build
+
+    game = build(
+        "shipwrecked",
+        2,
+        hands={0: ["food", "food"], 1: ["food"]},
+        locations=["calm_waters"],
+        draw=["food"],
+    )
+    game.apply(0, {"do": "done"})
+    found = plans(game.view(0), random.Random(0))
+    assert (found[0].choice["do"], found[0].style) == ("stay", PATIENT)
+    assert [(p.choice["do"], p.style) for p in found[1:]] == [("move", RACING)]

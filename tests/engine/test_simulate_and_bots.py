@@ -210,3 +210,66 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
     game.apply(0, {"do": "done"})
     # Three oxygen: a move would leave one, which the next breath takes (S3): stay.
     assert choose("basic", game.view(0), random.Random(0))["do"] == "stay"
+
+
+@pytest.mark.parametrize(("cid_row", "plays"), [(2, False), (5, True)])
+def test_basic_bot_keeps_a_harming_card_until_a_rival_is_one_step_from_the_goal(
+    cid_row: int, plays: bool
+) -> None:
+    # Anywhere else a Laser Blast does more in hand (a random steal may take it instead of
+    # oxygen): Ann plays it only on Cid one row from the ship.
+    game = build(
+        "space",
+        3,
+        hands={0: ["laser_blast", "oxygen", "oxygen", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        rows={1: 2, 2: cid_row},
+        draw=["oxygen"],
+    )
+    pick = choose("basic", game.view(0), random.Random(0))
+    if plays:
+        assert pick["do"] == "play" and pick["target"] == 2
+    else:
+        assert pick["do"] == "done"
+
+
+@pytest.mark.parametrize(("row", "sprints"), [(0, False), (5, True)])
+def test_basic_castaway_keeps_its_free_move_and_stays_put_until_rich(
+    row: int, sprints: bool
+) -> None:
+    # Six food is not rich (twelve is): Ann keeps her Freestyle Sprint and stays, outliving
+    # the others (W4 a) -- except for the last step onto the raft.
+    game = build(
+        "shipwrecked",
+        2,
+        hands={0: ["freestyle_sprint", "food2", "food2", "food"], 1: ["food"]},
+        rows={0: row},
+        locations=["calm_waters"],
+        draw=["food"],
+    )
+    pick = choose("basic", game.view(0), random.Random(0))
+    if sprints:
+        assert pick == {
+            "do": "play",
+            "card": card_id(game, 0, "freestyle_sprint"),
+            "label": pick["label"],
+        }
+        return
+    assert pick["do"] == "done"
+    game.apply(0, pick)
+    assert choose("basic", game.view(0), random.Random(0))["do"] == "stay"
+
+
+def test_the_racing_style_moves_whenever_a_move_does_not_kill() -> None:
+    from server.bots.basic import PATIENT, RACING, choose_basic, seen_from_view
+
+    game = build(
+        "shipwrecked",
+        2,
+        hands={0: ["food", "food"], 1: ["food"]},
+        locations=["calm_waters"],
+        draw=["food"],
+    )
+    game.apply(0, {"do": "done"})
+    view = game.view(0)
+    assert choose_basic(seen_from_view(view, PATIENT), random.Random(0))["do"] == "stay"
+    assert choose_basic(seen_from_view(view, RACING), random.Random(0))["do"] == "move"
