@@ -223,10 +223,15 @@ def main() -> int:
             save("help", capture(args.session))
             press(args.session, "Escape")
             wait_for_text(args.session, prompt.title.split(" · ")[0], 5)
+            # Back from help the prompt is marked new again and ignores keys for a moment
+            # (issue 14 item 1), though it reads the same: wait as for a new one.
+            seen_prompt = None
             continue
         key = pick(prompt.choices, rng)
         press(args.session, key)
         took = changed(args.session, screen, 3.0)
+        # Answered: the next prompt is new even if it reads the same (a second Tether in a row).
+        seen_prompt = None
         if took is None:
             problems.append(f"key {key!r} changed nothing: {prompt.title} {prompt.choices}")
             save(f"dead-{len(problems)}", screen)

@@ -166,7 +166,8 @@ def choice_templates() -> dict[str, str]:
         "swap": pgettext("choice", "Swap places with {player}"),
         "target": pgettext("choice", "Aim at {player}"),
         "advance": pgettext("choice", "{player} moves forward"),
-        "pick": pgettext("choice", "Give {card}"),
+        # The sharks' card is discarded, not given to anyone: "Pick".
+        "pick": pgettext("choice", "Pick {card}"),
         "shark": pgettext("choice", "Shark {shark} to {cell}"),
     }
 
@@ -240,12 +241,24 @@ def goal_word(edition: str) -> str:
     return pgettext("goal", "the ship")
 
 
+#: The arrows of the compass points (server/engine/cards.py ARROWS: the same notation).
+ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
+
+
+def compass(direction: str | None) -> str:
+    """A compass direction in the one notation of hand, prompt, choices and log: the arrow and
+    the point's letter ("←W"; "←西" in Chinese); '' for none."""
+    if direction not in ARROWS:
+        return ""
+    return f"{ARROWS[direction]}{direction_word(direction)}"
+
+
 def with_direction(name: str, direction: str | None) -> str:
-    """A Shipwrecked card's name with its compass point: "Pirate (N)" (fullwidth in Chinese)."""
+    """A Shipwrecked card's name with its compass point: "Pirate ↑N" ("海盗 ↑北")."""
     if not direction:
         return name
-    template = pgettext("cards", "{name} ({direction})")
-    return template.format(name=name, direction=direction_word(direction))
+    template = pgettext("cards", "{name} {compass}")
+    return template.format(name=name, compass=compass(direction))
 
 
 def card_display(card: Mapping[str, Any]) -> str:
@@ -335,7 +348,7 @@ def arg_words(
         elif name == "resource":
             words[name] = resource_word("shipwrecked" if value == "food" else "space")
         elif name == "dir":
-            words[name] = direction_word(str(value))
+            words[name] = compass(str(value))
         elif name == "choice" and isinstance(value, Mapping):
             if view is not None:
                 english = args.get("label", value.get("do", "?"))
@@ -416,7 +429,7 @@ def render_prompt(
         values: dict[str, str] = {}
         for name, text in found.groupdict().items():
             if name == "card":
-                named = re.fullmatch(r"(.*) \(([NESW])\)", text)
+                named = re.fullmatch(r"(.*) [↑→↓←]([NESW])", text)
                 base, direction = (named.group(1), named.group(2)) if named else (text, None)
                 card_key = keys_by_name.get(base)
                 values[name] = with_direction(

@@ -22,7 +22,6 @@ Choice = dict[str, Any]
 # uses them also carries a non-colour cue (a marker or a name) so NO_COLOR stays readable.
 SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green", "bright_blue")
 
-ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 SHARK = "▲"
 
 # Short names for the board's narrow cells. Unknown keys fall back to the card's own name cut to
@@ -80,14 +79,6 @@ EVENT_STYLES = {
 }
 
 
-def compass(direction: str | None) -> str:
-    """A compass direction in the one notation of hand, prompt and board: arrow and the log's
-    letter ('←W'); '' for none."""
-    if direction not in ARROWS:
-        return ""
-    return f"{ARROWS[direction]}{event_text.direction_word(direction)}"
-
-
 def seat_colour(seat: int | None) -> str:
     """The colour used for a seat's name and character ('default' under NO_COLOR, where the
     greys Textual turns colours into would leave some seats dark grey on black)."""
@@ -127,7 +118,7 @@ def goal_label(edition: str) -> str:
 
 def card_label(card: dict[str, Any]) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
-    arrow = compass(card.get("dir"))
+    arrow = event_text.compass(card.get("dir"))
     name = card_name(str(card.get("key", "")), str(card.get("name", "?")))
     text = f"{name} ({card.get('value', 1)})" if card.get("kind") == "resource" else name
     return f"{text} {arrow}".rstrip()

@@ -9,11 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from selfish_tui.i18n import N_, _, ngettext, pgettext
 from selfish_tui.model import goal_word, player_name, seat_colour
 from selfish_tui.state import RoomState
+from selfish_tui.widgets.footer import LocalisedFooter
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
@@ -78,7 +79,7 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(self._keys(), id="gameover-keys")
         # The dialog's own keys at the bottom, not the table's behind it (whose "l Log" would
         # say the opposite of what l does here: found playing in tmux).
-        yield Footer()
+        yield LocalisedFooter()  # its keys in the active language
 
     def on_mount(self) -> None:
         self.query_one("#gameover-box").border_title = _("Game over")

@@ -152,7 +152,8 @@ class LobbyScreen(Screen[None]):
                 str(room.get("bots", "")),
                 room_status(room.get("status", "")),
                 timer,
-                str(room.get("host", "")),
+                # A room whose seated humans all left has no host (null): its bots play on.
+                str(room.get("host") or "—"),
                 str(room.get("spectators", 0)),
             ]
             table.add_row(

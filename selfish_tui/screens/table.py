@@ -211,16 +211,24 @@ class TableScreen(Screen[None]):
 
     # --- the player's input ---------------------------------------------------------------
 
+    def _prompt(self) -> PromptPanel | None:
+        """The prompt, or None while the table is being taken down (a rematch, a language
+        switch or the app's exit removes its widgets before the messages already on their way
+        to the table, such as a key or a highlight, are handled)."""
+        found = self.query(PromptPanel)
+        return found.first() if found else None
+
     def action_choose(self, key: str) -> None:
         """A choice key (1-9, s, m, e): pick or open the entry it stands for."""
-        self.query_one(PromptPanel).press(key)
+        if (prompt := self._prompt()) is not None:
+            prompt.press(key)
 
     def action_back(self) -> None:
         """Esc: close the chat input, else go back from a card's targets to the cards."""
         if self.query_one("#chat", Input).display:
             self.action_close_chat()
-        else:
-            self.query_one(PromptPanel).back()
+        elif (prompt := self._prompt()) is not None:
+            prompt.back()
 
     def on_screen_resume(self) -> None:
         # Back from a dialog: the prompt may have changed behind it, and the key that closed
@@ -254,12 +262,13 @@ class TableScreen(Screen[None]):
         self._send_choice(choice)
 
     def _send_choice(self, choice: dict[str, Any]) -> None:
-        if self.selfish.act(self.room, choice):
-            self.query_one(PromptPanel).clear()
+        if self.selfish.act(self.room, choice) and (prompt := self._prompt()) is not None:
+            prompt.clear()
 
     def on_hand_panel_card_chosen(self, message: HandPanel.CardChosen) -> None:
         message.stop()
-        self.query_one(PromptPanel).highlight_card(message.card_id)
+        if (prompt := self._prompt()) is not None:
+            prompt.highlight_card(message.card_id)
 
     def on_hand_panel_card_focused(self, message: HandPanel.CardFocused) -> None:
         message.stop()
@@ -270,7 +279,9 @@ class TableScreen(Screen[None]):
         self._detail(message.text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        prompt = self.query_one(PromptPanel)
+        prompt = self._prompt()
+        if prompt is None:
+            return
         if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.shown):
             view = self.room.view or {}
             entry = prompt.shown[event.option_index]
@@ -280,7 +291,8 @@ class TableScreen(Screen[None]):
                 self._detail(catalogue_text_for_choice(entry.detail, view, self.room.catalogue))
 
     def _detail(self, text: str) -> None:
-        self.query_one("#detail", Static).update(Text(text))
+        for detail in self.query("#detail").results(Static):  # none while taken down
+            detail.update(Text(text))
 
     def action_focus_panel(self, widget_id: str) -> None:
         """Move the keyboard to a panel."""
@@ -289,6 +301,13 @@ class TableScreen(Screen[None]):
     def action_chat(self) -> None:
         """Open the chat input."""
         chat = self.query_one("#chat", Input)
+        if self.room.role != "player" and not (self.room.view or {}).get("over", True):
+            # The server keeps spectators' words from the players until the game is over.
+            chat.placeholder = _(
+                "Say something to the other spectators (players read it after the game)"
+            )
+        else:
+            chat.placeholder = _("Say something (Enter sends, Esc closes)")
         chat.display = True
         chat.focus()
 

@@ -9,12 +9,12 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from selfish_tui.event_text import compass
 from selfish_tui.i18n import _, ngettext
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     Catalogue,
     View,
-    compass,
     playable_cards,
     resource_word,
 )

@@ -97,9 +97,6 @@ def build(view: View) -> list[Entry]:
         members = groups.get(key) if key is not None else None
         if key is None or members is None or len(members) == 1:
             label = choice_label(choice, view)
-            if choice.get("do") == "pick":
-                # The sharks' card is discarded, not given to anyone: say "Pick".
-                label = _("Pick {card}").format(card=_card_name(view, choice.get("card")))
             if "target" in choice:
                 label += f" ({target_label(view, choice['target'], named=False)})"
             entries.append(Entry(label, choice=choice, detail=choice))

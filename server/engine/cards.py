@@ -21,6 +21,14 @@ class Kind(Enum):
 
 
 DIRECTIONS = ("N", "E", "S", "W")
+# The one notation of a compass direction everywhere a person reads it (hand, prompt, choice,
+# log): the arrow and the letter, "↑N" (selfish_tui/event_text.py compass() matches it).
+ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
+
+
+def compass(direction: str) -> str:
+    """A compass direction as people read it: arrow and letter ("↑N")."""
+    return f"{ARROWS.get(direction, '')}{direction}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +67,7 @@ class Card:
         object.__setattr__(self, "value", ctype.value)
         object.__setattr__(self, "is_action", ctype.kind is Kind.ACTION)
         object.__setattr__(
-            self, "display", f"{ctype.name} ({self.dir})" if self.dir else ctype.name
+            self, "display", f"{ctype.name} {compass(self.dir)}" if self.dir else ctype.name
         )
         object.__setattr__(self, "sig", f"{ctype.key} {self.dir}" if self.dir else ctype.key)
 

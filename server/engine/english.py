@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import GAME_DECKS, Card, Edition, Location
+from .cards import GAME_DECKS, Card, Edition, Location, compass
 
 # Event key -> (the sentence, the sentence for those who may not see the secret args, or None
 # when they see nothing). Seats are named, cards shown by name (with their direction).
@@ -129,6 +129,8 @@ def _word(name: str, value: Any, names: Sequence[str]) -> str:
         return REASONS.get(value, str(value))
     if name == "goal":
         return GOALS.get(value, str(value))
+    if name == "dir":
+        return compass(str(value))
     return str(value)
 
 
@@ -215,7 +217,7 @@ def label(choice: Mapping[str, Any], edition: Edition, names: Sequence[str]) -> 
     if do == "advance":
         return f"{whom} moves forward"
     if do == "pick":
-        return f"Give {_card(edition, choice['card'])}"
+        return f"Pick {_card(edition, choice['card'])}"
     if do == "shark":
         cell = choice["cell"]
         return f"Shark {int(choice['shark']) + 1} to {where((cell[0], cell[1]))}"

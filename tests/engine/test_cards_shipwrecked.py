@@ -94,10 +94,10 @@ def test_W5_pirate_looks_at_the_whole_hand_and_takes_a_chosen_card() -> None:
     assert ("rogue_wave", "N") in cards(game, 0)
     assert cards(game, 1) == [("food", "S"), ("food2", "E")]
     # Only Ann sees Bob's hand and the card; Cid only learns that a card was taken.
-    assert "Ann looks at Bob's hand: Double Food (E), Rogue Wave (N), Food (S)." in texts(game, 0)
+    assert "Ann looks at Bob's hand: Double Food →E, Rogue Wave ↑N, Food ↓S." in texts(game, 0)
     assert "Ann looks at Bob's hand." in texts(game, 2)
     assert not any("Rogue Wave" in t for t in texts(game, 2))
-    assert "Ann takes Rogue Wave (N) from Bob." in texts(game, 1)
+    assert "Ann takes Rogue Wave ↑N from Bob." in texts(game, 1)
 
 
 def test_W5_ride_the_wave_moves_forward_then_the_target_back() -> None:
@@ -278,7 +278,7 @@ def test_W5_message_in_a_bottle_steals_two_food_chosen_by_the_victim() -> None:
     assert cards(game, 1) == [("food2", "S"), ("pirate", "N")]
     assert ("food", "N") in cards(game, 0) and ("food", "E") in cards(game, 0)
     # Cid sees that food changed hands, not which cards nor how much (C4).
-    assert not any("Food (N), Food (E)" in t for t in texts(game, 2))
+    assert not any("Food ↑N, Food →E" in t for t in texts(game, 2))
     assert "Ann takes food from Bob." in texts(game, 2)
 
 
@@ -485,7 +485,7 @@ def test_W6_hurricane_discards_at_once_then_everyone_draws_two_from_the_drawer()
         ],
         locations=[("hurricane", False)],
     )
-    move(game)  # Bob pays the double; holds Food (E), Lost (N)
+    move(game)  # Bob pays the double; holds Food →E, Lost ↑N
     assert game.decision is not None and game.decision.kind == "hurricane"
     assert game.pending_seats() == [0, 1]
     assert option_cards([{"card": o["cards"][0]} for o in game.legal(0)]) == {

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from server.engine import Edition, Game, check_invariants, replay
-from server.engine.cards import GAME_DECKS, LOCATION_DECKS
+from server.engine.cards import GAME_DECKS, LOCATION_DECKS, compass
 from tests.engine.scenario import (
     NAMES,
     build,
@@ -224,9 +224,9 @@ def test_C4_change_from_the_draw_pile_is_read_only_by_the_taker() -> None:
     change = next(e for e in g.log if e.key == "change")
     singles = change.args["cards"]
     assert {c.id for c in singles} <= {c.id for c in s_of(g).hands[0]}
-    assert f"Food ({singles[0].dir})" in (change.for_seat(0) or "")
+    assert f"Food {compass(singles[0].dir)}" in (change.for_seat(0) or "")
     for other in (1, 2, None):
-        assert change.for_seat(other) == "Ann makes change: Double Food (N) for two singles."
+        assert change.for_seat(other) == "Ann makes change: Double Food ↑N for two singles."
         assert "cards" not in change.visible_args(other)
 
 

@@ -411,7 +411,7 @@ def test_W6_text_resolves_before_shark_icon() -> None:
     assert picks == {"lostN", "foodW"}  # the Ocean Debris card is among them
     pick(game, 0, "food", "W")
     assert sharks(game) == [(1, 4)]
-    assert index_of(game, "draw", "Food (W)") < index_of(game, "reveal")
+    assert index_of(game, "draw", "Food ←W") < index_of(game, "reveal")
 
 
 # ----------------------------------------------------------------------------- W7
@@ -476,7 +476,7 @@ def test_W7_every_living_castaway_holding_a_card_picks_at_once() -> None:
         locations=[("calm_waters", True)],
         sharks=[(2, 4)],
     )
-    move(game)  # Ann pays the double; holds Food (E) and Lost (N)
+    move(game)  # Ann pays the double; holds Food →E and Lost ↑N
     assert game.decision is not None and game.decision.kind == "pick"
     assert game.pending_seats() == [0, 1]
     assert {(DECK[c["card"]].key, DECK[c["card"]].dir) for c in game.legal(0)} == {
@@ -693,7 +693,7 @@ def test_W7_bitten_castaway_without_food_is_eaten() -> None:
 
 
 def test_W7_a_castaway_eaten_ends_the_movement_and_the_picks_left_are_discarded() -> None:
-    # Ann's N makes shark A eat Bob; the movement ends there: Bob's pick (W) and Cid's (S) are
+    # Ann's N makes shark A eat Bob; the movement ends there: Bob's pick ←W and Cid's ↓S are
     # discarded without moving shark B any further.
     game = build(
         SW,
@@ -799,7 +799,7 @@ def test_W7_bites_of_one_step_are_paid_in_seat_order_from_the_active_player() ->
         locations=[("calm_waters", True)],
         sharks=[(0, 1), (2, 1)],
     )
-    move(game)  # Bob pays the double, holds Food (N)
+    move(game)  # Bob pays the double, holds Food ↑N
     pick(game, 1, "food", "N")
     pick(game, 0, "lost")
     pick(game, 2, "lost")
@@ -826,7 +826,7 @@ def test_W7_bites_of_one_step_kill_together_so_nobody_wins() -> None:
         locations=[("calm_waters", True)],
         sharks=[(0, 2), (1, 0)],
     )
-    move(game)  # Ann: (0,2) -> (0,3); her only card is the Lost (N)
+    move(game)  # Ann: (0,2) -> (0,3); her only card is the Lost ↑N
     pick(game, 0, "lost")
     pick(game, 1, "pirate")
     assert state(game).alive == [False, False]
@@ -886,7 +886,7 @@ def test_W7_eaten_mover_draws_no_location_card() -> None:
 def test_W7_freeloader_mover_eaten_then_the_icon_still_resolves() -> None:
     # Ann (no food left) is furthest back: Freeloader moves her into a shark and she is eaten.
     # She draws neither an ocean card nor Freeloader's game card; the Freeloader's shark icon
-    # still moves the shark, with reveals from Ann's seat on: Bob (S), Cid (E).
+    # still moves the shark, with reveals from Ann's seat on: Bob ↓S, Cid →E.
     game = build(
         SW,
         4,
@@ -1104,13 +1104,13 @@ def test_C4_shark_picks_are_secret_until_revealed() -> None:
     pick(game, 1, "food", "S")
     for seat in (0, 2, None):
         seen = texts(game, seat)
-        assert not any("Food (S)" in t for t in seen), seat
+        assert not any("Food ↓S" in t for t in seen), seat
         view = game.view(seat)
         assert view["players"][1]["hand_count"] == 2
         assert all(c["dir"] != "S" for c in view["discard"])
     assert any("has chosen" in t for t in texts(game, 0))
     pick(game, 0, "lost")
-    assert any("Bob reveals Food (S)" in t for t in texts(game, 2))
+    assert any("Bob reveals Food ↓S" in t for t in texts(game, 2))
 
 
 def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
@@ -1139,7 +1139,7 @@ def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
         view = game.view(seat)
         assert held.id not in [c["id"] for c in view["discard"]]
         assert view["players"][2]["hand_count"] == 1 and view["players"][2]["face_down"]
-        assert not any("Food (W)" in t for t in texts(game, seat))
+        assert not any("Food ←W" in t for t in texts(game, seat))
     assert not any("Cid reveals" in t for t in texts(game, 2))
 
 

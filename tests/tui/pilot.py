@@ -91,9 +91,12 @@ async def play_to_end(
             await pilot.press("y")
             continue
         room = current_room(app)
-        # (a table just pushed may not be composed yet: its prompt is not there to read)
-        if isinstance(screen, TableScreen) and screen._ready and room is not None and room.view:
-            prompt = screen.query_one(PromptPanel)
+        # A table just pushed may not be composed yet, and one being replaced (rematch, a new
+        # screen for the room) may have lost its widgets already: read a prompt only from the
+        # current table that has one, else wait for the app to get there.
+        prompts = screen.query(PromptPanel) if isinstance(screen, TableScreen) else None
+        if prompts and screen._ready and room is not None and room.view:
+            prompt = prompts.first()
             legal = room.view.get("legal") or []
             if legal and prompt.choices == legal:
                 await press_choice(pilot, prompt, pick(legal, rng))

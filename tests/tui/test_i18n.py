@@ -257,9 +257,9 @@ def test_a_sentence_renders_in_each_language_from_the_same_arguments() -> None:
         }
         return render(event_templates, "play.on", values, "fallback")
 
-    assert line() == "Ann plays Pirate (N) on Bob."
+    assert line() == "Ann plays Pirate ↑N on Bob."
     i18n.set_language("zh")
-    assert line() == "Ann对Bob使用了海盗（北）。"  # noqa: RUF001
+    assert line() == "Ann对Bob使用了海盗 ↑北。"
     assert card_list(["氧气", "双张氧气"]) == "氧气、双张氧气"
     assert card_list([]) == "无"
 

@@ -11,6 +11,7 @@ from selfish_tui import clock
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets import prompt as prompt_module
+from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.menu import leaves
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
@@ -211,3 +212,24 @@ async def test_the_shark_pick_says_pick_and_starts_on_a_card_that_is_not_food() 
             "←W" in e.label or "→E" in e.label or "↑N" in e.label or "↓S" in e.label
             for e in prompt.entries
         )
+
+
+async def test_a_table_being_taken_down_ignores_what_was_on_its_way() -> None:
+    """A rematch, a language switch or the app's exit removes a table's widgets before the
+    messages already queued for it (a key, a highlight, a card's focus) are handled."""
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app, sent = recording_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen._ready)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        options = table.query_one(PromptPanel).options
+        await table.query_one("#bottom").remove()
+        await table.query_one("#detail").remove()
+        table.action_choose("e")
+        table.action_back()
+        table.post_message(options.OptionHighlighted(options, options.get_option_at_index(0), 0))
+        table.on_hand_panel_card_focused(HandPanel.CardFocused("a card"))
+        await pilot.pause()
+        assert sent == []

@@ -312,3 +312,20 @@ async def test_the_game_over_dialog_shows_its_own_keys_in_the_footer(local: bool
             await wait_for(pilot, lambda: not app.is_running, timeout=5)
         else:
             await wait_for(pilot, lambda: app.screen is app.lobby)
+
+
+async def test_toasts_leave_the_lobbys_connection_status_readable() -> None:
+    """Issue 14 item 14: "cannot reach HOST:PORT…" is the lobby's top line; the toasts that
+    come with it (cannot connect, not connected) must not cover it."""
+    app = offline_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.lobby.set_status(
+            "cannot reach 127.0.0.1:7619: connection refused; retrying in 2 s — r retries now"
+        )
+        for n in range(2):
+            app.notify(f"Something happened, number {n}, with a long enough text to wrap.")
+        await wait_for(pilot, lambda: len(app.lobby.query(Toast)) == 2)
+        await pilot.pause()  # laid out
+        status = app.lobby.query_one("#lobby-status").region
+        for toast in app.lobby.query(Toast):
+            assert not toast.region.overlaps(status)
