@@ -37,6 +37,9 @@ BLOCKERS = frozenset({"shield", "dive"})
 #: Cards that only harm an opponent: knock back (Laser Blast, Rogue Wave), lose a resource or a
 #: card (Hole in Suit, Lost).
 HARM = KNOCK_BACK | {"hole_in_suit", "lost"}
+#: They are played on a rival this many rows from the goal, or nearer (bench/bots.py measured
+#: one row in Space, two in Shipwrecked, where a castaway who stays put must stop racers).
+HARM_FROM = {Edition.SPACE: 1, Edition.SHIPWRECKED: 2}
 
 #: How much holding a card is worth (what is given up first in payments and discards, what is
 #: taken first): resources by their units, then what saves resources (a free move is worth the
@@ -75,15 +78,32 @@ class Style:
     #: Shipwrecked: food held before paying for a move (and before spending a free move), except
     #: for the last step onto the raft.
     ship_move_at: int
+    #: Shipwrecked: with a rival this many rows ahead, food held before moving to keep up.
+    ship_catch_up_gap: int
+    ship_catch_up_at: int
 
 
 #: The basic bot's style. In Space it moves while the move leaves oxygen for the next breath (a
 #: move that leaves a single oxygen dies on the next stay unless the next draw is oxygen, S3).
 #: In Shipwrecked it stays put until rich and outlives the others (W4 a): against random bots
 #: that wins more games than racing (bench/bots.py).
-PATIENT = Style(space_move_at=4, space_last_step_at=3, ship_move_at=12)
+#: It keeps up with a rival three rows ahead (moving with four food), lest a racer reach the raft
+#: first.
+PATIENT = Style(
+    space_move_at=4,
+    space_last_step_at=3,
+    ship_move_at=12,
+    ship_catch_up_gap=3,
+    ship_catch_up_at=4,
+)
 #: Moving whenever a move does not kill: what beats a table of patient castaways.
-RACING = Style(space_move_at=3, space_last_step_at=3, ship_move_at=2)
+RACING = Style(
+    space_move_at=3,
+    space_last_step_at=3,
+    ship_move_at=2,
+    ship_catch_up_gap=1,
+    ship_catch_up_at=2,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +262,7 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
             score = 7.0 + seen.hand_counts[target] / 10
         elif key == "tractor_beam":
             score = 6.0 + seen.hand_counts[target] / 10
-        elif key in HARM and seen.rows[target] >= seen.goal_row - 1:
+        elif key in HARM and seen.rows[target] >= seen.goal_row - HARM_FROM[seen.edition]:
             # Only against a rival one step from the goal: anywhere else the card does more
             # in hand (a random steal or discard may take it instead of a resource, and in
             # Shipwrecked it is a shark pick to give up); bench/bots.py measures the gain.
@@ -278,7 +298,9 @@ def _stay_or_move(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice
     if seen.space:
         enough = units >= (style.space_last_step_at if last_step else style.space_move_at)
     else:
-        enough = units >= style.ship_move_at or last_step
+        ahead = max((seen.rows[o] for o in seen.rivals()), default=0) - seen.rows[seen.seat]
+        catch_up = ahead >= style.ship_catch_up_gap and units >= style.ship_catch_up_at
+        enough = units >= style.ship_move_at or last_step or catch_up
     if moves and (enough or not stays):
         return moves[0]
     discards = [c for c in stays if "discard" in c]

@@ -266,3 +266,34 @@ def test_the_racing_style_moves_whenever_a_move_does_not_kill() -> None:
     view = castaway_with_three_food().view(0)
     assert choose_basic(seen_from_view(view, PATIENT), random.Random(0))["do"] == "stay"
     assert choose_basic(seen_from_view(view, RACING), random.Random(0))["do"] == "move"
+
+
+@pytest.mark.parametrize(("bob_row", "moves"), [(2, False), (3, True)])
+def test_basic_castaway_keeps_up_with_a_rival_three_rows_ahead(bob_row: int, moves: bool) -> None:
+    # Four food is far from rich, but a rival three rows ahead would reach the raft first.
+    game = build(
+        "shipwrecked",
+        2,
+        hands={0: ["food2", "food"], 1: ["food"]},
+        rows={1: bob_row},
+        locations=["calm_waters"],
+        draw=["food"],
+    )
+    game.apply(0, {"do": "done"})
+    assert choose("basic", game.view(0), random.Random(0))["do"] == ("move" if moves else "stay")
+
+
+@pytest.mark.parametrize(("edition", "rows_from_goal"), [("space", 1), ("shipwrecked", 2)])
+def test_basic_bot_harms_a_rival_near_the_goal_only(edition: str, rows_from_goal: int) -> None:
+    knock = "laser_blast" if edition == "space" else "rogue_wave"
+    resource = "oxygen" if edition == "space" else "food"
+    for distance in (rows_from_goal, rows_from_goal + 1):
+        game = build(
+            edition,
+            2,
+            hands={0: [knock, resource, resource, resource], 1: [resource]},
+            rows={1: 6 - distance},
+            draw=[resource],
+        )
+        pick = choose("basic", game.view(0), random.Random(0))
+        assert (pick["do"] == "play") == (distance == rows_from_goal), (edition, distance)
