@@ -169,8 +169,11 @@ def from_line(line: str) -> Outcome:
 
 def table(outcomes: list[Outcome]) -> None:
     """Print the tournament's table: a row per edition and pairing played."""
-    print("| edition | pairing | games | result | no winner | expert s/decision median | p99 |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| edition | pairing | games | result | no winner | expert budget "
+        "| expert s/decision median | p99 |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     rows = sorted({(o.job.edition, o.job.pairing) for o in outcomes}, key=_row_order)
     for edition, pairing in rows:
         mine = [o for o in outcomes if o.job.edition == edition and o.job.pairing == pairing]
@@ -186,7 +189,13 @@ def table(outcomes: list[Outcome]) -> None:
             f"{statistics.median(times):.3f} | {percentile(times, 0.99):.3f}" if times else "- | -"
         )
         name = pairing.replace("-", " ").replace("4x", "4 x ")
-        print(f"| {edition} | {name} | {games} | {result} | {nobody:.1f}% | {timing} |")
+        budget = ", ".join(sorted({_budget(o.job) for o in mine})) if "expert" in pairing else "-"
+        print(f"| {edition} | {name} | {games} | {result} | {nobody:.1f}% | {budget} | {timing} |")
+
+
+def _budget(job: Job) -> str:
+    """An expert budget as the table shows it."""
+    return f"{job.rollouts} rollouts" + (f" or {job.seconds} s" if job.seconds else "")
 
 
 def _row_order(row: tuple[str, str]) -> tuple[int, int]:
