@@ -125,12 +125,15 @@ class PromptPanel(Vertical):
         decision = view.get("decision") or {}
         kind = str(decision.get("kind", "")) if legal else ""
         waiting = [p["seat"] for p in view.get("pending", []) if not p.get("done")]
+        # Whom we wait for matters only while we wait: during a decision all make at once
+        # (Hurricane, shark picks) the others' "has chosen" must not make our unchanged
+        # prompt new again, which would swallow the key being pressed.
         key = (
             view.get("turn"),
             kind,
             repr(legal),
             repr(decision.get("reveal")),
-            tuple(waiting),
+            () if legal else tuple(waiting),
             bool(view.get("over")),
         )
         self.deadline = None if seconds_left is None else clock.now() + seconds_left

@@ -71,6 +71,31 @@ async def test_a_new_prompt_ignores_choice_keys_for_a_moment(manual_clock: Clock
         assert sent == [{"do": "done", "label": "End actions (go on to stay or move)"}]
 
 
+async def test_others_choosing_at_the_same_time_leaves_our_prompt_settled(
+    manual_clock: Clock,
+) -> None:
+    # A decision everybody makes at once (Hurricane, shark picks): the others' "has chosen"
+    # changes whom the server waits for, not our choices. The prompt stays as it was, and the
+    # key pressed meanwhile is taken (it used to be marked new again and swallow the key).
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app, sent = recording_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        view = dict(game.view(0))
+        view["pending"] = [{"seat": 0, "done": False}, {"seat": 1, "done": False}]
+        app.feed({"type": "state", "room": ROOM, "version": 50, "view": view})
+        await pilot.pause()
+        manual_clock.t += 1
+        prompt = app.screen.query_one(PromptPanel)
+        assert prompt.settled()
+        view = dict(view, pending=[{"seat": 0, "done": False}, {"seat": 1, "done": True}])
+        app.feed({"type": "state", "room": ROOM, "version": 51, "view": view})
+        await pilot.pause()
+        assert prompt.settled()
+        await pilot.press("e")
+        assert sent == [{"do": "done", "label": "End actions (go on to stay or move)"}]
+
+
 async def test_a_dialogs_keys_never_reach_the_prompt(manual_clock: Clock) -> None:
     game = find_game("space", deciding("actions", "space", min_turn=3))
     app, sent = recording_app()
