@@ -9,8 +9,8 @@ bot, at a fraction of a view's cost.
 The thinking, in short: never take a choice that certainly kills (C18) while another exists;
 move as its :class:`Style` says (Space: while one oxygen is left after the next breath;
 Shipwrecked: only when rich, outliving the others); steal at once; spend free moves at once in
-Space, for the last step in Shipwrecked; keep the cards that only harm until a rival is one
-step from the goal; block every attack; keep oxygen/food and free moves, give up the rest
+Space, for the last step in Shipwrecked; keep the cards that only harm until a rival is near
+the goal; block every attack; keep oxygen/food and free moves, give up the rest
 first; steer sharks away.
 """
 
@@ -263,7 +263,7 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
         elif key == "tractor_beam":
             score = 6.0 + seen.hand_counts[target] / 10
         elif key in HARM and seen.rows[target] >= seen.goal_row - HARM_FROM[seen.edition]:
-            # Only against a rival one step from the goal: anywhere else the card does more
+            # Only against a rival near the goal (HARM_FROM): anywhere else the card does more
             # in hand (a random steal or discard may take it instead of a resource, and in
             # Shipwrecked it is a shark pick to give up); bench/bots.py measures the gain.
             score = 4.0 + seen.rows[target] / 10

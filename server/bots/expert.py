@@ -35,6 +35,7 @@ from server.bots.basic import (
     worth,
 )
 from server.engine import Edition, Game
+from server.engine.actions import strip
 from server.engine.cards import GAME_DECKS, Card
 from server.engine.search import TURN_POINTS, copy_game, sample, state_of
 from server.engine.state import State
@@ -127,13 +128,8 @@ def plans(view: View, rng: random.Random) -> list[Plan]:
 
 def _add(plans: list[Plan], plan: Plan) -> None:
     """Add ``plan`` unless a plan already makes the same choice now."""
-    if all(_bare(other.choice) != _bare(plan.choice) for other in plans):
+    if all(strip(other.choice) != strip(plan.choice) for other in plans):
         plans.append(plan)
-
-
-def _bare(choice: Choice) -> Choice:
-    """A choice without its display fields (what ``Game.apply`` takes)."""
-    return {k: v for k, v in choice.items() if k not in ("label", "fatal")}
 
 
 def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
@@ -196,7 +192,7 @@ def _search(view: View, plans: list[Plan], rng: random.Random, budget: Budget) -
     With a time budget, a first round over every candidate measures what a rollout costs now,
     and the halving is planned for the rollouts that fit in the time left."""
     seat: int = view["seat"]
-    moves = [_bare(plan.choice) for plan in plans]
+    moves = [strip(plan.choice) for plan in plans]
     count = len(moves)
     diffs = [0.0] * count
     squares = [0.0] * count

@@ -60,34 +60,39 @@ def fed(
     return run_before
 
 
+#: Two rooms of the lobby snapshots (the Chinese ones show them too).
+WAITING_ROOM: dict[str, Any] = {
+    "room": "QZKX",
+    "edition": "space",
+    "size": 4,
+    "filled": 3,
+    "humans": 1,
+    "bots": 2,
+    "status": "waiting",
+    "timer": 60,
+    "host": "Ann",
+    "spectators": 0,
+}
+PLAYING_ROOM: dict[str, Any] = {
+    "room": "MBTR",
+    "edition": "shipwrecked",
+    "size": 5,
+    "filled": 5,
+    "humans": 2,
+    "bots": 3,
+    "status": "playing",
+    "timer": 0,
+    "host": "Bob",
+    "spectators": 1,
+}
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_lobby(snap_compare: Compare, size: tuple[int, int]) -> None:
     app = offline_app()
     rooms: list[dict[str, Any]] = [
-        {
-            "room": "QZKX",
-            "edition": "space",
-            "size": 4,
-            "filled": 3,
-            "humans": 1,
-            "bots": 2,
-            "status": "waiting",
-            "timer": 60,
-            "host": "Ann",
-            "spectators": 0,
-        },
-        {
-            "room": "MBTR",
-            "edition": "shipwrecked",
-            "size": 5,
-            "filled": 5,
-            "humans": 2,
-            "bots": 3,
-            "status": "playing",
-            "timer": 0,
-            "host": "Bob",
-            "spectators": 1,
-        },
+        WAITING_ROOM,
+        PLAYING_ROOM,
         {
             "room": "WELP",
             "edition": "space",

@@ -18,7 +18,7 @@ from selfish_tui import i18n
 from server.engine import Game
 
 from .fixtures import ROOM, find_game, offline_app, room_message
-from .test_snapshots import SIZES, Compare, deciding, fed
+from .test_snapshots import PLAYING_ROOM, SIZES, WAITING_ROOM, Compare, deciding, fed
 
 
 @pytest.fixture(autouse=True)
@@ -33,31 +33,9 @@ def chinese() -> Iterator[None]:
 def test_lobby_zh(snap_compare: Compare, size: tuple[int, int]) -> None:
     app = offline_app()
     rooms: list[dict[str, Any]] = [
-        {
-            "room": "QZKX",
-            "edition": "space",
-            "size": 4,
-            "filled": 3,
-            "humans": 1,
-            "bots": 2,
-            "status": "waiting",
-            "timer": 60,
-            "host": "Ann",
-            "spectators": 0,
-        },
-        {
-            "room": "MBTR",
-            "edition": "shipwrecked",
-            "size": 5,
-            "filled": 5,
-            "humans": 2,
-            "bots": 3,
-            "status": "playing",
-            "timer": 0,
-            "host": "小明小明小明小明",  # 16 cells in a 12-cell column
-            "spectators": 1,
-            "variants": ["V1"],
-        },
+        WAITING_ROOM,
+        # 16 cells in a 12-cell column
+        dict(PLAYING_ROOM, host="小明小明小明小明", variants=["V1"]),
     ]
 
     async def run_before(pilot: Pilot[None]) -> None:
