@@ -9,8 +9,8 @@ bot, at a fraction of a view's cost.
 The thinking, in short: never take a choice that certainly kills (C18) while another exists;
 move as its :class:`Style` says (Space: while one oxygen is left after the next breath;
 Shipwrecked: only when rich, outliving the others); steal at once; spend free moves at once in
-Space, for the last step in Shipwrecked; keep the cards that only harm until a rival is near
-the goal; block every attack; keep oxygen/food and free moves, give up the rest
+Space, for the last step in Shipwrecked; keep the cards that only harm (in Shipwrecked until a
+rival is near the raft); block every attack; keep oxygen/food and free moves, give up the rest
 first; steer sharks away.
 """
 
@@ -37,9 +37,11 @@ BLOCKERS = frozenset({"shield", "dive"})
 #: Cards that only harm an opponent: knock back (Laser Blast, Rogue Wave), lose a resource or a
 #: card (Hole in Suit, Lost).
 HARM = KNOCK_BACK | {"hole_in_suit", "lost"}
-#: They are played on a rival this many rows from the goal, or nearer (bench/bots.py measured
-#: one row in Space, two in Shipwrecked, where a castaway who stays put must stop racers).
-HARM_FROM = {Edition.SPACE: 1, Edition.SHIPWRECKED: 2}
+#: They are played on a rival this many rows from the goal, or nearer: two rows from the raft,
+#: where a castaway who stays put must stop racers. In Space never: knocking back or holing a
+#: rival one row from the ship won no more games against random seats, and at a table of basic
+#: bots it left nobody alive to win three times as often (bench/bots.py; docs/bots.md).
+HARM_FROM: dict[Edition, int | None] = {Edition.SPACE: None, Edition.SHIPWRECKED: 2}
 
 #: How much holding a card is worth (what is given up first in payments and discards, what is
 #: taken first): resources by their units, then what saves resources (a free move is worth the
@@ -262,14 +264,19 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
             score = 7.0 + seen.hand_counts[target] / 10
         elif key == "tractor_beam":
             score = 6.0 + seen.hand_counts[target] / 10
-        elif key in HARM and seen.rows[target] >= seen.goal_row - HARM_FROM[seen.edition]:
-            # Only against a rival near the goal (HARM_FROM): anywhere else the card does more
-            # in hand (a random steal or discard may take it instead of a resource, and in
-            # Shipwrecked it is a shark pick to give up); bench/bots.py measures the gain.
+        elif key in HARM and _near_goal(seen, target):
+            # Anywhere else the card does more in hand: a random steal or discard may take it
+            # instead of a resource, and in Shipwrecked it is a shark pick to give up.
             score = 4.0 + seen.rows[target] / 10
         if score > best[0]:
             best = (score, choice)
     return best[1]
+
+
+def _near_goal(seen: Seen, target: int) -> bool:
+    """Whether a rival is near enough the goal to be harmed (:data:`HARM_FROM`)."""
+    rows = HARM_FROM[seen.edition]
+    return rows is not None and seen.rows[target] >= seen.goal_row - rows
 
 
 def _free_move(seen: Seen, key: str, row: int) -> float:

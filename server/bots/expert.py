@@ -24,10 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.bots.basic import (
+    FORWARD,
+    HARM,
     LOOK_AND_TAKE,
     PATIENT,
     RACING,
     STEAL_TWO,
+    TETHERS,
     Style,
     choose_basic,
     seen_from_game,
@@ -74,6 +77,12 @@ CONFIDENCE = 1.0
 HORIZON = 8
 #: How steeply the standing's strength grows with a unit of resource to spare.
 STANDING_SLOPE = 0.35
+#: A Space astronaut's chance to reach the ship on its own: logit = a + b x oxygen + c x rows
+#: to go + d x free moves held (Rocket Booster, Tether), the fit that bench/space_reach.py
+#: prints of the exact chance for an astronaut nobody attacks, playing the best policy.
+SPACE_REACH = (0.34, 0.78, -1.14, 0.98)
+#: How fast the chance that a rival gets to the ship first grows with each row it is ahead.
+SPACE_AHEAD = 1.0
 
 # A rollout longer than this many decisions is scored as a loss (runaway games are rare).
 ROLLOUT_LIMIT = 3000
@@ -134,10 +143,15 @@ def _add(plans: list[Plan], plan: Plan) -> None:
 
 def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
     """The candidates worth a search's budget: each action card once, on the opponent it is
-    likeliest to matter against (the leader; for a steal, the fullest hand), staying on the
-    two least useful action cards rather than every pair, and no making change (C7), which no
-    rollout sees a use for. Fewer candidates, more rollouts for each."""
-    deck = GAME_DECKS[Edition(view["edition"])]
+    likeliest to matter against (the leader; for a steal, the fullest hand), staying on the two
+    least useful action cards rather than every pair, and no making change (C7), which no
+    rollout sees a use for. Fewer candidates, more rollouts for each.
+
+    In Space no card that only harms (Laser Blast, Hole in Suit): weighed, they were played
+    on rivals who were no threat yet, and four experts left nobody alive to win; never
+    weighed, the expert won as much at a basic table, or more (docs/bots.md)."""
+    edition = Edition(view["edition"])
+    deck = GAME_DECKS[edition]
     players = view["players"]
     best_play: dict[int, Choice] = {}
     cheapest_stay: Choice | None = None
@@ -148,6 +162,8 @@ def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
             card = choice["card"]
             held = best_play.get(card)
             key = deck[card].key
+            if key in HARM and edition is Edition.SPACE:
+                continue
             if held is None or _aim(key, players, choice) > _aim(key, players, held):
                 best_play[card] = choice
         elif do == "stay" and "discard" in choice:
@@ -275,11 +291,14 @@ def playout(
 
 
 def standing(state: State, seat: int) -> float:
-    """A guess of ``seat``'s chance to win from a running game's state: its share of the
-    living players' strength, where strength grows with the rows made and the resources held
-    (each row still to go costs two units, C5)."""
+    """A guess of ``seat``'s chance to win from a running game's state. In Shipwrecked its
+    share of the living players' strength, where strength grows with the rows made and the
+    resources held (each row still to go costs two units, C5); in Space
+    :func:`space_standing`."""
     if not state.alive[seat]:
         return 0.0
+    if state.edition is Edition.SPACE:
+        return space_standing(state, seat)
     total = 0.0
     mine = 0.0
     for other in range(state.seats):
@@ -292,6 +311,32 @@ def standing(state: State, seat: int) -> float:
         if other == seat:
             mine = strength
     return mine / total
+
+
+def space_standing(state: State, seat: int) -> float:
+    """A living astronaut's chance to win: its chance to reach the ship (:data:`SPACE_REACH`),
+    times, for every living rival, the chance that the rival does not get there first.
+
+    Not a share of the table, as in Shipwrecked: a share grows with every harm done to
+    anyone, and an expert scoring by it knocked back and holed rivals far from the ship, who
+    were no threat, until nobody was left to win (docs/bots.md)."""
+    mine, my_rows = _reach(state, seat)
+    chance = mine
+    for other in range(state.seats):
+        if other != seat and state.alive[other]:
+            theirs, their_rows = _reach(state, other)
+            first = 1.0 / (1.0 + math.exp(SPACE_AHEAD * (their_rows - my_rows)))
+            chance *= 1.0 - theirs * first
+    return chance
+
+
+def _reach(state: State, seat: int) -> tuple[float, int]:
+    """``seat``'s chance to reach the ship on its own, and its rows to go."""
+    base, per_unit, per_row, per_free_move = SPACE_REACH
+    to_go = max(0, state.goal_row - state.rows[seat])
+    free_moves = sum(1 for card in state.hands[seat] if card.key in FORWARD | TETHERS)
+    logit = base + per_unit * state.units(seat) + per_row * to_go + per_free_move * free_moves
+    return 1.0 / (1.0 + math.exp(-logit)), to_go
 
 
 def rollout_choice(game: Game, seat: int, rng: random.Random, style: Style = PATIENT) -> Choice:

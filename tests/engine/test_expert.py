@@ -120,11 +120,11 @@ def test_the_expert_plays_basics_choice_unless_its_search_finds_better(edition: 
         game.apply(seat, mine)
 
 
-def test_the_standing_rewards_rows_and_oxygen_and_is_nothing_for_the_dead() -> None:
+def test_the_castaways_standing_is_a_share_of_the_table_and_nothing_for_the_dead() -> None:
     from server.bots.expert import standing
     from server.engine.search import state_of
 
-    game = Game(Edition.SPACE, ["Ann", "Bob", "Cid"], 3)
+    game = Game(Edition.SHIPWRECKED, ["Ann", "Bob", "Cid"], 3)
     state = state_of(game)
     state.hands = [list(state.hands[0]) for _ in range(3)]  # equal hands
     state.rows = [2, 2, 2]
@@ -135,6 +135,69 @@ def test_the_standing_rewards_rows_and_oxygen_and_is_nothing_for_the_dead() -> N
     state.alive[0] = False
     assert standing(state, 0) == 0.0
     assert standing(state, 1) == pytest.approx(1 / 2)
+
+
+def test_the_astronauts_standing_is_its_chance_to_reach_the_ship_first() -> None:
+    # In Space a lone survivor must still reach the ship (S4): the last one alive is no sure
+    # winner, as a share of the table would make it.
+    from server.bots.expert import standing
+    from server.engine.search import state_of
+
+    game = Game(Edition.SPACE, ["Ann", "Bob", "Cid"], 3)
+    state = state_of(game)
+    state.hands = [list(state.hands[0]) for _ in range(3)]  # equal hands: 6 oxygen each
+    state.rows = [0, 0, 0]
+    even = standing(state, 0)
+    assert 0.0 < even < 1 / 3
+    state.rows = [1, 0, 0]
+    ahead = standing(state, 0)
+    assert ahead > even > standing(state, 1)
+    state.rows = [1, 0, 5]  # Cid is one row from the ship
+    threatened = standing(state, 0)
+    assert threatened < ahead / 2
+    state.rows = [1, 0, 4]  # knocked back, Cid is less of a threat
+    assert standing(state, 0) > threatened
+    state.rows = [1, 0, 0]
+    state.alive[1] = state.alive[2] = False
+    alone = standing(state, 0)
+    assert ahead < alone < 0.9  # a share would be 1
+    state.hands[0].append(state.hands[0][0])  # one more oxygen
+    assert standing(state, 0) > alone
+    state.alive[0] = False
+    assert standing(state, 0) == 0.0
+
+
+@pytest.mark.parametrize("cid_row", [1, 5])
+def test_the_astronaut_expert_never_weighs_a_card_that_only_harms(cid_row: int) -> None:
+    from server.bots.expert import plans
+    from tests.engine.scenario import build, card_id
+
+    game = build(
+        "space",
+        3,
+        hands={0: ["laser_blast", "tractor_beam", "oxygen", "oxygen"], 1: ["oxygen"]},
+        rows={1: 3, 2: cid_row},
+        draw=["oxygen"],
+    )
+    found = [plan.choice for plan in plans(game.view(0), random.Random(0))]
+    blasts = [c for c in found if c.get("card") == card_id(game, 0, "laser_blast")]
+    assert blasts == []
+    assert any(c.get("card") == card_id(game, 0, "tractor_beam") for c in found)
+
+
+def test_the_castaway_expert_weighs_a_rogue_wave() -> None:
+    from server.bots.expert import plans
+    from tests.engine.scenario import build, card_id
+
+    game = build(
+        "shipwrecked",
+        3,
+        hands={0: ["rogue_wave", "food", "food", "food"], 1: ["food"]},
+        rows={1: 1, 2: 3},
+        draw=["food"],
+    )
+    found = [plan.choice for plan in plans(game.view(0), random.Random(0))]
+    assert [c["target"] for c in found if c.get("card") == card_id(game, 0, "rogue_wave")] == [2]
 
 
 def test_the_expert_weighs_racing_against_the_basic_style() -> None:

@@ -212,12 +212,11 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
     assert choose("basic", game.view(0), random.Random(0))["do"] == "stay"
 
 
-@pytest.mark.parametrize(("cid_row", "plays"), [(2, False), (5, True)])
-def test_basic_bot_keeps_a_harming_card_until_a_rival_is_one_step_from_the_goal(
-    cid_row: int, plays: bool
-) -> None:
-    # Anywhere else a Laser Blast does more in hand (a random steal may take it instead of
-    # oxygen): Ann plays it only on Cid one row from the ship.
+@pytest.mark.parametrize("cid_row", [2, 5])
+def test_basic_astronaut_keeps_its_harming_cards_wherever_the_rivals_are(cid_row: int) -> None:
+    # In Space a knock back or a hole in a rival's suit near the ship turned winners into
+    # corpses at a table of basic bots (docs/bots.md): Ann keeps her Laser Blast even with Cid
+    # one row from the ship.
     game = build(
         "space",
         3,
@@ -225,11 +224,7 @@ def test_basic_bot_keeps_a_harming_card_until_a_rival_is_one_step_from_the_goal(
         rows={1: 2, 2: cid_row},
         draw=["oxygen"],
     )
-    pick = choose("basic", game.view(0), random.Random(0))
-    if plays:
-        assert pick["do"] == "play" and pick["target"] == 2
-    else:
-        assert pick["do"] == "done"
+    assert choose("basic", game.view(0), random.Random(0))["do"] == "done"
 
 
 @pytest.mark.parametrize(("row", "sprints"), [(0, False), (5, True)])
@@ -283,17 +278,15 @@ def test_basic_castaway_keeps_up_with_a_rival_three_rows_ahead(bob_row: int, mov
     assert choose("basic", game.view(0), random.Random(0))["do"] == ("move" if moves else "stay")
 
 
-@pytest.mark.parametrize(("edition", "rows_from_goal"), [("space", 1), ("shipwrecked", 2)])
-def test_basic_bot_harms_a_rival_near_the_goal_only(edition: str, rows_from_goal: int) -> None:
-    knock = "laser_blast" if edition == "space" else "rogue_wave"
-    resource = "oxygen" if edition == "space" else "food"
-    for distance in (rows_from_goal, rows_from_goal + 1):
+@pytest.mark.parametrize("knock", ["rogue_wave", "lost"])
+def test_basic_castaway_harms_a_rival_two_rows_from_the_raft_only(knock: str) -> None:
+    for distance in (2, 3):
         game = build(
-            edition,
+            "shipwrecked",
             2,
-            hands={0: [knock, resource, resource, resource], 1: [resource]},
+            hands={0: [knock, "food", "food", "food"], 1: ["food"]},
             rows={1: 6 - distance},
-            draw=[resource],
+            draw=["food"],
         )
         pick = choose("basic", game.view(0), random.Random(0))
-        assert (pick["do"] == "play") == (distance == rows_from_goal), (edition, distance)
+        assert (pick["do"] == "play") == (distance == 2), distance
