@@ -68,6 +68,7 @@ class Budget:
 DEFAULT_BUDGET = Budget(rollouts=128, seconds=0.3)
 
 STEALS = STEAL_TWO | LOOK_AND_TAKE | {"tractor_beam"}
+FREE_MOVES = FORWARD | TETHERS
 
 #: How many standard errors a challenger's mean advantage over the basic bot's choice must
 #: reach in the search for the expert to play it.
@@ -147,9 +148,9 @@ def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
     least useful action cards rather than every pair, and no making change (C7), which no
     rollout sees a use for. Fewer candidates, more rollouts for each.
 
-    In Space no card that only harms (Laser Blast, Hole in Suit): weighed, they were played
-    on rivals who were no threat yet, and four experts left nobody alive to win; never
-    weighed, the expert won as much at a basic table, or more (docs/bots.md)."""
+    In Space no card that only harms (Laser Blast, Hole in Suit): weighed, they left more
+    tables of four experts with nobody alive to win, and won the expert no more games at a
+    basic table (docs/bots.md)."""
     edition = Edition(view["edition"])
     deck = GAME_DECKS[edition]
     players = view["players"]
@@ -317,9 +318,9 @@ def space_standing(state: State, seat: int) -> float:
     """A living astronaut's chance to win: its chance to reach the ship (:data:`SPACE_REACH`),
     times, for every living rival, the chance that the rival does not get there first.
 
-    Not a share of the table, as in Shipwrecked: a share grows with every harm done to
-    anyone, and an expert scoring by it knocked back and holed rivals far from the ship, who
-    were no threat, until nobody was left to win (docs/bots.md)."""
+    Not a share of the living, as in Shipwrecked, where the last one alive wins (W4 a): in
+    Space a lone survivor must still reach the ship (S4), and an expert scoring by a share
+    holed and knocked back rivals as if killing them won the game (docs/bots.md)."""
     mine, my_rows = _reach(state, seat)
     chance = mine
     for other in range(state.seats):
@@ -334,7 +335,7 @@ def _reach(state: State, seat: int) -> tuple[float, int]:
     """``seat``'s chance to reach the ship on its own, and its rows to go."""
     base, per_unit, per_row, per_free_move = SPACE_REACH
     to_go = max(0, state.goal_row - state.rows[seat])
-    free_moves = sum(1 for card in state.hands[seat] if card.key in FORWARD | TETHERS)
+    free_moves = sum(1 for card in state.hands[seat] if card.key in FREE_MOVES)
     logit = base + per_unit * state.units(seat) + per_row * to_go + per_free_move * free_moves
     return 1.0 / (1.0 + math.exp(-logit)), to_go
 
