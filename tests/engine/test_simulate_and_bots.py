@@ -214,13 +214,17 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
 
 @pytest.mark.parametrize("cid_row", [2, 5])
 def test_basic_astronaut_keeps_its_harming_cards_wherever_the_rivals_are(cid_row: int) -> None:
-    # In Space a knock back or a hole in a rival's suit near the ship turned winners into
-    # corpses at a table of basic bots (docs/bots.md): Ann keeps her Laser Blast even with Cid
-    # one row from the ship.
+    # In Space a knock back or a hole in a rival's suit near the ship left tables of basic
+    # bots without a winner (docs/bots.md): Ann keeps her Laser Blast and Hole in Suit even
+    # with Cid one row from the ship.
     game = build(
         "space",
         3,
-        hands={0: ["laser_blast", "oxygen", "oxygen", "oxygen"], 1: ["oxygen"], 2: ["oxygen"]},
+        hands={
+            0: ["laser_blast", "hole_in_suit", "oxygen", "oxygen", "oxygen"],
+            1: ["oxygen"],
+            2: ["oxygen"],
+        },
         rows={1: 2, 2: cid_row},
         draw=["oxygen"],
     )
