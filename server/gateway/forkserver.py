@@ -142,6 +142,9 @@ class ForkServer:
                 signal.set_wakeup_fd(-1)
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                # A server started under nohup passes SIGHUP on ignored: a client that ignored
+                # its terminal's hang-up would outlive its session, spinning on a dead terminal.
+                signal.signal(signal.SIGHUP, signal.SIG_DFL)
                 self.control.close()
                 os.close(self.wake_r)
                 os.close(self.wake_w)
