@@ -26,6 +26,7 @@ from typing import Any
 from server.bots.basic import (
     FORWARD,
     HARM,
+    HARM_FROM,
     LOOK_AND_TAKE,
     PATIENT,
     RACING,
@@ -148,9 +149,9 @@ def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
     least useful action cards rather than every pair, and no making change (C7), which no
     rollout sees a use for. Fewer candidates, more rollouts for each.
 
-    In Space no card that only harms (Laser Blast, Hole in Suit): weighed, they left more
-    tables of four experts with nobody alive to win, and won the expert no more games at a
-    basic table (docs/bots.md)."""
+    No card that only harms where the basic bot never plays one (Space, ``HARM_FROM``): weighed
+    there, Laser Blast and Hole in Suit left more tables of four experts with nobody alive to
+    win, and won the expert no more games at a basic table (docs/bots.md)."""
     edition = Edition(view["edition"])
     deck = GAME_DECKS[edition]
     players = view["players"]
@@ -163,8 +164,8 @@ def shortlist(view: View, legal: list[Choice]) -> list[Choice]:
             card = choice["card"]
             held = best_play.get(card)
             key = deck[card].key
-            if key in HARM and edition is Edition.SPACE:
-                continue
+            if key in HARM and HARM_FROM[edition] is None:
+                continue  # an edition where the basic bot never harms either
             if held is None or _aim(key, players, choice) > _aim(key, players, held):
                 best_play[card] = choice
         elif do == "stay" and "discard" in choice:
