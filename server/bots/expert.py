@@ -64,8 +64,8 @@ class Budget:
 
 
 #: 128 rollouts per searched decision, and the clock stops the search at 0.3 s on a busy
-#: machine. In Space a search of 128 rollouts wins a measurably larger share than one of 32
-#: (bench/bots.py; docs/bots.md).
+#: machine. At a table of basic bots in Shipwrecked a search of 128 rollouts wins a clearly
+#: larger share than one of 32 (bench/bots.py; docs/bots.md).
 DEFAULT_BUDGET = Budget(rollouts=128, seconds=0.3)
 
 STEALS = STEAL_TWO | LOOK_AND_TAKE | {"tractor_beam"}
