@@ -15,6 +15,7 @@ from server.gateway.link import LinkSession
 from tests.gateway.conftest import Stack, StackFactory, Terminal
 
 LOBBY = "Selfish — lobby"
+NEW_ROOM_DIALOG = "Turn timer"
 
 
 def player_of(stack: Stack, name: str) -> str:
@@ -32,9 +33,9 @@ async def create_game_with_bots(term: Terminal) -> None:
     """From the lobby, by keystrokes: a new room (4 seats, 2 bots), one more bot, start."""
     await term.wait_for(LOBBY, "Connected to")
     term.keys("n")
-    await term.wait_for("New room")
-    # The dialog's defaults: shift+tab goes back from the first field to Create, the last one
-    # (and lands there too if the first field has not taken the focus yet).
+    # The dialog's own field ("New room" is in the lobby's footer too): once it is drawn, its
+    # first field has the focus, and shift+tab goes back from there to Create, the last one.
+    await term.wait_for(NEW_ROOM_DIALOG)
     term.keys("\x1b[Z\r")
     await term.wait_for("You are the host")
     term.keys("a")
@@ -212,7 +213,7 @@ async def test_a_dead_fork_server_is_replaced_and_games_go_on(stack: Stack) -> N
     os.kill(old, signal.SIGKILL)
     # The running session is not the fork server's to end: it keeps its lobby.
     first.keys("n")
-    await first.wait_for("New room")
+    await first.wait_for(NEW_ROOM_DIALOG)
     _, second = await stack.terminal("gus")
     await second.wait_for(LOBBY, "Connected to")
     assert stack.gateway.spawner.pid not in (None, old)

@@ -174,7 +174,7 @@ def test_browser_plays_against_bots(web: str, browser: webdriver.Chrome) -> None
     page.wait_for("Selfish — lobby", "Connected to", "Guest")
     keyboard = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
     keyboard.send_keys("n")
-    page.wait_for("New room")
+    page.wait_for("Turn timer")  # the dialog's own field: "New room" is in the lobby's footer
     keyboard.send_keys("\t" * 7 + "\n")
     page.wait_for("You are the host")
     keyboard.send_keys("a")
