@@ -32,17 +32,20 @@ async def test_a_client_ends_on_hang_up_under_a_server_started_with_nohup() -> N
     with sighup_ignored():
         await spawner.start()
     pid: int | None = None
+    master, slave = os.openpty()
     try:
-        master, slave = os.openpty()
         env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         # Port 9 on loopback refuses: the client keeps retrying until its terminal goes.
         pid = await spawner.spawn(slave, ["connect", "127.0.0.1:9"], env)
         os.close(slave)
         assert await asyncio.wait_for(asyncio.to_thread(read_until_drawn, master), WAIT)
         os.close(master)  # the hang-up
+        master = -1
         status = await asyncio.wait_for(asyncio.shield(spawner.exited(pid)), WAIT)
         assert status == -signal.SIGHUP
     finally:
+        if master >= 0:
+            os.close(master)
         if pid is not None:
             await spawner.end(pid)
         await spawner.stop()

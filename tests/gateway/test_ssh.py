@@ -12,10 +12,9 @@ import asyncssh
 import pytest
 
 from server.gateway.link import LinkSession
-from tests.gateway.conftest import Stack, StackFactory, Terminal
+from tests.gateway.conftest import NEW_ROOM_DIALOG, Stack, StackFactory, Terminal
 
 LOBBY = "Selfish — lobby"
-NEW_ROOM_DIALOG = "Turn timer"
 
 
 def player_of(stack: Stack, name: str) -> str:
@@ -33,8 +32,8 @@ async def create_game_with_bots(term: Terminal) -> None:
     """From the lobby, by keystrokes: a new room (4 seats, 2 bots), one more bot, start."""
     await term.wait_for(LOBBY, "Connected to")
     term.keys("n")
-    # The dialog's own field ("New room" is in the lobby's footer too): once it is drawn, its
-    # first field has the focus, and shift+tab goes back from there to Create, the last one.
+    # Once the dialog is drawn its first field has the focus, and shift+tab goes back from
+    # there to Create, the last one.
     await term.wait_for(NEW_ROOM_DIALOG)
     term.keys("\x1b[Z\r")
     await term.wait_for("You are the host")

@@ -28,6 +28,8 @@ from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
+from tests.gateway.conftest import NEW_ROOM_DIALOG  # noqa: E402
+
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
@@ -174,7 +176,7 @@ def test_browser_plays_against_bots(web: str, browser: webdriver.Chrome) -> None
     page.wait_for("Selfish — lobby", "Connected to", "Guest")
     keyboard = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
     keyboard.send_keys("n")
-    page.wait_for("Turn timer")  # the dialog's own field: "New room" is in the lobby's footer
+    page.wait_for(NEW_ROOM_DIALOG)
     keyboard.send_keys("\t" * 7 + "\n")
     page.wait_for("You are the host")
     keyboard.send_keys("a")
