@@ -65,6 +65,11 @@ async def wait_for(pilot: Pilot[None], condition: Any, timeout: float = 20.0) ->
         await pilot.pause(0.01)
 
 
+def table_shown(app: SelfishApp) -> bool:
+    """The table is on screen and drawn: a table just pushed is not composed yet."""
+    return isinstance(app.screen, TableScreen) and app.screen._ready
+
+
 def current_room(app: SelfishApp) -> RoomState | None:
     """The room the app shows."""
     return app.rooms.get(app.current or "")

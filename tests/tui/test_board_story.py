@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, Static
 
-from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
 from .fixtures import feed_game, find_game, offline_app
-from .pilot import wait_for
+from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
 
@@ -21,7 +20,7 @@ async def test_the_reaction_says_what_the_card_does_and_what_blocking_costs() ->
     app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen._ready)
+        await wait_for(pilot, lambda: table_shown(app))
         table = app.screen
         prompt = table.query_one(PromptPanel)
         options = table.query_one("#prompt-options", OptionList)

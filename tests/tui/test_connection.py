@@ -14,12 +14,11 @@ from typing import Any
 
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import SelfishApp
-from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.prompt import PromptPanel
 from server.engine.cards import CATALOGUE
 
 from .fixtures import ROOM, find_game, room_message
-from .pilot import press_choice, wait_for
+from .pilot import press_choice, table_shown, wait_for
 from .test_snapshots import deciding
 
 
@@ -96,7 +95,7 @@ async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_cho
                 room_message(game),
                 {"type": "state", "room": ROOM, "version": version, "view": game.view(0)},
             )
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+            await wait_for(pilot, lambda: table_shown(app))
             prompt = app.screen.query_one(PromptPanel)
             await wait_for(pilot, lambda: bool(prompt.choices))
             await press_choice(pilot, prompt, 0)

@@ -19,7 +19,7 @@ from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
-from .pilot import keys_for, wait_for
+from .pilot import keys_for, table_shown, wait_for
 from .test_snapshots import deciding
 
 
@@ -246,7 +246,7 @@ async def test_a_table_being_taken_down_ignores_what_was_on_its_way() -> None:
     app, sent = recording_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen._ready)
+        await wait_for(pilot, lambda: table_shown(app))
         table = app.screen
         assert isinstance(table, TableScreen)
         options = table.query_one(PromptPanel).options

@@ -14,14 +14,13 @@ from textual.command import CommandPalette
 from selfish_tui import cli, i18n
 from selfish_tui.app import SelfishApp
 from selfish_tui.screens.help import HelpScreen, rules_for
-from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
 from server.engine.cards import CATALOGUE
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
-from .pilot import current_room, play_to_end, wait_for
+from .pilot import current_room, play_to_end, table_shown, wait_for
 from .test_hostile import screen_text
 from .test_snapshots import deciding
 
@@ -90,13 +89,13 @@ async def test_f2_switches_the_language_mid_game_and_back_keeping_the_game() -> 
         app = offline_app()
         async with app.run_test(size=(80, 24)) as pilot:
             feed_game(app, game, 0)
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+            await wait_for(pilot, lambda: table_shown(app))
             await pilot.pause()
             room = app.rooms[ROOM]
             view, log = room.view, list(room.log)
             for key in keys:
                 await pilot.press(key)
-                await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+                await wait_for(pilot, lambda: table_shown(app))
                 await pilot.pause()
             assert room.view is view and room.log == log  # the game is kept as it was
             # The footer's keys are drawn a refresh after the rest.
@@ -130,7 +129,7 @@ async def test_help_shows_the_chinese_rules() -> None:
     app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: table_shown(app))
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         await wait_for(pilot, lambda: "自私——帮助（遇难版）" in screen_text(app))  # noqa: RUF001
@@ -167,7 +166,7 @@ async def test_a_mixed_table_each_player_reads_their_own_language(server_port: i
                 )
                 await wait_for(pilot, lambda: app.current is not None)
                 code.set_result(app.current or "")
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), timeout=60)
+            await wait_for(pilot, lambda: table_shown(app), timeout=60)
             table = app.screen
             prompt, status = table.query_one(PromptPanel), table.query_one(StatusLine)
             seen[language] = {"prompt": "", "status": ""}

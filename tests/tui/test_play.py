@@ -21,7 +21,7 @@ from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.status import StatusLine
 from tests.server.conftest import Client
 
-from .pilot import current_room, play_to_end, wait_for
+from .pilot import current_room, play_to_end, table_shown, wait_for
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,7 @@ async def test_local_game_to_the_end(server_port: int, edition: str, bots: int, 
         "127.0.0.1", server_port, "You", plan=LocalPlan(edition=edition, bots=bots, seed=seed)
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: table_shown(app))
         made = await play_to_end(pilot, app, random.Random(seed))
         room = current_room(app)
         assert room is not None and room.view is not None
@@ -80,7 +80,7 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
         await pilot.press("c", *"glhf", "enter")
         await wait_for(pilot, lambda: any(e.kind == "chat" for e in room.log))
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: table_shown(app))
         await play_to_end(pilot, app, random.Random(3))
         assert room.view is not None and room.view["over"]
         # Leaving returns to the lobby, which lists rooms again.
@@ -106,7 +106,7 @@ async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: i
         await pilot.press("a")
         await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: table_shown(app))
         await wait_for(pilot, lambda: room.view is not None)
         table = app.screen
         await pilot.press("q")  # our game runs: asks first, and "n" keeps playing
@@ -124,7 +124,7 @@ async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
         "127.0.0.1", server_port, "You", plan=LocalPlan(edition="space", bots=2, seed=21)
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: table_shown(app))
         table = app.screen
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -159,7 +159,7 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
     )
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+            await wait_for(pilot, lambda: table_shown(app))
             await play_to_end(pilot, app, random.Random(1), max_decisions=3)
             room = current_room(app)
             assert room is not None

@@ -6,9 +6,8 @@ from textual.widgets import Static
 
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.screens.resume import ResumeScreen
-from selfish_tui.screens.table import TableScreen
 
-from .pilot import current_room, wait_for
+from .pilot import current_room, table_shown, wait_for
 
 
 class Player:
@@ -39,11 +38,6 @@ class Player:
             room = current_room(app)
             assert room is not None and room.in_progress()
             return room.code
-
-
-def table_shown(app: SelfishApp) -> bool:
-    """The table is on screen and drawn."""
-    return isinstance(app.screen, TableScreen) and app.screen._ready
 
 
 async def asked(pilot: object, app: SelfishApp) -> ResumeScreen:

@@ -7,7 +7,7 @@ from textual.widgets import DataTable, Input
 from selfish_tui.screens.table import TableScreen
 
 from .fixtures import feed_game, find_game, offline_app
-from .pilot import wait_for
+from .pilot import table_shown, wait_for
 
 
 async def test_a_room_without_host_says_so_in_the_lobby() -> None:
@@ -38,7 +38,7 @@ async def test_a_spectators_chat_says_players_read_it_after_the_game() -> None:
     app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, None)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen._ready)
+        await wait_for(pilot, lambda: table_shown(app))
         await pilot.press("c")
         chat = app.screen.query_one("#chat", Input)
         assert chat.display and "after the game" in chat.placeholder
