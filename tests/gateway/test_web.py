@@ -26,6 +26,7 @@ import pytest
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from tests.gateway.conftest import NEW_ROOM_DIALOG  # noqa: E402
@@ -170,11 +171,28 @@ class PageScreen:
             time.sleep(0.1)
 
 
+class PageKeyboard:
+    """Keys typed into the page's terminal, as a person types them.
+
+    xterm.js reads keys from a hidden textarea; chromedriver refuses to type into a hidden
+    element (Chromium 150 does), so the textarea is given the focus, without a click that the
+    app would see as a mouse event, and the keys go to whatever has the focus.
+    """
+
+    def __init__(self, driver: webdriver.Chrome) -> None:
+        self.driver = driver
+        textarea = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+        driver.execute_script("arguments[0].focus()", textarea)
+
+    def send_keys(self, keys: str) -> None:
+        ActionChains(self.driver).send_keys(keys).perform()
+
+
 def test_browser_plays_against_bots(web: str, browser: webdriver.Chrome) -> None:
     browser.get(web)
     page = PageScreen(browser)
     page.wait_for("Selfish — lobby", "Connected to", "Guest")
-    keyboard = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+    keyboard = PageKeyboard(browser)
     keyboard.send_keys("n")
     page.wait_for(NEW_ROOM_DIALOG)
     keyboard.send_keys("\t" * 7 + "\n")
