@@ -6,9 +6,11 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
+from server.bots.basic import PATIENT, RACING, Seen, Style, choose_basic, in_harbour, seen_from_view
 from server.bots.levels import choose
 from server.bots.simulate import main
 from server.engine import Edition
@@ -197,6 +199,7 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
         "space",
         2,
         hands={0: ["rocket_booster", "oxygen", "oxygen", "oxygen"], 1: ["oxygen"]},
+        rows={0: 1},  # off the start row, where it would wait (next test)
         locations=["blank_space", "blank_space"],
         draw=["laser_blast"],
     )
@@ -210,6 +213,74 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
     game.apply(0, {"do": "done"})
     # Three oxygen: a move would leave one, which the next breath takes (S3): stay.
     assert choose("basic", game.view(0), random.Random(0))["do"] == "stay"
+
+
+@pytest.mark.parametrize(
+    ("row", "turn", "discard", "dead", "waits"),
+    [
+        (0, 1, [], [], True),  # the first round
+        (0, 5, ["laser_blast"], [], True),  # after it, at a table that harms
+        (0, 5, [], [], False),  # nobody has played a card that only harms
+        (0, 5, ["hole_in_suit"], [2], True),  # one rival has died
+        (0, 5, ["hole_in_suit"], [2, 3], False),  # two have
+        (1, 5, ["laser_blast"], [], False),  # off the start row
+    ],
+)
+def test_basic_astronaut_waits_on_the_start_row_while_a_reckless_table_lives(
+    row: int, turn: int, discard: list[str], dead: list[int], waits: bool
+) -> None:
+    game = build(
+        "space",
+        4,
+        hands={
+            0: ["rocket_booster", "oxygen2", "oxygen2", "oxygen2"],
+            1: ["oxygen"],
+            2: ["oxygen"],
+            3: ["oxygen"],
+        },
+        rows={0: row},
+        discard=discard,
+        dead=dead,
+        locations=["blank_space", "blank_space"],
+        draw=["oxygen"],
+    )
+
+    def seen(style: Style = PATIENT) -> Seen:
+        return replace(seen_from_view(game.view(0), style), turn=turn)
+
+    assert in_harbour(seen()) is waits
+    booster = {"do": "play", "card": card_id(game, 0, "rocket_booster")}
+    # The racing style, which the expert weighs against this one, never waits.
+    assert {"do", "card"} <= choose_basic(seen(RACING), random.Random(0)).keys()
+    pick = choose_basic(seen(), random.Random(0))
+    if not waits:
+        assert {key: pick.get(key) for key in booster} == booster
+        return
+    assert pick["do"] == "done"  # the booster is kept
+    game.apply(0, pick)
+    assert choose_basic(seen(), random.Random(0))["do"] == "stay"
+    assert choose_basic(seen(RACING), random.Random(0))["do"] == "move"
+
+
+def test_a_lone_basic_astronaut_does_not_wait_on_the_start_row() -> None:
+    # Its rival's hand, Laser Blast included, went to the discard pile when it died (C14); a
+    # lone survivor must still reach the ship (S4), and waiting would only drain it.
+    game = build(
+        "space",
+        2,
+        hands={0: ["oxygen2", "oxygen2", "oxygen2"]},
+        discard=["laser_blast"],
+        dead=[1],
+        locations=["blank_space"],
+        draw=["oxygen"],
+    )
+    seen = replace(seen_from_view(game.view(0)), turn=5)
+    assert not in_harbour(seen)
+    game.apply(0, choose_basic(seen, random.Random(0)))
+    assert (
+        choose_basic(replace(seen_from_view(game.view(0)), turn=5), random.Random(0))["do"]
+        == "move"
+    )
 
 
 @pytest.mark.parametrize("cid_row", [2, 5])
@@ -259,7 +330,6 @@ def test_basic_castaway_keeps_its_free_move_and_stays_put_until_rich(
 
 
 def test_the_racing_style_moves_whenever_a_move_does_not_kill() -> None:
-    from server.bots.basic import PATIENT, RACING, choose_basic, seen_from_view
     from tests.engine.scenario import castaway_with_three_food
 
     view = castaway_with_three_food().view(0)
