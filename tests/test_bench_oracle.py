@@ -7,23 +7,15 @@ the games it was asked for, against the bots named, and prints its share, is che
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.bench_script import run_bench
 
 
 def run_oracle(*arguments: str) -> str:
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "space_oracle.py"), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    run = run_bench("space_oracle.py", *arguments)
+    assert run.returncode == 0, run.stderr
     return run.stdout
 
 
