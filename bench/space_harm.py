@@ -47,8 +47,8 @@ def _near(view: View, choice: Choice) -> bool:
 
 
 def _ahead(view: View, choice: Choice) -> bool:
-    rows = view["players"]
-    return bool(rows[choice["target"]]["row"] > rows[view["seat"]]["row"])
+    players = view["players"]
+    return bool(players[choice["target"]]["row"] > players[view["seat"]]["row"])
 
 
 def _calm(view: View, choice: Choice) -> bool:
@@ -104,17 +104,18 @@ def play(job: Job) -> tuple[Job, bool]:
     """Play one game (in a worker process): whether the tested seat won (at the basic table),
     or whether nobody won (at the table of experts)."""
     weigh_harm(job.rule)
+    seat = job.index % SEATS
     if job.table == "experts":
         levels = ["expert"] * SEATS
     else:
         levels = ["basic"] * SEATS
-        levels[job.index % SEATS] = "expert"
+        levels[seat] = "expert"
     result = play_game(
         Edition.SPACE, levels, job.seed, check=False, budget=Budget(job.rollouts, None)
     )
     if job.table == "experts":
         return job, result.winner is None
-    return job, result.winner == job.index % SEATS
+    return job, result.winner == seat
 
 
 def share_line(label: str, hits: int, games: int) -> str:
