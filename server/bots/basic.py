@@ -288,14 +288,14 @@ def in_harbour(seen: Seen) -> bool:
     There no Laser Blast or Tether can reach it (C10, C12). It waits in the first round and,
     after it, while a card that only harms lies in the discard pile, as long as no more than
     one rival has died (and one lives): a table that plays those cards thins itself out, and
-    an astronaut who waits for that outlives it. Against three random seats the basic bot won
-    34.1% of 4,000 games waiting so, 32.2% waiting only while every rival lived, 18.3% of
-    2,000 never waiting. Basic bots never play those cards in Space (:data:`HARM_FROM`), so at
-    a table of four they wait the first round and seldom after it (docs/bots.md)."""
+    an astronaut who waits for that outlives it (docs/bots.md has the figures). Basic bots
+    never play those cards in Space (:data:`HARM_FROM`), so at a table of four they wait the
+    first round and seldom after it."""
     if not (seen.space and seen.style.space_harbour and seen.rows[seen.seat] == 0):
         return False
-    rivals = len(seen.rivals())
-    if rivals == 0 or len(seen.rows) - 1 - rivals > 1:
+    living = len(seen.rivals())
+    dead = len(seen.rows) - 1 - living
+    if living == 0 or dead > 1:
         return False
     return seen.turn <= len(seen.rows) or any(card.key in HARM for card in seen.discard)
 
