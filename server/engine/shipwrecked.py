@@ -77,7 +77,7 @@ class ShipwreckedRules(EditionRules):
 
     def fatal(self, table: Table, seat: int, choice: Choice, attack: str | None) -> bool:
         """C18: staying with no food, or a choice that puts the chooser on a shark's cell
-        with no food left (W7)."""
+        with no food left (W7), not blocking a knock-back (Rogue Wave, Ride the Wave) included."""
         state = table.state
         do = choice["do"]
         if do == "stay":
@@ -98,7 +98,7 @@ class ShipwreckedRules(EditionRules):
             cell = ahead
         elif do == "swap":  # Whirlpool
             cell = state.pos(int_of(choice, "target"))
-        elif do == "accept" and attack == "rogue_wave":
+        elif do == "accept" and attack in KNOCKED_BACK_BY:
             cell = (col, row - 1)
         else:
             return False
@@ -106,6 +106,9 @@ class ShipwreckedRules(EditionRules):
 
 
 MAY_MEET_A_SHARK = frozenset(("move", "play", "advance", "swap", "accept"))
+# The cards whose target, unless they block, moves back 1. Ride the Wave's target is asked after
+# the rider's move (C12), so what not blocking leads to is as certain as for Rogue Wave.
+KNOCKED_BACK_BY = frozenset(("rogue_wave", "ride_the_wave"))
 
 
 def raft_check(table: Table) -> None:

@@ -1254,6 +1254,44 @@ def test_C18_accepting_a_rogue_wave_onto_a_shark_without_food_is_marked_fatal() 
     assert not state(game).alive[0]
 
 
+def test_C18_accepting_a_ride_the_wave_onto_a_shark_without_food_is_marked_fatal() -> None:
+    # Bob stands at (1,2) with no food, a shark below him at (1,1). Ann rides the wave (she
+    # moves first) and then knocks Bob back: his reaction is asked after her move, so not
+    # blocking certainly feeds him to the shark, as with Rogue Wave.
+    game = build(
+        SW,
+        2,
+        hands={0: ["ride_the_wave", ("food", "N")], 1: ["dive"]},
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", False)],  # what Ann finds on her cell: no shark moves
+        board={(1, 0): "calm_waters", (1, 1): "calm_waters"},
+        sharks=[(1, 1)],
+    )
+    play(game, {"do": "play", "card": card_id(game, 0, "ride_the_wave")})  # Bob: the one target
+    assert pos(game, 0) == (0, 1)
+    assert game.decision is not None and game.decision.kind == "react"
+    assert _fatal(game, 1) == [{"do": "accept", "fatal": True}]  # blocking is not
+    play(game, "accept")
+    assert not state(game).alive[1]
+
+
+def test_C18_accepting_a_ride_the_wave_with_food_left_is_not_marked() -> None:
+    game = build(
+        SW,
+        2,
+        hands={0: ["ride_the_wave", ("food", "N")], 1: ["dive", ("food", "E")]},
+        draw=["lost"],
+        rows={1: 2},
+        locations=[("calm_waters", False)],  # what Ann finds on her cell: no shark moves
+        board={(1, 0): "calm_waters", (1, 1): "calm_waters"},
+        sharks=[(1, 1)],
+    )
+    play(game, {"do": "play", "card": card_id(game, 0, "ride_the_wave")})
+    assert game.decision is not None and game.decision.kind == "react"
+    assert _fatal(game, 1) == []
+
+
 def test_C18_whirlpool_swap_onto_a_shark_without_food_is_marked_fatal() -> None:
     game = build(
         SW,
