@@ -15,7 +15,8 @@ from server.store import StoredGame
 def restore_room(hub: Hub, stored: StoredGame) -> Room:
     """The room of ``stored`` with its game replayed: its seated humans are members again, and
     so are its spectators (one who does not come back within ``empty_room_grace`` seconds
-    leaves). Raises if the stored decisions do not replay."""
+    leaves), with the chat they said for the players to read at the end. Raises if the stored
+    decisions do not replay."""
     settings = stored.settings
     room = Room(
         hub,
@@ -38,6 +39,7 @@ def restore_room(hub: Hub, stored: StoredGame) -> Room:
         if seat.player is not None and seat.held_by(seat.player):
             room.members[seat.player] = PLAYER
     room.host = room.next_host()
+    room.watchers.restore_held(hub.store.held_chat(stored.id))
     room.watchers.expect_back(
         hub.store.spectators(stored.id), hub.scheduler, hub.config.empty_room_grace, hub.connected
     )

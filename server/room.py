@@ -364,6 +364,7 @@ class Room:
         if abandon and self.status is Status.PLAYING and self.game and self.game_id is not None:
             self.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
             self.store.save_spectators(self.game_id, [])
+            self.store.release_chat(self.game_id)
             log.info("room %s: game %d abandoned", self.code, self.game_id)
 
     # ------------------------------------------------------------------ messages out

@@ -1,4 +1,6 @@
-"""The database's tables, and the migrations that bring an older database up to them."""
+"""The database's tables, and the migrations that bring an older database up to them: a table
+added since is created by :data:`SCHEMA` itself (``IF NOT EXISTS``), a column by
+:data:`MIGRATIONS`."""
 
 from __future__ import annotations
 
@@ -46,6 +48,10 @@ CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE TABLE IF NOT EXISTS spectators (  -- who watches an unfinished game (back after a restart)
     game INTEGER PRIMARY KEY REFERENCES games(id),
     players TEXT NOT NULL         -- JSON list of player ids, in join order
+);
+CREATE TABLE IF NOT EXISTS held_chat (  -- spectators' lines of an unfinished game, in order
+    game INTEGER NOT NULL REFERENCES games(id),
+    line TEXT NOT NULL            -- JSON: the chat message the players get at game_over
 );
 """
 

@@ -57,10 +57,13 @@ class Spectators:
             room.store.save_spectators(room.game_id, list(self))
 
     def chat(self, line: Message) -> None:
-        """A spectator's chat line: during a game to the spectators only, and kept."""
+        """A spectator's chat line: during a game to the spectators only, and kept (stored
+        too, so that a restart does not lose it)."""
         room = self._room
         if room.playing():
             self._held.append(line)
+            if room.game_id is not None:
+                room.store.hold_chat(room.game_id, line)
             room.out.to_all(line, only=lambda member: room.members[member] == SPECTATOR)
         else:
             room.out.to_all(line)
@@ -77,6 +80,11 @@ class Spectators:
             room.out.to_all(line, only=lambda member: room.members.get(member) == PLAYER)
         self._held = []
         room.store.save_spectators(game, [])
+        room.store.release_chat(game)
+
+    def restore_held(self, lines: list[Message]) -> None:
+        """After a restart: the lines held for the players of the stored game."""
+        self._held = list(lines)
 
     def expect_back(
         self,

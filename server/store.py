@@ -208,6 +208,29 @@ class Store:
             return []
         return [str(player) for player in players] if isinstance(players, list) else []
 
+    def hold_chat(self, game: int, line: dict[str, Any]) -> None:
+        """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
+        self._db.write("INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)))
+
+    def held_chat(self, game: int) -> list[dict[str, Any]]:
+        """The lines held for the players of ``game``, in the order said (a line that does
+        not decode is left out)."""
+        lines = []
+        for (text,) in self._db.read(
+            "SELECT line FROM held_chat WHERE game = ? ORDER BY rowid", (game,)
+        ):
+            try:
+                line = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(line, dict):
+                lines.append(line)
+        return lines
+
+    def release_chat(self, game: int) -> None:
+        """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
+        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,))
+
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
         """Mark a game over (or abandoned)."""
         self._db.write(
@@ -286,7 +309,7 @@ class Store:
         old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
         ((count,),) = self._db.read(f"SELECT count(*) FROM ({old})", (ended_before,))
         if count:
-            for table in ("decisions", "server_events"):
+            for table in ("decisions", "server_events", "held_chat"):
                 self._db.write(f"DELETE FROM {table} WHERE game IN ({old})", (ended_before,))
             self._db.write(
                 "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)

@@ -153,3 +153,65 @@ async def test_over_tcp_a_spectator_is_back_in_the_room_after_a_restart(
     assert joined["room"] == code and joined["role"] == "spectator"
     state = await back.expect("state")
     assert state["view"]["seat"] is None
+
+
+def play_to_the_end(h: Harness, conn: FakeConnection, player: Any, code: str) -> None:
+    """Ann takes her first choice whenever she decides, until the game is over."""
+    room = h.lobby.rooms[code]
+    while not conn.of_type("game_over"):
+        state = conn.of_type("state")[-1]
+        if state["view"]["legal"] and state["version"] == room.version:
+            choice = state["view"]["legal"][0]
+            act = {"type": "act", "room": code, "version": room.version, "choice": choice}
+            h.request(conn, player, act)
+        h.clock.advance(1)
+
+
+def test_spectators_chat_held_for_the_players_survives_a_restart(tmp_path: Path) -> None:
+    path = str(tmp_path / "s.sqlite3")
+    h = Harness(Store(path))
+    ann_conn, ann, code = table(h)
+    h.request(ann_conn, ann, {"type": "start", "room": code})
+    cid_conn, cid = watch(h, code)
+    h.request(cid_conn, cid, {"type": "chat", "room": code, "text": "Ann should block"})
+    h.request(cid_conn, cid, {"type": "chat", "room": code, "text": "[b]told you[/b]"})
+    ann_token = str(ann_conn.of_type("welcome")[0]["token"])
+    h.lobby.shutdown()
+    h.store.close()
+    again = Harness(Store(path))
+    back = again.connect()
+    player, _ = again.hello(back, "Ann", token=ann_token)
+    assert chats(back) == []  # still held: the game is not over
+    play_to_the_end(again, back, player, code)
+    after = back.inbox[back.inbox.index(back.of_type("game_over")[0]) :]
+    held = [m for m in after if m["type"] == "chat"]
+    assert [m["text"] for m in held] == ["Ann should block", "[b]told you[/b]"]
+    assert {(m["name"], m["seat"]) for m in held} == {("Cid", None)}
+    room = again.lobby.rooms[code]
+    assert again.store.held_chat(room.game_id or 0) == []  # delivered: nothing stays stored
+
+
+def test_an_older_database_gets_the_table_of_held_chat(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.sqlite3")
+    store = Store(path)
+    store._db.commit_now("DROP TABLE held_chat")  # a database from before the table existed
+    store.close()
+    store = Store(path)
+    game = store.create_game("QZKX", "space", ["Ann", "Bot 1"], [], {}, 3, 0)
+    store.hold_chat(game, {"type": "chat", "text": "hi"})
+    store.commit()
+    assert store.held_chat(game) == [{"type": "chat", "text": "hi"}]
+
+
+def test_an_abandoned_game_keeps_no_held_chat() -> None:
+    h = Harness()
+    ann_conn, ann, code = table(h)
+    h.request(ann_conn, ann, {"type": "start", "room": code})
+    cid_conn, cid = watch(h, code)
+    h.request(cid_conn, cid, {"type": "chat", "room": code, "text": "psst"})
+    room = h.lobby.rooms[code]
+    assert h.store.held_chat(room.game_id or 0) != []
+    h.request(ann_conn, ann, {"type": "leave_room", "room": code})
+    h.request(cid_conn, cid, {"type": "leave_room", "room": code})
+    assert room.closed
+    assert h.store.held_chat(room.game_id or 0) == []
