@@ -22,6 +22,12 @@ PROTOCOL_VERSION = 1
 EDITIONS = ("space", "shipwrecked")
 BOT_LEVELS = ("random", "basic", "expert")
 TIMERS = (0, 30, 60, 120)
+# A seat's bot takes over after a grace (issue 26, PROTOCOL.md §7): ``left_grace`` seconds after
+# its player's connection dropped, ``idle_grace`` seconds after its decision opened while its
+# player is connected and does nothing. Defaults for a table of friends: a dropped connection
+# gets a minute to come back; a player thinking, or making tea, gets three.
+LEFT_GRACE, LEFT_GRACES = 60, (10, 600)
+IDLE_GRACE, IDLE_GRACES = 180, (30, 1800)
 MIN_SEATS, MAX_SEATS = 2, 5
 SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 MAX_NAME = 24
@@ -87,6 +93,15 @@ def _str(msg: Mapping[str, Any], key: str, default: str | None = None) -> str:
     value = msg.get(key, default)
     if not isinstance(value, str):
         raise _bad(key, "a string")
+    return value
+
+
+def _seconds(msg: Mapping[str, Any], key: str, default: int, bounds: tuple[int, int]) -> int:
+    """A whole number of seconds within ``bounds`` (inclusive); ``bad_option`` outside them."""
+    value = _int(msg, key, default)
+    low, high = bounds
+    if not low <= value <= high:
+        raise ProtocolError(ErrorCode.BAD_OPTION, f"'{key}' must be {low} to {high} seconds")
     return value
 
 
@@ -243,6 +258,8 @@ class CreateRoom(Request):
     seats: int
     public: bool = True
     timer: int = 0
+    left_grace: int = LEFT_GRACE
+    idle_grace: int = IDLE_GRACE
     bots: int = 0
     bot_level: str = "basic"
     autostart: bool = False
@@ -275,6 +292,8 @@ class CreateRoom(Request):
             seats=seats,
             public=_bool(m, "public", True),
             timer=_option(_int(m, "timer", 0), TIMERS, "timer"),
+            left_grace=_seconds(m, "left_grace", LEFT_GRACE, LEFT_GRACES),
+            idle_grace=_seconds(m, "idle_grace", IDLE_GRACE, IDLE_GRACES),
             bots=bots,
             bot_level=_option(_str(m, "bot_level", "basic"), BOT_LEVELS, "bot_level"),
             autostart=_bool(m, "autostart", False),

@@ -1,5 +1,7 @@
 """The server deciding for a seat: a server bot's own turn, a seat whose human left or is away,
-and a present human whose time ran out (a timeout; ``away_after`` in a row mark the seat away).
+a present human whose time ran out (a timeout; ``away_after`` in a row mark the seat away), and
+a connected human who let the decision wait past the room's idle grace (the seat is away at
+once, see ``server.grace``).
 
 Plain levels decide on the spot; a thinking level (``expert``) decides in a worker process
 (``server.bots.pool``) while the loop serves every other table, and its choice counts only if
@@ -162,6 +164,12 @@ class Autoplay:
             by = "bot"
         elif seat.away:
             by = "away"
+            extra.append(table.seat_event("bot", "bot", index, (index,), **shown))
+        elif table.clock.idle_due(seat):
+            by = "idle"
+            seat.idle()
+            went_away = True
+            extra.append(table.seat_event("away", "away.idle", index))
             extra.append(table.seat_event("bot", "bot", index, (index,), **shown))
         else:
             by = "timeout"

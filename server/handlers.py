@@ -174,6 +174,8 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
         timer=req.timer,
         autostart=req.autostart,
         variants=variants,
+        left_grace=req.left_grace,
+        idle_grace=req.idle_grace,
     )
     room.first_seed = req.seed
     room.join_player(player.id, player.name)

@@ -235,6 +235,7 @@ class Lobby:
             self.vacancy.watch(room)
             self.presence.changed(room)  # everyone sees the player connected again
             room.send_game(player.id)
+            room.presence_changed(player.id)  # an away seat is its player's again
         return player
 
     def _resume(self, conn: Connection, token: str) -> Player:
@@ -293,6 +294,7 @@ class Lobby:
             self.vacancy.watch(room)
             if not room.closed:
                 self.presence.changed(room)
+                room.presence_changed()  # a countdown before the seat's bot takes over
 
     def _close_vacant(self, room: Room) -> None:
         """Close a room nobody is connected to (see server.vacancy); a started game is

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import EngineError, Event, GameOver, IllegalChoice, NotYourDecision
+from server.grace import Reason
 from server.seats import Seat
 from server.wire import StateFrames, encode
 
@@ -35,6 +36,8 @@ def room_message(room: Room) -> Message:
         "size": room.size,
         "public": room.public,
         "timer": room.timer,
+        "left_grace": room.left_grace,
+        "idle_grace": room.idle_grace,
         "autostart": room.autostart,
         "variants": list(room.variants),
         "host": room.host,
@@ -69,8 +72,14 @@ def events_message(room: str, events: list[Message], history: bool = False) -> M
     return {"type": "events", "room": room, "history": history, "events": events}
 
 
-def timer_message(room: str, version: int, timers: Iterable[tuple[Seat, float]]) -> Message:
-    """The ``timer`` message: the seats whose humans have a deadline and their seconds left."""
+def timer_message(
+    room: str,
+    version: int,
+    timers: Iterable[tuple[Seat, float]],
+    grace: Iterable[tuple[int, Reason, float]] = (),
+) -> Message:
+    """The ``timer`` message: the seats whose humans have a deadline and their seconds left;
+    ``grace``, the seats whose bot takes over in so many seconds, and why (server.grace)."""
     return {
         "type": "timer",
         "room": room,
@@ -79,7 +88,18 @@ def timer_message(room: str, version: int, timers: Iterable[tuple[Seat, float]])
             {"seat": seat.index, "seconds": round(seconds, 2), "away": seat.away}
             for seat, seconds in timers
         ],
+        "grace": [
+            {"seat": seat, "reason": str(reason), "seconds": round(seconds, 2)}
+            for seat, reason, seconds in grace
+        ],
     }
+
+
+def grace_countdowns(room: Room) -> list[tuple[int, Reason, float]]:
+    """(seat, reason, seconds left) of every running countdown before a bot takes a seat."""
+    left = [(seat, Reason.LEFT, seconds) for seat, seconds in room.absences.shown()]
+    idle = [(seat, Reason.IDLE, seconds) for seat, seconds in room.clock.idle_shown()]
+    return sorted(left + idle)
 
 
 def game_over_message(
@@ -180,13 +200,23 @@ class Broadcaster:
         self.to_all(room_message(self._room))
 
     def timer(self) -> Message | None:
-        """The ``timer`` message of the current decision, if the room shows timers."""
+        """The ``timer`` message of the current decision, if the room shows timers or
+        countdowns."""
         room = self._room
         if room.status != "playing":
             return None
-        if not room.timer and not any(seat.away for seat in room.table):
+        grace = grace_countdowns(room)
+        if not room.timer and not grace and not any(seat.away for seat in room.table):
             return None
-        return timer_message(room.code, room.version, room.clock.shown())
+        return timer_message(room.code, room.version, room.clock.shown(), grace)
+
+    def timer_now(self) -> None:
+        """A countdown started or stopped between two changes: the ``timer`` message, empty
+        or not, to every member."""
+        room = self._room
+        if room.status == "playing":
+            grace = grace_countdowns(room)
+            self.to_all(timer_message(room.code, room.version, room.clock.shown(), grace))
 
     def frames(self) -> StateFrames:
         """The state frames of the current version, built once per change."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from server.engine import replay
 from server.room import Hub, Room
 from server.seats import Seats
@@ -25,6 +26,8 @@ def restore_room(hub: Hub, stored: StoredGame) -> Room:
         len(stored.names),
         public=bool(settings.get("public", True)),
         timer=int(settings.get("timer", 0)),
+        left_grace=int(settings.get("left_grace", LEFT_GRACE)),
+        idle_grace=int(settings.get("idle_grace", IDLE_GRACE)),
         autostart=bool(settings.get("autostart", False)),
         variants=tuple(stored.variants),
     )

@@ -1,8 +1,8 @@
 """A room: its members (seated humans and spectators), its lifecycle and the acts of its game.
 
 Its parts live beside it: seats (``server.seats``), statuses and what each allows
-(``server.status``), the turn clock (``server.clock``), the server's own decisions
-(``server.autoplay``), its own log lines (``server.history``), spectators
+(``server.status``), the turn clock (``server.clock``), the graces before a missing player's bot
+takes over (``server.grace``), the server's own decisions (``server.autoplay``), its own log lines (``server.history``), spectators
 (``server.spectators``) and the messages out (``server.outgoing``). A request either raises
 :class:`ProtocolError` before changing anything, or applies completely (engine, store, messages).
 """
@@ -15,15 +15,17 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from server import outgoing
 from server.autoplay import Autoplay
 from server.bots import pool
 from server.clock import TurnClock
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
+from server.grace import Absences
 from server.history import History, seat_event
 from server.scheduler import Scheduler
-from server.seats import Seat, Seats
+from server.seats import Seat, Seats, SeatState
 from server.spectators import PLAYER, SPECTATOR, Spectators
 from server.status import Status as Status  # re-exported: the lobby and others import it here
 from server.status import Step, check, check_version
@@ -69,6 +71,8 @@ class Room:
         timer: int = 0,
         autostart: bool = False,
         variants: tuple[str, ...] = (),
+        left_grace: int = LEFT_GRACE,
+        idle_grace: int = IDLE_GRACE,
     ) -> None:
         self.hub = hub
         self.config: ServerConfig = hub.config
@@ -78,6 +82,8 @@ class Room:
         self.size = size
         self.public = public
         self.timer = timer
+        self.left_grace = left_grace  # seconds before a disconnected player's bot takes over
+        self.idle_grace = idle_grace  # seconds a connected player's decision may wait
         self.autostart = autostart
         self.variants = variants  # rule ids of RULES V, checked by the lobby
         self.table = Seats(size)
@@ -92,7 +98,17 @@ class Room:
         self.closed = False
         self.autoplay = Autoplay(self)
         self.clock = TurnClock(
-            hub.scheduler, hub.config, timer, lambda: self.table, self.autoplay.due
+            hub.scheduler,
+            hub.config,
+            timer,
+            lambda: self.table,
+            self.autoplay.due,
+            idle=idle_grace,
+            connected=hub.connected,
+            on_notice=self._countdowns_changed,
+        )
+        self.absences = Absences(
+            hub.scheduler, left_grace * hub.config.timer_scale, self._absent_too_long
         )
         self.history = History()
         self.out = outgoing.Broadcaster(self)
@@ -136,7 +152,7 @@ class Room:
             self.members[player] = PLAYER
             self._persist_seats()
             self._adopt_host(player)
-            self.clock.schedule()
+            self.presence_changed()
             return seat.index
         seat = self.table.seat_human(self.table.free(self.code), name, player)
         self.members[player] = PLAYER
@@ -149,6 +165,7 @@ class Room:
             raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
         self.members[player] = SPECTATOR
         self.watchers.persist()
+        self.presence_changed()
 
     def _adopt_host(self, player: str) -> None:
         self.host = player if self.host is None or self.host not in self.members else self.host
@@ -176,7 +193,6 @@ class Room:
                 self._persist_seats()
                 if self.status is Status.PLAYING:
                     self._announce([self.seat_event("away", "away.left", seat.index)])
-                    self.clock.schedule()
         elif role == SPECTATOR:
             self.watchers.persist()
         if self.host == player:
@@ -184,7 +200,9 @@ class Room:
         if not self.members:
             self.close(abandon=True)
             self.hub.room_closed(self)
-        elif announce:
+            return
+        self.presence_changed()
+        if announce:
             self.broadcast_room()
 
     def add_bot(self, level: str) -> int:
@@ -255,6 +273,7 @@ class Room:
         self.watchers.game_began()
         log.info("room %s: game %d started (%s, %s)", self.code, game_id, self.edition, names)
         self.clock.track(self.game, None)
+        self._count_absences()
         self.broadcast_room()
         for player in list(self.members):
             self.send_game(player)
@@ -264,6 +283,7 @@ class Room:
         """Record the room's new game (its seats as they are); returns its id. Raises
         ``store_unavailable`` while the database refuses writes."""
         settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
+        settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
         settings.update(autostart=self.autostart)
         settings.update(creator=self.creator, variants=list(self.variants))
         names = [seat.name for seat in self.table]
@@ -342,6 +362,7 @@ class Room:
         assert game is not None and self.game_id is not None
         self.status = Status.OVER
         self.clock.stop()
+        self.absences.stop()
         self.store.finish_game(self.game_id, "over", game.winner, game.turn)
         winner = None if game.winner is None else game.names[game.winner]
         log.info("room %s: game %d over, winner %s", self.code, self.game_id, winner or "none")
@@ -353,11 +374,56 @@ class Room:
     def resume(self) -> None:
         """Start the clocks (after :meth:`restore`, or once the database takes writes again)."""
         self.clock.track(self.game, None)
+        self._count_absences()
         self.clock.schedule()
+
+    # ------------------------------------------------------------------ presence
+
+    def presence_changed(self, back: str | None = None) -> None:
+        """A member connected, disconnected, came or went (``back``: this player's connection
+        is new): the seat of a player who is back is theirs again, the countdowns before a
+        missing player's bot takes over start or stop (every member is told), and the turn
+        clock follows (the idle grace counts only for connected players)."""
+        if not self.playing():
+            return
+        seat = None if back is None else self.seat_of(back)
+        if seat is not None and seat.acted():  # it was away: its player has it back
+            self._announce([self.seat_event("away", "away.back", seat.index)])
+            self.broadcast_room()
+        if self._count_absences() or seat is not None:
+            self.out.timer_now()
+        self.clock.schedule()
+
+    def _countdowns_changed(self) -> None:
+        """Tell every member the countdowns before bots take seats (the ``timer`` message)."""
+        self.out.timer_now()
+
+    def _count_absences(self) -> bool:
+        """Start or stop the ``left`` countdowns (server.grace); True if any did."""
+        if not self.playing():
+            self.absences.stop()
+            return False
+        connected = self.hub.connected
+        anyone = any(connected(member) for member in self.members)
+        return self.absences.update(self.table, connected, anyone)
+
+    def _absent_too_long(self, index: int) -> None:
+        """Seat ``index``'s player has been gone for the left grace: its bot takes over."""
+        seat = self.table[index]
+        if not self.playing() or seat is None or seat.state is not SeatState.PRESENT:
+            return
+        if seat.player is None or self.hub.connected(seat.player):
+            return
+        seat.idle()
+        self._announce([self.seat_event("away", "away.gone", index)])
+        self.broadcast_room()
+        self.clock.schedule()
+        self.out.timer_now()
 
     def close(self, abandon: bool) -> None:
         """Stop the clocks; with ``abandon`` an unfinished game is recorded as abandoned."""
         self.clock.stop()
+        self.absences.stop()
         self.autoplay.forget()
         self.watchers.cancel()
         self.closed = True

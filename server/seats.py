@@ -16,7 +16,9 @@ class SeatState(StrEnum):
     """Who decides for a seat."""
 
     PRESENT = "present"  # its human (connected or not: a dropped connection keeps the seat)
-    AWAY = "away"  # its human missed decisions in a row: a bot decides after away_delay
+    # its human missed decisions in a row, let one wait past the idle grace, or has been gone
+    # past the left grace (server.grace): a bot decides after away_delay until they are back
+    AWAY = "away"
     LEFT = "left"  # its human left the running game: a bot plays it until the game ends
     BOT = "bot"  # a server bot's seat
 
@@ -81,6 +83,11 @@ class Seat:
             self.state = SeatState.AWAY
             return True
         return False
+
+    def idle(self) -> None:
+        """The human, connected, let a decision wait past the idle grace, or has been
+        disconnected past the left grace: away until they act or come back."""
+        self.state = SeatState.AWAY
 
     def to_bot(self) -> None:
         """A seat whose human left becomes a ``basic`` bot's for the next game."""

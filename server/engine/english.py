@@ -80,6 +80,7 @@ EVENT_TEXTS: dict[str, tuple[str, str | None]] = {
     "away.left": ("{player} left; a bot plays on.", None),
     "away.back": ("{player} is back.", None),
     "away.idle": ("{player} is away; their bot plays until they act.", None),
+    "away.gone": ("{player} is not connected; their bot plays until they come back.", None),
     "bot": ("{player} is away; their bot chose: {label}.", "{player} is away; their bot decided."),
     "timeout": (
         "{player} ran out of time; their bot chose: {label}.",

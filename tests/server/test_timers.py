@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.messages import IDLE_GRACE
 from server.room import Room
 from tests.server.harness import FakeConnection, Harness
 
@@ -114,14 +115,15 @@ def test_back_resets_the_count_of_timeouts_in_a_row() -> None:
     assert seat is not None and not seat.away
 
 
-def test_without_a_timer_a_person_is_waited_for() -> None:
+def test_without_a_timer_a_person_is_waited_for_the_idle_grace() -> None:
+    # What comes after it is tests/server/test_grace.py's.
     h = Harness()
     conn, ann, room = duel(h, timer=0)
     wait_for_my_turn(h, room)
     version = room.version
-    h.clock.advance(86_400)
+    h.clock.advance(IDLE_GRACE - 0.1)
     assert room.version == version and not events(conn, "timeout")
-    assert room.clock.deadlines() == {}  # her seat has no deadline at all
+    assert room.clock.deadlines() == {0: h.clock.now + 0.1}  # only the idle grace's
     assert act(h, conn, ann, room)["type"] != "error"
 
 
