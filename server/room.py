@@ -2,8 +2,9 @@
 
 Its parts live beside it: seats (``server.seats``), statuses and what each allows
 (``server.status``), the turn clock (``server.clock``), the graces before a missing player's bot
-takes over (``server.grace``), the server's own decisions (``server.autoplay``), its own log lines (``server.history``), spectators
-(``server.spectators``) and the messages out (``server.outgoing``). A request either raises
+takes over (``server.grace``), the server's own decisions (``server.autoplay``), its own log
+lines (``server.history``), spectators (``server.spectators``) and the messages out
+(``server.outgoing``). A request either raises
 :class:`ProtocolError` before changing anything, or applies completely (engine, store, messages).
 """
 
