@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from protocol.errors import ProtocolError
-from protocol.messages import Act, Request, parse_client
+from protocol.messages import IDLE_GRACES, Act, Request, parse_client
 from selfish_tui import clock, i18n
 from selfish_tui.client import NetworkClient
 from selfish_tui.i18n import N_, _, ngettext
@@ -124,6 +124,26 @@ def while_running(
             handler(app, message)
 
     return guarded
+
+
+def countdowns(grace: Any) -> list[tuple[int, str, float]]:
+    """A ``timer`` message's ``grace`` list as (seat, reason, seconds); an entry that is not one
+    (a hostile or newer server) is left out."""
+    out = []
+    for entry in grace if isinstance(grace, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        seat, reason, seconds = entry.get("seat"), entry.get("reason"), entry.get("seconds")
+        if (
+            isinstance(seat, int)
+            and not isinstance(seat, bool)
+            and reason in ("left", "idle")
+            and isinstance(seconds, int | float)
+            and not isinstance(seconds, bool)
+            and 0 <= seconds < 86_400
+        ):
+            out.append((seat, str(reason), float(seconds)))
+    return out
 
 
 class SelfishApp(App[None]):
@@ -598,6 +618,8 @@ class SelfishApp(App[None]):
             "bot_level": self.plan.bot_level,
             "public": False,
             "timer": 0,
+            # Nobody waits for a local player: the longest idle grace before the bot plays on.
+            "idle_grace": IDLE_GRACES[1],
             "autostart": True,
         }
         if self.plan.seed is not None:
@@ -705,6 +727,7 @@ class SelfishApp(App[None]):
         if room is None:
             return
         room.timers = {int(t["seat"]): float(t["seconds"]) for t in data.get("timers") or []}
+        room.grace = countdowns(data.get("grace"))
         room.timers_at = clock.now()
         room.timers_version = int(data.get("version", room.version))
         table = self._table()

@@ -105,6 +105,9 @@ def event_templates() -> dict[str, str]:
         "away.left": pgettext("event", "{player} left; a bot plays on."),
         "away.back": pgettext("event", "{player} is back."),
         "away.idle": pgettext("event", "{player} is away; their bot plays until they act."),
+        "away.gone": pgettext(
+            "event", "{player} is not connected; their bot plays until they come back."
+        ),
         "bot": pgettext("event", "{player} is away; their bot chose: {label}."),
         "timeout": pgettext("event", "{player} ran out of time; their bot chose: {label}."),
     }

@@ -79,6 +79,8 @@ class RoomState:
     timers: dict[int, float] = field(default_factory=dict)
     timers_at: float = 0.0
     timers_version: int = -1
+    # The countdowns before a bot takes a seat (``timer.grace``): (seat, reason, seconds).
+    grace: list[tuple[int, str, float]] = field(default_factory=list)
     game_over: dict[str, Any] | None = None
     result_shown: bool = False
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
@@ -98,6 +100,15 @@ class RoomState:
         if seat is None or seat not in self.timers or self.timers_version != self.version:
             return None
         return max(0.0, self.timers[seat] - (clock.now() - self.timers_at))
+
+    def takeovers(self) -> list[tuple[int, str, float]]:
+        """(seat, reason, seconds left) of each countdown before a bot takes a seat (reason
+        ``left`` or ``idle``), soonest first; none once the version they came with is gone."""
+        if self.timers_version != self.version or (self.view or {}).get("over"):
+            return []
+        elapsed = clock.now() - self.timers_at
+        left = [(seat, reason, max(0.0, seconds - elapsed)) for seat, reason, seconds in self.grace]
+        return sorted(left, key=lambda entry: (entry[2], entry[0]))
 
     def presence(self) -> dict[int, str]:
         """Seat -> 'away' / 'offline' / 'bot' / 'left' / 'here', from the room's seat list."""

@@ -12,6 +12,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
 
+from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import N_, _, pgettext
 from selfish_tui.model import seat_colour
@@ -230,8 +231,26 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(JoinScreen(), chosen)
 
 
+# The graces a new room offers (seconds a dropped player, then an idle one, is waited for before
+# the seat's bot plays it: PROTOCOL.md §7), the server's defaults first.
+GRACES = ((LEFT_GRACE, IDLE_GRACE), (30, 60), (120, 300), (300, 600))
+
+
+def minutes(seconds: int) -> str:
+    """A grace as the dialog says it: "30 s", "2 min"."""
+    if seconds % 60:
+        return _("{seconds} s").format(seconds=seconds)
+    return _("{minutes} min").format(minutes=seconds // 60)
+
+
+def grace_label(left: int, idle: int) -> str:
+    """One choice of graces: how long a dropped player, and an idle one, is waited for."""
+    return _("dropped {left} · idle {idle}").format(left=minutes(left), idle=minutes(idle))
+
+
 class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
-    """Edition, seats, bots, bot level, timer, private: everything ``create_room`` takes."""
+    """Edition, seats, bots, bot level, timer, graces, private: everything ``create_room``
+    takes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
@@ -279,6 +298,14 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                     id="new-timer",
                 )
+                yield Static(_("Bots step in"))
+                yield Select(
+                    [(grace_label(left, idle), (left, idle)) for left, idle in GRACES],
+                    value=(LEFT_GRACE, IDLE_GRACE),
+                    allow_blank=False,
+                    compact=True,
+                    id="new-grace",
+                )
                 yield Static("")
                 yield Checkbox(private_label(False), compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
@@ -302,6 +329,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
             return
         seats = int(self._value("seats"))
         bots = min(int(self._value("bots")), seats - 1)
+        left_grace, idle_grace = self._value("grace")
         self.dismiss(
             {
                 "edition": str(self._value("edition")),
@@ -309,6 +337,8 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                 "bots": bots,
                 "bot_level": str(self._value("level")),
                 "timer": int(self._value("timer")),
+                "left_grace": int(left_grace),
+                "idle_grace": int(idle_grace),
                 "public": not self.query_one("#new-private", Checkbox).value,
             }
         )

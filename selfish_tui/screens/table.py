@@ -137,6 +137,7 @@ class TableScreen(Screen[None]):
         status = self.query_one(StatusLine)
         status.update_view(view, self.room.code, self._status_timer(view))
         status.set_away(seat is not None and presence.get(seat) == "away")
+        status.set_takeovers(self.room.takeovers(), seat)
         deciding = bool(view.get("legal"))
         if (
             not deciding

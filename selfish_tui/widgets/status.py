@@ -1,4 +1,5 @@
-"""The status line: edition, turn, whose turn, phase, what we wait for, the timer countdown."""
+"""The status line: edition, turn, whose turn, phase, what we wait for, the timer countdown, and
+the countdown before a bot takes a missing player's seat."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ from selfish_tui import clock
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import _, pgettext
 from selfish_tui.model import View, player_name, seat_colour
+from selfish_tui.plain import fit
+
+# A name in the takeover countdown is cut to this many cells, so that the countdown itself (at
+# the end of the sentence) always fits in 80 columns.
+TAKEOVER_NAME_CELLS = 16
 
 
 def phases() -> dict[str, str]:
@@ -21,6 +27,24 @@ def phases() -> dict[str, str]:
         "resolving": pgettext("phase", "resolving"),
         "over": pgettext("phase", "game over"),
     }
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds as m:ss, rounded up (a countdown reads 0:45 until 45 s are really gone)."""
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def takeover_text(reason: str, name: str, seconds: float, mine: bool) -> str:
+    """The countdown before a bot takes a seat, in the active language: ``reason`` ``left``
+    (its player is not connected) or ``idle`` (connected, not deciding)."""
+    time = clock_text(seconds)
+    if mine:
+        return _("You are idle — a bot plays for you in {time}").format(time=time)
+    name = fit(name, TAKEOVER_NAME_CELLS)
+    if reason == "left":
+        return _("{name} left — a bot plays for {name} in {time}").format(name=name, time=time)
+    return _("{name} is idle — a bot plays for {name} in {time}").format(name=name, time=time)
 
 
 def kind_words() -> dict[str, str]:
@@ -50,6 +74,8 @@ class StatusLine(Static):
         self.deadline: float | None = None
         self.connection_note = ""
         self.away = False
+        self.me: int | None = None  # our seat (None: watching)
+        self.takeovers: list[tuple[int, str, float]] = []  # (seat, reason, deadline), soonest first
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self._tick)
@@ -72,6 +98,13 @@ class StatusLine(Static):
             self.away = away
             self._redraw()
 
+    def set_takeovers(self, takeovers: list[tuple[int, str, float]], me: int | None) -> None:
+        """Count down the seats a bot is about to take: (seat, reason, seconds left)."""
+        now = clock.now()
+        self.takeovers = [(seat, reason, now + left) for seat, reason, left in takeovers]
+        self.me = me
+        self._redraw()
+
     def seconds_left(self) -> int | None:
         """Whole seconds until the current deadline, or None."""
         if self.deadline is None:
@@ -79,7 +112,7 @@ class StatusLine(Static):
         return max(0, int(self.deadline - clock.now() + 0.999))
 
     def _tick(self) -> None:
-        if self.deadline is not None:
+        if self.deadline is not None or self.takeovers:
             self._redraw()
 
     def _redraw(self) -> None:
@@ -91,10 +124,20 @@ class StatusLine(Static):
         if self.connection_note:
             line.append(f" {self.connection_note} ", style="bold reverse bright_red")
             line.append(" ")
+        view = self.view_data
+        if view is not None and self.takeovers and not view.get("over"):
+            # First after connection trouble: everyone at the table must see it, in 80 columns.
+            seat, reason, deadline = self.takeovers[0]
+            text = takeover_text(
+                reason, player_name(view, seat), deadline - clock.now(), seat == self.me
+            )
+            line.append(f" {text} ", style="bold reverse yellow")
+            if len(self.takeovers) > 1:
+                line.append(f" +{len(self.takeovers) - 1}", style="bold")
+            line.append(" ")
         if self.away:
             line.append(_(" away: a bot plays for you until you choose "), style="bold reverse")
             line.append(" ")
-        view = self.view_data
         if view is None:
             line.append(_("Not in a game."))
             return line
