@@ -178,10 +178,13 @@ class Events(Event):
 
 @dataclass(slots=True)
 class Timer(Event):
-    """``timer``: seconds left for the seats the server would decide for."""
+    """``timer``: seconds left for the seats the server would decide for; ``grace``, the
+    countdowns before a bot takes a missing player's seat (seat, reason, seconds; empty from
+    a server that sends none)."""
 
     room: str
     timers: list[Message]
+    grace: list[Message]
 
 
 @dataclass(slots=True)
@@ -465,7 +468,11 @@ class ClientConnection:
         if kind == "ok":
             return Ok(message, request)
         if kind == "timer":
-            return Timer(message, request, message["room"], message["timers"])
+            grace = message.get("grace")
+            countdowns = (
+                [g for g in grace if isinstance(g, dict)] if isinstance(grace, list) else []
+            )
+            return Timer(message, request, message["room"], message["timers"], countdowns)
         if kind == "room":
             return RoomUpdate(message, request, message["room"])
         if kind == "error":

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     n INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     choice BLOB NOT NULL,         -- msgpack map, as the choice travels on the wire
-    by TEXT NOT NULL,             -- human | bot | timeout | away
+    by TEXT NOT NULL,             -- human | bot | timeout | away | idle
     at REAL NOT NULL,
     PRIMARY KEY (game, n)
 );

@@ -21,6 +21,7 @@ from protocol.client import (
     RemoteProtocolError,
     RoomUpdate,
     State,
+    Timer,
     Welcome,
 )
 from protocol.codec import MessageDecoder, encode
@@ -313,3 +314,14 @@ def test_good_frames_before_a_bad_one_still_count() -> None:
     with pytest.raises(RemoteProtocolError):
         next(events)
     assert conn.closed
+
+
+def test_a_timer_carries_the_takeover_countdowns() -> None:
+    conn = welcomed()
+    grace = [{"seat": 1, "reason": "left", "seconds": 44.5}]
+    timer = {"type": "timer", "room": "ABCD", "version": 3, "timers": [], "grace": grace}
+    (event,) = feed(conn, encode(timer))
+    assert isinstance(event, Timer) and event.grace == grace
+    del timer["grace"]  # a server from before the countdowns
+    (event,) = feed(conn, encode(timer))
+    assert isinstance(event, Timer) and event.grace == []

@@ -234,3 +234,16 @@ def test_bad_grace_options_get_a_clear_error(options: Message, code: str, messag
     error = h.request(conn, ann, create)
     assert (error["type"], error["code"], error["message"]) == ("error", code, message)
     assert h.lobby.rooms == {}  # nothing was created
+
+
+def test_a_game_whose_humans_all_stopped_acting_ends_without_a_timer() -> None:
+    # Issue 27: connected players who never act cannot keep a game (and its room) forever.
+    h = Harness()
+    (ann_conn, _ann), _bob, room = table(h, idle_grace=30)
+    for _ in range(10_000):
+        if room.game is not None and room.game.over:
+            break
+        h.clock.advance(30)
+    assert room.game is not None and room.game.over
+    assert ann_conn.of_type("game_over")
+    assert all(seat.away for seat in room.table)  # both went away idle, their bots finished
