@@ -388,7 +388,7 @@ class Room:
         if not self.playing():
             return
         seat = None if back is None else self.seat_of(back)
-        if seat is not None and seat.acted():  # it was away: its player has it back
+        if seat is not None and seat.returned():  # it was away: its player has it back
             self._announce([self.seat_event("away", "away.back", seat.index)])
             self.broadcast_room()
         if self._count_absences() or seat is not None:

@@ -75,6 +75,14 @@ class Seat:
             self.state = SeatState.PRESENT
         return was_away
 
+    def returned(self) -> bool:
+        """The human's connection is new: an away seat is theirs again (the count of timeouts
+        in a row stays: reconnecting is not deciding). True if the seat was away."""
+        was_away = self.away
+        if was_away:
+            self.state = SeatState.PRESENT
+        return was_away
+
     def timed_out(self, away_after: int) -> bool:
         """A bot decided for the human because time ran out; after ``away_after`` in a row the
         seat is away. True when it became away now."""

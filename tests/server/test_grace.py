@@ -247,3 +247,18 @@ def test_a_game_whose_humans_all_stopped_acting_ends_without_a_timer() -> None:
     assert room.game is not None and room.game.over
     assert ann_conn.of_type("game_over")
     assert all(seat.away for seat in room.table)  # both went away idle, their bots finished
+
+
+def test_reconnecting_is_not_deciding_for_the_timeouts_in_a_row() -> None:
+    # A client cycling its connection must not dodge the away mark of two timeouts in a row.
+    h = Harness()
+    ann, (bob_conn, bob), room = table(h, timer=30)
+    until_decides(h, room, 1, ann)
+    h.clock.advance(30)
+    seat = room.table[1]
+    assert seat is not None and seat.timeouts == 1
+    h.disconnect(bob_conn, bob)
+    h.hello(h.connect(), "Bob", token=token(bob_conn))
+    until_decides(h, room, 1, ann)
+    h.clock.advance(30)
+    assert seat.away and keys(ann[0])[-1] == "away.idle"
