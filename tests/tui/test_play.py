@@ -273,3 +273,12 @@ async def test_what_the_network_posts_during_shutdown_is_dropped(server_port: in
     assert not app.is_running and not app.lobby.query("#rooms")
     app.feed({"type": "rooms", "rooms": []})
     app.on_connection_lost(ConnectionLost("gone", 1.0))
+
+
+async def test_the_new_room_dialog_sets_when_bots_step_in(server_port: int) -> None:
+    app = SelfishApp("127.0.0.1", server_port, "Host")
+    async with app.run_test(size=(80, 24)) as pilot:
+        # Edition, seats, bots, level, timer: five tabs to "Bots step in"; the next preset.
+        room = await create_room(pilot, app, *["tab"] * 5, "enter", "down", "enter")
+        await wait_for(pilot, lambda: "left_grace" in room.info)
+        assert (room.info["left_grace"], room.info["idle_grace"]) == (30, 60)
