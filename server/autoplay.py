@@ -167,7 +167,7 @@ class Autoplay:
             extra.append(table.seat_event("bot", "bot", index, (index,), **shown))
         elif table.clock.idle_due(seat):
             by = "idle"
-            seat.idle()
+            seat.mark_away()
             went_away = True
             extra.append(table.seat_event("away", "away.idle", index))
             extra.append(table.seat_event("bot", "bot", index, (index,), **shown))

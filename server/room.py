@@ -415,7 +415,7 @@ class Room:
             return
         if seat.player is None or self.hub.connected(seat.player):
             return
-        seat.idle()
+        seat.mark_away()
         self._announce([self.seat_event("away", "away.gone", index)])
         self.broadcast_room()
         self.clock.schedule()

@@ -92,9 +92,9 @@ class Seat:
             return True
         return False
 
-    def idle(self) -> None:
+    def mark_away(self) -> None:
         """The human, connected, let a decision wait past the idle grace, or has been
-        disconnected past the left grace: away until they act or come back."""
+        disconnected past the left grace (server.grace): away until they act or come back."""
         self.state = SeatState.AWAY
 
     def to_bot(self) -> None:
