@@ -92,8 +92,11 @@ class TurnClock:
         self._opened = {
             seat: now if seat == actor or seat not in opened else opened[seat] for seat in needing
         }
+        # A decision opened afresh has not had its idle countdown told yet.
         self._noticed = {
-            seat for seat in self._noticed if self._opened.get(seat, now) == opened.get(seat)
+            seat
+            for seat in self._noticed
+            if seat in self._opened and self._opened[seat] == opened.get(seat)
         }
 
     def deadline(self, index: int) -> float | None:
