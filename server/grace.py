@@ -62,11 +62,6 @@ class Absences:
         self.schedule()
         return changed
 
-    def deadline(self, index: int) -> float | None:
-        """When seat ``index``'s bot takes over, if its countdown runs."""
-        since = self.since.get(index)
-        return None if since is None else since + self.grace
-
     def shown(self) -> list[tuple[int, float]]:
         """(seat, seconds left) of every running countdown, in seat order."""
         now = self._scheduler.time()
