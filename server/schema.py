@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+
 from server.database import Database
 from server.tokens import token_hash
+
+log = logging.getLogger("selfish.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -61,7 +66,12 @@ def create(db: Database) -> None:
             db.commit_now(statement)
     # Tokens of databases from before they were hashed (a hash is 64 hex digits). A revoked
     # token is no token: hashing "revoked:<id>" would make it one anybody who knows the id has.
+    # A token that is not text (a BLOB, a number) is no token either: Store.players skips it.
     for pid, token in db.read(
-        "SELECT id, token FROM players WHERE length(token) != 64 AND token NOT LIKE 'revoked:%'"
+        "SELECT id, token FROM players WHERE typeof(token) = 'text' AND length(token) != 64 "
+        "AND token NOT LIKE 'revoked:%'"
     ):
-        db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
+        try:
+            db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
+        except sqlite3.IntegrityError as exc:  # two rows with one old token: the first has it
+            log.error("player %r: its token cannot be hashed (%s); skipped", pid, exc)

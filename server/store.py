@@ -34,7 +34,10 @@ from server.records import (
     StoredGame,
     StoreUnavailable,
     choice_from_blob,
+    event_from_row,
     game_from_row,
+    json_text,
+    player_from_row,
 )
 from server.schema import create
 from server.tokens import is_hash, token_hash
@@ -115,16 +118,21 @@ class Store:
         )
 
     def players(self) -> list[tuple[str, str, str]]:
-        """Every known (id, token hash, name)."""
-        return [
-            (str(p), str(t), str(n))
-            for p, t, n in self._db.read("SELECT id, token, name FROM players")
-        ]
+        """Every known (id, token hash, name). A row that cannot be used (a column that is not
+        text) is left out, with a log line: that identity is unknown until the row is mended."""
+        players = []
+        for row in self._db.read("SELECT id, token, name FROM players"):
+            try:
+                players.append(player_from_row(row))
+            except CorruptRow as exc:
+                log.error("%s; skipped", exc)
+        return players
 
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
         rows = self._db.read("SELECT token FROM players WHERE id = ?", (player,))
-        return str(rows[0][0]) if rows and is_hash(rows[0][0]) else None
+        token = rows[0][0] if rows else None
+        return token if isinstance(token, str) and is_hash(token) else None
 
     def revoke(self, player: str) -> bool:
         """Make ``player``'s token unusable (the identity and its games stay); True if found."""
@@ -203,10 +211,13 @@ class Store:
         """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
         rows = self._db.read("SELECT players FROM spectators WHERE game = ?", (game,))
         try:
-            players = json.loads(rows[0][0]) if rows else []
-        except ValueError:
+            players = json_text(rows[0][0], "spectators") if rows else []
+        except ValueError as exc:
+            log.error("game %d: %s; its spectators are not restored", game, exc)
             return []
-        return [str(player) for player in players] if isinstance(players, list) else []
+        if not isinstance(players, list):
+            return []
+        return [player for player in players if isinstance(player, str)]
 
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
         """Mark a game over (or abandoned)."""
@@ -268,14 +279,13 @@ class Store:
                 "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
             )
         ):
+            if not isinstance(seat, int):
+                raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
             game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
         for position, event in self._db.read(
             "SELECT position, event FROM server_events WHERE game = ? ORDER BY rowid", (game.id,)
         ):
-            try:
-                game.events.append((position, json.loads(event)))
-            except ValueError as exc:
-                raise CorruptRow(f"game {game.id}, a server event: {exc}") from exc
+            game.events.append(event_from_row(game.id, position, event))
         return game
 
     # -- retention (server.retention) -------------------------------------------------------

@@ -1,0 +1,116 @@
+"""Hardening, round 2 (issue 27), the store's items: start-up over bad rows (8), file modes
+(10), names (9), replays listed by pages (3) and rooms nobody uses (6).
+
+Where the attack happens over the network the test goes through real TCP on loopback; the
+rest use the in-memory harness (tests.server.harness) or a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.store import Store
+from server.tokens import token_hash
+from tests.server.conftest import ClientFactory, ServerFactory
+
+CREATE = {"type": "create_room", "edition": "space", "seats": 2}
+
+
+# ---------------------------------------------------------------- 8: one bad row
+
+
+GOOD_TOKEN = "good-token-of-ann"
+
+
+def _database_with_bad_rows(db: Path) -> tuple[int, list[int]]:
+    """A database file holding one good unfinished game of Ann's and, in every table read at
+    start-up, rows of types the code does not expect; returns (good game, bad games)."""
+    store = Store(str(db))
+    store.save_player("pann00001", GOOD_TOKEN, "Ann")
+    seats = [
+        {"kind": "human", "name": "Ann", "player": "pann00001", "level": "basic", "left": False},
+        {"kind": "bot", "name": "Bot 1", "player": None, "level": "basic", "left": False},
+    ]
+    names = ["Ann", "Bot 1"]
+
+    def game(**_: object) -> int:
+        return store.create_game("GOOD", "space", names, seats, {"public": True}, 5, 0)
+
+    good = game()
+    bad = [game() for _ in range(9)]
+    store.save_spectators(good, ["pann00001"])
+    store.close()
+    conn = sqlite3.connect(db)
+    with conn:
+        # players: a token stored as a BLOB (the issue's case), a name and an id as BLOBs
+        conn.execute("INSERT INTO players VALUES ('pblob0001', X'00ff', 'Blob', 0, 0)")
+        conn.execute("INSERT INTO players VALUES ('pblob0002', 'x', X'c0', 0, 0)")
+        conn.execute("INSERT INTO players VALUES (X'01', 'y', 'Id', 0, 0)")
+        # games: every column the start reads, of a wrong type or shape, one per game
+        for column, value in (
+            ("names", "5"),
+            ("names", b"[]"),
+            ("seats", "[1, 2]"),
+            ("settings", b"{}"),
+            ("seed", "abc"),
+            ("room", b"ROOM"),
+            ("winner", "x"),
+        ):
+            conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, bad.pop(0)))
+        # decisions and server events of the last two bad games
+        conn.execute("INSERT INTO decisions VALUES (?, 0, 'a', 'x', 'human', 0)", (bad[0],))
+        conn.execute("INSERT INTO server_events VALUES (?, 'p', 7)", (bad[1],))
+        # the good game's spectators, not JSON text
+        conn.execute("UPDATE spectators SET players = X'00' WHERE game = ?", (good,))
+    conn.close()
+    return good, list(range(good + 1, good + 10))
+
+
+async def test_item8_bad_rows_of_every_table_do_not_stop_the_start(
+    tmp_path: Path,
+    make_server: ServerFactory,
+    connect: ClientFactory,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    db = tmp_path / "server.sqlite3"
+    good, bad = _database_with_bad_rows(db)
+    with caplog.at_level(logging.WARNING, logger="selfish.server"):
+        server = await make_server(db=str(db))
+    # the good game came back and its player resumes it over TCP
+    ann = await connect(server.port)
+    welcome = await ann.hello("Ann", GOOD_TOKEN)
+    assert welcome["player"] == "pann00001"
+    joined = await ann.expect("joined")
+    assert server.lobby.rooms[joined["room"]].game_id == good
+    # each bad row was reported, none stopped the start
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "player 'pblob0001': token is a BLOB, not text; skipped" in logged
+    assert "player 'pblob0002': name is a BLOB" in logged
+    assert "player b'\\x01': id is a BLOB" in logged
+    for game in bad:
+        assert f"game {game}" in logged
+    assert f"game {good}: spectators is a BLOB" in logged
+    await server.stop()
+    conn = sqlite3.connect(db)
+    statuses = dict(conn.execute("SELECT id, status FROM games").fetchall())
+    conn.close()
+    assert statuses[good] == "playing"
+    assert {statuses[game] for game in bad} == {"abandoned"}
+
+
+def test_item8_the_store_opens_a_file_whose_old_tokens_collide(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(db)
+    Store(str(db)).close()
+    with conn:  # an old, unhashed token whose hash another row already has
+        conn.execute("INSERT INTO players VALUES ('p1', ?, 'A', 0, 0)", (token_hash("same"),))
+        conn.execute("INSERT INTO players VALUES ('p2', 'same', 'B', 0, 0)")
+    conn.close()
+    store = Store(str(db))
+    assert [pid for pid, _, _ in store.players()] == ["p1", "p2"]
+    assert store.token_of("p1") is not None and store.token_of("p2") is None
+    store.close()
