@@ -8,6 +8,7 @@ rest use the in-memory harness (tests.server.harness) or a real SQLite file.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from pathlib import Path
 
@@ -114,3 +115,40 @@ def test_item8_the_store_opens_a_file_whose_old_tokens_collide(tmp_path: Path) -
     assert [pid for pid, _, _ in store.players()] == ["p1", "p2"]
     assert store.token_of("p1") is not None and store.token_of("p2") is None
     store.close()
+
+
+# ---------------------------------------------------------------- 10: file modes
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_item10_the_database_its_log_and_directory_are_private(tmp_path: Path) -> None:
+    previous = os.umask(0o022)  # the usual umask, whatever the test runner's
+    try:
+        db = tmp_path / "data" / "server.sqlite3"
+        store = Store(str(db))
+        store.save_player("p1", "t", "Ann")  # a write: the write-ahead log exists now
+        wal = db.with_name(db.name + "-wal")
+        assert wal.exists()
+        assert [_mode(p) for p in (db.parent, db, wal)] == [0o700, 0o600, 0o600]
+        store.close()
+    finally:
+        os.umask(previous)
+
+
+def test_item10_an_existing_database_keeps_its_mode(tmp_path: Path) -> None:
+    db = tmp_path / "server.sqlite3"
+    db.touch(mode=0o640)
+    db.chmod(0o640)  # the operator's choice (a backup group)
+    Store(str(db)).close()
+    assert _mode(db) == 0o640
+
+
+def test_item10_the_ssh_host_key_is_private(tmp_path: Path) -> None:
+    from server.gateway.server import load_host_key
+
+    key = tmp_path / "data" / "ssh_host_ed25519_key"
+    load_host_key(key)
+    assert [_mode(key.parent), _mode(key)] == [0o700, 0o600]
