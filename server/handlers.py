@@ -209,7 +209,7 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
             raise ProtocolError(
                 ErrorCode.ROOM_FULL, f"room {room.code} has {watching} spectators already"
             )
-        room.join_spectator(player.id)
+        room.join_spectator(player.id, player.name)
     else:
         room.join_player(player.id, player.name)
     player.rooms.append(room.code)

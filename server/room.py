@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from server import outgoing
 from server.autoplay import Autoplay
@@ -138,17 +139,31 @@ class Room:
             self._adopt_host(player)
             self.clock.schedule()
             return seat.index
+        self.check_name(name)
         seat = self.table.seat_human(self.table.free(self.code), name, player)
         self.members[player] = PLAYER
         self._adopt_host(player)
         return seat.index
 
-    def join_spectator(self, player: str) -> None:
-        """Let ``player`` watch (a spectator never hosts)."""
+    def join_spectator(self, player: str, name: str) -> None:
+        """Let ``player`` watch under ``name`` (a spectator never hosts)."""
         if player in self.members:
             raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
+        self.check_name(name)
         self.members[player] = SPECTATOR
         self.watchers.persist()
+
+    def check_name(self, name: str) -> None:
+        """Raise ``bad_name`` if ``name`` looks like, without being, the name of a seat here
+        (a person or a bot: "Bot 1" or "Ann" with a Cyrillic o or A). The very same name is no
+        disguise: the seat numbers it ("Ann 2")."""
+        for seat in self.table:
+            if seat.name != name and looks_like(name, seat.name):
+                raise ProtocolError(
+                    ErrorCode.BAD_NAME,
+                    f"your name looks like the name of seat {seat.index + 1} in room "
+                    f"{self.code}; choose another name to join it",
+                )
 
     def _adopt_host(self, player: str) -> None:
         self.host = player if self.host is None or self.host not in self.members else self.host

@@ -10,11 +10,16 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import unicodedata
 from pathlib import Path
 
 import pytest
 
+from protocol.confusables import looks_like
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import check_name
 from server.store import Store
+from server.tcp import RunningServer
 from server.tokens import token_hash
 from tests.server.conftest import ClientFactory, ServerFactory
 
@@ -152,3 +157,65 @@ def test_item10_the_ssh_host_key_is_private(tmp_path: Path) -> None:
     key = tmp_path / "data" / "ssh_host_ed25519_key"
     load_host_key(key)
     assert [_mode(key.parent), _mode(key)] == [0o700, 0o600]
+
+
+# ---------------------------------------------------------------- 9: names
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["An\u200dn", "\u200eAnn", "Ann\u202e", "\ufeffBob", "Zo\u00ade", "Ann\U000e0041", "\u2066Cy"],
+)
+def test_item9_format_characters_are_refused_in_names(name: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        check_name(name)
+    assert caught.value.code == ErrorCode.BAD_NAME
+    hidden = next(ch for ch in name if unicodedata.category(ch) == "Cf")
+    assert f"U+{ord(hidden):04X}" in caught.value.message
+
+
+@pytest.mark.parametrize("name", ["B\u043et 1", "\u0392ot 2", "B0t 1", "b\u03bft 3", "BOT O"])
+def test_item9_a_name_that_looks_like_a_bots_is_refused(name: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        check_name(name)
+    assert caught.value.message == "that name is kept for the server's bots"
+
+
+@pytest.mark.parametrize("name", ["Bot lover", "Bob", "Bot lol", "\u674e\u96f7", "Zo\u00eb"])
+def test_item9_names_unlike_a_bots_pass(name: str) -> None:
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("\u0410nn", "Ann"), ("Il", "ll"), ("rn", "m"), ("ann", "Ann")]
+)
+def test_item9_lookalikes_share_a_skeleton(a: str, b: str) -> None:
+    assert looks_like(a, b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("Ann", "Anne"), ("Bob", "Bob 2"), ("Zo\u00eb", "Zoe")])
+def test_item9_different_names_do_not(a: str, b: str) -> None:
+    assert not looks_like(a, b)
+
+
+async def test_item9_a_name_like_a_seated_players_is_refused_in_that_room(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann = await connect(server.port, "Ann")
+    code = (await ann.request({**CREATE, "seats": 4, "bots": 1}))["room"]
+    for name in ("\u0410nn", "ANN"):  # a Cyrillic A; the same letters in capitals
+        fake = await connect(server.port, name)
+        reply = await fake.request({"type": "join_room", "room": code})
+        assert reply["code"] == "bad_name" and "seat 1" in reply["message"], reply
+        reply = await fake.request({"type": "join_room", "room": code, "as": "spectator"})
+        assert reply["code"] == "bad_name", reply
+    # the bot's seat is a seat too (protocol.messages.check_name refuses such a name first)
+    with pytest.raises(ProtocolError) as caught:
+        server.lobby.rooms[code].check_name("B\u043et 1")
+    assert "seat 2" in caught.value.message
+    bob = await connect(server.port, "Bob")
+    assert (await bob.request({"type": "join_room", "room": code}))["type"] == "joined"
+    another = await connect(server.port, "Ann")  # the very same name is numbered, as before
+    assert (await another.request({"type": "join_room", "room": code}))["seat"] == 3
+    room = await another.expect("room")
+    assert [seat["name"] for seat in room["seats"]] == ["Ann", "Bot 1", "Bob", "Ann 2"]
