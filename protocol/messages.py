@@ -410,7 +410,19 @@ class Sync(RoomRequest):
 @request("list_replays")
 @dataclass(frozen=True, kw_only=True)
 class ListReplays(Request):
-    """Ask for the latest finished games."""
+    """Ask for a page of finished games, newest first: those older than game ``before`` (the
+    ``next`` of the page before), at most ``limit`` (the server caps it, 50 by default)."""
+
+    before: int | None = None
+    limit: int | None = None
+
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        before = None if m.get("before") is None else _int(m, "before")
+        limit = None if m.get("limit") is None else _int(m, "limit")
+        if limit is not None and limit < 1:
+            raise ProtocolError(ErrorCode.BAD_OPTION, "'limit' must be at least 1")
+        return cls(id=rid, before=before, limit=limit)
 
 
 @request("get_replay")

@@ -85,6 +85,11 @@ class ServerConfig:
     address_chat_per_second: float = 4.0  # per address, all its identities together
     address_chat_burst: int = 20
     allow_seed: bool = False  # a chosen seed reveals the deck order: only for local games
+    # Replays (list_replays, get_replay) read the database: their own rate, per address and per
+    # identity (each bucket apart), far below the message rate; and a page of at most this many.
+    replays_per_second: float = 1.0
+    replays_burst: int = 10
+    replays_page: int = 50
     empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
 
     # Play pace
@@ -142,6 +147,8 @@ SHARED_ADDRESS: dict[str, Any] = {
     "rooms_burst": 1_000_000,
     "address_chat_per_second": 1e6,
     "address_chat_burst": 1_000_000,
+    "replays_per_second": 1e6,
+    "replays_burst": 1_000_000,
 }
 
 

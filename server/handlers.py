@@ -312,9 +312,23 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     room.send_game(player.id)
 
 
+def _check_replay_rate(lobby: Lobby, conn: Connection, player: Player) -> None:
+    """Replays read the database: a rate of their own, per identity and per address, far
+    below the message rate."""
+    limits = lobby.limits
+    if not limits.replays.allow(player.id) or not limits.replays.allow(conn.address):
+        raise ProtocolError(
+            ErrorCode.RATE_LIMITED, "you are asking for replays too fast; wait a little"
+        )
+
+
 @handles(ListReplays)
 def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplays) -> None:
-    """The latest finished games the player may replay."""
+    """A page of the finished games the player may replay, newest first."""
+    _check_replay_rate(lobby, conn, player)
+    cap = lobby.config.replays_page
+    size = cap if req.limit is None else min(req.limit, cap)
+    page, after = lobby.store.replay_page(size, player.id, req.before)
     games = [
         {
             "game": g.id,
@@ -326,14 +340,15 @@ def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplay
             "turns": g.turns,
             "ended": g.ended,
         }
-        for g in lobby.store.finished_games(50, player.id)
+        for g in page
     ]
-    conn.send(reply("replays", req.id, games=games))
+    conn.send(reply("replays", req.id, games=games, next=after))
 
 
 @handles(GetReplay)
 def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -> None:
     """One finished game: its seed and decisions."""
+    _check_replay_rate(lobby, conn, player)
     game = lobby.store.game(req.game)
     if (
         game is None

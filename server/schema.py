@@ -52,6 +52,23 @@ CREATE TABLE IF NOT EXISTS spectators (  -- who watches an unfinished game (back
     game INTEGER PRIMARY KEY REFERENCES games(id),
     players TEXT NOT NULL         -- JSON list of player ids, in join order
 );
+CREATE TABLE IF NOT EXISTS replays (  -- who may list a finished game: list_replays reads a page
+    viewer TEXT NOT NULL,         -- '' (everyone) for a public game, else a seated player's id
+    game INTEGER NOT NULL REFERENCES games(id),
+    PRIMARY KEY (viewer, game)
+) WITHOUT ROWID;
+"""
+
+# Fills ``replays`` from the finished games of a database older than it (rows whose JSON does
+# not decode are left out: they cannot be listed anyway).
+_PUBLIC = "coalesce(json_extract(settings, '$.public'), 1)"
+BACKFILL_REPLAYS = f"""
+INSERT OR IGNORE INTO replays (viewer, game)
+    SELECT '', id FROM games WHERE status = 'over' AND json_valid(settings) AND {_PUBLIC};
+INSERT OR IGNORE INTO replays (viewer, game)
+    SELECT json_extract(value, '$.player'), games.id FROM games, json_each(games.seats)
+    WHERE games.status = 'over' AND json_valid(games.seats) AND json_valid(settings)
+    AND NOT {_PUBLIC} AND json_type(value, '$.player') = 'text';
 """
 
 # Older databases: columns added since, each with the statement that adds it.
@@ -60,7 +77,10 @@ MIGRATIONS = (("players", "seen", "ALTER TABLE players ADD COLUMN seen REAL"),)
 
 def create(db: Database) -> None:
     """Create what is missing and migrate an older database, committed at once."""
+    tables = {row[0] for row in db.read("SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.setup(SCHEMA)
+    if "games" in tables and "replays" not in tables:
+        db.setup(BACKFILL_REPLAYS)
     for table, column, statement in MIGRATIONS:
         if column not in {row[1] for row in db.read(f"PRAGMA table_info({table})")}:
             db.commit_now(statement)

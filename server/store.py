@@ -46,6 +46,18 @@ __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
 
+# A game over, as replays list it (see server.schema's replays): for everyone if public, else
+# for each player seated in it.
+_INDEX_REPLAY = (
+    "INSERT OR IGNORE INTO replays (viewer, game) SELECT '', id FROM games WHERE id = ? "
+    "AND coalesce(json_extract(settings, '$.public'), 1)",
+    "INSERT OR IGNORE INTO replays (viewer, game) SELECT json_extract(value, '$.player'), "
+    "games.id FROM games, json_each(games.seats) WHERE games.id = ? "
+    "AND NOT coalesce(json_extract(settings, '$.public'), 1) "
+    "AND json_type(value, '$.player') = 'text'",
+)
+_MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
+
 _INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)"
 
 
@@ -220,11 +232,15 @@ class Store:
         return [player for player in players if isinstance(player, str)]
 
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
-        """Mark a game over (or abandoned)."""
+        """Mark a game over (or abandoned). A game over becomes a replay: public ones for
+        everyone, private ones for the players who held a seat in it."""
         self._db.write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
             (status, winner, turns, time.time(), game),
         )
+        if status == "over":
+            for statement in _INDEX_REPLAY:
+                self._db.write(statement, (game,))
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every game still being played, with its decisions, oldest first. A game that cannot
@@ -242,15 +258,46 @@ class Store:
         self.commit()
         return games
 
-    def finished_games(self, limit: int = 50, player: str | None = None) -> list[StoredGame]:
-        """The latest finished games (without decisions), newest first: the public ones, and
-        the private ones ``player`` held a seat in. Unreadable rows are left out."""
+    def finished_games(
+        self, limit: int = 50, player: str | None = None, before: int | None = None
+    ) -> list[StoredGame]:
+        """Up to ``limit`` finished games (without decisions), newest first, older than game
+        ``before`` if given: the public ones, and the private ones ``player`` held a seat in.
+        Unreadable rows are left out."""
+        return self._listed(self._replay_ids(limit, player, before))
+
+    def replay_page(
+        self, size: int, player: str, before: int | None = None
+    ) -> tuple[list[StoredGame], int | None]:
+        """One page of :meth:`finished_games` and the cursor of the next page (the ``before``
+        that continues the list; None when this page ends it)."""
+        ids = self._replay_ids(size + 1, player, before)
+        more = len(ids) > size
+        ids = ids[:size]
+        return self._listed(ids), ids[-1] if more else None
+
+    def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
+        """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
+        of games stored (server.schema's replays)."""
+        cursor = _MAX_ID if before is None else before
+        ids: set[int] = set()
+        for viewer in ("", player) if player else ("",):
+            ids.update(
+                int(game)
+                for (game,) in self._db.read(
+                    "SELECT game FROM replays WHERE viewer = ? AND game < ? "
+                    "ORDER BY game DESC LIMIT ?",
+                    (viewer, cursor, limit),
+                )
+            )
+        return sorted(ids, reverse=True)[:limit]
+
+    def _listed(self, ids: list[int]) -> list[StoredGame]:
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
         rows = self._db.read(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'over' AND ("
-            "coalesce(json_extract(settings, '$.public'), 1) OR EXISTS (SELECT 1 FROM "
-            "json_each(games.seats) WHERE json_extract(value, '$.player') = ?)) "
-            "ORDER BY id DESC LIMIT ?",
-            (player, limit),
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN ({marks}) ORDER BY id DESC", tuple(ids)
         )
         games = []
         for row in rows:

@@ -11,13 +11,16 @@ import logging
 import os
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from protocol.client import ClientConnection, Replays
+from protocol.codec import encode, unpack
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import check_name
+from protocol.messages import ListReplays, check_name
 from server.store import Store
 from server.tcp import RunningServer
 from server.tokens import token_hash
@@ -219,3 +222,138 @@ async def test_item9_a_name_like_a_seated_players_is_refused_in_that_room(
     assert (await another.request({"type": "join_room", "room": code}))["seat"] == 3
     room = await another.expect("room")
     assert [seat["name"] for seat in room["seats"]] == ["Ann", "Bot 1", "Bob", "Ann 2"]
+
+
+# ---------------------------------------------------------------- 3: replays by pages
+
+
+def _finished(store: Store, player: str, public: bool, seed: int = 1) -> int:
+    seats = [{"kind": "human", "name": "P", "player": player}, {"kind": "bot", "name": "Bot 1"}]
+    game = store.create_game("ROOM", "space", ["P", "Bot 1"], seats, {"public": public}, seed, 0)
+    store.finish_game(game, "over", 0, 9)
+    return game
+
+
+def _steps(store: Store, read: Callable[[], object]) -> int:
+    """SQLite virtual machine steps ``read`` takes (in tens): the cost of a query, the same on
+    any machine, however loaded."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    connection = store._db._db
+    connection.set_progress_handler(count, 10)
+    try:
+        read()
+    finally:
+        connection.set_progress_handler(None, 10)
+    return steps
+
+
+def test_item3_a_page_costs_the_same_with_ten_times_the_games(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "replays.sqlite3"))
+    store.on_write = lambda: None  # one commit for the lot, as the server's ticks batch them
+    # the worst case of a scan: the games Ann may see are the oldest, behind others' private
+    for n in range(60):
+        _finished(store, "pann00001" if n % 20 == 0 else "pbob00001", public=n % 20 != 0)
+    costs = []
+    for games in (1_000, 10_000):
+        while store.size()[1] < games:
+            _finished(store, "pother", public=False)
+        store.commit()
+        page, _ = store.replay_page(50, "pann00001")
+        assert len(page) == 50
+        costs.append(_steps(store, lambda: store.replay_page(50, "pann00001")))
+    assert costs[1] <= costs[0] + 2, costs
+    store.close()
+
+
+async def test_item3_list_replays_pages_newest_first_to_the_end(
+    tmp_path: Path, make_server: ServerFactory, connect: ClientFactory
+) -> None:
+    db = tmp_path / "server.sqlite3"
+    store = Store(str(db))
+    store.save_player("pann00001", GOOD_TOKEN, "Ann")
+    mine = []
+    for n in range(120):
+        _finished(store, "pbob00001", public=True, seed=n)
+        if n % 40 == 0:
+            mine.append(_finished(store, "pann00001", public=False))
+            _finished(store, "pbob00001", public=False)  # Bob's private game: not Ann's to see
+    expected = sorted({g.id for g in store.finished_games(1_000)} | set(mine), reverse=True)
+    store.close()
+    server = await make_server(db=str(db))
+    ann = await connect(server.port)
+    await ann.hello("Ann", GOOD_TOKEN)
+    listed: list[int] = []
+    pages = 0
+    before = None
+    while True:
+        request: dict[str, object] = {"type": "list_replays"}
+        if before is not None:
+            request["before"] = before
+        page = await ann.request(request)
+        pages += 1
+        assert len(page["games"]) <= 50
+        listed += [game["game"] for game in page["games"]]
+        before = page["next"]
+        if before is None:
+            break
+    assert listed == expected and pages == 3
+    # a smaller page, and a page size over the cap
+    small = await ann.request({"type": "list_replays", "limit": 7})
+    assert [g["game"] for g in small["games"]] == expected[:7] and small["next"] == expected[6]
+    big = await ann.request({"type": "list_replays", "limit": 10_000})
+    assert len(big["games"]) == 50
+    assert await ann.error({"type": "list_replays", "limit": 0}) == "bad_option"
+    assert await ann.error({"type": "list_replays", "before": "x"}) == "bad_request"
+
+
+async def test_item3_replays_have_their_own_smaller_rate(
+    make_server: ServerFactory, connect: ClientFactory
+) -> None:
+    server = await make_server(replays_per_second=0.001, replays_burst=3)
+    ann = await connect(server.port, "Ann")
+    for _ in range(3):
+        assert (await ann.request({"type": "list_replays"}))["type"] == "replays"
+    assert await ann.error({"type": "list_replays"}) == "rate_limited"
+    assert await ann.error({"type": "get_replay", "game": 1}) == "rate_limited"
+    assert (await ann.request({"type": "ping"}))["type"] == "pong"  # other requests go on
+    bob = await connect(server.port, "Bob")  # the same address: its bucket is empty too
+    assert await bob.error({"type": "list_replays"}) == "rate_limited"
+
+
+def test_item3_an_older_database_gets_its_replays_indexed(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    store = Store(str(db))
+    public = _finished(store, "pann00001", public=True)
+    private = _finished(store, "pann00001", public=False)
+    store.close()
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("DROP TABLE replays")  # as before the table existed
+        conn.execute("UPDATE games SET seats = '{bad' WHERE id = ?", (private,))
+    conn.close()
+    store = Store(str(db))
+    assert [g.id for g in store.finished_games(50, "pann00001")] == [public]
+    store.close()
+
+
+def test_item3_the_client_library_reads_the_cursor() -> None:
+    conn = ClientConnection()
+    conn.hello("Ann")
+    conn.data_to_send()
+    list(conn.receive_data(encode({"type": "welcome", "player": "p1", "token": "t", "id": 1})))
+    sent = conn.send(ListReplays(before=40, limit=10))
+    assert unpack(conn.data_to_send()[4:]) == {
+        "type": "list_replays",
+        "before": 40,
+        "limit": 10,
+        "id": sent.id,
+    }
+    reply = {"type": "replays", "games": [], "next": 31, "id": sent.id}
+    (event,) = conn.receive_data(encode(reply))
+    assert isinstance(event, Replays) and event.next == 31 and event.request == sent
