@@ -744,6 +744,8 @@ class SelfishApp(App[None]):
         """An error: the reply to ``request`` (as the client library matched it), or the
         server's own (None)."""
         code = str(data.get("code", "error"))
+        if code == "room_closed":
+            self._room_closed(str(data.get("room", "")))
         if isinstance(request, Act):
             room = self.rooms.get(request.room)
             table = self._table()
@@ -758,6 +760,15 @@ class SelfishApp(App[None]):
         self.notify(
             text, title=_("Server"), severity="error" if code == "internal_error" else "warning"
         )
+
+    def _room_closed(self, code: str) -> None:
+        """The server closed a room we were in (nobody started its game in time, or a full
+        server needed its place): forget it, and leave its screen for the lobby."""
+        if self.rooms.pop(code, None) is None or self.current != code:
+            return
+        self.current = None
+        self._show_lobby()
+        self.request({"type": "list_rooms"})
 
     def _on_bye(self, data: dict[str, Any]) -> None:
         if data.get("reason") == "replaced":

@@ -145,8 +145,6 @@ def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -
 def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom) -> None:
     """A new room with the player as its host, within the server's and the address's quotas."""
     config = lobby.config
-    if len(lobby.rooms) >= config.max_rooms:
-        raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     _check_room_quota(lobby, player)
     if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
         raise ProtocolError(
@@ -165,6 +163,10 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
+    # Last, once the request is known to be good: a full server makes room by closing the
+    # idlest room nobody plays in (server.idle_rooms).
+    if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
+        raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     room = Room(
         lobby,
         lobby.new_code(req.public),

@@ -91,6 +91,11 @@ class Room:
         self.first_seed: int | None = None  # create_room's seed, used by the first start
         self.creator = ""  # address it was created from (max_rooms_per_address, kept stored)
         self.closed = False
+        now = hub.scheduler.time()
+        # since when no game runs here, and when a seated person last sent anything about the
+        # room (server.idle_rooms closes rooms nobody plays in)
+        self.idle_since = now
+        self.active_at = now
         self.autoplay = Autoplay(self)
         self.clock = TurnClock(
             hub.scheduler, hub.config, timer, lambda: self.table, self.autoplay.due
@@ -356,6 +361,7 @@ class Room:
         game = self.game
         assert game is not None and self.game_id is not None
         self.status = Status.OVER
+        self.idle_since = self.hub.scheduler.time()
         self.clock.stop()
         self.store.finish_game(self.game_id, "over", game.winner, game.turn)
         winner = None if game.winner is None else game.names[game.winner]

@@ -7,12 +7,14 @@ rest use the in-memory harness (tests.server.harness) or a real SQLite file.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sqlite3
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,12 +23,15 @@ from protocol.codec import encode, unpack
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import ListReplays, check_name
+from server.addresses import address_group
 from server.store import Store
 from server.tcp import RunningServer
 from server.tokens import token_hash
-from tests.server.conftest import ClientFactory, ServerFactory
+from tests.server.conftest import Client, ClientFactory, ServerFactory
+from tests.server.harness import FakeConnection, Harness
 
 CREATE = {"type": "create_room", "edition": "space", "seats": 2}
+Message = dict[str, Any]
 
 
 # ---------------------------------------------------------------- 8: one bad row
@@ -357,3 +362,145 @@ def test_item3_the_client_library_reads_the_cursor() -> None:
     reply = {"type": "replays", "games": [], "next": 31, "id": sent.id}
     (event,) = conn.receive_data(encode(reply))
     assert isinstance(event, Replays) and event.next == 31 and event.request == sent
+
+
+# ---------------------------------------------------------------- 6: rooms nobody plays in
+
+
+def _closed_notices(conn: FakeConnection) -> list[Message]:
+    return [m for m in conn.inbox if m["type"] == "error" and m["code"] == "room_closed"]
+
+
+def test_item6_a_room_nobody_starts_expires_though_its_host_stays() -> None:
+    h = Harness(waiting_room_timeout=600.0, max_rooms_per_address=1)
+    ann, ann_p = h.client("Ann")
+    code = h.request(ann, ann_p, CREATE)["room"]
+    h.clock.advance(590)
+    h.request(ann, ann_p, {"type": "chat", "room": code, "text": "anyone?"})  # still there
+    assert code in h.lobby.rooms and not _closed_notices(ann)
+    h.clock.advance(15)
+    assert code not in h.lobby.rooms and ann_p.rooms == []
+    (notice,) = _closed_notices(ann)
+    assert notice["room"] == code and "10 minutes" in notice["message"] and "id" not in notice
+    # the address's quota is free again
+    assert h.request(ann, ann_p, CREATE)["type"] != "error"
+
+
+def test_item6_a_started_game_does_not_expire_and_a_finished_one_does() -> None:
+    h = Harness(waiting_room_timeout=600.0)
+    ann, ann_p = h.client("Ann")
+    code = h.request(ann, ann_p, {**CREATE, "bots": 1, "seed": 3})["room"]
+    h.clock.advance(300)
+    h.request(ann, ann_p, {"type": "start", "room": code})
+    h.clock.advance(1_000)  # the game waits for Ann: it runs, it is no squatter
+    room = h.lobby.rooms[code]
+    assert room.playing()
+    room._finish()  # the game ends (as its last decision would end it)
+    h.clock.advance(590)
+    assert code in h.lobby.rooms
+    h.clock.advance(15)  # nobody rematched
+    assert code not in h.lobby.rooms and _closed_notices(ann)
+
+
+def test_item6_a_full_server_makes_room_for_a_newcomer_from_the_idlest_room() -> None:
+    h = Harness(max_rooms=3, idle_room_grace=60.0, waiting_room_timeout=0.0)
+    squatters = [h.client(f"Sq{n}", address=f"10.0.0.{n}") for n in range(3)]
+    codes = [h.request(conn, p, CREATE)["room"] for conn, p in squatters]
+    new, new_p = h.client("New", address="10.9.9.9")
+    assert h.request(new, new_p, CREATE)["code"] == "server_full"  # everyone acted just now
+    h.clock.advance(30)
+    conn, p = squatters[0]
+    h.request(conn, p, {"type": "add_bot", "room": codes[0]})  # acting keeps a room
+    h.clock.advance(40)  # the other two have not acted for 70 s, room 0 for 40 s
+    assert h.request(new, new_p, CREATE)["type"] != "error"
+    assert codes[0] in h.lobby.rooms and codes[1] not in h.lobby.rooms
+    assert _closed_notices(squatters[1][0])[0]["room"] == codes[1]
+    assert h.request(new, new_p, CREATE)["type"] != "error"  # and the next idlest
+    assert codes[2] not in h.lobby.rooms and len(h.lobby.rooms) == 3
+    # every room left belongs to people who acted within the grace: the server is full
+    late, late_p = h.client("Late", address="10.9.9.8")
+    assert h.request(late, late_p, CREATE)["code"] == "server_full"
+
+
+def test_item6_a_spectator_does_not_keep_a_room_alive() -> None:
+    h = Harness(max_rooms=1, idle_room_grace=60.0, waiting_room_timeout=0.0)
+    sq, sq_p = h.client("Sq", address="10.0.0.1")
+    code = h.request(sq, sq_p, CREATE)["room"]
+    fan, fan_p = h.client("Fan", address="10.0.0.2")
+    h.request(fan, fan_p, {"type": "join_room", "room": code, "as": "spectator"})
+    h.clock.advance(50)
+    h.request(fan, fan_p, {"type": "chat", "room": code, "text": "hi"})
+    h.clock.advance(20)
+    new, new_p = h.client("New", address="10.9.9.9")
+    assert h.request(new, new_p, CREATE)["type"] != "error"
+    assert code not in h.lobby.rooms
+
+
+def test_item6_room_caps_count_an_ipv6_network_as_one_address() -> None:
+    h = Harness(max_rooms_per_address=2, max_rooms_per_player=10)
+    same = address_group("2001:db8:1:2::5", 64)
+    assert same == address_group("2001:db8:1:2:ffff::9", 64) == "2001:db8:1:2::/64"
+    conn, p = h.client("Ann", address=same)
+    for _ in range(2):
+        assert h.request(conn, p, CREATE)["type"] != "error"
+    assert h.request(conn, p, CREATE)["code"] == "too_many_rooms"
+    other, other_p = h.client("Bob", address=address_group("2001:db8:1:3::5", 64))
+    assert h.request(other, other_p, CREATE)["type"] != "error"
+
+
+@pytest.mark.parametrize(
+    ("ip", "prefix", "group"),
+    [
+        ("192.0.2.7", 64, "192.0.2.7"),
+        ("::ffff:192.0.2.7", 64, "192.0.2.7"),
+        ("2001:db8::1", 64, "2001:db8::/64"),
+        ("2001:db8:0:0:1::1", 48, "2001:db8::/48"),
+        ("2001:db8::1", 128, "2001:db8::1/128"),
+        ("fe80::1%lo", 64, "fe80::/64"),
+        ("/run/selfish.sock", 64, "/run/selfish.sock"),
+    ],
+)
+def test_item6_address_groups(ip: str, prefix: int, group: str) -> None:
+    assert address_group(ip, prefix) == group
+
+
+class _Transport:
+    """A transport as a connection from another host on the Internet shows it."""
+
+    def __init__(self, peer: tuple[str, int, int, int]) -> None:
+        self.peer = peer
+        self.closed = False
+
+    def get_extra_info(self, name: str) -> object:
+        return self.peer if name == "peername" else None
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class _Refuse:
+    def admit(self, session: object) -> bool:
+        return False  # the registry's answer does not matter here
+
+
+async def test_item6_a_connection_counts_under_its_ipv6_network(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(ipv6_prefix=56)
+    session = server.new_session()
+    session.registry = _Refuse()  # type: ignore[assignment]
+    session.connection_made(_Transport(("2001:db8:0:1ff::77", 5000, 0, 0)))  # type: ignore[arg-type]
+    assert session.address == "2001:db8:0:100::/56" and session.peer == "2001:db8:0:1ff::77:5000"
+
+
+async def test_item6_over_ipv6_tcp_the_room_cap_holds_for_the_network(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(host="::1", max_rooms_per_address=1, max_rooms_per_player=4)
+    reader, writer = await asyncio.open_connection("::1", server.port)
+    ann = Client(reader, writer)
+    await ann.hello("Ann")
+    assert (await ann.request(CREATE))["type"] == "joined"
+    assert await ann.error(CREATE) == "too_many_rooms"
+    assert dict(server.lobby.rooms_by_address) == {"::/64": 1}
+    await ann.close()
