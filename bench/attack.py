@@ -111,12 +111,14 @@ class Server:
             str(config),
             stderr=asyncio.subprocess.PIPE,
             env=self.env,
+            cwd=self.workdir,  # the code comes from PYTHONPATH, never the working directory
         )
         assert self.proc.stderr is not None
         while True:
             line = (await asyncio.wait_for(self.proc.stderr.readline(), 15)).decode()
             if not line:
-                raise RuntimeError("the server exited")
+                self._log.flush()
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-800:]}")
             self._log.write(line.encode())
             if m := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
                 self.port = int(m.group(1))
@@ -160,6 +162,7 @@ def known_settings(settings: dict[str, Any]) -> str:
     fields = subprocess.run(
         [sys.executable, "-c", "from server.config import FIELDS; print(' '.join(FIELDS))"],
         env=env,
+        cwd=CODE,  # not this checkout: python -c puts the working directory first on the path
         capture_output=True,
         text=True,
         check=True,

@@ -22,12 +22,12 @@ _MARK = "\u200e"
 @cache
 def _prototypes() -> dict[str, str]:
     """Character -> the prototype it is confusable with (only characters that have one)."""
-    from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]
-        confusables_data,
-    )
+    # The data file alone: the package's confusables module would keep all of it, every
+    # character's name included, once imported.
+    from confusable_homoglyphs.utils import load  # type: ignore[import-untyped]
 
     partners: dict[str, set[str]] = {}
-    for key, entries in confusables_data.items():
+    for key, entries in load("confusables.json").items():
         source = key.replace(_MARK, "")
         for entry in entries:
             other = str(entry["c"]).replace(_MARK, "")
