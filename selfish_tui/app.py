@@ -50,7 +50,7 @@ PLAIN_ERRORS = {
     "not_host": N_("Only the host can do that."),
     "seats_empty": N_("Every seat must be filled first: add bots (a) or wait for players."),
     "rate_limited": N_("Slow down a little: the server dropped that message."),
-    "bad_name": N_("The server refused that name (1-24 printable characters)."),
+    "bad_name": N_("The server refused that name"),
     "server_full": N_("The server has too many rooms right now."),
     "too_many_rooms": N_("You are in too many rooms already."),
     "illegal_choice": N_("That choice is no longer possible; the prompt has been refreshed."),
@@ -755,7 +755,9 @@ class SelfishApp(App[None]):
             return
         english = PLAIN_ERRORS.get(code, str(data.get("message") or code))
         text = error_message(code, english)
-        if code == "bad_option" and data.get("message"):
+        # Which option, or what is wrong with the name (too long, like a seat's in that room):
+        # the server's own words follow.
+        if code in ("bad_option", "bad_name") and data.get("message"):
             text = f"{text}: {data['message']}"
         self.notify(
             text, title=_("Server"), severity="error" if code == "internal_error" else "warning"

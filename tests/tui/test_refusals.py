@@ -1,5 +1,6 @@
-"""A room the server closes while we are in it (issue 27 item 6: nobody started its game in
-time, or a full server needed its place): the client leaves it for the lobby and says why."""
+"""Rooms and names the server refuses (issue 27): a room it closes while we are in it (item 6:
+nobody started its game in time, or a full server needed its place) is left for the lobby,
+and a refused name says why (item 9)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,16 @@ async def test_a_closed_room_we_are_not_looking_at_is_only_forgotten() -> None:
         app.feed({"type": "error", "code": "room_closed", "message": "closed", "room": "ZZZZ"})
         await pilot.pause()
         assert isinstance(app.screen, WaitingRoomScreen) and ROOM in app.rooms
+
+
+async def test_a_refused_name_says_why() -> None:
+    """A name can be refused for several reasons now (issue 27 item 9: like a seat's name in
+    that room): the server's own words follow the client's sentence."""
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        why = f"your name looks like the name of seat 1 in room {ROOM}; choose another name"
+        app.feed({"type": "error", "code": "bad_name", "message": why})
+        await pilot.pause()
+        await pilot.pause()
+        (note,) = app._notifications
+        assert str(note.message) == f"The server refused that name: {why}"
