@@ -189,7 +189,7 @@ class Lobby:
                 list(self.rooms.values()), now, self.config.waiting_room_timeout
             ):
                 minutes = self.config.waiting_room_timeout / 60
-                self.close_idle(room, f"nobody started a game in it for {minutes:g} minutes")
+                self.close_idle(room, f"no game was started in it for {minutes:g} minutes")
             if not self.store.writable:
                 if self.store.retry():
                     for room in list(self.rooms.values()):

@@ -19,7 +19,7 @@ async def test_a_room_the_server_closed_is_left_for_the_lobby() -> None:
         app.feed(room_message(game, 0, "waiting"))
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
         await pilot.pause()  # drawn, as it is the ten minutes it waits
-        text = f"room {ROOM} was closed: nobody started a game in it for 10 minutes"
+        text = f"room {ROOM} was closed: no game was started in it for 10 minutes"
         app.feed({"type": "error", "code": "room_closed", "message": text, "room": ROOM})
         await wait_for(pilot, lambda: app.screen is app.lobby)
         assert ROOM not in app.rooms and app.current is None
