@@ -38,6 +38,7 @@ from protocol.messages import (
 from server.engine import CATALOGUE, Edition, check_variants
 from server.players import Connection, Message, Player
 from server.room import Room, Status
+from server.room_list import rooms_frame
 from server.wire import encode
 
 if TYPE_CHECKING:
@@ -136,9 +137,11 @@ def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
 
 @handles(ListRooms)
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
-    """The public rooms that are not over."""
-    rooms = [r.summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER]
-    conn.send(reply("rooms", req.id, rooms=rooms))
+    """The public rooms that are not over (server.room_list: each entry packed once)."""
+    entries = (
+        r.packed_summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER
+    )
+    conn.send_frame(rooms_frame(entries, req.id))
 
 
 @handles(CreateRoom)

@@ -23,6 +23,7 @@ from server.clock import TurnClock
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
 from server.history import History, seat_event
+from server.room_list import pack_entry
 from server.scheduler import Scheduler
 from server.seats import Seat, Seats
 from server.spectators import PLAYER, SPECTATOR, Spectators
@@ -96,6 +97,7 @@ class Room:
         # room (server.idle_rooms closes rooms nobody plays in)
         self.idle_since = now
         self.active_at = now
+        self._packed_summary: bytes | None = None
         self.autoplay = Autoplay(self)
         self.clock = TurnClock(
             hub.scheduler, hub.config, timer, lambda: self.table, self.autoplay.due
@@ -122,6 +124,12 @@ class Room:
     def summary(self) -> Message:
         """The entry for ``rooms`` (list_rooms)."""
         return outgoing.room_summary(self)
+
+    def packed_summary(self) -> bytes:
+        """:meth:`summary`, packed once per change (server.room_list)."""
+        if self._packed_summary is None:
+            self._packed_summary = pack_entry(self.summary())
+        return self._packed_summary
 
     def room_message(self) -> Message:
         """The ``room`` broadcast."""
@@ -403,6 +411,7 @@ class Room:
 
     def broadcast_room(self) -> None:
         """Send the ``room`` message to every member."""
+        self._packed_summary = None  # what changed may show in list_rooms too
         self.out.room()
 
     def send_game(self, player: str) -> None:
