@@ -16,7 +16,14 @@ from collections import Counter
 
 from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, ROOM_CODE_LENGTH, Hello, Request, welcome
+from protocol.messages import (
+    PRIVATE_ROOM_CODE_LENGTH,
+    ROOM_CODE_LENGTH,
+    Hello,
+    Request,
+    Sync,
+    welcome,
+)
 from server import idle_rooms
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
@@ -350,5 +357,6 @@ class Lobby:
         handler(self, conn, player, req)
         code = getattr(req, "room", None)
         room = self.rooms.get(code) if isinstance(code, str) else None
-        if room is not None and room.seat_of(player.id) is not None:
-            room.active_at = self.scheduler.time()  # its people act (server.idle_rooms)
+        if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
+            # its people act (server.idle_rooms); asking for the room again is no act
+            room.active_at = self.scheduler.time()

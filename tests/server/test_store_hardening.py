@@ -412,6 +412,8 @@ def test_item6_a_full_server_makes_room_for_a_newcomer_from_the_idlest_room() ->
     h.clock.advance(30)
     conn, p = squatters[0]
     h.request(conn, p, {"type": "add_bot", "room": codes[0]})  # acting keeps a room
+    conn, p = squatters[1]
+    h.request(conn, p, {"type": "sync", "room": codes[1]})  # asking for it again does not
     h.clock.advance(40)  # the other two have not acted for 70 s, room 0 for 40 s
     assert h.request(new, new_p, CREATE)["type"] != "error"
     assert codes[0] in h.lobby.rooms and codes[1] not in h.lobby.rooms
