@@ -32,6 +32,8 @@ server's CPU share and RSS during the attack):
   connections, each at 16 a second (within the message rates): answers and refusals per second.
 * ``squat`` (6): 100 addresses fill every room and stay connected; a newcomer tries to create a
   room every half second: whether and after how long it gets one (``idle_room_grace`` = 3 s).
+* ``rooms`` (3, the other listing): the same 999 rooms, then one address sends ``list_rooms``
+  from three connections at 16 a second each: answers per second.
 
 ``--baseline CHECKOUT`` runs each scenario against that checkout's server code first (the same
 attack in the same run, e.g. the main branch before a fix).
@@ -609,6 +611,7 @@ async def healthy_game(srv: Server, until: float, attack: Callable[[], Any]) -> 
     later = result.pop("then", None)  # the acts from then on apart: after an attack's first step
     if later is not None:
         after = [rtt for rtt, at in zip(rtts, sent_at, strict=True) if at >= later]
+        result["p50_ms_after_the_fill"] = round(pct(after, 0.5), 2)
         result["p99_ms_after_the_fill"] = round(pct(after, 0.99), 2)
     return {
         "acts": len(rtts),
@@ -733,6 +736,51 @@ async def squat(seconds: float) -> dict[str, Any]:
         return await healthy_game(srv, until, attack)
 
 
+async def rooms(seconds: float) -> dict[str, Any]:
+    """Issue 27 item 3's other listing: 100 addresses fill every room (as ``squat``), then one
+    address sends ``list_rooms`` from three connections, each at 16 a second (within the
+    message rates), beside a 2-player game."""
+    async with server() as srv:
+        until = time.monotonic() + seconds
+
+        async def attack() -> dict[str, Any]:
+            parent, child = mp.Pipe()
+            proc = mp.Process(target=_squatters, args=(srv.port, until, child))
+            proc.start()
+            loop = asyncio.get_running_loop()
+            created, _ = await loop.run_in_executor(None, parent.recv)
+            then = time.monotonic()
+            askers = []
+            for n in range(3):
+                c = await Client.connect(srv.port, "127.0.0.9")
+                await c.hello(f"List{n}")
+                askers.append(c)
+
+            async def ask(c: Client) -> int:
+                answered = 0
+                while time.monotonic() < until:
+                    await asyncio.sleep(PACE)
+                    try:
+                        reply = await c.request({"type": "list_rooms"}, timeout=10)
+                    except (TimeoutError, ConnectionError):
+                        break
+                    answered += reply["type"] == "rooms"
+                return answered
+
+            answered = sum(await asyncio.gather(*(ask(c) for c in askers)))
+            elapsed = time.monotonic() - then
+            for c in askers:
+                c.close()
+            await loop.run_in_executor(None, proc.join)
+            return {
+                "rooms_listed": created + 1,
+                "list_rooms_answered_per_s": round(answered / elapsed, 1),
+                "then": then,
+            }
+
+        return await healthy_game(srv, until, attack)
+
+
 def _squatters(port: int, until: float, pipe: Connection) -> None:
     """Fill the server's rooms from 100 addresses, 10 rooms each; send (rooms, seconds) down
     ``pipe``; then stay connected, pinging, until ``until``."""
@@ -830,6 +878,7 @@ SCENARIOS = {
     "growth": growth,
     "replays": replays,
     "squat": squat,
+    "rooms": rooms,
 }
 
 
