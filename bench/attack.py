@@ -1,6 +1,6 @@
 """Attacks on a real ``selfish-server`` process, loopback only, a few seconds each; figures out.
 
-    python bench/attack.py [--seconds 6] [--only flood,reconnect,...] [--json]
+    python bench/attack.py [--seconds 6] [--only flood,reconnect,...] [--json] [--baseline DIR]
 
 The server runs with its default limits (a temporary database) in a child process, so its CPU
 time and memory are read from /proc. Attackers and the healthy players bind distinct loopback
@@ -24,6 +24,19 @@ Scenarios (issue 11's items):
   in.
 * ``growth`` (9): create-and-leave from one address for the run: rooms/s and database bytes per
   hour; then ``get_replay`` with ``game`` = 2**63: replies and server log bytes per second.
+
+Issue 27's (each beside a 2-player game: its act->state p50/p99, goal p99 <= 50 ms, the
+server's CPU share and RSS during the attack):
+
+* ``replays`` (3): 10,000 finished games stored; one address sends ``list_replays`` from three
+  connections, each at 16 a second (within the message rates): answers and refusals per second.
+* ``squat`` (6): 100 addresses fill every room and stay connected; a newcomer tries to create a
+  room every half second: whether and after how long it gets one (``idle_room_grace`` = 3 s).
+* ``rooms`` (3, the other listing): the same 999 rooms, then one address sends ``list_rooms``
+  from three connections at 16 a second each: answers per second.
+
+``--baseline CHECKOUT`` runs each scenario against that checkout's server code first (the same
+attack in the same run, e.g. the main branch before a fix).
 """
 
 from __future__ import annotations
@@ -39,10 +52,11 @@ import shutil
 import socket
 import sqlite3
 import struct
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -62,6 +76,11 @@ PACE = 0.06  # seconds between an attacker's requests: under the per-connection 
 # --------------------------------------------------------------------------- the server
 
 
+# Another checkout whose server code the scenarios run against instead of this one's
+# (--baseline): the same attack, side by side in one run.
+CODE: str | None = None
+
+
 class Server:
     """A ``selfish-server`` child process with its default limits."""
 
@@ -72,6 +91,9 @@ class Server:
         self.settings = settings
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
+        self.env = dict(os.environ)
+        if CODE is not None:
+            self.env["PYTHONPATH"] = CODE
 
     async def start(self) -> None:
         config = self.workdir / "server.toml"
@@ -90,12 +112,15 @@ class Server:
             "--config",
             str(config),
             stderr=asyncio.subprocess.PIPE,
+            env=self.env,
+            cwd=self.workdir,  # the code comes from PYTHONPATH, never the working directory
         )
         assert self.proc.stderr is not None
         while True:
             line = (await asyncio.wait_for(self.proc.stderr.readline(), 15)).decode()
             if not line:
-                raise RuntimeError("the server exited")
+                self._log.flush()
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-800:]}")
             self._log.write(line.encode())
             if m := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
                 self.port = int(m.group(1))
@@ -132,10 +157,30 @@ class Server:
         self._log.close()
 
 
+def known_settings(settings: dict[str, Any]) -> str:
+    """``settings`` as TOML, without those the server code under test does not have (a
+    baseline from before they existed refuses unknown settings)."""
+    env = {**os.environ, **({"PYTHONPATH": CODE} if CODE is not None else {})}
+    fields = subprocess.run(
+        [sys.executable, "-c", "from server.config import FIELDS; print(' '.join(FIELDS))"],
+        env=env,
+        cwd=CODE,  # not this checkout: python -c puts the working directory first on the path
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return "".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items() if k in fields)
+
+
 @contextlib.asynccontextmanager
-async def server(settings: str = "") -> AsyncIterator[Server]:
+async def server(
+    settings: str = "", prepare: Callable[[Path], None] | None = None
+) -> AsyncIterator[Server]:
+    """A server with ``settings`` (TOML); ``prepare`` fills its database file first."""
     with tempfile.TemporaryDirectory(prefix="selfish-attack-") as tmp:
         running = Server(Path(tmp), settings)
+        if prepare is not None:
+            prepare(running.db)
         await running.start()
         try:
             yield running
@@ -200,8 +245,16 @@ class Client:
 # --------------------------------------------------------------------------- scenarios
 
 
-async def play(a: Client, b: Client, code: str, until: float, rtts: list[float]) -> int:
-    """Ann and Bob act as soon as they may; each act's time to its state goes to ``rtts``."""
+async def play(
+    a: Client,
+    b: Client,
+    code: str,
+    until: float,
+    rtts: list[float],
+    sent_at: list[float] | None = None,
+) -> int:
+    """Ann and Bob act as soon as they may; each act's time to its state goes to ``rtts``
+    (and, given ``sent_at``, the time it was sent to that list)."""
     sent: dict[Client, tuple[int, float]] = {}
     games = 0
 
@@ -220,6 +273,8 @@ async def play(a: Client, b: Client, code: str, until: float, rtts: list[float])
             pending = sent.get(me)
             if pending is not None and msg["version"] > pending[0]:
                 rtts.append(time.monotonic() - pending[1])
+                if sent_at is not None:
+                    sent_at.append(pending[1])
                 del sent[me]
             legal = msg["view"]["legal"]
             if legal:
@@ -542,6 +597,227 @@ async def growth(seconds: float) -> dict[str, Any]:
         }
 
 
+async def healthy_game(srv: Server, until: float, attack: Callable[[], Any]) -> dict[str, Any]:
+    """Two people play (rematching) until ``until`` while ``attack()`` runs; the game's
+    act->state p50/p99, the server's CPU share and RSS meanwhile, and the attack's result."""
+    a, b, code = await table(srv.port)
+    rtts: list[float] = []
+    sent_at: list[float] = []
+    cpu0, t0 = srv.cpu(), time.monotonic()
+    _, result = await asyncio.gather(play(a, b, code, until, rtts, sent_at), attack())
+    elapsed = time.monotonic() - t0
+    a.close()
+    b.close()
+    later = result.pop("then", None)  # the acts from then on apart: after an attack's first step
+    if later is not None:
+        after = [rtt for rtt, at in zip(rtts, sent_at, strict=True) if at >= later]
+        result["p50_ms_after_the_fill"] = round(pct(after, 0.5), 2)
+        result["p99_ms_after_the_fill"] = round(pct(after, 0.99), 2)
+    return {
+        "acts": len(rtts),
+        "p50_ms": round(pct(rtts, 0.5), 2),
+        "p99_ms": round(pct(rtts, 0.99), 2),
+        "server_cpu_pct": round(100 * (srv.cpu() - cpu0) / elapsed, 1),
+        "server_rss_mib": round(srv.rss(), 1),
+        **result,
+    }
+
+
+REPLAY_GAMES = 10_000
+
+
+def stored_replays(db: Path, games: int = REPLAY_GAMES) -> None:
+    """A database holding ``games`` finished private games of one player (by SQL, in a
+    second): nobody else may list them, the worst case of a scan."""
+    from server.store import Store
+
+    Store(str(db)).close()  # the tables, as the server code of this checkout makes them
+    seats = json.dumps([{"kind": "human", "name": "Old", "player": "pold00001"}])
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.executemany(
+            "INSERT INTO games (id, room, edition, names, seats, settings, seed, version_base,"
+            " status, winner, turns, started, ended) VALUES (?, 'ROOM', 'space', '[\"Old\"]', ?,"
+            " '{\"public\": false}', 1, 0, 'over', 0, 9, 0, 0)",
+            [(n, seats) for n in range(1, games + 1)],
+        )
+        # the index this checkout's store reads (a baseline's server does not look at it)
+        conn.executemany(
+            "INSERT INTO replays (viewer, game) VALUES ('pold00001', ?)",
+            [(n,) for n in range(1, games + 1)],
+        )
+    conn.close()
+
+
+async def replays(seconds: float) -> dict[str, Any]:
+    """Issue 27 item 3: with 10,000 finished games stored, one address asks for replays as
+    fast as its message rate lets it (three connections of 16 requests a second), beside a
+    2-player game."""
+    async with server(prepare=stored_replays) as srv:
+        until = time.monotonic() + seconds
+
+        async def ask(c: Client) -> tuple[int, int]:
+            answered = refused = 0
+            while time.monotonic() < until:
+                await asyncio.sleep(PACE)
+                try:
+                    reply = await c.request({"type": "list_replays"}, timeout=10)
+                except (TimeoutError, ConnectionError):
+                    break
+                answered += reply["type"] == "replays"
+                refused += reply["type"] == "error"
+            return answered, refused
+
+        async def attack() -> dict[str, Any]:
+            askers = []
+            for n in range(3):
+                c = await Client.connect(srv.port, "127.0.0.9")
+                await c.hello(f"Ask{n}")
+                askers.append(c)
+            t0 = time.monotonic()
+            counts = await asyncio.gather(*(ask(c) for c in askers))
+            elapsed = time.monotonic() - t0
+            for c in askers:
+                c.close()
+            return {
+                "stored_games": REPLAY_GAMES,
+                "list_replays_answered_per_s": round(sum(a for a, _ in counts) / elapsed, 1),
+                "list_replays_refused_per_s": round(sum(r for _, r in counts) / elapsed, 1),
+            }
+
+        return await healthy_game(srv, until, attack)
+
+
+SQUATTERS = 100  # addresses
+SQUAT_SETTINGS = {"idle_room_grace": 3.0}  # seconds: this run's, not the default 60
+
+
+async def squat(seconds: float) -> dict[str, Any]:
+    """Issue 27 item 6: 100 addresses (127.0.1.x) fill every room the server has, stay
+    connected and ping; a newcomer then tries to create a room every half second. The server
+    runs with ``idle_room_grace`` = 3 s (a short run; the default is 60 s). The game's p99 is
+    also given for the acts after the rooms were filled: while squatters hold them."""
+    async with server(known_settings(SQUAT_SETTINGS)) as srv:
+        until = time.monotonic() + seconds
+
+        async def attack() -> dict[str, Any]:
+            # The squatters are a process of their own: in this one they would slow the
+            # players' loop, and the game's figures would measure this script.
+            parent, child = mp.Pipe()
+            proc = mp.Process(target=_squatters, args=(srv.port, until, child))
+            proc.start()
+            loop = asyncio.get_running_loop()
+            created, filled = await loop.run_in_executor(None, parent.recv)
+            then = time.monotonic()
+            newcomer = await Client.connect(srv.port, "127.0.0.8")
+            await newcomer.hello("New")
+            t1 = time.monotonic()
+            got_in: float | None = None
+            tries = 0
+            while time.monotonic() < until:
+                tries += 1
+                reply = await newcomer.request(
+                    {"type": "create_room", "edition": "space", "seats": 2}
+                )
+                if reply["type"] == "joined":
+                    got_in = time.monotonic() - t1
+                    break
+                await asyncio.sleep(0.5)
+            newcomer.close()
+            await loop.run_in_executor(None, proc.join)
+            return {
+                "squatter_rooms": created,
+                "filled_in_s": filled,
+                "newcomer_tries": tries,
+                "newcomer_created_after_s": None if got_in is None else round(got_in, 2),
+                "then": then,
+            }
+
+        return await healthy_game(srv, until, attack)
+
+
+async def rooms(seconds: float) -> dict[str, Any]:
+    """Issue 27 item 3's other listing: 100 addresses fill every room (as ``squat``), then one
+    address sends ``list_rooms`` from three connections, each at 16 a second (within the
+    message rates), beside a 2-player game."""
+    async with server() as srv:
+        until = time.monotonic() + seconds
+
+        async def attack() -> dict[str, Any]:
+            parent, child = mp.Pipe()
+            proc = mp.Process(target=_squatters, args=(srv.port, until, child))
+            proc.start()
+            loop = asyncio.get_running_loop()
+            created, _ = await loop.run_in_executor(None, parent.recv)
+            then = time.monotonic()
+            askers = []
+            for n in range(3):
+                c = await Client.connect(srv.port, "127.0.0.9")
+                await c.hello(f"List{n}")
+                askers.append(c)
+
+            async def ask(c: Client) -> int:
+                answered = 0
+                while time.monotonic() < until:
+                    await asyncio.sleep(PACE)
+                    try:
+                        reply = await c.request({"type": "list_rooms"}, timeout=10)
+                    except (TimeoutError, ConnectionError):
+                        break
+                    answered += reply["type"] == "rooms"
+                return answered
+
+            answered = sum(await asyncio.gather(*(ask(c) for c in askers)))
+            elapsed = time.monotonic() - then
+            for c in askers:
+                c.close()
+            await loop.run_in_executor(None, proc.join)
+            return {
+                "rooms_listed": created + 1,
+                "list_rooms_answered_per_s": round(answered / elapsed, 1),
+                "then": then,
+            }
+
+        return await healthy_game(srv, until, attack)
+
+
+def _squatters(port: int, until: float, pipe: Connection) -> None:
+    """Fill the server's rooms from 100 addresses, 10 rooms each; send (rooms, seconds) down
+    ``pipe``; then stay connected, pinging, until ``until``."""
+
+    async def one(n: int, held: list[Client]) -> int:
+        created = 0
+        for i in range(3):  # 3 identities (4 rooms each at most): 10 rooms an address
+            try:
+                c = await Client.connect(port, f"127.0.1.{n + 1}")
+                await c.hello(f"Sq{n}x{i}")
+            except (OSError, ConnectionError, TimeoutError):
+                return created
+            held.append(c)
+            for _ in range(4):
+                if created >= 10:
+                    break
+                reply = await c.request({"type": "create_room", "edition": "space", "seats": 5})
+                if reply["type"] != "joined":
+                    break
+                created += 1
+        return created
+
+    async def run() -> None:
+        held: list[Client] = []
+        t0 = time.monotonic()
+        created = sum(await asyncio.gather(*(one(n, held) for n in range(SQUATTERS))))
+        pipe.send((created, round(time.monotonic() - t0, 2)))
+        while time.monotonic() < until:
+            for c in held:  # a ping keeps each connection alive (the pongs stay unread)
+                c.send({"type": "ping"})
+            await asyncio.sleep(1.0)
+        for c in held:
+            c.close()
+
+    asyncio.run(run())
+
+
 def _checkpointed_size(db: Path) -> int:
     """The database's size with its write-ahead log folded in."""
     conn = sqlite3.connect(db)
@@ -600,6 +876,9 @@ SCENARIOS = {
     "spectators": spectators,
     "slots": slots,
     "growth": growth,
+    "replays": replays,
+    "squat": squat,
+    "rooms": rooms,
 }
 
 
@@ -608,12 +887,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=6.0, help="length of each attack")
     p.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated scenarios")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--baseline",
+        metavar="CHECKOUT",
+        help="also run each scenario against the server code of another checkout, first",
+    )
     args = p.parse_args(argv)
+    global CODE
     results: dict[str, Any] = {}
     for name in args.only.split(","):
-        results[name] = asyncio.run(SCENARIOS[name](args.seconds))
-        if not args.json:
-            print(f"{name}: {json.dumps(results[name])}", flush=True)
+        runs = [("baseline", args.baseline), ("this", None)] if args.baseline else [("", None)]
+        for label, code in runs:
+            CODE = code
+            key = f"{name} ({label})" if label else name
+            results[key] = asyncio.run(SCENARIOS[name](args.seconds))
+            if not args.json:
+                print(f"{key}: {json.dumps(results[key])}", flush=True)
+        CODE = None
     if args.json:
         print(json.dumps(results, indent=2))
     return 0

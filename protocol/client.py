@@ -209,9 +209,11 @@ class ChatLine(Event):
 
 @dataclass(slots=True)
 class Replays(Event):
-    """``replays``: the latest finished games."""
+    """``replays``: a page of finished games, newest first. ``next``: send it as
+    ``ListReplays(before=next)`` for the page after this one; None once the list ends."""
 
     games: list[Message]
+    next: int | None
 
 
 @dataclass(slots=True)
@@ -257,7 +259,7 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
         ("turns", (int,)),
     ),
     "chat": (("room", (str,)), ("name", (str,)), ("text", (str,))),
-    "replays": (("games", (list,)),),
+    "replays": (("games", (list,)), ("next", (int, _NULL))),
     "replay": (("game", (int,)), ("decisions", (list,))),
     "bye": (("reason", (str,)),),
 }
@@ -519,7 +521,7 @@ class ClientConnection:
         if kind == "rooms":
             return Rooms(message, request, message["rooms"])
         if kind == "replays":
-            return Replays(message, request, message["games"])
+            return Replays(message, request, message["games"], message.get("next"))
         return Replay(message, request, message["game"])
 
     def _answered(self, kind: str, message: Message) -> Request | None:

@@ -45,6 +45,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_GAME = "no_such_game"
     STORE_UNAVAILABLE = "store_unavailable"
     INTERNAL_ERROR = "internal_error"
+    ROOM_CLOSED = "room_closed"  # sent unasked: the server closed a room its member was in
 
 
 #: Codes after which the server closes the connection.

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from protocol.codec import str_keys
+from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
 
 PROTOCOL_VERSION = 1
@@ -119,6 +120,8 @@ BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
 # What server bots are called (server.room): a person must not pass for one.
 _BOT_NAME = re.compile(r"bot\s*\d+")
+# The same on a name's confusables skeleton (protocol.confusables): 0 and 1 become O and l.
+_BOT_SKELETON = re.compile(r"(?i:bot)\s*[0-9Ol]+")
 
 
 def visible(name: str) -> bool:
@@ -130,14 +133,24 @@ def visible(name: str) -> bool:
 
 
 def check_name(name: str) -> str:
-    """Return the cleaned player name or raise ``bad_name``: 1-24 printable characters, at
-    least one of them visible, and not a bot's name ("Bot 1", in any width or case)."""
+    """Return the cleaned player name or raise ``bad_name``: 1-24 printable characters, none
+    of them a format character, at least one visible, and not a bot's name nor one that looks
+    like it ("Bot 1" in any width or case, "Bot 1" with a Cyrillic o, U+043E)."""
     cleaned = name.strip()
+    hidden = next((ch for ch in cleaned if unicodedata.category(ch) == "Cf"), None)
+    if hidden is not None:
+        # zero-width joiners, bidi marks and overrides: they change how the rest is drawn
+        raise ProtocolError(
+            ErrorCode.BAD_NAME,
+            f"name must not hold invisible format characters (U+{ord(hidden):04X})",
+        )
     if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
         raise ProtocolError(ErrorCode.BAD_NAME, f"name must be 1-{MAX_NAME} printable characters")
     if not visible(cleaned):
         raise ProtocolError(ErrorCode.BAD_NAME, "name must show at least one visible character")
-    if _BOT_NAME.fullmatch(unicodedata.normalize("NFKC", cleaned).casefold()):
+    if _BOT_NAME.fullmatch(unicodedata.normalize("NFKC", cleaned).casefold()) or any(
+        _BOT_SKELETON.fullmatch(form) for form in (skeleton(cleaned), skeleton(cleaned.casefold()))
+    ):
         raise ProtocolError(ErrorCode.BAD_NAME, "that name is kept for the server's bots")
     return cleaned
 
@@ -416,7 +429,19 @@ class Sync(RoomRequest):
 @request("list_replays")
 @dataclass(frozen=True, kw_only=True)
 class ListReplays(Request):
-    """Ask for the latest finished games."""
+    """Ask for a page of finished games, newest first: those older than game ``before`` (the
+    ``next`` of the page before), at most ``limit`` (the server caps it, 50 by default)."""
+
+    before: int | None = None
+    limit: int | None = None
+
+    @classmethod
+    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
+        before = None if m.get("before") is None else _int(m, "before")
+        limit = None if m.get("limit") is None else _int(m, "limit")
+        if limit is not None and limit < 1:
+            raise ProtocolError(ErrorCode.BAD_OPTION, "'limit' must be at least 1")
+        return cls(id=rid, before=before, limit=limit)
 
 
 @request("get_replay")

@@ -50,7 +50,7 @@ PLAIN_ERRORS = {
     "not_host": N_("Only the host can do that."),
     "seats_empty": N_("Every seat must be filled first: add bots (a) or wait for players."),
     "rate_limited": N_("Slow down a little: the server dropped that message."),
-    "bad_name": N_("The server refused that name (1-24 printable characters)."),
+    "bad_name": N_("The server refused that name"),
     "server_full": N_("The server has too many rooms right now."),
     "too_many_rooms": N_("You are in too many rooms already."),
     "illegal_choice": N_("That choice is no longer possible; the prompt has been refreshed."),
@@ -767,6 +767,8 @@ class SelfishApp(App[None]):
         """An error: the reply to ``request`` (as the client library matched it), or the
         server's own (None)."""
         code = str(data.get("code", "error"))
+        if code == "room_closed":
+            self._room_closed(str(data.get("room", "")))
         if isinstance(request, Act):
             room = self.rooms.get(request.room)
             table = self._table()
@@ -776,11 +778,22 @@ class SelfishApp(App[None]):
             return
         english = PLAIN_ERRORS.get(code, str(data.get("message") or code))
         text = error_message(code, english)
-        if code == "bad_option" and data.get("message"):
+        # Which option, or what is wrong with the name (too long, like a seat's in that room):
+        # the server's own words follow.
+        if code in ("bad_option", "bad_name") and data.get("message"):
             text = f"{text}: {data['message']}"
         self.notify(
             text, title=_("Server"), severity="error" if code == "internal_error" else "warning"
         )
+
+    def _room_closed(self, code: str) -> None:
+        """The server closed a room we were in (nobody started its game in time, or a full
+        server needed its place): forget it, and leave its screen for the lobby."""
+        if self.rooms.pop(code, None) is None or self.current != code:
+            return
+        self.current = None
+        self._show_lobby()
+        self.request({"type": "list_rooms"})
 
     def _on_bye(self, data: dict[str, Any]) -> None:
         if data.get("reason") == "replaced":

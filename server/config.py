@@ -48,6 +48,9 @@ class ServerConfig:
     rate_per_second: float = 20.0  # messages per connection, token bucket
     rate_burst: int = 40
     # The same for all connections of one address together (a reconnect does not refill it).
+    # Every limit kept per address counts an IPv6 address as its network of this many bits
+    # (server.addresses): one hosting customer has a whole /64.
+    ipv6_prefix: int = 64
     address_rate_per_second: float = 60.0
     address_rate_burst: int = 120
     # Messages dropped for rate, beyond the burst, after which the connection is closed: each
@@ -85,7 +88,18 @@ class ServerConfig:
     address_chat_per_second: float = 4.0  # per address, all its identities together
     address_chat_burst: int = 20
     allow_seed: bool = False  # a chosen seed reveals the deck order: only for local games
+    # Replays (list_replays, get_replay) read the database: their own rate, per address and per
+    # identity (each bucket apart), far below the message rate; and a page of at most this many.
+    replays_per_second: float = 1.0
+    replays_burst: int = 10
+    replays_page: int = 50
     empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
+    # A room whose game nobody starts (or, once over, rematches) closes this long after it was
+    # created (or its game ended), connected members or not: squatters kept rooms for good.
+    waiting_room_timeout: float = 600.0
+    # On a full server a create_room closes the waiting or finished room whose seated people
+    # have not sent anything about it for longest, if that is at least this long.
+    idle_room_grace: float = 60.0
 
     # Play pace
     # Server bots decide this long after the decision opens: a pace a person can follow.
@@ -145,6 +159,8 @@ SHARED_ADDRESS: dict[str, Any] = {
     "rooms_burst": 1_000_000,
     "address_chat_per_second": 1e6,
     "address_chat_burst": 1_000_000,
+    "replays_per_second": 1e6,
+    "replays_burst": 1_000_000,
 }
 
 

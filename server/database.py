@@ -38,6 +38,19 @@ def connect(path: str) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level="DEFERRED", check_same_thread=False)
 
 
+def create_private(path: str) -> None:
+    """Make the database file (and its directory) readable by the server's user only, if they
+    do not exist yet: the file holds every player's name and games, the directory the SSH
+    host key. SQLite gives the write-ahead log and its index the database file's mode."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, mode=0o700, exist_ok=True)  # the mode applies to a new directory
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return  # an existing file keeps the mode its operator gave it
+    os.close(fd)
+
+
 class Database:
     """A thin synchronous wrapper over one SQLite connection (the server is single-threaded).
 
@@ -48,7 +61,7 @@ class Database:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            create_private(path)
         self.path = path
         self._db = connect(path)
         self._db.execute("PRAGMA journal_mode=WAL")

@@ -38,6 +38,7 @@ from protocol.messages import (
 from server.engine import CATALOGUE, Edition, check_variants
 from server.players import Connection, Message, Player
 from server.room import Room, Status
+from server.room_list import rooms_frame
 from server.wire import encode
 
 if TYPE_CHECKING:
@@ -136,17 +137,17 @@ def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
 
 @handles(ListRooms)
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
-    """The public rooms that are not over."""
-    rooms = [r.summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER]
-    conn.send(reply("rooms", req.id, rooms=rooms))
+    """The public rooms that are not over (server.room_list: each entry packed once)."""
+    entries = (
+        r.packed_summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER
+    )
+    conn.send_frame(rooms_frame(entries, req.id))
 
 
 @handles(CreateRoom)
 def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom) -> None:
     """A new room with the player as its host, within the server's and the address's quotas."""
     config = lobby.config
-    if len(lobby.rooms) >= config.max_rooms:
-        raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     _check_room_quota(lobby, player)
     if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
         raise ProtocolError(
@@ -165,6 +166,10 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
+    # Last, once the request is known to be good: a full server makes room by closing the
+    # idlest room nobody plays in (server.idle_rooms).
+    if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
+        raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     room = Room(
         lobby,
         lobby.new_code(req.public),
@@ -211,7 +216,7 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
             raise ProtocolError(
                 ErrorCode.ROOM_FULL, f"room {room.code} has {watching} spectators already"
             )
-        room.join_spectator(player.id)
+        room.join_spectator(player.id, player.name)
     else:
         room.join_player(player.id, player.name)
     player.rooms.append(room.code)
@@ -314,9 +319,23 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     room.send_game(player.id)
 
 
+def _check_replay_rate(lobby: Lobby, conn: Connection, player: Player) -> None:
+    """Replays read the database: a rate of their own, per identity and per address, far
+    below the message rate."""
+    limits = lobby.limits
+    if not limits.replays.allow(player.id) or not limits.replays.allow(conn.address):
+        raise ProtocolError(
+            ErrorCode.RATE_LIMITED, "you are asking for replays too fast; wait a little"
+        )
+
+
 @handles(ListReplays)
 def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplays) -> None:
-    """The latest finished games the player may replay."""
+    """A page of the finished games the player may replay, newest first."""
+    _check_replay_rate(lobby, conn, player)
+    cap = lobby.config.replays_page
+    size = cap if req.limit is None else min(req.limit, cap)
+    page, after = lobby.store.replay_page(size, player.id, req.before)
     games = [
         {
             "game": g.id,
@@ -328,14 +347,15 @@ def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplay
             "turns": g.turns,
             "ended": g.ended,
         }
-        for g in lobby.store.finished_games(50, player.id)
+        for g in page
     ]
-    conn.send(reply("replays", req.id, games=games))
+    conn.send(reply("replays", req.id, games=games, next=after))
 
 
 @handles(GetReplay)
 def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -> None:
     """One finished game: its seed and decisions."""
+    _check_replay_rate(lobby, conn, player)
     game = lobby.store.game(req.game)
     if (
         game is None

@@ -14,8 +14,17 @@ import secrets
 import string
 from collections import Counter
 
+from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, ROOM_CODE_LENGTH, Hello, Request, welcome
+from protocol.messages import (
+    PRIVATE_ROOM_CODE_LENGTH,
+    ROOM_CODE_LENGTH,
+    Hello,
+    Request,
+    Sync,
+    welcome,
+)
+from server import idle_rooms
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.handlers import HANDLERS, WRITES, joined
@@ -73,6 +82,7 @@ class Lobby:
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self.version = server_version(config.announce_version)
+        skeleton("")  # reads Unicode's confusables now, not in the first hello (0.1 s)
 
     # ------------------------------------------------------------------ Hub (for rooms)
 
@@ -177,9 +187,16 @@ class Lobby:
         self._maintenance = self.scheduler.call_at(when, self._maintain)
 
     def _maintain(self) -> None:
-        """Every ``store_retry`` seconds: retry a database that refused writes, and now and
-        then sweep what the retention settings say is old (one timer for both)."""
+        """Every ``store_retry`` seconds: close the rooms nobody started in time, retry a
+        database that refused writes, and now and then sweep what the retention settings say
+        is old (one timer for all)."""
         try:
+            now = self.scheduler.time()
+            for room in idle_rooms.expired(
+                list(self.rooms.values()), now, self.config.waiting_room_timeout
+            ):
+                minutes = self.config.waiting_room_timeout / 60
+                self.close_idle(room, f"no game was started in it for {minutes:g} minutes")
             if not self.store.writable:
                 if self.store.retry():
                     for room in list(self.rooms.values()):
@@ -296,6 +313,27 @@ class Lobby:
                 self.presence.changed(room)
                 room.presence_changed()  # a countdown before the seat's bot takes over
 
+    def close_idle(self, room: Room, why: str) -> None:
+        """Close ``room`` though members may be connected: each is told ``room_closed``."""
+        log.info("room %s: %s; closing it", room.code, why)
+        text = f"room {room.code} was closed: {why}"
+        error = {"type": "error", "code": str(ErrorCode.ROOM_CLOSED), "message": text}
+        for pid in list(room.members):
+            self.send(pid, {**error, "room": room.code})
+        room.close(abandon=True)
+        self.room_closed(room)
+
+    def reclaim_room(self) -> bool:
+        """On a full server: close the idlest waiting or finished room (see
+        server.idle_rooms); False if every room belongs to people who act."""
+        room = idle_rooms.idlest(
+            self.rooms.values(), self.scheduler.time(), self.config.idle_room_grace
+        )
+        if room is None:
+            return False
+        self.close_idle(room, "the server is full and nobody had acted in it for longest")
+        return True
+
     def _close_vacant(self, room: Room) -> None:
         """Close a room nobody is connected to (see server.vacancy); a started game is
         recorded as abandoned."""
@@ -319,3 +357,8 @@ class Lobby:
                 "the server cannot record games right now; try again in a moment",
             )
         handler(self, conn, player, req)
+        code = getattr(req, "room", None)
+        room = self.rooms.get(code) if isinstance(code, str) else None
+        if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
+            # its people act (server.idle_rooms); asking for the room again is no act
+            room.active_at = self.scheduler.time()

@@ -20,7 +20,7 @@ class Connection(Protocol):
     """What the lobby needs from a client connection."""
 
     peer: str
-    address: str  # the client's IP address
+    address: str  # what per-address limits count: its IP address, IPv6 by network (addresses)
 
     def send(self, message: Message) -> None:
         """Queue a message to the client."""

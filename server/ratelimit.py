@@ -55,6 +55,7 @@ class Limits:
     rooms: KeyedBuckets  # per address and per identity: rooms created
     chat: KeyedBuckets  # per identity: chat lines
     address_chat: KeyedBuckets  # per address: chat lines
+    replays: KeyedBuckets  # per address and per identity: list_replays and get_replay
 
     @classmethod
     def from_config(cls, config: ServerConfig, clock: Clock = time.monotonic) -> Limits:
@@ -73,4 +74,5 @@ class Limits:
             rooms=buckets(c.rooms_per_second, c.rooms_burst),
             chat=buckets(c.chat_per_second, c.chat_burst),
             address_chat=buckets(c.address_chat_per_second, c.address_chat_burst),
+            replays=buckets(c.replays_per_second, c.replays_burst),
         )

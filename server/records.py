@@ -1,8 +1,10 @@
-"""Stored games as plain values: the rows of ``games`` and ``decisions`` read back.
+"""Stored rows as plain values: players, and the rows of ``games`` and ``decisions`` read back.
 
-A column that does not decode (bad JSON, a decision that is not a msgpack map) raises
-:class:`CorruptRow`: the store then marks that game abandoned, or leaves it out, with a log
-line, instead of stopping the server.
+Every column is checked for the type it must have: SQLite keeps whatever a row was given (a
+token stored as a BLOB, a seed as text), and one such row must not stop the server. A row that
+cannot be used (a wrong type, bad JSON, a decision that is not a msgpack map) raises
+:class:`CorruptRow`: the store then skips that player, or marks that game abandoned, or leaves
+it out, with a log line.
 """
 
 from __future__ import annotations
@@ -54,29 +56,40 @@ class CorruptRow(ValueError):
     """A stored game whose row or decisions cannot be read back."""
 
 
+def player_from_row(row: tuple[Any, ...]) -> tuple[str, str, str]:
+    """(id, token hash, name) of a ``players`` row; raises CorruptRow unless all are text."""
+    pid, token, name = row
+    for column, value in (("id", pid), ("token", token), ("name", name)):
+        if not isinstance(value, str):
+            raise CorruptRow(f"player {pid!r}: {column} is {_kind(value)}, not text")
+    return pid, token, name
+
+
 def game_from_row(row: tuple[Any, ...]) -> StoredGame:
     """A game (without its decisions) from its :data:`GAME_COLUMNS`; raises CorruptRow."""
     try:
         return StoredGame(
-            id=row[0],
-            room=row[1],
-            edition=row[2],
-            names=_json_list(row[3]),
-            seats=_json_list(row[4]),
-            settings=_json_map(row[5]),
-            seed=row[6],
-            version_base=row[7],
-            status=row[8],
-            winner=row[9],
-            turns=row[10],
-            ended=row[11],
+            id=_typed(row[0], int, "id"),
+            room=_typed(row[1], str, "room"),
+            edition=_typed(row[2], str, "edition"),
+            names=[_typed(name, str, "a name") for name in _json_list(row[3], "names")],
+            seats=[_typed(seat, dict, "a seat") for seat in _json_list(row[4], "seats")],
+            settings=_json_map(row[5], "settings"),
+            seed=_typed(row[6], int, "seed"),
+            version_base=_typed(row[7], int, "version_base"),
+            status=_typed(row[8], str, "status"),
+            winner=_optional(row[9], int, "winner"),
+            turns=_optional(row[10], int, "turns"),
+            ended=_optional(row[11], (int, float), "ended"),
         )
     except ValueError as exc:
         raise CorruptRow(f"game {row[0]}: {exc}") from exc
 
 
-def choice_from_blob(game: int, n: int, blob: bytes) -> dict[str, Any]:
+def choice_from_blob(game: int, n: int, blob: object) -> dict[str, Any]:
     """Decision ``n`` of ``game`` read back; raises CorruptRow unless it is a msgpack map."""
+    if not isinstance(blob, bytes):
+        raise CorruptRow(f"game {game}, decision {n} is {_kind(blob)}, not a BLOB")
     try:
         choice = unpack(blob)
     except ValueError as exc:
@@ -86,15 +99,50 @@ def choice_from_blob(game: int, n: int, blob: bytes) -> dict[str, Any]:
     return choice
 
 
-def _json_list(text: str) -> list[Any]:
-    value = json.loads(text)
-    if not isinstance(value, list):
-        raise ValueError("not a JSON list")
+def event_from_row(game: int, position: object, event: object) -> tuple[int, dict[str, Any]]:
+    """One of the server's own events of ``game`` read back; raises CorruptRow."""
+    try:
+        return _typed(position, int, "a server event's position"), _json_map(event, "an event")
+    except ValueError as exc:
+        raise CorruptRow(f"game {game}: {exc}") from exc
+
+
+def json_text(value: object, what: str) -> Any:
+    """The JSON ``value`` holds; ValueError unless it is text that decodes."""
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is {_kind(value)}, not JSON text")
+    try:
+        return json.loads(value)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from exc
+
+
+def _json_list(value: object, what: str) -> list[Any]:
+    decoded = json_text(value, what)
+    if not isinstance(decoded, list):
+        raise ValueError(f"{what} is not a JSON list")
+    return decoded
+
+
+def _json_map(value: object, what: str) -> dict[str, Any]:
+    decoded = json_text(value, what)
+    if not isinstance(decoded, dict):
+        raise ValueError(f"{what} is not a JSON map")
+    return decoded
+
+
+def _typed(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    # bool is an int to isinstance(); a stored JSON true is no seed or seat
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise ValueError(f"{what} is {_kind(value)}")
     return value
 
 
-def _json_map(text: str) -> dict[str, Any]:
-    value = json.loads(text)
-    if not isinstance(value, dict):
-        raise ValueError("not a JSON map")
-    return value
+def _optional(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    return None if value is None else _typed(value, kind, what)
+
+
+def _kind(value: object) -> str:
+    """How a log line names a stored value's type."""
+    names = {bytes: "a BLOB", str: "text", int: "an integer", float: "a real", type(None): "NULL"}
+    return names.get(type(value), f"a {type(value).__name__}")

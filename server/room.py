@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from server import outgoing
@@ -25,6 +26,7 @@ from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
 from server.grace import Absences
 from server.history import History, seat_event
+from server.room_list import pack_entry
 from server.scheduler import Scheduler
 from server.seats import Seat, Seats, SeatState
 from server.spectators import PLAYER, SPECTATOR, Spectators
@@ -97,6 +99,12 @@ class Room:
         self.first_seed: int | None = None  # create_room's seed, used by the first start
         self.creator = ""  # address it was created from (max_rooms_per_address, kept stored)
         self.closed = False
+        now = hub.scheduler.time()
+        # since when no game runs here, and when a seated person last sent anything about the
+        # room (server.idle_rooms closes rooms nobody plays in)
+        self.idle_since = now
+        self.active_at = now
+        self._packed_summary: bytes | None = None
         self.autoplay = Autoplay(self)
         self.clock = TurnClock(
             hub.scheduler,
@@ -134,6 +142,12 @@ class Room:
         """The entry for ``rooms`` (list_rooms)."""
         return outgoing.room_summary(self)
 
+    def packed_summary(self) -> bytes:
+        """:meth:`summary`, packed once per change (server.room_list)."""
+        if self._packed_summary is None:
+            self._packed_summary = pack_entry(self.summary())
+        return self._packed_summary
+
     def room_message(self) -> Message:
         """The ``room`` broadcast."""
         return outgoing.room_message(self)
@@ -155,18 +169,32 @@ class Room:
             self._adopt_host(player)
             self.presence_changed()
             return seat.index
+        self.check_name(name)
         seat = self.table.seat_human(self.table.free(self.code), name, player)
         self.members[player] = PLAYER
         self._adopt_host(player)
         return seat.index
 
-    def join_spectator(self, player: str) -> None:
-        """Let ``player`` watch (a spectator never hosts)."""
+    def join_spectator(self, player: str, name: str) -> None:
+        """Let ``player`` watch under ``name`` (a spectator never hosts)."""
         if player in self.members:
             raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
+        self.check_name(name)
         self.members[player] = SPECTATOR
         self.watchers.persist()
         self.presence_changed()
+
+    def check_name(self, name: str) -> None:
+        """Raise ``bad_name`` if ``name`` looks like, without being, the name of a seat here
+        (a person or a bot: "Bot 1" or "Ann" with a Cyrillic o or A). The very same name is no
+        disguise: the seat numbers it ("Ann 2")."""
+        for seat in self.table:
+            if seat.name != name and looks_like(name, seat.name):
+                raise ProtocolError(
+                    ErrorCode.BAD_NAME,
+                    f"your name looks like the name of seat {seat.index + 1} in room "
+                    f"{self.code}; choose another name to join it",
+                )
 
     def _adopt_host(self, player: str) -> None:
         self.host = player if self.host is None or self.host not in self.members else self.host
@@ -362,6 +390,7 @@ class Room:
         game = self.game
         assert game is not None and self.game_id is not None
         self.status = Status.OVER
+        self.idle_since = self.hub.scheduler.time()
         self.clock.stop()
         self.absences.stop()
         self.store.finish_game(self.game_id, "over", game.winner, game.turn)
@@ -450,6 +479,7 @@ class Room:
 
     def broadcast_room(self) -> None:
         """Send the ``room`` message to every member."""
+        self._packed_summary = None  # what changed may show in list_rooms too
         self.out.room()
 
     def send_game(self, player: str) -> None:

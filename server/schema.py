@@ -4,8 +4,13 @@ added since is created by :data:`SCHEMA` itself (``IF NOT EXISTS``), a column by
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+
 from server.database import Database
 from server.tokens import token_hash
+
+log = logging.getLogger("selfish.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -49,10 +54,27 @@ CREATE TABLE IF NOT EXISTS spectators (  -- who watches an unfinished game (back
     game INTEGER PRIMARY KEY REFERENCES games(id),
     players TEXT NOT NULL         -- JSON list of player ids, in join order
 );
+CREATE TABLE IF NOT EXISTS replays (  -- who may list a finished game: list_replays reads a page
+    viewer TEXT NOT NULL,         -- '' (everyone) for a public game, else a seated player's id
+    game INTEGER NOT NULL REFERENCES games(id),
+    PRIMARY KEY (viewer, game)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS held_chat (  -- spectators' lines of an unfinished game, in order
     game INTEGER NOT NULL REFERENCES games(id),
     line TEXT NOT NULL            -- JSON: the chat message the players get at game_over
 );
+"""
+
+# Fills ``replays`` from the finished games of a database older than it (rows whose JSON does
+# not decode are left out: they cannot be listed anyway).
+_PUBLIC = "coalesce(json_extract(settings, '$.public'), 1)"
+BACKFILL_REPLAYS = f"""
+INSERT OR IGNORE INTO replays (viewer, game)
+    SELECT '', id FROM games WHERE status = 'over' AND json_valid(settings) AND {_PUBLIC};
+INSERT OR IGNORE INTO replays (viewer, game)
+    SELECT json_extract(value, '$.player'), games.id FROM games, json_each(games.seats)
+    WHERE games.status = 'over' AND json_valid(games.seats) AND json_valid(settings)
+    AND NOT {_PUBLIC} AND json_type(value, '$.player') = 'text';
 """
 
 # Older databases: columns added since, each with the statement that adds it.
@@ -61,13 +83,21 @@ MIGRATIONS = (("players", "seen", "ALTER TABLE players ADD COLUMN seen REAL"),)
 
 def create(db: Database) -> None:
     """Create what is missing and migrate an older database, committed at once."""
+    tables = {row[0] for row in db.read("SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.setup(SCHEMA)
+    if "games" in tables and "replays" not in tables:
+        db.setup(BACKFILL_REPLAYS)
     for table, column, statement in MIGRATIONS:
         if column not in {row[1] for row in db.read(f"PRAGMA table_info({table})")}:
             db.commit_now(statement)
     # Tokens of databases from before they were hashed (a hash is 64 hex digits). A revoked
     # token is no token: hashing "revoked:<id>" would make it one anybody who knows the id has.
+    # A token that is not text (a BLOB, a number) is no token either: Store.players skips it.
     for pid, token in db.read(
-        "SELECT id, token FROM players WHERE length(token) != 64 AND token NOT LIKE 'revoked:%'"
+        "SELECT id, token FROM players WHERE typeof(token) = 'text' AND length(token) != 64 "
+        "AND token NOT LIKE 'revoked:%'"
     ):
-        db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
+        try:
+            db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
+        except sqlite3.IntegrityError as exc:  # two rows with one old token: the first has it
+            log.error("player %r: its token cannot be hashed (%s); skipped", pid, exc)

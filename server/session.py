@@ -32,6 +32,7 @@ from protocol.codec import decode_body
 from protocol.errors import ErrorCode, FrameError, ProtocolError
 from protocol.framing import FrameDecoder
 from protocol.messages import Hello, Ping, parse_client, reply, request_id
+from server.addresses import address_group
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.lobby import Lobby, Player
@@ -74,7 +75,7 @@ class Session(asyncio.Protocol):
         self.registry = registry
         self._loop = asyncio.get_running_loop()
         self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
-        self.address = ""  # the client's IP address
+        self.address = ""  # the client's IP address (an IPv6 one's network, see connection_made)
         self.peer = ""  # address:port, for the log
         self.decoder = FrameDecoder(config.max_frame)
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
@@ -97,7 +98,9 @@ class Session(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports implement asyncio.Transport without subclassing it
         self.transport = cast(asyncio.Transport, transport)
-        self.address, self.peer = self.identify(transport)
+        ip, self.peer = self.identify(transport)
+        # what every per-address limit counts: an IPv6 client as its /64 (server.addresses)
+        self.address = address_group(ip, self.config.ipv6_prefix)
         if not self.registry.admit(self):
             self.closing = True
             self.transport.close()

@@ -34,7 +34,10 @@ from server.records import (
     StoredGame,
     StoreUnavailable,
     choice_from_blob,
+    event_from_row,
     game_from_row,
+    json_text,
+    player_from_row,
 )
 from server.schema import create
 from server.tokens import is_hash, token_hash
@@ -42,6 +45,18 @@ from server.tokens import is_hash, token_hash
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
+
+# A game over, as replays list it (see server.schema's replays): for everyone if public, else
+# for each player seated in it.
+_INDEX_REPLAY = (
+    "INSERT OR IGNORE INTO replays (viewer, game) SELECT '', id FROM games WHERE id = ? "
+    "AND coalesce(json_extract(settings, '$.public'), 1)",
+    "INSERT OR IGNORE INTO replays (viewer, game) SELECT json_extract(value, '$.player'), "
+    "games.id FROM games, json_each(games.seats) WHERE games.id = ? "
+    "AND NOT coalesce(json_extract(settings, '$.public'), 1) "
+    "AND json_type(value, '$.player') = 'text'",
+)
+_MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
 
 _INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)"
 
@@ -115,16 +130,21 @@ class Store:
         )
 
     def players(self) -> list[tuple[str, str, str]]:
-        """Every known (id, token hash, name)."""
-        return [
-            (str(p), str(t), str(n))
-            for p, t, n in self._db.read("SELECT id, token, name FROM players")
-        ]
+        """Every known (id, token hash, name). A row that cannot be used (a column that is not
+        text) is left out, with a log line: that identity is unknown until the row is mended."""
+        players = []
+        for row in self._db.read("SELECT id, token, name FROM players"):
+            try:
+                players.append(player_from_row(row))
+            except CorruptRow as exc:
+                log.error("%s; skipped", exc)
+        return players
 
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
         rows = self._db.read("SELECT token FROM players WHERE id = ?", (player,))
-        return str(rows[0][0]) if rows and is_hash(rows[0][0]) else None
+        token = rows[0][0] if rows else None
+        return token if isinstance(token, str) and is_hash(token) else None
 
     def revoke(self, player: str) -> bool:
         """Make ``player``'s token unusable (the identity and its games stay); True if found."""
@@ -203,10 +223,13 @@ class Store:
         """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
         rows = self._db.read("SELECT players FROM spectators WHERE game = ?", (game,))
         try:
-            players = json.loads(rows[0][0]) if rows else []
-        except ValueError:
+            players = json_text(rows[0][0], "spectators") if rows else []
+        except ValueError as exc:
+            log.error("game %d: %s; its spectators are not restored", game, exc)
             return []
-        return [str(player) for player in players] if isinstance(players, list) else []
+        if not isinstance(players, list):
+            return []
+        return [player for player in players if isinstance(player, str)]
 
     def hold_chat(self, game: int, line: dict[str, Any]) -> None:
         """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
@@ -232,11 +255,15 @@ class Store:
         self._db.write("DELETE FROM held_chat WHERE game = ?", (game,))
 
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
-        """Mark a game over (or abandoned)."""
+        """Mark a game over (or abandoned). A game over becomes a replay: public ones for
+        everyone, private ones for the players who held a seat in it."""
         self._db.write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
             (status, winner, turns, time.time(), game),
         )
+        if status == "over":
+            for statement in _INDEX_REPLAY:
+                self._db.write(statement, (game,))
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every game still being played, with its decisions, oldest first. A game that cannot
@@ -254,15 +281,46 @@ class Store:
         self.commit()
         return games
 
-    def finished_games(self, limit: int = 50, player: str | None = None) -> list[StoredGame]:
-        """The latest finished games (without decisions), newest first: the public ones, and
-        the private ones ``player`` held a seat in. Unreadable rows are left out."""
+    def finished_games(
+        self, limit: int = 50, player: str | None = None, before: int | None = None
+    ) -> list[StoredGame]:
+        """Up to ``limit`` finished games (without decisions), newest first, older than game
+        ``before`` if given: the public ones, and the private ones ``player`` held a seat in.
+        Unreadable rows are left out."""
+        return self._listed(self._replay_ids(limit, player, before))
+
+    def replay_page(
+        self, size: int, player: str, before: int | None = None
+    ) -> tuple[list[StoredGame], int | None]:
+        """One page of :meth:`finished_games` and the cursor of the next page (the ``before``
+        that continues the list; None when this page ends it)."""
+        ids = self._replay_ids(size + 1, player, before)
+        more = len(ids) > size
+        ids = ids[:size]
+        return self._listed(ids), ids[-1] if more else None
+
+    def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
+        """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
+        of games stored (server.schema's replays)."""
+        cursor = _MAX_ID if before is None else before
+        ids: set[int] = set()
+        for viewer in ("", player) if player else ("",):
+            ids.update(
+                int(game)
+                for (game,) in self._db.read(
+                    "SELECT game FROM replays WHERE viewer = ? AND game < ? "
+                    "ORDER BY game DESC LIMIT ?",
+                    (viewer, cursor, limit),
+                )
+            )
+        return sorted(ids, reverse=True)[:limit]
+
+    def _listed(self, ids: list[int]) -> list[StoredGame]:
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
         rows = self._db.read(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'over' AND ("
-            "coalesce(json_extract(settings, '$.public'), 1) OR EXISTS (SELECT 1 FROM "
-            "json_each(games.seats) WHERE json_extract(value, '$.player') = ?)) "
-            "ORDER BY id DESC LIMIT ?",
-            (player, limit),
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN ({marks}) ORDER BY id DESC", tuple(ids)
         )
         games = []
         for row in rows:
@@ -291,14 +349,13 @@ class Store:
                 "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
             )
         ):
+            if not isinstance(seat, int):
+                raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
             game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
         for position, event in self._db.read(
             "SELECT position, event FROM server_events WHERE game = ? ORDER BY rowid", (game.id,)
         ):
-            try:
-                game.events.append((position, json.loads(event)))
-            except ValueError as exc:
-                raise CorruptRow(f"game {game.id}, a server event: {exc}") from exc
+            game.events.append(event_from_row(game.id, position, event))
         return game
 
     # -- retention (server.retention) -------------------------------------------------------

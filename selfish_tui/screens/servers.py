@@ -1,8 +1,9 @@
 """`selfish connect` without an address: the Selfish servers found on the LAN, updating live.
 
-Enter joins the highlighted server; an address can still be typed below the list. With
-``wanted`` (`selfish connect NAME`) the screen joins the server of that name as soon as it is
-found, and stays up to choose from when there is none or several.
+Enter joins the highlighted server (the highlight follows its server as the list changes); an
+address can still be typed below the list. With ``wanted`` (`selfish connect NAME`) the screen
+joins the server of that name once it was found and no other of that name answered meanwhile,
+and stays up to choose from, with their addresses, when there is none or several.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
 from protocol.lan import LanServer, matching
@@ -26,6 +28,9 @@ DEFAULT_PORT = 7777
 # Seconds of finding nothing before the screen suggests typing an address (the issue asks for
 # servers to show within about two seconds; mDNS answers within one on a working LAN).
 QUIET_AFTER = 2.5
+# Seconds between finding the server `selfish connect NAME` names and joining it: others of
+# that name answer the same query within a few hundred milliseconds.
+SETTLE_AFTER = 1.0
 COLUMNS = ((N_("Server"), 24), (N_("Address"), 21), (N_("Players"), 7), (N_("Open rooms"), 10))
 
 
@@ -54,11 +59,14 @@ class ServersScreen(Screen[tuple[str, int]]):
         interfaces: list[str] | None,
         wanted: str | None = None,
         quiet_after: float = QUIET_AFTER,
+        settle_after: float = SETTLE_AFTER,
     ) -> None:
         super().__init__()
         self.interfaces = interfaces
         self.wanted = wanted
         self.quiet_after = quiet_after
+        self.settle_after = settle_after
+        self._settle: Timer | None = None  # the join of the wanted server, once it settled
         self.servers: list[LanServer] = []
         self.problem: str | None = None
         self._quiet = False  # the wait is over without a server
@@ -90,9 +98,14 @@ class ServersScreen(Screen[tuple[str, int]]):
     # --- what the finder says ----------------------------------------------------------------
 
     def on_servers_changed(self, message: ServersChanged) -> None:
-        self.servers = message.servers
         table = self.query_one("#servers", DataTable)
-        keep = table.cursor_row
+        # The highlight stays on its server, wherever the news puts it (a server listed above
+        # it would otherwise make Enter join another); one that left, a neighbour takes it.
+        row = table.cursor_row
+        highlighted = self.servers[row].key if 0 <= row < len(self.servers) else None
+        self.servers = message.servers
+        keys = [server.key for server in self.servers]
+        keep = keys.index(highlighted) if highlighted in keys else row
         table.clear()
         for server in self.servers:
             if server.compatible:
@@ -106,10 +119,24 @@ class ServersScreen(Screen[tuple[str, int]]):
         if self.servers:
             table.move_cursor(row=min(max(keep, 0), len(self.servers) - 1))
         self._show_status()
-        if self.wanted is not None:
-            found = [s for s in matching(self.servers, self.wanted) if s.compatible]
-            if len(found) == 1:
-                self._join(found[0])
+        if self.wanted is not None and self._settle is None and self._only_match() is not None:
+            # Not at once: a second server of that name may answer a moment later, and
+            # joining the first to answer would pick one of the two by chance.
+            self._settle = self.set_timer(self.settle_after, self._join_wanted)
+
+    def _only_match(self) -> LanServer | None:
+        """The one compatible server called ``wanted``; None if there is none, or several."""
+        assert self.wanted is not None
+        found = matching(self.servers, self.wanted)
+        return found[0] if len(found) == 1 and found[0].compatible else None
+
+    def _join_wanted(self) -> None:
+        """Join the server called ``wanted`` if it is still the only one of that name; with
+        several, the list stays up (with their addresses) for the player to choose."""
+        self._settle = None
+        server = self._only_match()
+        if server is not None:
+            self._join(server)
 
     def on_discovery_problem(self, message: DiscoveryProblem) -> None:
         self.problem = message.reason

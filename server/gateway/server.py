@@ -52,9 +52,10 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     if path.exists():
         return asyncssh.read_private_key(str(path))
     key = asyncssh.generate_private_key("ssh-ed25519")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # a .tmp left by an earlier try keeps its own mode through O_CREAT
     with os.fdopen(fd, "wb") as fh:
         fh.write(key.export_private_key())
     tmp.replace(path)

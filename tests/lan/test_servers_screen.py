@@ -211,3 +211,60 @@ async def test_news_after_the_choice_changes_nothing(no_browsing: None) -> None:
             assert isinstance(app.screen, LobbyScreen) and app.screen is app.lobby
     finally:
         server.stop()
+
+
+async def test_the_highlight_stays_on_its_server_when_one_appears_above(
+    no_browsing: None,
+) -> None:
+    """Issue 27 item 19: the highlight was a row number, so a server listed above the
+    highlighted one made Enter join a different server."""
+    server = EmbeddedServer(":memory:")
+    port = server.start()
+    try:
+        with socket.socket() as probe:  # a port nobody listens on, for the other servers
+            probe.bind(("127.0.0.1", 0))
+            nobody = probe.getsockname()[1]
+        bea = LanServer("b." + SERVICE_TYPE, "Bea", "127.0.0.1", nobody, 0, 0, 1)
+        cy = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 0, 0, 1)
+        app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
+            app.screen.post_message(ServersChanged([bea, cy]))
+            await wait_for(pilot, lambda: len(rows(app)) == 2)
+            await pilot.press("down")  # Cy
+            al = LanServer("a." + SERVICE_TYPE, "Al", "127.0.0.1", nobody, 0, 0, 1)
+            app.screen.post_message(ServersChanged([al, bea, cy]))
+            await wait_for(pilot, lambda: len(rows(app)) == 3)
+            assert app.screen.query_one("#servers", DataTable).cursor_row == 2
+            cy_busier = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 3, 1, 1)
+            app.screen.post_message(ServersChanged([al, cy_busier]))  # Bea left, Cy changed
+            await wait_for(pilot, lambda: len(rows(app)) == 2)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.player_id is not None)
+            assert app.client is not None and app.client.port == port
+    finally:
+        server.stop()
+
+
+async def test_two_servers_of_the_wanted_name_are_both_shown_with_their_addresses(
+    no_browsing: None,
+) -> None:
+    """`selfish connect NAME` with two servers of that name: it joins neither by chance, the
+    second one answering a moment after the first included."""
+    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK, wanted="Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
+        screen = app.screen
+        assert isinstance(screen, ServersScreen)
+        first = LanServer("b1." + SERVICE_TYPE, "Bob", "127.0.0.1", 7001, 0, 0, 1)
+        second = LanServer("b2." + SERVICE_TYPE, "Bob", "127.0.0.2", 7002, 0, 0, 1)
+        screen.post_message(ServersChanged([first]))
+        await pilot.pause(screen.settle_after / 2)
+        screen.post_message(ServersChanged([first, second]))
+        await pilot.pause(screen.settle_after)
+        assert app.screen is screen and app.client is None
+        assert rows(app) == [
+            ["Bob", "127.0.0.1:7001", "0", "0"],
+            ["Bob", "127.0.0.2:7002", "0", "0"],
+        ]
+        assert "2 servers are called 'Bob'" in status(app)
