@@ -295,7 +295,8 @@ async def test_item8_a_game_whose_humans_are_gone_frees_its_room(tmp_path: Path)
 async def test_item8_coming_back_in_time_keeps_the_game() -> None:
     h = Harness(absent_game_timeout=100.0)
     conn, ann = h.client("Ann")
-    code = h.request(conn, ann, BOT_GAME)["room"]
+    # the longest idle grace: no bot plays the game to its end while it waits for Ann
+    code = h.request(conn, ann, {**BOT_GAME, "idle_grace": 1_800})["room"]
     token = next(m["token"] for m in conn.inbox if m["type"] == "welcome")
     await settle()
     for _ in range(50):  # reconnect cycling: one timer, moved, never one per disconnect

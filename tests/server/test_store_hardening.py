@@ -390,7 +390,8 @@ def test_item6_a_room_nobody_starts_expires_though_its_host_stays() -> None:
 def test_item6_a_started_game_does_not_expire_and_a_finished_one_does() -> None:
     h = Harness(waiting_room_timeout=600.0)
     ann, ann_p = h.client("Ann")
-    code = h.request(ann, ann_p, {**CREATE, "bots": 1, "seed": 3})["room"]
+    # the longest idle grace, so that no bot steps in for Ann while the game waits for her
+    code = h.request(ann, ann_p, {**CREATE, "bots": 1, "seed": 3, "idle_grace": 1_800})["room"]
     h.clock.advance(300)
     h.request(ann, ann_p, {"type": "start", "room": code})
     h.clock.advance(1_000)  # the game waits for Ann: it runs, it is no squatter
