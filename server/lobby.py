@@ -61,7 +61,9 @@ class Lobby:
         # The event loop unless a test brings its own clock.
         self.scheduler: Scheduler = scheduler or asyncio.get_running_loop()
         self.limits = Limits.from_config(config, self.scheduler.time)
-        self.errors = ErrorLog(config.error_log_per_minute, self.scheduler.time)
+        self.errors = ErrorLog(
+            config.error_log_per_minute, self.scheduler.time, config.log_lines_per_minute
+        )
         self.vacancy = Vacancy(config, self, self.scheduler, self._close_vacant)
         self.presence = PresenceBroadcasts(config.room_broadcast_interval, self.scheduler)
         self.retention = Retention(config, store, self)
@@ -221,8 +223,9 @@ class Lobby:
             player, token = self._new_player(conn, req.name)
         self.store.save_player(player.id, token, player.name)
         player.connection = conn
-        log.info(
-            "%s is %s (%s)%s", conn.peer, player.name, player.id, " resuming" if req.token else ""
+        resuming = " resuming" if req.token else ""
+        self.errors.line(
+            logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
         )
         conn.send(welcome(player.id, token, self.version, req.id))
         for code in list(player.rooms):

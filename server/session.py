@@ -9,8 +9,10 @@ read cost about a fifth of the server's CPU.
 A session enforces the per-connection limits (frame size, message rate, idle time, time to say
 hello, unread output) so that a misbehaving client only ever hurts itself. The message rate is
 charged per frame before the frame is decoded, to the connection and to its address
-(``server.ratelimit``): a flooding client costs the server little more than the read, gets one
-``rate_limited`` error per second, and is cut off once ``flood_limit`` frames were dropped.
+(``server.ratelimit``), and so are the frame's bytes to its address's budget (decoding costs
+per byte: 64 KiB of empty lists is 65,000 objects): a flooding client costs the server little
+more than the read, gets one ``rate_limited`` error per second, and is cut off once
+``flood_limit`` frames were dropped. Frames before ``hello`` are charged alike.
 
 Its deadlines are plain floats, moved on each message, and one timer per connection fires at
 the earliest of them; a timer that finds its deadline moved later is set again for the new one.
@@ -32,14 +34,13 @@ from protocol.codec import decode_body
 from protocol.errors import ErrorCode, FrameError, ProtocolError
 from protocol.framing import FrameDecoder
 from protocol.messages import Hello, Ping, parse_client, reply, request_id
+from server.addresses import address_group
 from server.config import ServerConfig
 from server.limits import TokenBucket
 from server.lobby import Lobby, Player
 from server.outbox import Outbox
 from server.outgoing import error_message
 from server.wire import encode
-
-log = logging.getLogger("selfish.server")
 
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
@@ -58,6 +59,9 @@ class Registry(Protocol):
     def release(self, session: Session) -> None:
         """Forget an admitted connection that has ended."""
 
+    def identified(self, session: Session) -> None:
+        """An admitted connection said hello (it no longer counts as unidentified)."""
+
 
 class Session(asyncio.Protocol):
     """A connection speaking the Selfish protocol (over TCP, or the SSH gateway's Unix
@@ -75,6 +79,7 @@ class Session(asyncio.Protocol):
         self._loop = asyncio.get_running_loop()
         self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
         self.address = ""  # the client's IP address
+        self.group = ""  # what per-address limits count it under (server.addresses)
         self.peer = ""  # address:port, for the log
         self.decoder = FrameDecoder(config.max_frame)
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
@@ -98,12 +103,13 @@ class Session(asyncio.Protocol):
         # uvloop's transports implement asyncio.Transport without subclassing it
         self.transport = cast(asyncio.Transport, transport)
         self.address, self.peer = self.identify(transport)
+        self.group = address_group(self.address, self.config.ipv6_prefix)
         if not self.registry.admit(self):
             self.closing = True
             self.transport.close()
             return
         self._admitted = True
-        log.info("%s connected", self.peer)
+        self.lobby.errors.line(logging.INFO, "%s connected", self.peer)
         now = self._loop.time()
         self._idle_end = now + self.config.idle_timeout
         self._hello_end = now + self.config.hello_timeout
@@ -137,12 +143,16 @@ class Session(asyncio.Protocol):
         for body in bodies:
             if self.closing:
                 return
-            if not self._charge(now):
+            if not self._charge(now, len(body)):
                 continue
             try:
                 message = decode_body(body)
             except FrameError as exc:
                 self._fail(exc)
+                return
+            except Exception:  # a decoder bug: never asyncio's "Fatal error" and traceback
+                self.lobby.errors.exception("decoding a frame", self.peer)
+                self._fail(FrameError("the frame could not be decoded"))
                 return
             self._handle(message)
         if decoder.error is not None and not self.closing:
@@ -169,10 +179,10 @@ class Session(asyncio.Protocol):
         try:
             self.lobby.disconnect(self, self.player)
         except Exception:
-            log.exception("%s: error while disconnecting", self.peer)
+            self.lobby.errors.exception("disconnecting", self.peer)
         self.registry.release(self)
         who = f" ({self.player.name})" if self.player else ""
-        log.info("%s disconnected%s", self.peer, who)
+        self.lobby.errors.line(logging.INFO, "%s disconnected%s", self.peer, who)
 
     # ------------------------------------------------------------------ deadlines
 
@@ -242,7 +252,9 @@ class Session(asyncio.Protocol):
         else:  # one writev (uvloop; the standard loop joins them)
             transport.writelines(out)
         if transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("%s: not reading its messages; closing", self.peer)
+            self.lobby.errors.line(
+                logging.WARNING, "%s: not reading its messages; closing", self.peer
+            )
             self.closing = True
             transport.abort()
 
@@ -270,16 +282,21 @@ class Session(asyncio.Protocol):
         self._timer = self._loop.call_later(CLOSE_GRACE, transport.abort)
 
     def _fail(self, error: ProtocolError) -> None:
-        log.info("%s: %s; closing", self.peer, error)
+        self.lobby.errors.line(logging.INFO, "%s: %s; closing", self.peer, error)
         self.close_after(error_message(error))
 
     # ------------------------------------------------------------------ input
 
-    def _charge(self, now: float) -> bool:
-        """Charge one frame to the connection's and the address's rates; False if it is to be
-        dropped (answered at most once a second; past ``flood_limit`` drops, the connection
-        is closed)."""
-        if self.bucket.allow() and self.lobby.limits.messages.allow(self.address):
+    def _charge(self, now: float, size: int) -> bool:
+        """Charge one frame of ``size`` body bytes to the connection's and the address's
+        rates and to the address's bytes; False if it is to be dropped (answered at most once a
+        second; past ``flood_limit`` drops, the connection is closed)."""
+        limits = self.lobby.limits
+        if (
+            self.bucket.allow()
+            and limits.messages.allow(self.group)
+            and limits.frame_bytes.take(self.group, size)
+        ):
             return True
         if not self._flood.allow():
             self._fail(ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; closing"))
@@ -288,7 +305,7 @@ class Session(asyncio.Protocol):
             self.transport.pause_reading()
         elif now - self._rate_replied >= RATE_REPLY_INTERVAL:
             self._rate_replied = now
-            text = "too many messages; slow down (dropped ones get no other answer)"
+            text = "too many messages or bytes; slow down (dropped ones get no other answer)"
             self.send(error_message(ProtocolError(ErrorCode.RATE_LIMITED, text)))
         return False
 
@@ -304,6 +321,7 @@ class Session(asyncio.Protocol):
             elif self.player is None:
                 assert isinstance(request, Hello)
                 self.player = self.lobby.hello(self, request)
+                self.registry.identified(self)
             else:
                 self.lobby.handle(self, self.player, request)
         except ProtocolError as exc:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.codec import MessageDecoder, decode_body, encode, normalize, pack
+from protocol.codec import FROM_CLIENT, MessageDecoder, decode_body, encode, normalize, pack
 from protocol.errors import ErrorCode, FrameError
 from protocol.framing import MAX_CLIENT_FRAME, FrameDecoder, frame
 
@@ -65,9 +65,13 @@ def test_documented_example_bytes() -> None:
 
 
 def test_limit_is_inclusive() -> None:
-    pad = MAX_CLIENT_FRAME - 20
-    overhead = len(pack({"type": "x", "pad": "a" * pad})) - pad
-    body = pack({"type": "x", "pad": "a" * (MAX_CLIENT_FRAME - overhead)})
+    chunks = ["a" * FROM_CLIENT.max_str_len] * (MAX_CLIENT_FRAME // FROM_CLIENT.max_str_len - 1)
+    rest = next(
+        n
+        for n in range(MAX_CLIENT_FRAME)
+        if len(pack({"type": "x", "pad": chunks, "end": "a" * n})) == MAX_CLIENT_FRAME
+    )
+    body = pack({"type": "x", "pad": chunks, "end": "a" * rest})
     assert len(body) == MAX_CLIENT_FRAME
     assert MessageDecoder().feed(frame(body))[0]["type"] == "x"
 
