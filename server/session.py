@@ -46,6 +46,11 @@ from server.wire import encode
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
 CLOSE_GRACE = 1.0
 
+# Bytes a closing connection may send that are read and thrown away (so that closing does not
+# reset the connection before the client read why); past them reading stops: a client that
+# goes on writing as fast as it can was read at 600 MB/s for the whole grace.
+DISCARD_LIMIT = 65_536
+
 # Seconds between two ``rate_limited`` answers to a connection whose frames are being dropped.
 RATE_REPLY_INTERVAL = 1.0
 
@@ -88,6 +93,7 @@ class Session(asyncio.Protocol):
         self._rate_replied = -RATE_REPLY_INTERVAL  # loop time of the last rate_limited answer
         self.player: Player | None = None
         self.closing = False
+        self._discarded = 0  # bytes received while closing
         self._admitted = False
         # Deadlines count from complete messages, not from bytes: a client that trickles a byte
         # now and then must not keep its connection (and a half-read frame) alive forever.
@@ -125,6 +131,9 @@ class Session(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.closing:
+            self._discarded += len(data)
+            if self._discarded > DISCARD_LIMIT:
+                self.transport.pause_reading()
             return
         decoder = self.decoder
         try:
