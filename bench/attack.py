@@ -43,7 +43,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -619,11 +619,16 @@ Attacker = Callable[..., None]
 
 
 async def under_attack(
-    seconds: float, attacker: Attacker, *args: Any, kinds: Counter[str] | None = None
+    seconds: float,
+    attacker: Attacker,
+    *args: Any,
+    kinds: Counter[str] | None = None,
+    meanwhile: Callable[[int, float], Awaitable[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """Start ``attacker(port, room, seconds, pipe, *args)`` in a process; once it reports
-    ready on its pipe, Ann and Bob play for ``seconds``. Returns the game's figures, the
-    server's, and what the attacker sent back on its pipe."""
+    ready on its pipe, Ann and Bob play for ``seconds`` (and ``meanwhile(port, seconds)``
+    runs). Returns the game's figures, the server's, and what the attacker sent back on its
+    pipe and ``meanwhile`` returned."""
     async with server() as srv:
         a, b, code = await table(srv.port)
         parent, child = mp.Pipe()
@@ -642,7 +647,13 @@ async def under_attack(
 
         sampler = asyncio.create_task(sample_memory())
         cpu0, log0, t0 = srv.cpu(), srv.log.stat().st_size, time.monotonic()
-        await play(a, b, code, t0 + seconds, rtts, kinds)
+        extra: dict[str, Any] = {}
+        if meanwhile is not None:
+            extra, _ = await asyncio.gather(
+                meanwhile(srv.port, seconds), play(a, b, code, t0 + seconds, rtts, kinds)
+            )
+        else:
+            await play(a, b, code, t0 + seconds, rtts, kinds)
         elapsed = time.monotonic() - t0
         cpu, log = srv.cpu() - cpu0, srv.log.stat().st_size - log0
         sampler.cancel()
@@ -662,6 +673,7 @@ async def under_attack(
             "server_rss_mib_peak": round(max(rss, default=srv.rss()), 1),
             "server_log_bytes_per_s": round(log / elapsed),
             **ready,
+            **extra,
             **{
                 k: round(v / span, 1) if isinstance(v, int | float) else v
                 for k, v in report.items()
@@ -786,7 +798,7 @@ async def sync(seconds: float) -> dict[str, Any]:
 
 def _slot_holder(port: int, room: str, seconds: float, pipe: Connection) -> None:
     """126 addresses x 16 sockets that never say hello, each opened again once the server
-    closes it; meanwhile a newcomer tries to get in every 0.2 s."""
+    closes it."""
 
     async def run() -> dict[str, Any]:
 
@@ -806,32 +818,39 @@ def _slot_holder(port: int, room: str, seconds: float, pipe: Connection) -> None
                     pass
                 finally:
                     writer.transport.abort()
+                await asyncio.sleep(0.05)
 
         holders = [
             asyncio.create_task(holder(f"127.0.4.{1 + a}")) for a in range(126) for _ in range(16)
         ]
         await asyncio.sleep(5.0)  # all of them open (the connect rate's burst is 30)
         pipe.send({"slot_holders": len(holders)})
-        tried = welcomed = 0
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            tried += 1
-            with contextlib.suppress(OSError, ConnectionError, TimeoutError):
-                c = await Client.connect(port, "127.0.0.5")
-                welcomed += (await c.hello("New", None))["type"] == "welcome"
-                c.close()
-            await asyncio.sleep(0.2)
+        await asyncio.sleep(seconds + 1.0)
         for task in holders:
             task.cancel()
         await asyncio.gather(*holders, return_exceptions=True)
-        return {"newcomers_welcomed": f"{welcomed}/{tried}"}
+        return {}
 
     pipe.send(asyncio.run(run()))
 
 
+async def newcomers(port: int, seconds: float) -> dict[str, Any]:
+    """A newcomer tries to get in (connect, hello) every 0.2 s."""
+    tried = welcomed = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        tried += 1
+        with contextlib.suppress(OSError, ConnectionError, TimeoutError):
+            c = await Client.connect(port, "127.0.0.5")
+            welcomed += (await c.hello("New", None))["type"] == "welcome"
+            c.close()
+        await asyncio.sleep(0.2)
+    return {"newcomers_welcomed": f"{welcomed}/{tried}"}
+
+
 async def unidentified(seconds: float) -> dict[str, Any]:
     """Item 5: slots held by connections that never say hello."""
-    return await under_attack(seconds, _slot_holder)
+    return await under_attack(seconds, _slot_holder, meanwhile=newcomers)
 
 
 def _leaver(port: int, room: str, seconds: float, pipe: Connection) -> None:
