@@ -1,6 +1,7 @@
 """Attacks on a real ``selfish-server`` process, loopback only, a few seconds each; figures out.
 
     python bench/attack.py [--seconds 6] [--only flood,reconnect,...] [--json]
+                           [--compare CHECKOUT]
 
 The server runs with its default limits (a temporary database) in a child process, so its CPU
 time and memory are read from /proc. Attackers and the healthy players bind distinct loopback
@@ -24,6 +25,22 @@ Scenarios (issue 11's items):
   in.
 * ``growth`` (9): create-and-leave from one address for the run: rooms/s and database bytes per
   hour; then ``get_replay`` with ``game`` = 2**63: replies and server log bytes per second.
+
+Issue 27's, each while Ann and Bob play a game (their act->state p50/p99 during the attack, the
+server's CPU share, peak RSS and log bytes/s; ``quiet`` is the same game without an attack):
+
+* ``decode`` (1): one address, never saying hello, writes 64 KiB pings of 65,000 empty lists
+  (``lists``) or of 250 lists of 250 (``grid``) as fast as the socket takes them, reconnecting.
+* ``deep`` (2): one address writes frames of 900 nested lists, 50 at a time, reconnecting.
+* ``sync`` (4): 16 spectators of the game (4 addresses) send ``sync`` at their message rate: the
+  KiB/s that the syncs brought them (beyond what a 17th, watching only, received).
+* ``unidentified`` (5): 126 addresses x 16 sockets that never say hello, re-opened as they are
+  closed; a newcomer tries to connect and say hello every 0.2 s.
+* ``leave`` (7): 10 spectators join the game's room and leave it at their message rate: the
+  ``room`` messages a player receives per second.
+
+``--compare CHECKOUT`` runs each scenario against that checkout's server first ("before"), then
+against this one's ("after"), in the same run.
 """
 
 from __future__ import annotations
@@ -681,6 +698,18 @@ async def under_attack(
         }
 
 
+def _nobody(port: int, room: str, seconds: float, pipe: Connection) -> None:
+    """No attack: the yardstick for the others' figures, in the same run."""
+    pipe.send({})
+    time.sleep(seconds)
+    pipe.send({})
+
+
+async def quiet(seconds: float) -> dict[str, Any]:
+    """The healthy game alone."""
+    return await under_attack(seconds, _nobody)
+
+
 def _hammer(port: int, source: str, payload: bytes, until: float) -> tuple[int, int]:
     """Write ``payload`` over and over as fast as the socket takes it, reconnecting from
     ``source`` when cut off, until ``until``; (bytes offered, connections)."""
@@ -895,6 +924,7 @@ SCENARIOS = {
     "spectators": spectators,
     "slots": slots,
     "growth": growth,
+    "quiet": quiet,
     "decode": decode,
     "deep": deep,
     "sync": sync,
