@@ -723,3 +723,21 @@ def test_r2_per_address_limits_group_ipv6_by_prefix() -> None:
     assert address_group("203.0.113.7") == "203.0.113.7"
     assert address_group("::ffff:203.0.113.7") == "203.0.113.7"
     assert address_group("local") == "local"  # the SSH gateway's local processes
+
+
+async def test_r2_item1_a_closing_connection_is_read_no_further_than_64_kib(
+    make_server: ServerFactory,
+) -> None:
+    """After a bad frame the server reads on a little (so the client gets its error rather than
+    a reset), but a client that goes on writing as fast as it can is no longer read."""
+    server = await make_server()
+    client = await Client.connect(server.port)
+    client.send_raw(_frame(b"\xc1") + b"\x00" * 2_000_000)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 5
+    while not server.sessions or any(s.transport.is_reading() for s in server.sessions):
+        assert loop.time() < end, "the closing connection was still read"
+        await asyncio.sleep(0.01)
+    session = next(iter(server.sessions))
+    assert session.closing and 65_536 < session._discarded < 2_000_000
+    await client.close()
