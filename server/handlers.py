@@ -282,7 +282,8 @@ def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
     room = _member(lobby, req.room, player)
     text = check_chat(req.text, lobby.config.max_chat)
     limits = lobby.limits
-    if not limits.chat.allow(player.id) or not limits.address_chat.allow(conn.address):
+    group = address_group(conn.address, lobby.config.ipv6_prefix)
+    if not limits.chat.allow(player.id) or not limits.address_chat.allow(group):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
     conn.send(reply("ok", req.id))
     room.chat(player.id, player.name, text)

@@ -16,6 +16,7 @@ from collections import Counter
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, ROOM_CODE_LENGTH, Hello, Request, welcome
+from server.addresses import address_group
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.handlers import HANDLERS, WRITES, joined
@@ -250,7 +251,8 @@ class Lobby:
             player = None
         if player is None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
-        if not self.limits.hellos.allow(conn.address) or not self.limits.resumes.allow(player.id):
+        group = address_group(conn.address, self.config.ipv6_prefix)
+        if not self.limits.hellos.allow(group) or not self.limits.resumes.allow(player.id):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
             )
@@ -265,7 +267,7 @@ class Lobby:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
             )
-        if not self.limits.new_players.allow(conn.address):
+        if not self.limits.new_players.allow(address_group(conn.address, self.config.ipv6_prefix)):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 "too many new players from your address: wait, or send hello "

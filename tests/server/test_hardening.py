@@ -741,3 +741,15 @@ async def test_r2_item1_a_closing_connection_is_read_no_further_than_64_kib(
     session = next(iter(server.sessions))
     assert session.closing and 65_536 < session._discarded < 2_000_000
     await client.close()
+
+
+async def test_r2_an_ipv6_64_counts_as_one_address() -> None:
+    """A host picking a new address of its /64 for every identity still meets the limit on new
+    identities per address (and chat, resumes, syncs alike); another /64 does not."""
+    h = Harness(new_players_burst=2, new_players_per_second=0.001)
+    for n in range(2):
+        h.client(f"V{n}", address=f"2001:db8:1:2::{n + 1:x}")
+    with pytest.raises(ProtocolError) as caught:
+        h.client("V3", address="2001:db8:1:2:ffff::3")
+    assert caught.value.code == ErrorCode.RATE_LIMITED
+    h.client("Other", address="2001:db8:1:3::1")
