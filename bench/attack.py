@@ -37,6 +37,21 @@ server's CPU share and RSS during the attack):
 
 ``--baseline CHECKOUT`` runs each scenario against that checkout's server code first (the same
 attack in the same run, e.g. the main branch before a fix).
+
+More of issue 27's, each while Ann and Bob play a game (their act->state p50/p99 during the
+attack, the server's CPU share, peak RSS and log bytes/s; ``quiet`` is the same game without
+an attack):
+
+* ``decode`` (1): one address, never saying hello, writes 64 KiB pings of 65,000 empty lists
+  (``lists``) or of 250 lists of 250 (``grid``) as fast as the socket takes them, reconnecting.
+* ``deep`` (2): one address writes frames of 900 nested lists, 50 at a time, reconnecting.
+* ``sync`` (4): 16 spectators of the game (4 addresses) send ``sync`` at their message rate: the
+  KiB/s that the syncs brought them (beyond what a 17th, watching only, received).
+* ``unidentified`` (5): 126 addresses x 16 sockets that never say hello, re-opened as they are
+  closed; a newcomer tries to connect and say hello every 0.2 s.
+* ``leave`` (7): 10 spectators join the game's room and leave it at their message rate: the
+  ``room`` messages a player receives per second.
+
 """
 
 from __future__ import annotations
@@ -56,7 +71,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -71,6 +87,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 Message = dict[str, Any]
 THINK = 0.05  # seconds a healthy player takes to act
 PACE = 0.06  # seconds between an attacker's requests: under the per-connection rate (20/s)
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 # --------------------------------------------------------------------------- the server
@@ -100,7 +117,7 @@ class Server:
         config.write_text(self.settings)
         script = shutil.which("selfish-server", path=os.path.dirname(sys.executable))
         command = [script] if script else [sys.executable, "-m", "server.cli"]
-        self._log = open(self.log, "wb")  # noqa: SIM115 - closed in stop()
+        self._log = open(self.log, "wb", buffering=0)  # noqa: SIM115 - closed in stop()
         self.proc = await asyncio.create_subprocess_exec(
             *command,
             "--host",
@@ -252,9 +269,11 @@ async def play(
     until: float,
     rtts: list[float],
     sent_at: list[float] | None = None,
+    kinds: Counter[str] | None = None,
 ) -> int:
     """Ann and Bob act as soon as they may; each act's time to its state goes to ``rtts``
-    (and, given ``sent_at``, the time it was sent to that list)."""
+    (and, given ``sent_at``, the time it was sent to that list), the type of each message Ann
+    receives to ``kinds``."""
     sent: dict[Client, tuple[int, float]] = {}
     games = 0
 
@@ -265,6 +284,8 @@ async def play(
                 msg = await me.recv(timeout=max(0.05, until - time.monotonic()))
             except (TimeoutError, ConnectionError):
                 return
+            if kinds is not None and me is a:
+                kinds[msg["type"]] += 1
             if msg["type"] == "game_over" and me is a:
                 games += 1
                 me.send({"type": "rematch", "room": code})
@@ -870,6 +891,298 @@ def _wal(db: Path) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
+# --------------------------------------------------------------------------- issue 27's items
+#
+# Each runs an attack from a process of its own (in this one it would slow the players' loop)
+# while Ann and Bob play, and prints the game's act->state p50/p99 during the attack, the
+# server's CPU share and memory, and what the attack got.
+
+Attacker = Callable[..., None]
+
+
+async def under_attack(
+    seconds: float,
+    attacker: Attacker,
+    *args: Any,
+    kinds: Counter[str] | None = None,
+    meanwhile: Callable[[int, float], Awaitable[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """Start ``attacker(port, room, seconds, pipe, *args)`` in a process; once it reports
+    ready on its pipe, Ann and Bob play for ``seconds`` (and ``meanwhile(port, seconds)``
+    runs). Returns the game's figures, the server's, and what the attacker sent back on its
+    pipe and ``meanwhile`` returned."""
+    async with server() as srv:
+        a, b, code = await table(srv.port)
+        parent, child = mp.Pipe()
+        proc = mp.Process(target=attacker, args=(srv.port, code, seconds, child, *args))
+        proc.start()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, parent.poll, 60.0)  # the attack is under way
+        ready = parent.recv() if parent.poll() else {}
+        rtts: list[float] = []
+        rss: list[float] = []
+
+        async def sample_memory() -> None:
+            while True:
+                rss.append(srv.rss())
+                await asyncio.sleep(0.25)
+
+        sampler = asyncio.create_task(sample_memory())
+        cpu0, log0, t0 = srv.cpu(), srv.log.stat().st_size, time.monotonic()
+        extra: dict[str, Any] = {}
+        if meanwhile is not None:
+            extra, _ = await asyncio.gather(
+                meanwhile(srv.port, seconds), play(a, b, code, t0 + seconds, rtts, kinds=kinds)
+            )
+        else:
+            await play(a, b, code, t0 + seconds, rtts, kinds=kinds)
+        elapsed = time.monotonic() - t0
+        cpu, log = srv.cpu() - cpu0, srv.log.stat().st_size - log0
+        sampler.cancel()
+        found = await loop.run_in_executor(None, parent.poll, seconds + 30.0)
+        report = parent.recv() if found else {}
+        span = report.pop("elapsed", elapsed)  # the attacker's own rates are over its time
+        proc.join(10)
+        if proc.is_alive():
+            proc.kill()
+        a.close()
+        b.close()
+        return {
+            "acts": len(rtts),
+            "p50_ms": round(pct(rtts, 0.5), 1),
+            "p99_ms": round(pct(rtts, 0.99), 1),
+            "server_cpu_pct": round(100 * cpu / elapsed, 1),
+            "server_rss_mib_peak": round(max(rss, default=srv.rss()), 1),
+            "server_log_bytes_per_s": round(log / elapsed),
+            **ready,
+            **extra,
+            **{
+                k: round(v / span, 1) if isinstance(v, int | float) else v
+                for k, v in report.items()
+            },
+        }
+
+
+def _nobody(port: int, room: str, seconds: float, pipe: Connection) -> None:
+    """No attack: the yardstick for the others' figures, in the same run."""
+    pipe.send({})
+    time.sleep(seconds)
+    pipe.send({})
+
+
+async def quiet(seconds: float) -> dict[str, Any]:
+    """The healthy game alone."""
+    return await under_attack(seconds, _nobody)
+
+
+def _hammer(port: int, source: str, payload: bytes, until: float) -> tuple[int, int]:
+    """Write ``payload`` over and over as fast as the socket takes it, reconnecting from
+    ``source`` when cut off, until ``until``; (bytes offered, connections)."""
+    offered = connections = 0
+    while time.monotonic() < until:
+        try:
+            sock = socket.create_connection((HOST, port), source_address=(source, 0))
+        except OSError:
+            time.sleep(0.05)
+            continue
+        connections += 1
+        sock.settimeout(0.2)
+        try:
+            while time.monotonic() < until:
+                sock.sendall(payload)
+                offered += len(payload)
+        except OSError:  # cut off, or the server stopped reading
+            pass
+        sock.close()
+    return offered, connections
+
+
+def _decode_flooder(port: int, room: str, seconds: float, pipe: Connection, shape: str) -> None:
+    """64 KiB pings that are cheap to send and dear to decode, never saying hello: 65,000
+    empty lists in one (``lists``), or 250 lists of 250 (``grid``, within msgpack's per-array
+    limit)."""
+    if shape == "lists":
+        pad: list[Any] = [[]] * 65_000
+    else:
+        pad = [[[] for _ in range(250)] for _ in range(250)]
+    frame = encode({"type": "ping", "pad": pad})
+    pipe.send({"frame_bytes": len(frame)})
+    t0 = time.monotonic()
+    offered, connections = _hammer(port, "127.0.0.9", frame, t0 + seconds)
+    elapsed = time.monotonic() - t0
+    pipe.send(
+        {"offered_mb_per_s": offered / 1e6, "connections_per_s": connections, "elapsed": elapsed}
+    )
+
+
+async def decode(seconds: float) -> dict[str, Any]:
+    """Item 1: frames cheap to send, dear to decode."""
+    return {
+        shape: await under_attack(seconds, _decode_flooder, shape) for shape in ("lists", "grid")
+    }
+
+
+def _deep_sender(port: int, room: str, seconds: float, pipe: Connection) -> None:
+    """Frames of 900 nested lists (with a -1 in them: a 0xff byte), 50 per write, from one
+    address, reconnecting when cut off."""
+    body = b"\x83\xa4type\xa4ping\xa1x\xff\xa3pad" + b"\x91" * 900 + b"\x90"
+    frame = struct.pack(">I", len(body)) + body
+    pipe.send({"frame_bytes": len(frame)})
+    t0 = time.monotonic()
+    offered, connections = _hammer(port, "127.0.0.9", frame * 50, t0 + seconds)
+    elapsed = time.monotonic() - t0
+    pipe.send(
+        {"offered_mb_per_s": offered / 1e6, "connections_per_s": connections, "elapsed": elapsed}
+    )
+
+
+async def deep(seconds: float) -> dict[str, Any]:
+    """Item 2: deep nesting, and the log lines an outsider can cause."""
+    return await under_attack(seconds, _deep_sender)
+
+
+def _syncer(port: int, room: str, seconds: float, pipe: Connection) -> None:
+    """16 spectators of the game (4 addresses) each send ``sync`` at their message rate and
+    read what comes back; a 17th only watches, so that what the syncs brought is what the 16
+    received beyond 16 times what it did."""
+
+    async def run() -> dict[str, Any]:
+        until = time.monotonic() + seconds + 2.0
+        counts: Counter[str] = Counter()
+        received = 0
+
+        passive = 0
+
+        async def spectator(k: int) -> None:
+            nonlocal received, passive
+            c = await Client.connect(port, f"127.0.2.{1 + k % 4}")
+            await c.hello(f"Sync{k}")
+            await c.request({"type": "join_room", "room": room, "as": "spectator"})
+            start = c.received
+            while time.monotonic() < until:
+                if k == 16:  # the one that only watches
+                    with contextlib.suppress(TimeoutError):
+                        await c.recv(timeout=max(0.01, until - time.monotonic()))
+                    continue
+                await asyncio.sleep(PACE)
+                reply = await c.request({"type": "sync", "room": room})
+                counts[reply.get("code", reply["type"])] += 1
+            if k == 16:
+                passive = c.received - start
+            else:
+                received += c.received - start
+            c.close()
+
+        pipe.send({"spectators": 16})
+        t0 = time.monotonic()
+        await asyncio.gather(*(spectator(k) for k in range(17)), return_exceptions=True)
+        return {
+            "elapsed": time.monotonic() - t0,
+            "sync_replies_kib_per_s": (received - 16 * passive) / 1024,
+            **{f"sync_{k}_per_s": v for k, v in counts.items()},
+        }
+
+    pipe.send(asyncio.run(run()))
+
+
+async def sync(seconds: float) -> dict[str, Any]:
+    """Item 4: a tiny ``sync`` resends a whole game's log."""
+    return await under_attack(seconds, _syncer)
+
+
+def _slot_holder(port: int, room: str, seconds: float, pipe: Connection) -> None:
+    """126 addresses x 16 sockets that never say hello, each opened again once the server
+    closes it."""
+
+    async def run() -> dict[str, Any]:
+
+        async def holder(source: str) -> None:
+            while True:  # until cancelled
+                try:
+                    reader, writer = await asyncio.open_connection(
+                        HOST, port, local_addr=(source, 0)
+                    )
+                except OSError:
+                    await asyncio.sleep(0.5)
+                    continue
+                try:
+                    while await reader.read(4096):  # until the server closes it
+                        pass
+                except OSError:
+                    pass
+                finally:
+                    writer.transport.abort()
+                await asyncio.sleep(0.05)
+
+        holders = [
+            asyncio.create_task(holder(f"127.0.4.{1 + a}")) for a in range(126) for _ in range(16)
+        ]
+        await asyncio.sleep(5.0)  # all of them open (the connect rate's burst is 30)
+        pipe.send({"slot_holders": len(holders)})
+        await asyncio.sleep(seconds + 1.0)
+        for task in holders:
+            task.cancel()
+        await asyncio.gather(*holders, return_exceptions=True)
+        return {}
+
+    pipe.send(asyncio.run(run()))
+
+
+async def newcomers(port: int, seconds: float) -> dict[str, Any]:
+    """A newcomer tries to get in (connect, hello) every 0.2 s."""
+    tried = welcomed = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        tried += 1
+        with contextlib.suppress(OSError, ConnectionError, TimeoutError):
+            c = await Client.connect(port, "127.0.0.5")
+            welcomed += (await c.hello("New", None))["type"] == "welcome"
+            c.close()
+        await asyncio.sleep(0.2)
+    return {"newcomers_welcomed": f"{welcomed}/{tried}"}
+
+
+async def unidentified(seconds: float) -> dict[str, Any]:
+    """Item 5: slots held by connections that never say hello."""
+    return await under_attack(seconds, _slot_holder, meanwhile=newcomers)
+
+
+def _leaver(port: int, room: str, seconds: float, pipe: Connection) -> None:
+    """10 spectators (2 addresses) join the game's room and leave it, at their message rate."""
+
+    async def run() -> dict[str, Any]:
+        until = time.monotonic() + seconds + 2.0
+        cycles = 0
+
+        async def spectator(k: int) -> None:
+            nonlocal cycles
+            c = await Client.connect(port, f"127.0.5.{1 + k % 2}")
+            await c.hello(f"Leave{k}")
+            while time.monotonic() < until:
+                await asyncio.sleep(PACE)
+                joined = await c.request({"type": "join_room", "room": room, "as": "spectator"})
+                await asyncio.sleep(PACE)
+                if joined["type"] == "joined":
+                    await c.request({"type": "leave_room", "room": room})
+                    cycles += 1
+            c.close()
+
+        pipe.send({"spectators": 10})
+        t0 = time.monotonic()
+        await asyncio.gather(*(spectator(k) for k in range(10)), return_exceptions=True)
+        return {"join_leave_cycles_per_s": cycles, "elapsed": time.monotonic() - t0}
+
+    pipe.send(asyncio.run(run()))
+
+
+async def leave(seconds: float) -> dict[str, Any]:
+    """Item 7: ``leave_room`` and the room broadcasts it causes."""
+    kinds: Counter[str] = Counter()
+    out = await under_attack(seconds, _leaver, kinds=kinds)
+    out["player_room_messages_per_s"] = round(kinds["room"] / seconds, 1)
+    return out
+
+
 SCENARIOS = {
     "flood": flood,
     "reconnect": reconnect,
@@ -879,6 +1192,12 @@ SCENARIOS = {
     "replays": replays,
     "squat": squat,
     "rooms": rooms,
+    "quiet": quiet,
+    "decode": decode,
+    "deep": deep,
+    "sync": sync,
+    "unidentified": unidentified,
+    "leave": leave,
 }
 
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from protocol.codec import Message, decode_body, pack
+from protocol.codec import Message, decode_server_body, pack
 from protocol.errors import CLOSING_CODES, FrameError
 from protocol.framing import HEADER, FrameDecoder
 from protocol.messages import (
@@ -287,8 +287,9 @@ class ClientConnection:
     """One client connection's protocol state (see the module docstring).
 
     ``token``: resume this identity with the first :meth:`hello`. ``decode`` turns a frame body
-    into a message (default: the whole body, checked as :func:`protocol.codec.decode_body`
-    does); a client that needs only some fields may pass a cheaper one (bench/load.py does).
+    into a message (default: the whole body, checked and bounded as
+    :func:`protocol.codec.decode_server_body` does); a client that needs only some fields
+    may pass a cheaper one (bench/load.py does).
     """
 
     def __init__(
@@ -296,7 +297,7 @@ class ClientConnection:
         token: str | None = None,
         *,
         max_frame: int | None = MAX_SERVER_FRAME,
-        decode: Callable[[bytes], Message] = decode_body,
+        decode: Callable[[bytes], Message] = decode_server_body,
     ) -> None:
         self.state = ConnState.IDLE
         self.token = token

@@ -29,7 +29,7 @@ from protocol.client import (
     RemoteProtocolError,
     Welcome,
 )
-from protocol.codec import decode_body
+from protocol.codec import decode_server_body
 from protocol.messages import Act, Hello, Ping, Request
 from selfish_tui.i18n import _
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
@@ -68,7 +68,7 @@ def decode_clean(body: bytes) -> dict[str, Any]:
     The client library builds its events from what this returns, so this is the one place where
     frames become the client's model: from here on no string holds a terminal control.
     """
-    message: dict[str, Any] = clean_message(decode_body(body))
+    message: dict[str, Any] = clean_message(decode_server_body(body))
     return message
 
 

@@ -45,14 +45,30 @@ def clean(text: str) -> str:
 
 
 def clean_message(value: Any) -> Any:
-    """A decoded message with :func:`clean` applied to every string in it, keys included."""
-    if isinstance(value, str):
-        return clean(value)
-    if isinstance(value, dict):
-        return {clean_message(k): clean_message(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [clean_message(v) for v in value]
-    return value
+    """A decoded message with :func:`clean` applied to every string in it, keys included.
+
+    A loop over what is left to copy, never a recursion: the depth of what a server sends is
+    the server's to choose (the decoder bounds it, and this does not rely on that)."""
+    root: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(root, 0, value)]  # (copy, index in it, original)
+    while todo:
+        target, index, item = todo.pop()
+        if isinstance(item, str):
+            target[index] = clean(item)
+        elif isinstance(item, dict):
+            copy: dict[Any, Any] = {}
+            pairs = [(clean(k) if isinstance(k, str) else k, v) for k, v in item.items()]
+            for key, _ in pairs:
+                copy[key] = None  # the keys' order first
+            todo.extend((copy, key, v) for key, v in reversed(pairs))  # popped in order
+            target[index] = copy
+        elif isinstance(item, list | tuple):
+            items: list[Any] = [None] * len(item)
+            todo.extend((items, i, v) for i, v in reversed(list(enumerate(item))))
+            target[index] = items
+        else:
+            target[index] = item
+    return root[0]
 
 
 def cells(text: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 
 
-def address_group(ip: str, ipv6_prefix: int) -> str:
+def address_group(ip: str, ipv6_prefix: int = 64) -> str:
     """The key the per-address limits count ``ip`` under: ``ip`` itself for IPv4, the
     network (``2001:db8::/64``) for IPv6; anything that is no IP address (a Unix socket's
     peer) as it is."""

@@ -44,15 +44,23 @@ class ServerConfig:
     hello_timeout: float = 10.0
     max_connections: int = 2_000
     max_connections_per_address: int = 16
+    # Connections that have not said hello hold at most this share of max_connections; when
+    # it (or max_connections) is reached, the oldest of them is closed to let a newcomer in.
+    max_unidentified_share: float = 0.5
+    # IPv6 clients count per network of this prefix length for every per-address limit (one
+    # host is handed a whole /64); IPv4 clients per address.
+    ipv6_prefix: int = 64
     max_write_buffer: int = 8 * 1024 * 1024  # a client that reads nothing is cut off here
     rate_per_second: float = 20.0  # messages per connection, token bucket
     rate_burst: int = 40
     # The same for all connections of one address together (a reconnect does not refill it).
-    # Every limit kept per address counts an IPv6 address as its network of this many bits
-    # (server.addresses): one hosting customer has a whole /64.
-    ipv6_prefix: int = 64
     address_rate_per_second: float = 60.0
     address_rate_burst: int = 120
+    # Bytes of frames decoded per address, hello or not (a frame over it is dropped unread, as
+    # one over the message rate): decoding costs the server per byte, whatever the frame holds.
+    # The burst holds two frames of max_frame, so any single frame can pass.
+    address_bytes_per_second: float = 16_384.0
+    address_bytes_burst: int = 131_072
     # Messages dropped for rate, beyond the burst, after which the connection is closed: each
     # dropped frame is answered once per second at most and never decoded.
     flood_limit: int = 100
@@ -73,7 +81,8 @@ class ServerConfig:
     rooms_per_second: float = 0.1
     rooms_burst: int = 10
     max_spectators: int = 20  # per room
-    room_broadcast_interval: float = 0.25  # presence-only ``room`` updates are sent this rarely
+    # ``room`` updates for comings and goings (connects, joins, leaves) are sent this rarely
+    room_broadcast_interval: float = 0.25
     # A started game none of whose humans is connected for this long is closed (abandoned),
     # freeing its room: otherwise bot games waiting for a gone human fill max_rooms.
     absent_game_timeout: float = 3_600.0
@@ -83,6 +92,12 @@ class ServerConfig:
     new_players_burst: int = 100
     new_players_per_second: float = 1.0
     max_chat: int = 300
+    # ``sync`` resends a game's whole history (tens of KB for a few bytes asked): per identity
+    # and per address, a burst, then a refill per second.
+    syncs_per_second: float = 0.5
+    syncs_burst: int = 3
+    address_syncs_per_second: float = 2.0
+    address_syncs_burst: int = 20
     chat_per_second: float = 1.0  # per identity, across its connections
     chat_burst: int = 5
     address_chat_per_second: float = 4.0  # per address, all its identities together
@@ -136,6 +151,9 @@ class ServerConfig:
     identity_retention: float = 90 * 86_400.0
     retention_interval: float = 3_600.0  # seconds between two retention sweeps
     error_log_per_minute: int = 10  # tracebacks of failing requests logged per minute at most
+    # Log lines a client can cause (connects, refusals, closes, hellos, joins) per minute at
+    # most, all clients together; the rest are counted in one line when logging resumes.
+    log_lines_per_minute: int = 600
     announce_version: bool = False  # welcome.server names the package version only if set
 
     def replace(self, **changes: Any) -> ServerConfig:
@@ -151,6 +169,10 @@ FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}
 SHARED_ADDRESS: dict[str, Any] = {
     "address_rate_per_second": 1e6,
     "address_rate_burst": 1_000_000,
+    "address_bytes_per_second": 1e9,
+    "address_bytes_burst": 1_000_000_000,
+    "address_syncs_per_second": 1e6,
+    "address_syncs_burst": 1_000_000,
     "connections_per_second": 1e6,
     "connections_burst": 1_000_000,
     "address_resumes_per_second": 1e6,

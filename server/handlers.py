@@ -35,6 +35,7 @@ from protocol.messages import (
     check_chat,
     reply,
 )
+from server.addresses import address_group
 from server.engine import CATALOGUE, Edition, check_variants
 from server.players import Connection, Message, Player
 from server.room import Room, Status
@@ -220,13 +221,13 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
     else:
         room.join_player(player.id, player.name)
     player.rooms.append(room.code)
-    log.info("room %s: %s joined as %s", room.code, player.name, req.as_)
+    lobby.errors.line(logging.INFO, "room %s: %s joined as %s", room.code, player.name, req.as_)
     conn.send(joined(room, player.id, req.id))
-    if spectator:
-        conn.send(room.room_message())
-        lobby.presence.changed(room)  # spectators come and go often: coalesced broadcasts
-    else:
-        room.broadcast_room()
+    # The joiner gets the room at once; the others' update is coalesced (server.presence), as
+    # for every coming and going: joining and leaving at the message rate must not make every
+    # member receive a room message per request.
+    conn.send(room.room_message())
+    lobby.presence.changed(room)
     lobby.vacancy.watch(room)
     room.send_game(player.id)
     _autostart(room)
@@ -239,8 +240,10 @@ def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -
     conn.send(reply("ok", req.id))
     if room.code in player.rooms:
         player.rooms.remove(room.code)
-    log.info("room %s: %s left", room.code, player.name)
-    room.leave(player.id)
+    lobby.errors.line(logging.INFO, "room %s: %s left", room.code, player.name)
+    room.leave(player.id, announce=False)
+    if not room.closed:
+        lobby.presence.changed(room)  # coalesced, as joins are
     lobby.vacancy.watch(room)
 
 
@@ -286,7 +289,8 @@ def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
     room = _member(lobby, req.room, player)
     text = check_chat(req.text, lobby.config.max_chat)
     limits = lobby.limits
-    if not limits.chat.allow(player.id) or not limits.address_chat.allow(conn.address):
+    group = address_group(conn.address, lobby.config.ipv6_prefix)
+    if not limits.chat.allow(player.id) or not limits.address_chat.allow(group):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
     conn.send(reply("ok", req.id))
     room.chat(player.id, player.name, text)
@@ -312,8 +316,13 @@ def back(lobby: Lobby, conn: Connection, player: Player, req: Back) -> None:
 
 @handles(Sync)
 def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
-    """The room and the game sent again, as on a reconnect."""
+    """The room and the game sent again, as on a reconnect: a few bytes that ask for a game's
+    whole history, so limited per identity and per address (the limits of chat's kind)."""
     room = _member(lobby, req.room, player)
+    limits = lobby.limits
+    group = address_group(conn.address, lobby.config.ipv6_prefix)
+    if not limits.syncs.allow(player.id) or not limits.address_syncs.allow(group):
+        raise ProtocolError(ErrorCode.RATE_LIMITED, "too many syncs; wait a little and try again")
     conn.send(reply("ok", req.id))
     conn.send(room.room_message())
     room.send_game(player.id)

@@ -1,4 +1,5 @@
-"""Small rate limiter used for per-connection message and chat limits."""
+"""Small rate limiter used for per-connection message and chat limits (and, counting bytes
+for tokens, the bytes of decoded frames)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,15 @@ class TokenBucket:
 
     def allow(self) -> bool:
         """Take one token if there is one."""
+        return self.take(1.0)
+
+    def take(self, amount: float) -> bool:
+        """Take ``amount`` tokens if there are that many (nothing otherwise)."""
         now = self._clock()
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        if self._tokens >= amount:
+            self._tokens -= amount
             return True
         return False
 

@@ -25,6 +25,7 @@ from protocol.messages import (
     welcome,
 )
 from server import idle_rooms
+from server.addresses import address_group
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.handlers import HANDLERS, WRITES, joined
@@ -70,7 +71,9 @@ class Lobby:
         # The event loop unless a test brings its own clock.
         self.scheduler: Scheduler = scheduler or asyncio.get_running_loop()
         self.limits = Limits.from_config(config, self.scheduler.time)
-        self.errors = ErrorLog(config.error_log_per_minute, self.scheduler.time)
+        self.errors = ErrorLog(
+            config.error_log_per_minute, self.scheduler.time, config.log_lines_per_minute
+        )
         self.vacancy = Vacancy(config, self, self.scheduler, self._close_vacant)
         self.presence = PresenceBroadcasts(config.room_broadcast_interval, self.scheduler)
         self.retention = Retention(config, store, self)
@@ -238,8 +241,9 @@ class Lobby:
             player, token = self._new_player(conn, req.name)
         self.store.save_player(player.id, token, player.name)
         player.connection = conn
-        log.info(
-            "%s is %s (%s)%s", conn.peer, player.name, player.id, " resuming" if req.token else ""
+        resuming = " resuming" if req.token else ""
+        self.errors.line(
+            logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
         )
         conn.send(welcome(player.id, token, self.version, req.id))
         for code in list(player.rooms):
@@ -265,7 +269,8 @@ class Lobby:
             player = None
         if player is None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
-        if not self.limits.hellos.allow(conn.address) or not self.limits.resumes.allow(player.id):
+        group = address_group(conn.address, self.config.ipv6_prefix)
+        if not self.limits.hellos.allow(group) or not self.limits.resumes.allow(player.id):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
             )
@@ -280,7 +285,7 @@ class Lobby:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
             )
-        if not self.limits.new_players.allow(conn.address):
+        if not self.limits.new_players.allow(address_group(conn.address, self.config.ipv6_prefix)):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 "too many new players from your address: wait, or send hello "

@@ -1,10 +1,13 @@
-"""Coalesced ``room`` broadcasts for presence changes (connects, disconnects, spectators).
+"""Coalesced ``room`` broadcasts for comings and goings (connects, disconnects, joins and
+leaves, of players and spectators alike).
 
-Each presence change of a member used to broadcast the whole ``room`` message at once: 100
-spectators joining and leaving, or one player cycling reconnects, made every member receive
-thousands of them (12 KB each) and cut real clients off as "not reading". A room's presence
+Each such change used to broadcast the whole ``room`` message at once: 100 spectators joining
+and leaving, or one player cycling reconnects, made every member receive thousands of them
+(12 KB each) and cut real clients off as "not reading"; spectators joining and leaving with
+``leave_room`` at their message rate still made a room's players receive 90 a second. A room's
 broadcast goes out at once if none went out in the last ``interval`` seconds; otherwise one
-timer sends a single one, with the latest state, when the interval is over.
+timer sends a single one, with the latest state, when the interval is over. (What the host or
+the game changes, bots, start, the end, goes out at once: it comes before the state it leads to.)
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ class PresenceBroadcasts:
         self._pending: dict[Room, Handle] = {}
 
     def changed(self, room: Room) -> None:
-        """Someone in ``room`` connected, disconnected, came or went as a spectator."""
+        """Someone in ``room`` connected, disconnected, joined or left."""
         if room.closed or room in self._pending:
             return
         now = self._scheduler.time()

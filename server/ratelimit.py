@@ -32,12 +32,16 @@ class KeyedBuckets:
 
     def allow(self, key: str) -> bool:
         """Take one token from ``key``'s bucket if it has one."""
+        return self.take(key, 1.0)
+
+    def take(self, key: str, amount: float) -> bool:
+        """Take ``amount`` tokens from ``key``'s bucket if it has that many."""
         bucket = self._buckets.get(key)
         if bucket is None:
             if len(self._buckets) >= MAX_KEYS:
                 self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
             bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self._clock)
-        return bucket.allow()
+        return bucket.take(amount)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -48,6 +52,7 @@ class Limits:
     """Every limit that outlives a connection (see docs/operations.md, Threats and limits)."""
 
     messages: KeyedBuckets  # per address: every frame of every connection from it
+    frame_bytes: KeyedBuckets  # per address: the bytes of the frames it had decoded
     connections: KeyedBuckets  # per address: connections opened
     hellos: KeyedBuckets  # per address: hello with a token (resumes)
     resumes: KeyedBuckets  # per identity: hello with its token, from anywhere
@@ -56,6 +61,8 @@ class Limits:
     chat: KeyedBuckets  # per identity: chat lines
     address_chat: KeyedBuckets  # per address: chat lines
     replays: KeyedBuckets  # per address and per identity: list_replays and get_replay
+    syncs: KeyedBuckets  # per identity: sync requests (each resends a game's whole history)
+    address_syncs: KeyedBuckets  # per address: sync requests
 
     @classmethod
     def from_config(cls, config: ServerConfig, clock: Clock = time.monotonic) -> Limits:
@@ -67,6 +74,7 @@ class Limits:
 
         return cls(
             messages=buckets(c.address_rate_per_second, c.address_rate_burst),
+            frame_bytes=buckets(c.address_bytes_per_second, c.address_bytes_burst),
             connections=buckets(c.connections_per_second, c.connections_burst),
             hellos=buckets(c.address_resumes_per_second, c.address_resumes_burst),
             resumes=buckets(c.resumes_per_second, c.resumes_burst),
@@ -75,4 +83,6 @@ class Limits:
             chat=buckets(c.chat_per_second, c.chat_burst),
             address_chat=buckets(c.address_chat_per_second, c.address_chat_burst),
             replays=buckets(c.replays_per_second, c.replays_burst),
+            syncs=buckets(c.syncs_per_second, c.syncs_burst),
+            address_syncs=buckets(c.address_syncs_per_second, c.address_syncs_burst),
         )

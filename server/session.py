@@ -9,8 +9,10 @@ read cost about a fifth of the server's CPU.
 A session enforces the per-connection limits (frame size, message rate, idle time, time to say
 hello, unread output) so that a misbehaving client only ever hurts itself. The message rate is
 charged per frame before the frame is decoded, to the connection and to its address
-(``server.ratelimit``): a flooding client costs the server little more than the read, gets one
-``rate_limited`` error per second, and is cut off once ``flood_limit`` frames were dropped.
+(``server.ratelimit``), and so are the frame's bytes to its address's budget (decoding costs
+per byte: 64 KiB of empty lists is 65,000 objects): a flooding client costs the server little
+more than the read, gets one ``rate_limited`` error per second, and is cut off once
+``flood_limit`` frames were dropped. Frames before ``hello`` are charged alike.
 
 Its deadlines are plain floats, moved on each message, and one timer per connection fires at
 the earliest of them; a timer that finds its deadline moved later is set again for the new one.
@@ -40,11 +42,14 @@ from server.outbox import Outbox
 from server.outgoing import error_message
 from server.wire import encode
 
-log = logging.getLogger("selfish.server")
-
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
 CLOSE_GRACE = 1.0
+
+# Bytes a closing connection may send that are read and thrown away (so that closing does not
+# reset the connection before the client read why); past them reading stops: a client that
+# goes on writing as fast as it can was read at 600 MB/s for the whole grace.
+DISCARD_LIMIT = 65_536
 
 # Seconds between two ``rate_limited`` answers to a connection whose frames are being dropped.
 RATE_REPLY_INTERVAL = 1.0
@@ -58,6 +63,9 @@ class Registry(Protocol):
 
     def release(self, session: Session) -> None:
         """Forget an admitted connection that has ended."""
+
+    def identified(self, session: Session) -> None:
+        """An admitted connection said hello (it no longer counts as unidentified)."""
 
 
 class Session(asyncio.Protocol):
@@ -84,6 +92,7 @@ class Session(asyncio.Protocol):
         self._rate_replied = -RATE_REPLY_INTERVAL  # loop time of the last rate_limited answer
         self.player: Player | None = None
         self.closing = False
+        self._discarded = 0  # bytes received while closing
         self._admitted = False
         # Deadlines count from complete messages, not from bytes: a client that trickles a byte
         # now and then must not keep its connection (and a half-read frame) alive forever.
@@ -106,7 +115,7 @@ class Session(asyncio.Protocol):
             self.transport.close()
             return
         self._admitted = True
-        log.info("%s connected", self.peer)
+        self.lobby.errors.line(logging.INFO, "%s connected", self.peer)
         now = self._loop.time()
         self._idle_end = now + self.config.idle_timeout
         self._hello_end = now + self.config.hello_timeout
@@ -122,6 +131,9 @@ class Session(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.closing:
+            self._discarded += len(data)
+            if self._discarded > DISCARD_LIMIT:
+                self.transport.pause_reading()
             return
         decoder = self.decoder
         try:
@@ -140,12 +152,16 @@ class Session(asyncio.Protocol):
         for body in bodies:
             if self.closing:
                 return
-            if not self._charge(now):
+            if not self._charge(now, len(body)):
                 continue
             try:
                 message = decode_body(body)
             except FrameError as exc:
                 self._fail(exc)
+                return
+            except Exception:  # a decoder bug: never asyncio's "Fatal error" and traceback
+                self.lobby.errors.exception("decoding a frame", self.peer)
+                self._fail(FrameError("the frame could not be decoded"))
                 return
             self._handle(message)
         if decoder.error is not None and not self.closing:
@@ -172,10 +188,10 @@ class Session(asyncio.Protocol):
         try:
             self.lobby.disconnect(self, self.player)
         except Exception:
-            log.exception("%s: error while disconnecting", self.peer)
+            self.lobby.errors.exception("disconnecting", self.peer)
         self.registry.release(self)
         who = f" ({self.player.name})" if self.player else ""
-        log.info("%s disconnected%s", self.peer, who)
+        self.lobby.errors.line(logging.INFO, "%s disconnected%s", self.peer, who)
 
     # ------------------------------------------------------------------ deadlines
 
@@ -245,7 +261,9 @@ class Session(asyncio.Protocol):
         else:  # one writev (uvloop; the standard loop joins them)
             transport.writelines(out)
         if transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("%s: not reading its messages; closing", self.peer)
+            self.lobby.errors.line(
+                logging.WARNING, "%s: not reading its messages; closing", self.peer
+            )
             self.closing = True
             transport.abort()
 
@@ -273,16 +291,21 @@ class Session(asyncio.Protocol):
         self._timer = self._loop.call_later(CLOSE_GRACE, transport.abort)
 
     def _fail(self, error: ProtocolError) -> None:
-        log.info("%s: %s; closing", self.peer, error)
+        self.lobby.errors.line(logging.INFO, "%s: %s; closing", self.peer, error)
         self.close_after(error_message(error))
 
     # ------------------------------------------------------------------ input
 
-    def _charge(self, now: float) -> bool:
-        """Charge one frame to the connection's and the address's rates; False if it is to be
-        dropped (answered at most once a second; past ``flood_limit`` drops, the connection
-        is closed)."""
-        if self.bucket.allow() and self.lobby.limits.messages.allow(self.address):
+    def _charge(self, now: float, size: int) -> bool:
+        """Charge one frame of ``size`` body bytes to the connection's and the address's
+        rates and to the address's bytes; False if it is to be dropped (answered at most once a
+        second; past ``flood_limit`` drops, the connection is closed)."""
+        limits = self.lobby.limits
+        if (
+            self.bucket.allow()
+            and limits.messages.allow(self.address)
+            and limits.frame_bytes.take(self.address, size)
+        ):
             return True
         if not self._flood.allow():
             self._fail(ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; closing"))
@@ -291,7 +314,7 @@ class Session(asyncio.Protocol):
             self.transport.pause_reading()
         elif now - self._rate_replied >= RATE_REPLY_INTERVAL:
             self._rate_replied = now
-            text = "too many messages; slow down (dropped ones get no other answer)"
+            text = "too many messages or bytes; slow down (dropped ones get no other answer)"
             self.send(error_message(ProtocolError(ErrorCode.RATE_LIMITED, text)))
         return False
 
@@ -307,6 +330,7 @@ class Session(asyncio.Protocol):
             elif self.player is None:
                 assert isinstance(request, Hello)
                 self.player = self.lobby.hello(self, request)
+                self.registry.identified(self)
             else:
                 self.lobby.handle(self, self.player, request)
         except ProtocolError as exc:

@@ -46,7 +46,10 @@ class RunningServer:
     server: asyncio.Server
     port: int
     sessions: set[Session] = field(default_factory=set)
-    per_address: Counter[str] = field(default_factory=Counter)
+    per_address: Counter[str] = field(default_factory=Counter)  # by address group
+    # Admitted connections that have not said hello, oldest first (dicts keep their order).
+    unidentified: dict[Session, None] = field(default_factory=dict)
+    evicted: set[Session] = field(default_factory=set)  # closed to make room, not yet gone
     stopping: bool = False
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: Outbox = field(init=False)
@@ -61,37 +64,63 @@ class RunningServer:
         return Session(self.lobby, self.config, self.outbox, self)
 
     def admit(self, session: Session) -> bool:
-        """Count a new connection, or refuse it (it is closed) past the connection limits."""
+        """Count a new connection, or refuse it (it is closed) past the connection limits.
+
+        A full server, or one whose unidentified connections fill their share of it
+        (``max_unidentified_share``), closes the oldest connection that has not said hello to
+        let the newcomer in: connections that never say hello cannot lock people out. Only a
+        server full of identified connections refuses a newcomer."""
         if self.stopping:
             return False
-        address = session.address
+        group = session.address
+        config = self.config
+        share = max(1, int(config.max_connections * config.max_unidentified_share))
         if (
-            self.per_address[address] >= self.config.max_connections_per_address
-            or len(self.sessions) >= self.config.max_connections
-            or not self.lobby.limits.connections.allow(address)  # connects per second
+            self.per_address[group] >= config.max_connections_per_address
+            or not self.lobby.limits.connections.allow(group)  # connects per second
         ):
-            log.warning("%s: too many connections; refused", address)
-            session.transport.write(
-                encode(
-                    error_message(
-                        ProtocolError(
-                            ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address"
-                        )
-                    )
-                )
-            )
+            self._refuse(session, "too many connections from your address")
+            return False
+        full = len(self.sessions) - len(self.evicted) >= config.max_connections
+        if (full or len(self.unidentified) >= share) and not self._evict_unidentified():
+            self._refuse(session, "the server is full")
             return False
         self.sessions.add(session)
-        self.per_address[address] += 1
+        self.per_address[group] += 1
+        self.unidentified[session] = None
         return True
+
+    def _refuse(self, session: Session, why: str) -> None:
+        self.lobby.errors.line(
+            logging.WARNING, "%s: too many connections; refused", session.address
+        )
+        error = ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, why)
+        session.transport.write(encode(error_message(error)))
+
+    def _evict_unidentified(self) -> bool:
+        """Close the oldest connection that has not said hello; False if there is none."""
+        oldest = next(iter(self.unidentified), None)
+        if oldest is None:
+            return False
+        del self.unidentified[oldest]
+        self.evicted.add(oldest)
+        text = "the server is full: connections that have not said hello make way for new ones"
+        oldest.close_after(error_message(ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, text)))
+        return True
+
+    def identified(self, session: Session) -> None:
+        """``session`` said hello: it can no longer be closed to make room."""
+        self.unidentified.pop(session, None)
 
     def release(self, session: Session) -> None:
         """Forget a connection that has ended."""
         self.sessions.discard(session)
-        address = session.address
-        self.per_address[address] -= 1
-        if not self.per_address[address]:
-            del self.per_address[address]
+        self.unidentified.pop(session, None)
+        self.evicted.discard(session)
+        group = session.address
+        self.per_address[group] -= 1
+        if not self.per_address[group]:
+            del self.per_address[group]
         if not self.sessions:
             self._all_closed.set()
 

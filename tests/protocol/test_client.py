@@ -25,6 +25,7 @@ from protocol.client import (
     Welcome,
 )
 from protocol.codec import MessageDecoder, encode
+from protocol.framing import frame
 from protocol.messages import Act, Chat, Hello, JoinRoom, ListRooms, Ping, Sync
 
 VIEW: dict[str, Any] = {"legal": [{"do": "move", "label": "Move"}], "seat": 0}
@@ -325,3 +326,15 @@ def test_a_timer_carries_the_takeover_countdowns() -> None:
     del timer["grace"]  # a server from before the countdowns
     (event,) = feed(conn, encode(timer))
     assert isinstance(event, Timer) and event.grace == []
+
+
+def test_a_welcome_nested_900_deep_is_a_remote_error_not_a_hang() -> None:
+    """A malicious server (or one a spoofed LAN announcement points to): the client bounds
+    decoding as the server does, and the connection ends with a clear error."""
+    conn = ClientConnection()
+    conn.hello("Ann")
+    body = b"\x85\xa4type\xa7welcome\xa2id\x01\xa6player\xa1p\xa5token\xa1t\xa6server"
+    body += b"\x91" * 900 + b"\x90"
+    with pytest.raises(RemoteProtocolError, match="nested deeper than 16"):
+        feed(conn, frame(body))
+    assert conn.closed

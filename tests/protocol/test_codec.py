@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import inspect
 import struct
+import sys
 
 import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.codec import MessageDecoder, decode_body, encode, normalize, pack
+from protocol.codec import (
+    FROM_CLIENT,
+    MessageDecoder,
+    decode_body,
+    decode_server_body,
+    encode,
+    normalize,
+    pack,
+)
 from protocol.errors import ErrorCode, FrameError
 from protocol.framing import MAX_CLIENT_FRAME, FrameDecoder, frame
 
@@ -65,9 +75,13 @@ def test_documented_example_bytes() -> None:
 
 
 def test_limit_is_inclusive() -> None:
-    pad = MAX_CLIENT_FRAME - 20
-    overhead = len(pack({"type": "x", "pad": "a" * pad})) - pad
-    body = pack({"type": "x", "pad": "a" * (MAX_CLIENT_FRAME - overhead)})
+    chunks = ["a" * FROM_CLIENT.max_str_len] * (MAX_CLIENT_FRAME // FROM_CLIENT.max_str_len - 1)
+    rest = next(
+        n
+        for n in range(MAX_CLIENT_FRAME)
+        if len(pack({"type": "x", "pad": chunks, "end": "a" * n})) == MAX_CLIENT_FRAME
+    )
+    body = pack({"type": "x", "pad": chunks, "end": "a" * rest})
     assert len(body) == MAX_CLIENT_FRAME
     assert MessageDecoder().feed(frame(body))[0]["type"] == "x"
 
@@ -127,3 +141,66 @@ def test_oversize_after_good_frame() -> None:
 
 def test_normalize_turns_tuples_into_lists() -> None:
     assert normalize({"cell": (1, 2)}) == {"cell": [1, 2]}
+
+
+# ---------------------------------------------------------------- bounded decoding (issue 27)
+
+
+def _nested(depth: int) -> bytes:
+    """A body ``{"type": "ping", "pad": [[...[]...]]}`` whose map nests ``depth`` levels deep."""
+    return b"\x82\xa4type\xa4ping\xa3pad" + b"\x91" * (depth - 2) + b"\x90"
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        (pack({"type": "ping", "pad": [[]] * 65_000}), "max_array_len"),
+        (pack({"type": "ping", "pad": [[[] for _ in range(250)] for _ in range(250)]}), "maps"),
+        (_nested(900), "nested deeper"),
+        (_nested(FROM_CLIENT.max_depth + 1), "nested deeper"),
+        (pack({"type": "ping", "pad": "a" * (FROM_CLIENT.max_str_len + 1)}), "max_str_len"),
+        (pack({"type": "ping", "pad": b"a" * (FROM_CLIENT.max_bin_len + 1)}), "max_bin_len"),
+        (pack({"type": "ping", "pad": {str(i): i for i in range(100)}}), "max_map_len"),
+    ],
+    ids=["65000-lists", "250x250-lists", "900-deep", "one-too-deep", "str", "bin", "map"],
+)
+def test_frames_dear_to_decode_are_bad_frames(body: bytes, why: str) -> None:
+    with pytest.raises(FrameError) as info:
+        decode_body(body)
+    assert info.value.code == ErrorCode.BAD_FRAME and why in info.value.message
+
+
+def test_the_depth_limit_is_inclusive() -> None:
+    assert decode_body(_nested(FROM_CLIENT.max_depth))["type"] == "ping"
+
+
+def test_deep_input_is_checked_without_recursion() -> None:
+    """Far below Python's recursion limit, a 900-deep frame (with a 0xff byte, which once sent
+    the timestamp check recursing) is still an ordinary bad_frame."""
+    body = b"\x83\xa4type\xa4ping\xa1x\xff\xa3pad" + b"\x91" * 900 + b"\x90"
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 40)  # 40 frames to spare, not 900
+    try:
+        with pytest.raises(FrameError):
+            decode_body(body)
+        with pytest.raises(FrameError):
+            decode_server_body(body)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_servers_frames_have_room_for_the_largest_replies() -> None:
+    history = {"type": "events", "events": [{"kind": "draw", "args": {"card": {"id": 1}}}] * 2000}
+    assert decode_server_body(pack(history)) == history
+    with pytest.raises(FrameError):
+        decode_body(pack(history))  # a client may not send that much
+    assert MessageDecoder(max_size=None).feed(encode(history)) == [history]
+
+
+def test_timestamps_are_refused_by_msgpack_itself() -> None:
+    body = msgpack.packb({"type": "ping", "at": msgpack.Timestamp(1, 0)}, datetime=False)
+    with pytest.raises(FrameError) as info:
+        decode_server_body(body)
+    assert "ext types are not allowed" in info.value.message
+    with pytest.raises(FrameError):  # an empty ext -1 as well
+        decode_body(b"\x82\xa4type\xa4ping\xa2at\xc7\x00\xff")

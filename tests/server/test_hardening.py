@@ -7,6 +7,7 @@ about the socket layer (connections, frames, floods) go through real TCP on 127.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import stat
@@ -18,6 +19,7 @@ import pytest
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, check_name, parse_client
+from server.addresses import address_group
 from server.admin import main as admin_main
 from server.errorlog import ErrorLog
 from server.retention import Retention
@@ -545,3 +547,210 @@ def test_item16_local_play_room_is_private_and_its_files_are_the_accounts(
     for path in (db, log):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+
+
+# ---------------------------------------------------------------- issue 27: round 2
+
+
+def _frame(body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + body
+
+
+async def test_r2_item1_a_frame_dear_to_decode_is_a_bad_frame_before_hello(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server()
+    client = await Client.connect(server.port)
+    client.send_raw(_frame(msgpack.packb({"type": "ping", "pad": [[]] * 65_000})))
+    assert await client.closed(timeout=3)
+    error = next(m for m in client.seen if m["type"] == "error")
+    assert error["code"] == "bad_frame" and "max_array_len" in error["message"]
+
+
+async def test_r2_item1_decoded_bytes_are_budgeted_per_address_before_hello(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(address_bytes_per_second=1.0, address_bytes_burst=3_000)
+    pad = {"type": "ping", "pad": "x" * 900}  # a ~920-byte body
+    first, second = await Client.connect(server.port), await Client.connect(server.port)
+    for i in range(2):
+        first.send({**pad, "id": i})
+    for i in range(2):  # another connection of the same address: the same budget
+        second.send({**pad, "id": 10 + i})
+    answers = []
+    for client in (first, second):
+        with contextlib.suppress(TimeoutError):
+            while True:
+                answers.append(await client.recv(timeout=0.5))
+    assert [m["type"] for m in answers].count("pong") == 3  # 3 x 920 bytes fit in 3,000
+    dropped = [m for m in answers if m["type"] == "error"]
+    assert dropped and dropped[0]["code"] == "rate_limited" and "id" not in dropped[0]
+    for client in (first, second):
+        await client.close()
+
+
+async def test_r2_item2_deep_frames_are_bad_frames_and_log_no_traceback(
+    make_server: ServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = await make_server()
+    client = await Client.connect(server.port)
+    body = b"\x83\xa4type\xa4ping\xa1x\xff\xa3pad" + b"\x91" * 900 + b"\x90"  # 914 bytes
+    client.send_raw(_frame(body) * 20)
+    assert await client.closed(timeout=3)
+    error = next(m for m in client.seen if m["type"] == "error")
+    assert error["code"] == "bad_frame" and "nested deeper" in error["message"]
+    assert not [r for r in caplog.records if r.exc_info or "Fatal error" in r.getMessage()]
+    calm = await Client.connect(server.port)
+    await calm.hello("Calm")  # the server is fine
+    await calm.close()
+
+
+async def test_r2_item2_log_lines_clients_cause_are_budgeted(
+    make_server: ServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "selfish.server")
+    server = await make_server(
+        log_lines_per_minute=5, connections_burst=2, connections_per_second=0.01
+    )
+    clients = [await Client.connect(server.port) for _ in range(30)]  # 28 refused
+    for client in clients:
+        await client.closed(timeout=0.5)
+        await client.close()
+    caused = [r for r in caplog.records if r.getMessage().startswith("127.0.0.1")]
+    assert 0 < len(caused) <= 5  # connected, refused, ...: 5 of some 60
+    assert server.lobby.errors.suppressed_lines > 20
+
+
+def test_r2_item2_error_log_lines_keep_their_budget_apart(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, "selfish.server")
+    clock = FakeScheduler()
+    errors = ErrorLog(10, clock.time, lines_per_minute=3)
+    for n in range(10):
+        errors.line(logging.INFO, "line %d", n)
+    assert [r.getMessage() for r in caplog.records] == ["line 0", "line 1", "line 2"]
+    assert errors.suppressed_lines == 7 and errors.suppressed == 0
+    clock.advance(20)  # one line's worth
+    errors.line(logging.INFO, "line %d", 10)
+    assert caplog.records[-2].getMessage().startswith("7 log lines caused by clients")
+    assert caplog.records[-1].getMessage() == "line 10"
+
+
+async def test_r2_item4_sync_is_limited_per_identity_and_per_address() -> None:
+    h = Harness(
+        syncs_burst=2, syncs_per_second=0.5, address_syncs_burst=3, address_syncs_per_second=0.01
+    )
+    host, host_p = h.client("Host", address="10.0.0.1")
+    code = h.request(host, host_p, {**CREATE, "bots": 1})["room"]
+    h.request(host, host_p, {"type": "start", "room": code})
+    sync = {"type": "sync", "room": code}
+    assert [h.request(host, host_p, sync).get("code") for _ in range(3)] == [
+        None,
+        None,
+        "rate_limited",  # the identity's burst of 2
+    ]
+    h.clock.advance(2.0)  # one sync's worth for the identity
+    before = len(host.inbox)
+    assert h.request(host, host_p, sync).get("code") is None
+    assert any(m["type"] == "events" and m["history"] for m in host.inbox[before:])
+    # Another identity of the same address: the address's burst of 3 is spent.
+    other, other_p = h.client("Spy", address="10.0.0.1")
+    h.request(other, other_p, {"type": "join_room", "room": code, "as": "spectator"})
+    assert h.request(other, other_p, sync)["code"] == "rate_limited"
+    far, far_p = h.client("Far", address="10.9.9.9")  # another address is not affected
+    h.request(far, far_p, {"type": "join_room", "room": code, "as": "spectator"})
+    assert h.request(far, far_p, sync).get("code") is None
+    h.lobby.shutdown()
+
+
+async def test_r2_item5_the_oldest_unidentified_connection_makes_way(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(max_connections=4, max_unidentified_share=0.5)
+    ann = await Client.connect(server.port)
+    await ann.hello("Ann")
+    silent = [await Client.connect(server.port) for _ in range(2)]  # the share: 2 of 4
+    newcomer = await Client.connect(server.port)  # a third: the oldest silent one goes
+    assert await silent[0].closed(timeout=3)
+    error = next(m for m in silent[0].seen if m["type"] == "error")
+    assert error["code"] == "too_many_connections" and "hello" in error["message"]
+    await newcomer.hello("New")
+    assert not await silent[1].closed(timeout=0.2)
+    # Full (Ann, New, the silent one, one more): the next newcomer takes the silent one's slot.
+    bob = await Client.connect(server.port)
+    await bob.hello("Bob")
+    late = await Client.connect(server.port)
+    assert await silent[1].closed(timeout=3)
+    await late.hello("Late")
+    # Full of identified connections: now a newcomer is refused, and nobody is closed.
+    refused = await Client.connect(server.port)
+    assert await refused.closed(timeout=3)
+    assert next(m for m in refused.seen if m["type"] == "error")["message"] == (
+        "the server is full"
+    )
+    for client in (ann, newcomer, bob, late):
+        assert (await client.request({"type": "ping"}))["type"] == "pong"
+        await client.close()
+
+
+async def test_r2_item7_leaves_are_coalesced_like_joins() -> None:
+    h = Harness(room_broadcast_interval=0.25, max_spectators=50)
+    host, host_p = h.client("Host")
+    code = h.request(host, host_p, CREATE)["room"]
+    watchers = [h.client(f"S{n}") for n in range(20)]
+    before = len(host.of_type("room"))
+    for _ in range(5):  # at the message rate: join, leave, join, leave ...
+        for conn, p in watchers:
+            h.request(conn, p, {"type": "join_room", "room": code, "as": "spectator"})
+            h.request(conn, p, {"type": "leave_room", "room": code})
+    assert len(host.of_type("room")) - before <= 1
+    h.clock.advance(1.0)
+    rooms = host.of_type("room")
+    assert len(rooms) - before == 2 and rooms[-1]["spectators"] == []
+    # A player's leave too: the seat is free in the next update, not in one of its own.
+    bob, bob_p = h.client("Bob")
+    h.request(bob, bob_p, {"type": "join_room", "room": code})
+    h.request(bob, bob_p, {"type": "leave_room", "room": code})
+    h.clock.advance(1.0)
+    assert host.of_type("room")[-1]["seats"][1] is None
+
+
+def test_r2_per_address_limits_group_ipv6_by_prefix() -> None:
+    assert address_group("2001:db8:1:2:aaaa::1") == address_group("2001:db8:1:2:bbbb::9")
+    assert address_group("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert address_group("2001:db8:1:3::1") != address_group("2001:db8:1:2::1")
+    assert address_group("2001:db8:1:2::1", 48) == "2001:db8:1::/48"
+    assert address_group("203.0.113.7") == "203.0.113.7"
+    assert address_group("::ffff:203.0.113.7") == "203.0.113.7"
+    assert address_group("local") == "local"  # the SSH gateway's local processes
+
+
+async def test_r2_item1_a_closing_connection_is_read_no_further_than_64_kib(
+    make_server: ServerFactory,
+) -> None:
+    """After a bad frame the server reads on a little (so the client gets its error rather than
+    a reset), but a client that goes on writing as fast as it can is no longer read."""
+    server = await make_server()
+    client = await Client.connect(server.port)
+    client.send_raw(_frame(b"\xc1") + b"\x00" * 2_000_000)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 5
+    while not server.sessions or any(s.transport.is_reading() for s in server.sessions):
+        assert loop.time() < end, "the closing connection was still read"
+        await asyncio.sleep(0.01)
+    session = next(iter(server.sessions))
+    assert session.closing and 65_536 < session._discarded < 2_000_000
+    await client.close()
+
+
+async def test_r2_an_ipv6_64_counts_as_one_address() -> None:
+    """A host picking a new address of its /64 for every identity still meets the limit on new
+    identities per address (and chat, resumes, syncs alike); another /64 does not."""
+    h = Harness(new_players_burst=2, new_players_per_second=0.001)
+    for n in range(2):
+        h.client(f"V{n}", address=f"2001:db8:1:2::{n + 1:x}")
+    with pytest.raises(ProtocolError) as caught:
+        h.client("V3", address="2001:db8:1:2:ffff::3")
+    assert caught.value.code == ErrorCode.RATE_LIMITED
+    h.client("Other", address="2001:db8:1:3::1")

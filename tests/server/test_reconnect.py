@@ -26,6 +26,15 @@ async def test_reconnect_mid_game_with_token(
         await asyncio.sleep(0.001)
     shown = room.room_message()["seats"][1]
     assert shown["name"] == "Bob" and not shown["connected"]  # the seat is kept
+    # Ann is told, within room_broadcast_interval (comings and goings are coalesced).
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 5
+    while not any(
+        m["type"] == "room" and m["seats"][1] is not None and not m["seats"][1]["connected"]
+        for m in ann.seen
+    ):
+        assert loop.time() < end, "Ann was never told that Bob dropped"
+        await asyncio.sleep(0.01)
     version = room.version
     back = await connect(server.port)
     welcome = await back.hello("Bob", token=bob.token)

@@ -12,7 +12,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from protocol.codec import MessageDecoder, encode
+from protocol.codec import MessageDecoder, encode, pack
+from protocol.framing import frame
 from selfish_tui.app import SelfishApp
 from selfish_tui.widgets.prompt import PromptPanel
 from server.engine.cards import CATALOGUE
@@ -143,3 +144,19 @@ async def test_a_server_that_breaks_the_protocol_is_left_and_tried_again() -> No
             server.send(welcome(await server.next("hello")))  # the second connection
             await wait_for(pilot, lambda: app.player_id == "p0")
             assert server.connections == 2
+
+
+async def test_a_welcome_nested_900_deep_is_garbled_data_not_a_hang() -> None:
+    """A malicious server's welcome nested 900 deep: the client says the data is garbled (as
+    for any broken server) and tries again later, instead of recursing without end."""
+    async with scripted_server() as (server, port):
+        app = SelfishApp("127.0.0.1", port, "Ann", backoff=(30.0,))
+        async with app.run_test(size=(80, 24)) as pilot:
+            hello = await server.next("hello")
+            body = b"\x85\xa4type\xa7welcome\xa2id" + pack(hello["id"])
+            body += b"\xa6player\xa2p0\xa5token\xa3tok\xa6server" + b"\x91" * 900 + b"\x90"
+            assert server._writer is not None
+            server._writer.write(frame(body))
+            await wait_for(pilot, lambda: "garbled data from the server" in app.lobby.status_text)
+            assert "nested deeper" in app.lobby.status_text
+            assert app.player_id is None

@@ -20,7 +20,7 @@ from textual.widgets import DataTable
 
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import SelfishApp
-from selfish_tui.plain import clean, fit
+from selfish_tui.plain import clean, clean_message, fit
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.lobby import WaitingRoomScreen
@@ -329,3 +329,15 @@ async def test_escape_sequences_in_a_refused_hello_never_reach_the_screen() -> N
 )
 def test_clean_strips_controls_and_sequences(raw: str, shown: str) -> None:
     assert clean(raw) == shown
+
+
+def test_clean_message_cleans_every_string_at_any_depth_without_recursion() -> None:
+    message = {"type": "x\x1b[2J", "a": [1, "b\x07", {"c\x1b]0;t\x07": ("d\x1b", 2), 3: None}]}
+    assert clean_message(message) == {"type": "x", "a": [1, "b", {"c": ["d", 2], 3: None}]}
+    deep: list[Any] = ["\x1b[2Jbottom"]
+    for _ in range(5_000):  # five times Python's recursion limit
+        deep = [deep]
+    cleaned = clean_message(deep)
+    for _ in range(5_000):
+        cleaned = cleaned[0]
+    assert cleaned == ["bottom"]
