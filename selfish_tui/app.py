@@ -682,6 +682,7 @@ class SelfishApp(App[None]):
         room.version = int(data.get("version", room.version))
         room.view = dict(data.get("view") or {})
         room.since.saw(room.view)
+        room.keys.saw(room.view)
         if not room.view.get("over"):
             room.game_over = None
             room.result_shown = False
