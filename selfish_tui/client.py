@@ -6,7 +6,10 @@ and the tests speak through too) frames and checks what goes out and comes in, n
 requests, says ``hello`` with the stored token (so the server hands back our seats, PROTOCOL.md
 §3) and matches each reply to its request. What arrives is posted to the app as messages
 (selfish_tui.messages); requests go out through :meth:`NetworkClient.send`. When the connection
-drops it retries with exponential backoff, with the token it was last given.
+drops it retries with exponential backoff, with the token it was last given. Until a first
+connection has got in, a failure is said at once and the worker waits for the player to ask
+again (:meth:`NetworkClient.retry_now`): a wrong address or a server that is down is better
+told than tried in silence.
 """
 
 from __future__ import annotations
@@ -95,6 +98,7 @@ class NetworkClient:
         self.ping_every = ping_every
         self.player: str | None = None
         self.ever_welcomed = False  # some connection of this client got in
+        self.attempts = 0  # connection attempts so far
         self._conn = ClientConnection(token, decode=decode_clean)
         self._writer: asyncio.StreamWriter | None = None
         self._stopping = False
@@ -153,6 +157,7 @@ class NetworkClient:
         """Connect, read until the connection ends, and reconnect with backoff, until stopped."""
         failures = 0
         while not self._stopping:
+            self.attempts += 1
             self.post(Connecting(self.address, failures + 1))
             reason, retry = await self._session()
             if self._stopping:
@@ -162,10 +167,15 @@ class NetworkClient:
             if not retry:
                 self.post(ConnectionLost(reason, None))
                 return
+            self._retry.clear()
+            if not self.ever_welcomed:
+                # Never in: say why now, and try again when the player asks (r).
+                self.post(ConnectionLost(reason, None, held=True))
+                await self._retry.wait()
+                continue
             delay = self.backoff[min(failures, len(self.backoff) - 1)]
             failures += 1
             self.post(ConnectionLost(reason, delay))
-            self._retry.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._retry.wait(), delay)
 

@@ -168,7 +168,7 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
             await wait_for(
                 pilot,
                 lambda: (
-                    "Connection lost" in str(app.screen.query_one(StatusLine).summary())
+                    "Offline: retry in" in str(app.screen.query_one(StatusLine).summary())
                     if isinstance(app.screen, TableScreen)
                     else False
                 ),
@@ -181,7 +181,7 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
                 await wait_for(
                     pilot,
                     lambda: (
-                        "Connection lost" not in str(app.screen.query_one(StatusLine).summary())
+                        "Offline" not in str(app.screen.query_one(StatusLine).summary())
                     ),
                 )
                 assert app.current == code and current_room(app) is room
