@@ -45,24 +45,38 @@ FATAL_HELLO_ERRORS = {"unsupported_protocol", "bad_name"}
 
 
 def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
-    """Split 'HOST[:PORT]' (IPv6 as '[::1]:7777'; a path starting with '/' is a Unix socket,
-    port 0); raise ValueError on a bad port."""
+    """Split 'HOST[:PORT]' (IPv6 as '[::1]:7777', or bare '::1' without a port; a path starting
+    with '/' is a Unix socket, port 0); raise ValueError with one sentence for a person, in
+    the active language, when it is not an address."""
     text = text.strip()
     if text.startswith("/"):
         return text, 0  # a Unix socket (the SSH gateway's clients reach the game this way)
+    shown = repr(text)
     if text.startswith("["):
-        host, _sep, rest = text[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
+        host, closed, rest = text[1:].partition("]")
+        if not closed:
+            raise ValueError(_("{address} is not an address: ']' is missing").format(address=shown))
+        if rest and not rest.startswith(":"):
+            raise ValueError(
+                _("{address} is not an address: ':PORT' may follow ']', nothing else").format(
+                    address=shown
+                )
+            )
+        port, has_port = rest[1:], bool(rest)
     elif text.count(":") == 1:
         host, port = text.split(":")
+        has_port = True
     else:
-        host, port = text, ""
+        host, port, has_port = text, "", False
     if not host:
-        raise ValueError(f"no host in {text!r}")
-    number = int(port) if port else default_port
-    if not 0 < number < 65536:
-        raise ValueError(f"port out of range in {text!r}")
-    return host, number
+        raise ValueError(_("{address} has no host before the port").format(address=shown))
+    if not has_port:
+        return host, default_port
+    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise ValueError(
+            _("{address}: the port must be a number from 1 to 65535").format(address=shown)
+        )
+    return host, int(port)
 
 
 def decode_clean(body: bytes) -> dict[str, Any]:
