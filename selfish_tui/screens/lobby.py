@@ -185,7 +185,8 @@ class LobbyScreen(Screen[None]):
             )
 
     def _poll_rooms(self) -> None:
-        if self.is_current and not self.local:
+        # Not while offline: the status line already says so, a toast every 5 s would not.
+        if self.is_current and not self.local and not self.offline:
             self.selfish.request({"type": "list_rooms"})
 
     def _selected(self) -> str | None:

@@ -150,7 +150,8 @@ class PromptPanel(Vertical):
             self._draw_question()
             return
         self._key = key
-        self.unsign()  # a sign is about the prompt it was given on
+        # A sign stays over a new prompt for its moment: it tells that the key pressed for it,
+        # or just before it, was not taken.
         self.choices = legal
         self.kind = kind
         self.group = None
@@ -307,9 +308,11 @@ class PromptPanel(Vertical):
         if entry is None:
             if self.choices:
                 self.sign(_("{key}: no choice here").format(key=key))
+            else:  # sent, or not ours: a key for a prompt that is not there yet
+                self.sign(_("{key}: nothing to choose now").format(key=key))
             return False
         if not self.settled():
-            self.sign(_("{key} too soon: not taken, press again").format(key=key))
+            self.sign(_("{key}: too soon, press again").format(key=key))
             return False
         self.unsign()
         self._take(entry)

@@ -191,7 +191,7 @@ async def test_an_early_key_and_a_key_for_nothing_get_a_sign(manual_clock: Clock
         feed_game(app, game, 0)
         await pilot.pause()
         prompt = app.screen.query_one(PromptPanel)
-        assert str(prompt.border_subtitle) == ""
+        assert not prompt.border_subtitle
         await pilot.press("e")  # too soon
         assert sent == []
         assert "e too soon: not taken, press again" in str(prompt.border_subtitle)
@@ -201,7 +201,7 @@ async def test_an_early_key_and_a_key_for_nothing_get_a_sign(manual_clock: Clock
         assert "z: no choice here" in str(prompt.border_subtitle) and sent == []
         await pilot.press("e")
         assert sent and sent[-1]["do"] == "done"
-        assert str(prompt.border_subtitle) == "" and not prompt.has_class("refused")
+        assert not prompt.border_subtitle and not prompt.has_class("refused")
 
 
 @pytest.mark.parametrize(
@@ -266,3 +266,33 @@ async def test_consecutive_prompts_played_by_keys_keep_every_key(
             version += 1
             app.feed({"type": "state", "room": ROOM, "version": version, "view": game.view(0)})
             await pilot.pause()
+
+
+async def test_a_key_between_a_sent_choice_and_the_next_prompt_gets_a_sign(
+    manual_clock: Clock,
+) -> None:
+    """The second press of a double tap arrives while the first one's choice is on its way:
+    it is not taken, and the sign stays over the prompt that comes next."""
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    app = offline_app()
+    sent: list[dict[str, Any]] = []
+    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await pilot.pause()
+        manual_clock.t += 1
+        prompt = app.screen.query_one(PromptPanel)
+        await pilot.press("e", "e")
+        assert len(sent) == 1 and prompt.choices == []
+        assert "e: nothing to choose now" in str(prompt.border_subtitle)
+        game.apply(0, sent[0])
+        app.feed(
+            {
+                "type": "state",
+                "room": ROOM,
+                "version": len(game.decisions) + 1,
+                "view": game.view(0),
+            }
+        )
+        await pilot.pause()
+        assert prompt.choices and "e: nothing to choose now" in str(prompt.border_subtitle)
