@@ -296,6 +296,9 @@ def _unreachable(exc: BaseException) -> str:
 
 
 def _plain(exc: BaseException) -> str:
-    """An exception as a short phrase for the user."""
+    """An exception as a short phrase for the user ('connection reset by peer', not
+    '[Errno 104] Connection reset by peer')."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
     text = str(exc).strip()
     return text or type(exc).__name__

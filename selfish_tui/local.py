@@ -98,7 +98,13 @@ class EmbeddedServer:
                         path=self._lock.database, error=_reason(exc)
                     )
                 ) from None
-        self._private_files()
+        try:
+            self._private_files()
+        except OSError as exc:
+            self._release()
+            raise RuntimeError(
+                _("cannot use {path}: {error}").format(path=exc.filename, error=_reason(exc))
+            ) from None
         if self.log_file is not None:
             self._log_to_file(Path(self.log_file))
         self._thread.start()
