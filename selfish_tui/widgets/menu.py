@@ -105,11 +105,10 @@ def build(view: View, ring: KeyRing | None = None) -> list[Entry]:
     others: list[Choice] = []
     for choice in ordered:
         cards = _cards_of(choice)
+        label = choice_label(choice, view)
         if choice.get("do") in FIXED_KEYS and cards is None:
             do = str(choice["do"])
-            identity: Identity = ("fixed", do)
-            entry = Entry(choice_label(choice, view), FIXED_KEYS[do], choice, detail=choice)
-            entry.identity = identity
+            entry = Entry(label, FIXED_KEYS[do], choice, detail=choice, identity=("fixed", do))
             entries.append(((1, _rank(choice), 0), entry))
         elif cards is not None and len(cards) > 1 and all(c in hand for c in cards):
             for card in cards:
@@ -119,13 +118,14 @@ def build(view: View, ring: KeyRing | None = None) -> list[Entry]:
         elif "target" in choice and choice.get("card") in hand:
             targeted.setdefault((choice.get("do"), choice["card"]), []).append(choice)
         elif "target" in choice and "card" not in choice:
-            entry = Entry(choice_label(choice, view), seat_key(choice["target"]), choice)
-            entry.detail, entry.identity = choice, ("seat", choice["target"])
-            entries.append(((0, _rank(choice), choice["target"]), entry))
+            seat = choice["target"]
+            entry = Entry(label, seat_key(seat), choice, detail=choice, identity=("seat", seat))
+            entries.append(((0, _rank(choice), seat), entry))
         elif choice.get("card") in hand:
-            entry = Entry(choice_label(choice, view), ring.card_key(choice["card"]), choice)
-            entry.detail, entry.identity = choice, ("card", choice["card"])
-            entries.append(((0, _rank(choice), position[choice["card"]]), entry))
+            card = choice["card"]
+            key = ring.card_key(card)
+            entry = Entry(label, key, choice, detail=choice, identity=("card", card))
+            entries.append(((0, _rank(choice), position[card]), entry))
         elif "shark" in choice:
             sharks.setdefault(choice["shark"], []).append(choice)
         else:
@@ -194,8 +194,9 @@ def _combos(view: View, ring: KeyRing, card: int, members: list[Choice]) -> Entr
             what = ("other", tuple(rest))
             leaf_key = ring.other_key(what, taken)
         taken.add(leaf_key)
-        leaves.append(Entry(choice_label(choice, view), leaf_key, choice, detail=choice))
-        leaves[-1].identity = what
+        leaves.append(
+            Entry(choice_label(choice, view), leaf_key, choice, detail=choice, identity=what)
+        )
     name = _card_name(view, card)
     do = members[0].get("do")
     if do == "stay":
