@@ -80,8 +80,8 @@ class KeyRing:
         if hand is None:
             return
         present = [card.get("id") for card in hand_order(hand)]
-        for card_id in [c for c in self.cards if c not in present]:
-            self.resting.add(self.cards.pop(card_id))
+        for gone in [c for c in self.cards if c not in present]:
+            self.resting.add(self.cards.pop(gone))
         for card_id in present:
             if not isinstance(card_id, int) or card_id in self.cards:
                 continue
