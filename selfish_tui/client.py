@@ -40,6 +40,10 @@ from selfish_tui.plain import clean_message
 
 BACKOFF: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 PING_EVERY = 25.0
+# Seconds to open a connection, and then to be welcomed: a listener that is not a Selfish server
+# (or a server that hangs) is said, not waited on forever.
+OPEN_TIMEOUT = 10.0
+WELCOME_TIMEOUT = 10.0
 # Errors in reply to hello that retrying cannot fix.
 FATAL_HELLO_ERRORS = {"unsupported_protocol", "bad_name"}
 
@@ -202,7 +206,7 @@ class NetworkClient:
                 if self.host.startswith("/")
                 else asyncio.open_connection(self.host, self.port)
             )
-            reader, writer = await asyncio.wait_for(opening, timeout=10)
+            reader, writer = await asyncio.wait_for(opening, timeout=OPEN_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             return _("cannot reach {address}: {error}").format(
                 address=self.address, error=_unreachable(exc)
@@ -214,9 +218,20 @@ class NetworkClient:
         self._conn.hello(self.name)
         self._flush()
         pinger = asyncio.create_task(self._keep_alive())
+        loop = asyncio.get_running_loop()
+        welcome_by = loop.time() + WELCOME_TIMEOUT
         try:
             while True:
-                data = await reader.read(65536)
+                if self._welcomed_this_session:
+                    data = await reader.read(65536)
+                else:
+                    try:
+                        left = max(0.0, welcome_by - loop.time())
+                        data = await asyncio.wait_for(reader.read(65536), left)
+                    except TimeoutError:
+                        return _("{address} does not answer as a Selfish server").format(
+                            address=self.address
+                        ), True
                 # One event at a time: each is handled before the next is made, so what the
                 # connection says about pending requests is true as of that event.
                 for event in self._conn.receive_data(data):

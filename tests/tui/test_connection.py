@@ -16,6 +16,7 @@ import pytest
 from rich.cells import cell_len
 
 from protocol.codec import MessageDecoder, encode
+from selfish_tui import client as client_module
 from selfish_tui import i18n
 from selfish_tui.app import SelfishApp
 from selfish_tui.messages import ConnectionLost
@@ -171,3 +172,21 @@ async def test_the_offline_note_leaves_the_status_line_within_80_columns(languag
             assert i18n._("Offline: retry in {seconds}s").format(seconds=2) in line
     finally:
         i18n.set_language("en")
+
+
+async def test_a_listener_that_never_welcomes_is_said_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Real TCP to something that accepts and never answers the hello (not a Selfish server, or
+    one that hangs): said after the welcome's time runs out, then r tries again."""
+    monkeypatch.setattr(client_module, "WELCOME_TIMEOUT", 0.5)
+    async with scripted_server() as (server, port):
+        app = SelfishApp("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await server.next("hello")  # and no answer
+            said = f"127.0.0.1:{port} does not answer as a Selfish server"
+            await wait_for(pilot, lambda: said in app.lobby.status_text, timeout=10)
+            assert "r tries again" in app.lobby.status_text
+            await pilot.press("r")
+            server.send(welcome(await server.next("hello")))  # this time it answers
+            await wait_for(pilot, lambda: app.player_id == "p0")
