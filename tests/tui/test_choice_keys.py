@@ -67,6 +67,7 @@ class Watcher:
     def __init__(self) -> None:
         self.ring = KeyRing()
         self.card_keys: dict[int, str] = {}
+        self.hand_at_prompt: dict[str, int] = {}  # key -> card, in the hand at the last prompt
         self.last_prompt: tuple[Any, ...] | None = None
         self.prompts = 0
         self.kinds: set[str] = set()
@@ -84,6 +85,10 @@ class Watcher:
         if not view.get("legal") or prompt_identity(view) == self.last_prompt:
             return
         self.last_prompt = prompt_identity(view)
+        # The hand panel too: a key shown for one card at the last prompt is no other card's now.
+        for card, key in self.card_keys.items():
+            assert self.hand_at_prompt.get(key, card) == card, (key, self.hand_at_prompt, card)
+        self.hand_at_prompt = {key: card for card, key in self.card_keys.items() if key}
         entries = menu.build(view, self.ring)
         check_menu(entries, view, self.ring)
         before = self.ring.last
