@@ -46,7 +46,7 @@ TITLES = (
     "Shark Bait",
     "Freeloader",
 )
-CHOICE = re.compile(r"^([1-9sme]) (\S.*)$")
+CHOICE = re.compile(r"^([0-9a-z]) (\S.*)$")  # selfish_tui.choice_keys
 WEIGHTS = {"m": 8, "e": 3, "s": 2}
 
 

@@ -501,22 +501,33 @@ class SelfishApp(App[None]):
         if self.search is not None and self.player_id is None:
             self._back_to_servers(message.reason)
             return
-        if message.retry_in is None:
-            note = lobby_note = _("Disconnected: {reason}").format(reason=message.reason)
-            self.notify(note, title=_("Connection"), severity="error", timeout=30)
+        if message.held:
+            # The first connection failed: said at once, tried again when the player asks.
+            note = lobby_note = _("{reason} — r tries again, ctrl+q quits").format(
+                reason=message.reason
+            )
+            self.notify(
+                _("{reason}.").format(reason=message.reason),
+                title=_("Cannot connect"),
+                severity="error",
+            )
+        elif message.retry_in is None:
+            lobby_note = _("Disconnected: {reason}").format(reason=message.reason)
+            note = _("Disconnected")  # the status line keeps its room: the toast says why
+            self.notify(lobby_note, title=_("Connection"), severity="error", timeout=30)
         else:
             seconds = f"{message.retry_in:g}"
-            note = _("Connection lost — retrying in {seconds}s").format(seconds=seconds)
+            # Short, so that the status line keeps its room and turn at 80 columns.
+            note = _("Offline: retry in {seconds}s").format(seconds=seconds)
             # The lobby says why (say "cannot reach HOST:PORT: connection refused"), not an
             # empty room list, and r there retries at once.
             lobby_note = _("{reason}; retrying in {seconds} s — r retries now").format(
                 reason=message.reason, seconds=seconds
             )
-            never = self.client is not None and not self.client.ever_welcomed
             if not self._lost_notified:
                 self.notify(
                     _("{reason}. Retrying…").format(reason=message.reason),
-                    title=_("Cannot connect") if never else _("Connection lost"),
+                    title=_("Connection lost"),
                     severity="warning",
                 )
                 self._lost_notified = True
@@ -704,6 +715,7 @@ class SelfishApp(App[None]):
         room.version = int(data.get("version", room.version))
         room.view = dict(data.get("view") or {})
         room.since.saw(room.view)
+        room.keys.saw(room.view)
         if not room.view.get("over"):
             room.game_over = None
             room.result_shown = False

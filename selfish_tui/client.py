@@ -6,7 +6,10 @@ and the tests speak through too) frames and checks what goes out and comes in, n
 requests, says ``hello`` with the stored token (so the server hands back our seats, PROTOCOL.md
 §3) and matches each reply to its request. What arrives is posted to the app as messages
 (selfish_tui.messages); requests go out through :meth:`NetworkClient.send`. When the connection
-drops it retries with exponential backoff, with the token it was last given.
+drops it retries with exponential backoff, with the token it was last given. Until a first
+connection has got in, a failure is said at once and the worker waits for the player to ask
+again (:meth:`NetworkClient.retry_now`): a wrong address or a server that is down is better
+told than tried in silence.
 """
 
 from __future__ import annotations
@@ -37,29 +40,47 @@ from selfish_tui.plain import clean_message
 
 BACKOFF: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
 PING_EVERY = 25.0
+# Seconds to open a connection, and then to be welcomed: a listener that is not a Selfish server
+# (or a server that hangs) is said, not waited on forever.
+OPEN_TIMEOUT = 10.0
+WELCOME_TIMEOUT = 10.0
 # Errors in reply to hello that retrying cannot fix.
 FATAL_HELLO_ERRORS = {"unsupported_protocol", "bad_name"}
 
 
 def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
-    """Split 'HOST[:PORT]' (IPv6 as '[::1]:7777'; a path starting with '/' is a Unix socket,
-    port 0); raise ValueError on a bad port."""
+    """Split 'HOST[:PORT]' (IPv6 as '[::1]:7777', or bare '::1' without a port; a path starting
+    with '/' is a Unix socket, port 0); raise ValueError with one sentence for a person, in
+    the active language, when it is not an address."""
     text = text.strip()
     if text.startswith("/"):
         return text, 0  # a Unix socket (the SSH gateway's clients reach the game this way)
+    shown = repr(text)
     if text.startswith("["):
-        host, _sep, rest = text[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
+        host, closed, rest = text[1:].partition("]")
+        if not closed:
+            raise ValueError(_("{address} is not an address: ']' is missing").format(address=shown))
+        if rest and not rest.startswith(":"):
+            raise ValueError(
+                _("{address} is not an address: ':PORT' may follow ']', nothing else").format(
+                    address=shown
+                )
+            )
+        port, has_port = rest[1:], bool(rest)
     elif text.count(":") == 1:
         host, port = text.split(":")
+        has_port = True
     else:
-        host, port = text, ""
+        host, port, has_port = text, "", False
     if not host:
-        raise ValueError(f"no host in {text!r}")
-    number = int(port) if port else default_port
-    if not 0 < number < 65536:
-        raise ValueError(f"port out of range in {text!r}")
-    return host, number
+        raise ValueError(_("{address} has no host before the port").format(address=shown))
+    if not has_port:
+        return host, default_port
+    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise ValueError(
+            _("{address}: the port must be a number from 1 to 65535").format(address=shown)
+        )
+    return host, int(port)
 
 
 def decode_clean(body: bytes) -> dict[str, Any]:
@@ -95,6 +116,7 @@ class NetworkClient:
         self.ping_every = ping_every
         self.player: str | None = None
         self.ever_welcomed = False  # some connection of this client got in
+        self.attempts = 0  # connection attempts so far
         self._conn = ClientConnection(token, decode=decode_clean)
         self._writer: asyncio.StreamWriter | None = None
         self._stopping = False
@@ -153,6 +175,7 @@ class NetworkClient:
         """Connect, read until the connection ends, and reconnect with backoff, until stopped."""
         failures = 0
         while not self._stopping:
+            self.attempts += 1
             self.post(Connecting(self.address, failures + 1))
             reason, retry = await self._session()
             if self._stopping:
@@ -162,10 +185,15 @@ class NetworkClient:
             if not retry:
                 self.post(ConnectionLost(reason, None))
                 return
+            self._retry.clear()
+            if not self.ever_welcomed:
+                # Never in: say why now, and try again when the player asks (r).
+                self.post(ConnectionLost(reason, None, held=True))
+                await self._retry.wait()
+                continue
             delay = self.backoff[min(failures, len(self.backoff) - 1)]
             failures += 1
             self.post(ConnectionLost(reason, delay))
-            self._retry.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._retry.wait(), delay)
 
@@ -178,7 +206,7 @@ class NetworkClient:
                 if self.host.startswith("/")
                 else asyncio.open_connection(self.host, self.port)
             )
-            reader, writer = await asyncio.wait_for(opening, timeout=10)
+            reader, writer = await asyncio.wait_for(opening, timeout=OPEN_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             return _("cannot reach {address}: {error}").format(
                 address=self.address, error=_unreachable(exc)
@@ -190,9 +218,20 @@ class NetworkClient:
         self._conn.hello(self.name)
         self._flush()
         pinger = asyncio.create_task(self._keep_alive())
+        loop = asyncio.get_running_loop()
+        welcome_by = loop.time() + WELCOME_TIMEOUT
         try:
             while True:
-                data = await reader.read(65536)
+                if self._welcomed_this_session:
+                    data = await reader.read(65536)
+                else:
+                    try:
+                        left = max(0.0, welcome_by - loop.time())
+                        data = await asyncio.wait_for(reader.read(65536), left)
+                    except TimeoutError:
+                        return _("{address} does not answer as a Selfish server").format(
+                            address=self.address
+                        ), True
                 # One event at a time: each is handled before the next is made, so what the
                 # connection says about pending requests is true as of that event.
                 for event in self._conn.receive_data(data):
@@ -272,6 +311,9 @@ def _unreachable(exc: BaseException) -> str:
 
 
 def _plain(exc: BaseException) -> str:
-    """An exception as a short phrase for the user."""
+    """An exception as a short phrase for the user ('connection reset by peer', not
+    '[Errno 104] Connection reset by peer')."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
     text = str(exc).strip()
     return text or type(exc).__name__

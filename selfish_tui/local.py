@@ -31,6 +31,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from selfish_tui.database_lock import DatabaseBusy, DatabaseLock
+from selfish_tui.i18n import _
 from selfish_tui.paths import local_db_path
 from server.config import SHARED_ADDRESS, ServerConfig
 
@@ -77,21 +79,50 @@ class EmbeddedServer:
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
+        # One server per database file (selfish_tui.database_lock): none for ":memory:".
+        self._lock = None if path == ":memory:" or "://" in path else DatabaseLock(Path(path))
         self._thread = threading.Thread(target=self._main, name="selfish-server", daemon=True)
 
     def start(self, timeout: float = 15.0) -> int:
-        """Start the server; return its port once it accepts connections."""
-        self._private_files()
+        """Start the server; return its port once it accepts connections. Raises RuntimeError
+        with one sentence for a person: another process serves this database, or the server
+        could not start."""
+        if self._lock is not None:
+            try:
+                self._lock.acquire()
+            except DatabaseBusy as busy:
+                raise RuntimeError(_busy_message(busy)) from None
+            except OSError as exc:
+                raise RuntimeError(
+                    _("cannot use {path}: {error}").format(
+                        path=self._lock.database, error=_reason(exc)
+                    )
+                ) from None
+        try:
+            self._private_files()
+        except OSError as exc:
+            self._release()
+            raise RuntimeError(
+                _("cannot use {path}: {error}").format(path=exc.filename, error=_reason(exc))
+            ) from None
         if self.log_file is not None:
             self._log_to_file(Path(self.log_file))
         self._thread.start()
         if not self._ready.wait(timeout):
-            raise RuntimeError("the embedded server did not start in time")
+            self._release()
+            raise RuntimeError(_("the game server inside the client did not start in time"))
         if self._error is not None:
+            self._release()
             raise RuntimeError(
-                f"the embedded server failed to start: {self._error}"
-            ) from self._error
+                _("the game server inside the client could not start: {error}").format(
+                    error=_reason(self._error)
+                )
+            ) from None
         return self.port
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
 
     def _private_files(self) -> None:
         """Keep the database and the log to this account (mode 0600, their folder 0700): they
@@ -129,6 +160,8 @@ class EmbeddedServer:
             loop.call_soon_threadsafe(stop.set)
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self._release()  # the database is closed: another server may use it now
 
     def __enter__(self) -> EmbeddedServer:
         self.start()
@@ -188,6 +221,27 @@ class EmbeddedServer:
             return asyncio.run_coroutine_threadsafe(count(), loop).result(timeout=2.0)
         except Exception:  # the server is stopping: nothing left to lose by quitting
             return 0
+
+
+def _busy_message(busy: DatabaseBusy) -> str:
+    """Why a second `selfish play` (or host) on the same home cannot start, and what to do."""
+    if busy.pid is None:
+        return _(
+            "another Selfish is already using {path}: quit it first, or give this one a home "
+            "of its own (XDG_DATA_HOME=DIR)"
+        ).format(path=busy.path)
+    return _(
+        "another Selfish (process {pid}) is already using {path}: quit it first, or give "
+        "this one a home of its own (XDG_DATA_HOME=DIR)"
+    ).format(pid=busy.pid, path=busy.path)
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as a short phrase for a person (never a traceback)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    text = str(exc).strip()
+    return text or type(exc).__name__
 
 
 def _with_port(host: str, port: int) -> str:

@@ -34,11 +34,14 @@ class Welcomed(Message):
 
 
 class ConnectionLost(Message):
-    """The connection dropped; the worker retries in ``retry_in`` seconds (None: gives up)."""
+    """The connection dropped; the worker retries in ``retry_in`` seconds (None: it does not
+    retry by itself). ``held``: no connection ever got in, so the worker waits for the player
+    to ask again (r) instead of giving up."""
 
-    def __init__(self, reason: str, retry_in: float | None) -> None:
+    def __init__(self, reason: str, retry_in: float | None, held: bool = False) -> None:
         self.reason = reason
         self.retry_in = retry_in
+        self.held = held
         super().__init__()
 
 

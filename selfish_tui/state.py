@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from selfish_tui import clock
+from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import render_event
 from selfish_tui.model import Catalogue, View
 from selfish_tui.since import SinceLastTurn
@@ -84,6 +85,7 @@ class RoomState:
     game_over: dict[str, Any] | None = None
     result_shown: bool = False
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
+    keys: KeyRing = field(default_factory=KeyRing)  # which key stands for which card
 
     @property
     def status(self) -> str:

@@ -33,9 +33,11 @@ def keys_text() -> str:
         """\
 ## Keys
 
-- **1 … 9**: pick that choice in the prompt; **s** stay, **m** move, **e** end actions;
-  **↑ ↓** and **Enter** also work (and the mouse). A card with several targets opens its
-  targets (**Esc** goes back). A new prompt is marked *new* and takes keys after a moment.
+- **the key beside a choice** picks it: each card keeps its key (shown in the hand) while you
+  hold it, players are **v w x y z** by seat, **s** stay, **m** move, **e** end actions, **a** do
+  not block; **↑ ↓** and **Enter** also work (and the mouse). A card with several targets opens
+  its targets (**Esc** goes back). A new prompt is marked *new* and takes keys after a moment;
+  a key not taken is said on the prompt's lower border.
 - **p t h l**: focus the prompt, strips (board), hand or log; **Tab** cycles
 - **← → ↑ ↓** on the strips move a cursor: the line under the panels describes that cell
 - **Enter** on a hand card jumps to the first choice that uses it

@@ -113,8 +113,11 @@ class LobbyScreen(Screen[None]):
             self.show_rooms(self.rooms)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # In local play there is no lobby to act on: hide its keys from the footer.
-        return not (self.local and action in {"create", "join_code", "watch", "refresh"})
+        # In local play there is no lobby to act on: hide its keys from the footer (but r,
+        # which tries to connect again, while there is no connection).
+        if self.local and action == "refresh":
+            return self.offline
+        return not (self.local and action in {"create", "join_code", "watch"})
 
     def set_status(self, text: str) -> None:
         """Show connection progress or the server's name."""
@@ -128,6 +131,7 @@ class LobbyScreen(Screen[None]):
         """Not connected: say why and how to retry, instead of an empty room list."""
         self.offline = True
         self.set_status(text)
+        self.refresh_bindings()
         for hint in self.query("#lobby-hint").results(Static):
             hint.update(Text(_("Not connected to the server. r retries now; ctrl+q quits.")))
 
@@ -182,7 +186,8 @@ class LobbyScreen(Screen[None]):
             )
 
     def _poll_rooms(self) -> None:
-        if self.is_current and not self.local:
+        # Not while offline: the status line already says so, a toast every 5 s would not.
+        if self.is_current and not self.local and not self.offline:
             self.selfish.request({"type": "list_rooms"})
 
     def _selected(self) -> str | None:

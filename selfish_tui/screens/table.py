@@ -12,6 +12,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
+from selfish_tui.choice_keys import CHOICE_KEYS
 from selfish_tui.i18n import N_, _, pgettext
 from selfish_tui.model import catalogue_text_for_choice, choice_label
 from selfish_tui.screens.confirm import ConfirmScreen
@@ -31,9 +32,9 @@ class TableScreen(Screen[None]):
     """The game in progress (or finished, or watched as a spectator)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *[Binding(str(n), f"choose('{n}')", show=False) for n in range(1, 10)],
-        # Fixed letters for Stay, Move and End actions (selfish_tui.widgets.menu).
-        *[Binding(key, f"choose('{key}')", show=False) for key in ("s", "m", "e")],
+        # Every key that can stand for a choice: cards, players, Stay, Move, End actions,
+        # "Do not block" (selfish_tui.choice_keys).
+        *[Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS],
         Binding("p", "focus_panel('prompt-options')", N_("Prompt")),
         Binding("t", "focus_panel('strips')", N_("Strips")),
         Binding("h", "focus_panel('hand')", N_("Hand")),
@@ -130,10 +131,10 @@ class TableScreen(Screen[None]):
         seat = view.get("seat")
         presence = self.room.presence()
         self.query_one(StripsBoard).update_view(view, presence)
-        self.query_one(HandPanel).update_view(view)
+        self.query_one(HandPanel).update_view(view, self.room.keys)
         self._fit_top()
         mine = self.room.seconds_left(seat) if view.get("legal") else None
-        self.query_one(PromptPanel).update_view(view, mine)
+        self.query_one(PromptPanel).update_view(view, mine, self.room.keys)
         status = self.query_one(StatusLine)
         status.update_view(view, self.room.code, self._status_timer(view))
         status.set_away(seat is not None and presence.get(seat) == "away")
@@ -208,7 +209,9 @@ class TableScreen(Screen[None]):
         prompt = self.query_one(PromptPanel)
         prompt.clear()
         if self.room.view is not None:
-            prompt.update_view(self.room.view, self.room.seconds_left(self.room.seat))
+            prompt.update_view(
+                self.room.view, self.room.seconds_left(self.room.seat), self.room.keys
+            )
 
     # --- the player's input ---------------------------------------------------------------
 
@@ -220,7 +223,7 @@ class TableScreen(Screen[None]):
         return found.first() if found else None
 
     def action_choose(self, key: str) -> None:
-        """A choice key (1-9, s, m, e): pick or open the entry it stands for."""
+        """A choice key (selfish_tui.choice_keys): pick or open the entry it stands for."""
         if (prompt := self._prompt()) is not None:
             prompt.press(key)
 

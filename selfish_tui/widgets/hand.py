@@ -1,4 +1,5 @@
-"""The Hand panel: the player's own cards, their values or effects, and which may be played now."""
+"""The Hand panel: the player's own cards with their keys, values or effects, and which may be
+played now."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from selfish_tui.choice_keys import KeyRing, hand_order
 from selfish_tui.event_text import compass
 from selfish_tui.i18n import _, ngettext
 from selfish_tui.keyed_text import card_name, card_text
@@ -43,21 +45,24 @@ class HandPanel(OptionList):
         self.cards: list[dict[str, Any]] = []
         self.spectating = False
         self._view: View | None = None
+        self._keys: KeyRing | None = None
 
     def on_resize(self) -> None:
         # Lines are cut to the panel's width, so a new width needs new lines.
         if self._view is not None:
-            self.update_view(self._view)
+            self.update_view(self._view, self._keys)
 
-    def update_view(self, view: View) -> None:
-        """Show the hand from a view (a spectator has none)."""
-        self._view = view
+    def update_view(self, view: View, keys: KeyRing | None = None) -> None:
+        """Show the hand from a view (a spectator has none), each card with its key in
+        ``keys`` (the room's: selfish_tui.choice_keys)."""
+        self._view, self._keys = view, keys
         hand = view.get("hand")
         edition = str(view.get("edition", "space"))
         self.spectating = hand is None
         playable = playable_cards(view)
         previous = self.highlighted
-        self.cards = list(hand or [])
+        # Resources first (by value), then actions by name: a stable order is easier to scan.
+        self.cards = hand_order(list(hand or []))
         self.clear_options()
         if hand is None:
             self.add_option(
@@ -67,19 +72,10 @@ class HandPanel(OptionList):
             return
         if not self.cards:
             self.add_option(Option(Text(_("  No cards."), style="dim"), disabled=True))
-        # Resources first (by value), then actions by name: a stable order is easier to scan.
-        self.cards.sort(
-            key=lambda c: (
-                c.get("kind") != "resource",
-                -int(c.get("value") or 0),
-                str(c.get("name")),
-                int(c.get("id", 0)),
-            )
-        )
         for card in self.cards:
-            self.add_option(
-                Option(self._line(card, card.get("id") in playable), id=f"card-{card.get('id')}")
-            )
+            key = keys.card_key(card.get("id")) if keys is not None else ""
+            line = self._line(card, card.get("id") in playable, key)
+            self.add_option(Option(line, id=f"card-{card.get('id')}"))
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
@@ -93,8 +89,10 @@ class HandPanel(OptionList):
         if self.cards:
             self.highlighted = min(previous or 0, len(self.cards) - 1)
 
-    def _line(self, card: dict[str, Any], playable: bool) -> Text:
+    def _line(self, card: dict[str, Any], playable: bool, key: str = "") -> Text:
         line = Text(no_wrap=True, overflow="ellipsis")
+        # The card's key: every choice that uses this card is on it, for as long as it is here.
+        line.append(key or " ", style="bold")
         line.append("● " if playable else "  ", style="bold bright_green")
         arrow = compass(card.get("dir"))
         if card.get("kind") == "resource":

@@ -1,10 +1,13 @@
 """The prompt: the pending decision and exactly the legal choices the server sent.
 
-Choose with the key shown beside a choice (1-9, or s / m / e for Stay, Move and End actions),
-the arrow keys and Enter, or the mouse; a card with several targets opens its targets (see
-selfish_tui.widgets.menu), Esc goes back. A prompt that replaces another ignores choice keys for
-:data:`SETTLE` seconds and is marked new, so a key meant for the old prompt (or for a dialog
-that just closed) never lands on the new one. A reaction (RULES C13) always shows the same
+Choose with the key shown beside a choice (a card's key, a player's, or s / m / e / a for Stay,
+Move, End actions and Do not block: selfish_tui.choice_keys), the arrow keys and Enter, or the
+mouse; a card with several targets opens its targets (see selfish_tui.widgets.menu), Esc goes
+back. A prompt that replaces another ignores choice keys for :data:`SETTLE` seconds and is
+marked new, so a key meant for the old prompt (or for a dialog that just closed) never lands on
+the new one; such a key, and one that stands for nothing here, is answered by a sign on the
+prompt's lower border for :data:`SIGN` seconds, never by silence. A reaction (RULES C13) always
+shows the same
 frame, countdown and default (accept), whether or not a block is among the choices, so nothing
 about the prompt's look or the time taken betrays the hand.
 """
@@ -23,6 +26,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from selfish_tui import clock
+from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import card_list, render_prompt
 from selfish_tui.i18n import _
 from selfish_tui.keyed_text import card_name, card_text
@@ -47,9 +51,11 @@ def titles() -> dict[str, str]:
     }
 
 
-# Seconds a new prompt ignores choice keys; and how long it is marked new.
+# Seconds a new prompt ignores choice keys; how long it is marked new; how long the sign for a
+# key not taken stays.
 SETTLE = 0.3
 MARKED = 1.5
+SIGN = 2.5
 
 
 def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
@@ -95,6 +101,7 @@ class PromptPanel(Vertical):
         self._key: tuple[Any, ...] | None = None
         self._question = ""
         self._unmark_timer: Timer | None = None
+        self._sign_timer: Timer | None = None
         self._hand: list[dict[str, Any]] = []
 
     def compose(self) -> ComposeResult:
@@ -119,8 +126,10 @@ class PromptPanel(Vertical):
         """The entries on screen: the open submenu's, else the top level."""
         return self.group.group if self.group is not None else self.entries
 
-    def update_view(self, view: View, seconds_left: float | None = None) -> None:
-        """Show the view's decision (or who we are waiting for)."""
+    def update_view(
+        self, view: View, seconds_left: float | None = None, keys: KeyRing | None = None
+    ) -> None:
+        """Show the view's decision (or who we are waiting for), with the room's ``keys``."""
         legal = list(view.get("legal") or [])
         decision = view.get("decision") or {}
         kind = str(decision.get("kind", "")) if legal else ""
@@ -141,6 +150,8 @@ class PromptPanel(Vertical):
             self._draw_question()
             return
         self._key = key
+        # A sign stays over a new prompt for its moment: it tells that the key pressed for it,
+        # or just before it, was not taken.
         self.choices = legal
         self.kind = kind
         self.group = None
@@ -169,7 +180,9 @@ class PromptPanel(Vertical):
             return
         self.add_class("mine")
         self._hand = list(view.get("hand") or [])
-        self.entries = menu.build(view)
+        self.entries = menu.build(view, keys)
+        if keys is not None:
+            keys.shown(menu.bindings(self.entries))
         self._set_title(titles().get(kind, _("Your move")))
         card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
         self._question = render_prompt(decision, card_names, view.get("names") or []) or _(
@@ -289,13 +302,37 @@ class PromptPanel(Vertical):
         return clock.now() >= self.settle_until
 
     def press(self, key: str) -> bool:
-        """A choice key (a digit or a fixed letter): pick or open that entry. False if the key
-        means nothing here, or the prompt is too new to take it."""
+        """A choice key: pick or open that entry. False if the key means nothing here, or the
+        prompt is too new to take it; either is said on the prompt (:meth:`sign`)."""
         entry = menu.find(self.shown, key)
-        if entry is None or not self.settled():
+        if entry is None:
+            if self.choices:
+                self.sign(_("{key}: no choice here").format(key=key))
+            else:  # sent, or not ours: a key for a prompt that is not there yet
+                self.sign(_("{key}: nothing to choose now").format(key=key))
             return False
+        if not self.settled():
+            self.sign(_("{key}: too soon, press again").format(key=key))
+            return False
+        self.unsign()
         self._take(entry)
         return True
+
+    def sign(self, text: str) -> None:
+        """Say on the prompt's lower border, for a moment, why a key was not taken."""
+        self.border_subtitle = Text(f" {text} ", style="bold reverse")
+        self.add_class("refused")
+        if self._sign_timer is not None:
+            self._sign_timer.stop()
+        self._sign_timer = self.set_timer(SIGN, self.unsign)
+
+    def unsign(self) -> None:
+        """Take the sign away."""
+        if self._sign_timer is not None:
+            self._sign_timer.stop()
+            self._sign_timer = None
+        self.border_subtitle = ""
+        self.remove_class("refused")
 
     def choose_index(self, index: int) -> bool:
         """Pick or open the shown entry at ``index`` (Enter or a click on it)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -70,15 +72,46 @@ def test_parse_address(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", ":80", "host:0", "host:70000", "host:port"])
+@pytest.mark.parametrize(
+    "text", ["", ":80", "host:0", "host:70000", "host:port", "host:", "[::1", "[::1]x", "h:+1"]
+)
 def test_parse_address_rejects(text: str) -> None:
     with pytest.raises(ValueError):
         parse_address(text)
 
 
-def test_connect_with_a_bad_address_fails_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["connect", "host:notaport"]) == 2
-    assert "selfish:" in capsys.readouterr().err
+BAD_ADDRESSES = [
+    ("127.0.0.1:abc", "'127.0.0.1:abc': the port must be a number from 1 to 65535"),
+    ("host:abc", "'host:abc': the port must be a number from 1 to 65535"),
+    (":0", "':0' has no host before the port"),
+    ("host:99999", "'host:99999': the port must be a number from 1 to 65535"),
+    ("[::1]:x", "'[::1]:x': the port must be a number from 1 to 65535"),
+    ("[::1", "'[::1' is not an address: ']' is missing"),
+    ("[::1]7777", "'[::1]7777' is not an address: ':PORT' may follow ']', nothing else"),
+]
+
+
+@pytest.mark.parametrize(("address", "said"), BAD_ADDRESSES)
+def test_connect_with_a_malformed_address_says_so_in_one_line(
+    address: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 26 item 5: one clear line, no Python text ('invalid literal for int()')."""
+    assert cli.main(["connect", address]) == 2
+    assert capsys.readouterr().err == f"selfish: {said}\n"
+
+
+def test_a_malformed_address_in_chinese_and_from_the_command_line() -> None:
+    """The real console script: one line on stderr in the chosen language, exit status 2, no
+    traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "selfish_tui.cli", "connect", "[::1]:x", "--lang", "zh"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("selfish: '[::1]:x'") and "端口" in done.stderr
 
 
 def test_simulate_is_dispatched_to_the_server_package(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,13 +12,20 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+from rich.cells import cell_len
+
 from protocol.codec import MessageDecoder, encode, pack
 from protocol.framing import frame
+from selfish_tui import client as client_module
+from selfish_tui import i18n
 from selfish_tui.app import SelfishApp
+from selfish_tui.messages import ConnectionLost
 from selfish_tui.widgets.prompt import PromptPanel
+from selfish_tui.widgets.status import StatusLine
 from server.engine.cards import CATALOGUE
 
-from .fixtures import ROOM, find_game, room_message
+from .fixtures import ROOM, feed_game, find_game, offline_app, room_message
 from .pilot import press_choice, table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -139,8 +146,8 @@ async def test_a_server_that_breaks_the_protocol_is_left_and_tried_again() -> No
             hello = await server.next("hello")
             server.send({**welcome(hello), "id": None})
             await wait_for(pilot, lambda: "garbled data from the server" in app.lobby.status_text)
-            assert "retrying in 30 s" in app.lobby.status_text and app.player_id is None
-            await pilot.press("r")  # retry now rather than in 30 s
+            assert "r tries again" in app.lobby.status_text and app.player_id is None
+            await pilot.press("r")  # it waits for the player: never in yet
             server.send(welcome(await server.next("hello")))  # the second connection
             await wait_for(pilot, lambda: app.player_id == "p0")
             assert server.connections == 2
@@ -160,3 +167,43 @@ async def test_a_welcome_nested_900_deep_is_garbled_data_not_a_hang() -> None:
             await wait_for(pilot, lambda: "garbled data from the server" in app.lobby.status_text)
             assert "nested deeper" in app.lobby.status_text
             assert app.player_id is None
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+async def test_the_offline_note_leaves_the_status_line_within_80_columns(language: str) -> None:
+    """Issue 26 item 5: "Connection lost — retrying in 2s" pushed the turn and "you decide"
+    off an 80-column status line; the note is short, the reason goes to a toast."""
+    i18n.set_language(language)
+    try:
+        game = find_game("space", deciding("actions", "space", min_turn=3))
+        app = offline_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            feed_game(app, game, 0)
+            await wait_for(pilot, lambda: table_shown(app))
+            status = app.screen.query_one(StatusLine)
+            whole = status.summary().plain
+            app.on_connection_lost(ConnectionLost("connection lost: connection reset by peer", 2.0))
+            await pilot.pause()
+            line = status.summary().plain
+            assert line.endswith(whole) and cell_len(line) <= status.size.width
+            assert i18n._("Offline: retry in {seconds}s").format(seconds=2) in line
+    finally:
+        i18n.set_language("en")
+
+
+async def test_a_listener_that_never_welcomes_is_said_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Real TCP to something that accepts and never answers the hello (not a Selfish server, or
+    one that hangs): said after the welcome's time runs out, then r tries again."""
+    monkeypatch.setattr(client_module, "WELCOME_TIMEOUT", 0.5)
+    async with scripted_server() as (server, port):
+        app = SelfishApp("127.0.0.1", port, "Ann")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await server.next("hello")  # and no answer
+            said = f"127.0.0.1:{port} does not answer as a Selfish server"
+            await wait_for(pilot, lambda: said in app.lobby.status_text, timeout=10)
+            assert "r tries again" in app.lobby.status_text
+            await pilot.press("r")
+            server.send(welcome(await server.next("hello")))  # this time it answers
+            await wait_for(pilot, lambda: app.player_id == "p0")

@@ -147,7 +147,7 @@ async def test_hostile_label_in_the_fatal_confirm_and_toasts() -> None:
         view["decision"] = {"kind": "swap", "prompt": "Choose [reverse]:"}
         app.feed({"type": "state", "room": ROOM, "version": 1000, "view": view})
         await pilot.pause()
-        await pilot.press("1")
+        await pilot.press("w")  # seat 1's key
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         question = app.screen.query_one("#confirm-question")
         assert "Swap places with [@click=app.quit]X[/]" in str(question.render())

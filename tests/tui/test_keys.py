@@ -117,12 +117,12 @@ async def test_a_dialogs_keys_never_reach_the_prompt(manual_clock: Clock) -> Non
             }
         )
         manual_clock.t += 5
-        await pilot.press("1")  # the dialog does not take it, and it does not pass through
+        await pilot.press("a")  # the dialog does not take it, and it does not pass through
         assert isinstance(app.screen, ConfirmScreen) and sent == []
-        await pilot.press("n", "1")  # closing the dialog, then at once the key meant for it
+        await pilot.press("n", "a")  # closing the dialog, then at once the key meant for it
         assert app.screen is table and sent == []
         manual_clock.t += 0.31
-        await pilot.press("1")
+        await pilot.press("a")
         assert sent == change
 
 
@@ -141,11 +141,24 @@ async def test_stay_and_move_have_fixed_keys_whatever_else_is_offered() -> None:
         keys = {entry.key: entry for entry in prompt.entries}
         assert keys["s"].choice == {"do": "stay", "label": keys["s"].label}
         assert keys["m"].choice is not None and keys["m"].choice["do"] == "move"
-        # The discarding stays are one entry, whatever their number: it is always "1".
-        assert keys["1"].group and set(keys) == {"1", "s", "m"}
+        # Staying by discarding: one entry per card on that card's key; inside it, the other
+        # card's key finishes the pair.
+        ring = app.rooms[ROOM].keys
+        for key, entry in keys.items():
+            if key not in ("s", "m"):
+                assert entry.group and entry.identity == ("card", _card_of(ring, key))
         assert sorted(map(repr, leaves(prompt.entries))) == sorted(map(repr, prompt.choices))
+        pair = next(c for c in prompt.choices if c.get("discard"))
+        first, second = (ring.card_key(card) for card in pair["discard"])
+        await pilot.press(second, first)  # either order
+        assert sent == [pair]
+        app.screen.restore_prompt()  # type: ignore[attr-defined]
         await pilot.press("m")
         assert sent[-1]["do"] == "move"
+
+
+def _card_of(ring: Any, key: str) -> int:
+    return next(card for card, its in ring.cards.items() if its == key)
 
 
 async def test_more_than_nine_choices_card_first_then_target() -> None:

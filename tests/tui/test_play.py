@@ -168,7 +168,7 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
             await wait_for(
                 pilot,
                 lambda: (
-                    "Connection lost" in str(app.screen.query_one(StatusLine).summary())
+                    "Offline: retry in" in str(app.screen.query_one(StatusLine).summary())
                     if isinstance(app.screen, TableScreen)
                     else False
                 ),
@@ -180,9 +180,7 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
                 await wait_for(pilot, lambda: app.client is not None and app.client.connected)
                 await wait_for(
                     pilot,
-                    lambda: (
-                        "Connection lost" not in str(app.screen.query_one(StatusLine).summary())
-                    ),
+                    lambda: "Offline" not in str(app.screen.query_one(StatusLine).summary()),
                 )
                 assert app.current == code and current_room(app) is room
                 await play_to_end(pilot, app, random.Random(2))

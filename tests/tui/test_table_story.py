@@ -99,21 +99,29 @@ async def test_toasts_never_cover_the_status_line_or_the_countdown() -> None:
             assert not toast.region.overlaps(countdown)
 
 
-async def test_an_unreachable_server_says_so_and_r_retries_now() -> None:
+async def test_an_unreachable_server_says_so_at_once_and_r_retries() -> None:
+    """Issue 26 item 5: a refused address (real TCP: a closed port) is said on the first
+    failure, and the client waits for r (or ctrl+q) instead of trying in silence."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # closed again: nothing listens there
-    app = SelfishApp("127.0.0.1", port, "Ann", backoff=(30.0, 60.0))
+    app = SelfishApp("127.0.0.1", port, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "retrying" in app.lobby.status_text, timeout=10)
+        await wait_for(pilot, lambda: "refused" in app.lobby.status_text, timeout=10)
         status = app.lobby.status_text
         assert status == (
-            f"cannot reach 127.0.0.1:{port}: connection refused; retrying in 30 s — r retries now"
+            f"cannot reach 127.0.0.1:{port}: connection refused — r tries again, ctrl+q quits"
         )
         hint = str(app.lobby.query_one("#lobby-hint").render())
         assert "No public rooms" not in hint and "r retries now" in hint
-        await pilot.press("r")  # no 30 s wait: the next attempt starts (and fails) at once
-        await wait_for(pilot, lambda: "retrying in 60 s" in app.lobby.status_text, timeout=5)
+        assert app.client is not None
+        await pilot.pause(1.0)  # longer than the first backoff: no attempt by itself
+        assert app.client.attempts == 1 and app.lobby.status_text == status
+        await pilot.press("r")  # the next attempt starts (and fails) at once
+        await wait_for(pilot, lambda: app.client is not None and app.client.attempts == 2)
+        await wait_for(pilot, lambda: app.lobby.status_text == status, timeout=5)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, timeout=5)
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
