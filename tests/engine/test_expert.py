@@ -11,6 +11,7 @@ from server.bots.levels import choose
 from server.bots.selfplay import play_game
 from server.engine import Edition, Game
 from server.engine.state import State
+from tests.engine.test_search import v1_stay_with_discards
 
 SMALL = Budget(rollouts=60)
 
@@ -210,3 +211,21 @@ def test_the_expert_weighs_racing_against_the_basic_style() -> None:
     found = plans(castaway_with_three_food().view(0), random.Random(0))
     assert (found[0].choice["do"], found[0].style) == ("stay", PATIENT)
     assert [(p.choice["do"], p.style) for p in found[1:]] == [("move", RACING)]
+
+
+def test_the_expert_decides_a_v1_stay_or_move() -> None:
+    """Issue 26: in a V1 room the expert's rebuilt games lacked the variant, so a stay by
+    discarding raised IllegalChoice and the server played a plain choice instead."""
+    game = v1_stay_with_discards()
+    seat = game.pending_seats()[0]
+    view = game.view(seat)
+    choice = choose_expert(view, random.Random(1), Budget(rollouts=40))
+    assert choice in view["legal"]
+
+
+def test_expert_games_with_v1_play_to_the_end() -> None:
+    result = play_game(
+        Edition.SPACE, ["expert", "basic"], 1, variants=["V1"], budget=Budget(rollouts=16)
+    )
+    assert result.invariant_failures == []
+    assert result.turns > 0
