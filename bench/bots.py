@@ -34,6 +34,7 @@ import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass
+from functools import partial
 
 from openskill.models import PlackettLuce
 
@@ -115,7 +116,8 @@ def play(job: Job) -> Outcome:
         job.seed,
         check=False,
         budget=Budget(job.rollouts, job.seconds, job.close),
-        deciders={"reference": choose_reference},
+        # The reference keeps its own clock (0.3 s) when the expert has one.
+        deciders={"reference": partial(choose_reference, clock=job.seconds is not None)},
     )
     return Outcome(
         job,

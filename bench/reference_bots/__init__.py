@@ -8,12 +8,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bench.reference_bots.expert import DEFAULT_BUDGET, choose_expert
+from bench.reference_bots.expert import DEFAULT_BUDGET, Budget, choose_expert
+
+#: Its budget without the clock (128 rollouts), for runs that replay from their seed.
+ROLLOUTS_ONLY = Budget(DEFAULT_BUDGET.rollouts)
 
 
-def choose_reference(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The reference expert's choice, at its own default budget's rollouts (128, no clock)."""
-    legal: list[dict[str, Any]] = view["legal"]
-    if len(legal) == 1:
-        return legal[0]
-    return choose_expert(view, rng, type(DEFAULT_BUDGET)(DEFAULT_BUDGET.rollouts))
+def choose_reference(
+    view: dict[str, Any], rng: random.Random, clock: bool = True
+) -> dict[str, Any]:
+    """The reference expert's choice at its own default budget (128 rollouts or 0.3 s), or
+    without its clock."""
+    return choose_expert(view, rng, DEFAULT_BUDGET if clock else ROLLOUTS_ONLY)

@@ -118,15 +118,11 @@ def in_harbour(seen: Seen) -> bool:
 
 def _may_harm(seen: Seen, target: int) -> bool:
     """Whether a rival is to be harmed: near enough the goal (:data:`HARM_FROM`; in Space the
-    style's ``space_harm_from``), or, for a provoked style in Space, the leader while a card
-    that only harms lies in the discard pile."""
-    rows = seen.style.space_harm_from if seen.space else HARM_FROM[seen.edition]
-    if rows is not None and seen.rows[target] >= seen.goal_row - rows:
+    style's ``space_harm_from``), or, in Space, the seat its style bears a grudge against."""
+    if seen.space and target == seen.style.grudge:
         return True
-    provoked = seen.space and seen.style.provoked
-    if not (provoked and any(card.key in HARM for card in seen.discard)):
-        return False
-    return all(_lead(seen, target) >= _lead(seen, other) for other in seen.rivals())
+    rows = seen.style.space_harm_from if seen.space else HARM_FROM[seen.edition]
+    return rows is not None and seen.rows[target] >= seen.goal_row - rows
 
 
 def _free_move(seen: Seen, key: str, row: int) -> float:

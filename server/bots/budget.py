@@ -31,6 +31,6 @@ class Budget:
         return max(self.rollouts, self.close)
 
 
-#: 128 rollouts for every searched decision and up to 512 for a close one; the clock stops the
-#: search at 0.45 s on a busy machine, within the half second a decision may take.
-DEFAULT_BUDGET = Budget(rollouts=128, seconds=0.45, close=512)
+#: 128 rollouts for every searched decision and up to 384 for a close one; the clock stops the
+#: search at 0.4 s on a busy machine, within the half second a decision may take.
+DEFAULT_BUDGET = Budget(rollouts=128, seconds=0.4, close=384)

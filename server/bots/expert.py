@@ -26,10 +26,11 @@ from typing import Any
 
 from server.bots.basic import choose_basic
 from server.bots.budget import DEFAULT_BUDGET, Budget
-from server.bots.opponents import models_for
+from server.bots.opponents import models_for, provoked
 from server.bots.rollout import playout
 from server.bots.seen import (
     FORWARD,
+    HARM,
     LOOK_AND_TAKE,
     PATIENT,
     RACING,
@@ -190,7 +191,8 @@ def _search(
     incumbent): the index of the plan to play, and the rollouts played.
 
     Every round plays each candidate still in the running once, on one shared sample, the same
-    opponent models and the same rollout randomness, so that candidates are compared pairwise
+    opponent models (bearing a grudge after a card that only harms: ``provoked``) and the same
+    rollout randomness, so that candidates are compared pairwise
     with the incumbent on the same deals (common random numbers). Halving drops the challengers
     with the worst mean difference; the incumbent always stays. A challenger is played only when
     its mean difference is clearly positive (:data:`CONFIDENCE` standard errors): in a game of
@@ -203,6 +205,8 @@ def _search(
     seat: int = view["seat"]
     seats: int = view["seats"]
     moves = [strip(plan.choice) for plan in plans]
+    deck = GAME_DECKS[Edition(view["edition"])]
+    harms = [_harms(deck, plan.choice) for plan in plans]
     count = len(moves)
     diffs = [0.0] * count
     squares = [0.0] * count
@@ -215,12 +219,14 @@ def _search(
         base = sample(view, rng)
         seed = rng.getrandbits(32)
         models = models_for(table, seats, seat, random.Random(seed ^ 0x0990))
+        after_harm = provoked(models, seat)
         outcome = 0.0
         for index in indices:
             play_rng = random.Random(seed)
             game = copy_game(base, play_rng)
             game.apply(seat, moves[index])
-            result = playout(game, seat, play_rng, style=plans[index].style, models=models)
+            opponents = after_harm if harms[index] else models
+            result = playout(game, seat, play_rng, style=plans[index].style, models=opponents)
             spent += 1
             if index == 0:
                 outcome = result
@@ -272,7 +278,14 @@ def _search(
         and not out_of_time()
     ):
         for _ in range(CLOSE_STEP):
+            if out_of_time():
+                break
             round_of([0, best])
     if tries[best] >= 2 and score(best) > CONFIDENCE:
         return best, spent
     return 0, spent
+
+
+def _harms(deck: Sequence[Card], choice: Choice) -> bool:
+    """Whether ``choice`` plays a card that only harms."""
+    return choice["do"] == "play" and deck[choice["card"]].key in HARM

@@ -3,20 +3,22 @@
 A model is the choice a seat makes in a simulated game. Each seat is played as the level it
 has at the table, as the room knows it: a ``random`` seat at random, a ``basic`` seat as the
 basic bot (which never harms in Space), and a seat that searches (``expert``) or one the room
-cannot vouch for as the *fighting* bot: the basic bot that also harms, a rival one row from the
-goal, and the leader while a card that only harms lies in the discard pile — it answers harm
-with harm. A person (no level) is modelled by a mix, drawn per rollout: basic or fighting, half
-and half.
+cannot vouch for as the *fighting* bot: the basic bot that also harms a rival one row from the
+ship and, once harmed, bears a grudge: it harms the seat that harmed it wherever its cards that
+only harm can reach. A person (no level) is modelled by a mix, drawn per rollout: basic or
+fighting, half and half.
 
-So a search weighs what a card that only harms provokes: at a table that fights back, the
-Laser Blast it plays now brings the table's Laser Blasts on its own rollouts.
+So a search weighs what a card that only harms provokes: a Laser Blast the expert plays now
+brings the fighting seats' Laser Blasts and holes on its own rollouts, while a basic table lets
+it pass.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from server.bots.basic import choose_basic
@@ -27,8 +29,8 @@ Choice = dict[str, Any]
 #: A seat's choice in a simulated game.
 Model = Callable[[Game, int, random.Random], Choice]
 
-#: The basic bot that fights back (see the module's docstring).
-FIGHTING: Style = replace(PATIENT, space_harm_from=1, provoked=True)
+#: The basic bot that fights back (see the module's docstring), before any grudge.
+FIGHTING: Style = replace(PATIENT, space_harm_from=1)
 
 
 def basic_model(game: Game, seat: int, rng: random.Random) -> Choice:
@@ -36,14 +38,27 @@ def basic_model(game: Game, seat: int, rng: random.Random) -> Choice:
     return styled(game, seat, rng, PATIENT)
 
 
-def fighting_model(game: Game, seat: int, rng: random.Random) -> Choice:
-    """The basic bot that harms back (:data:`FIGHTING`)."""
-    return styled(game, seat, rng, FIGHTING)
-
-
 def random_model(game: Game, seat: int, rng: random.Random) -> Choice:
     """A legal choice at random (as a ``random`` seat plays)."""
     return rng.choice(game.legal(seat))
+
+
+@dataclass(frozen=True)
+class Fighting:
+    """The fighting bot (:data:`FIGHTING`), bearing a grudge against ``grudge`` if set."""
+
+    grudge: int | None = None
+
+    def __call__(self, game: Game, seat: int, rng: random.Random) -> Choice:
+        return styled(game, seat, rng, _fighting(self.grudge))
+
+
+fighting_model = Fighting()
+
+
+@cache
+def _fighting(grudge: int | None) -> Style:
+    return replace(FIGHTING, grudge=grudge)
 
 
 def styled(game: Game, seat: int, rng: random.Random, style: Style) -> Choice:
@@ -74,3 +89,8 @@ def models_for(
         else:
             models.append(BY_LEVEL.get(level, fighting_model))
     return models
+
+
+def provoked(models: Sequence[Model | None], seat: int) -> list[Model | None]:
+    """The same models after ``seat`` has harmed: every fighting seat bears it a grudge."""
+    return [Fighting(seat) if isinstance(model, Fighting) else model for model in models]

@@ -88,9 +88,9 @@ class Style:
     #: Space: harm (Laser Blast, Hole in Suit) a rival this many rows from the ship or nearer
     #: (None: never, as the basic bot; :data:`HARM_FROM`).
     space_harm_from: int | None = None
-    #: Harm the leader while a card that only harms lies in the discard pile: answer harm with
-    #: harm (the opponent model of a table that fights back).
-    provoked: bool = False
+    #: Space: the seat it bears a grudge against, and harms wherever a card that only harms
+    #: can reach it: answer harm with harm (the opponent model of a table that fights back).
+    grudge: int | None = None
 
 
 #: The basic bot's style. In Space it moves while the move leaves oxygen for the next breath (a

@@ -9,9 +9,11 @@ import pytest
 from server.bots.budget import Budget
 from server.bots.expert import decide, plans
 from server.bots.opponents import (
+    Fighting,
     basic_model,
     fighting_model,
     models_for,
+    provoked,
     random_model,
 )
 from server.engine import Edition, Game
@@ -48,11 +50,13 @@ def test_the_fighting_model_knocks_back_a_rival_one_row_from_the_ship() -> None:
     assert blasts(game, basic_model(game, 0, random.Random(0))) is None  # basic never harms
 
 
-def test_the_fighting_model_answers_harm_with_harm_on_the_leader() -> None:
-    provoked = blaster(3, ["hole_in_suit"])
-    assert blasts(provoked, fighting_model(provoked, 0, random.Random(0))) == 2
-    calm = blaster(3, [])
-    assert blasts(calm, fighting_model(calm, 0, random.Random(0))) is None
+def test_a_provoked_fighting_model_harms_the_seat_that_harmed_it() -> None:
+    game = blaster(3, [])
+    assert blasts(game, fighting_model(game, 0, random.Random(0))) is None
+    angry = provoked([None, fighting_model, basic_model], 1)
+    assert angry == [None, Fighting(1), basic_model]  # a basic seat never harms back
+    assert blasts(game, Fighting(1)(game, 0, random.Random(0))) == 1
+    assert blasts(game, Fighting(2)(game, 0, random.Random(0))) == 2
 
 
 def test_each_seat_is_modelled_by_its_level_and_a_person_by_a_mix() -> None:
