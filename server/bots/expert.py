@@ -62,6 +62,10 @@ CONFIDENCE = 1.0
 CLOSE = 1.0
 #: A close decision's extra rollouts come in rounds of this many pairs (challenger, incumbent).
 CLOSE_STEP = 16
+#: With a time budget, no round starts that would take more than the time left at this many
+#: times the mean rollout's cost so far: a rollout's cost varies, and a round overrunning the
+#: deadline overruns the decision's time.
+ROUND_MARGIN = 2.0
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,8 @@ def _search(
     incumbent and the best challenger, up to the budget's ``close`` rollouts in all.
 
     With a time budget, a first round over every candidate measures what a rollout costs now,
-    and the halving is planned for the rollouts that fit in the time left."""
+    the halving is planned for the rollouts that fit in the time left, and no round starts that
+    would likely end past the deadline."""
     seat: int = view["seat"]
     seats: int = view["seats"]
     moves = [strip(plan.choice) for plan in plans]
@@ -247,15 +252,20 @@ def _search(
         variance = max(squares[index] / done - mean(index) ** 2, 1.0 / done)
         return mean(index) / math.sqrt(variance / done)
 
-    def out_of_time() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
+    def out_of_time(size: int) -> bool:
+        """Whether a round of ``size`` rollouts would likely end past the deadline (at the
+        mean rollout's cost so far, with :data:`ROUND_MARGIN` to spare)."""
+        if deadline is None:
+            return False
+        now = time.perf_counter()
+        cost = (now - start) / max(1, spent) * size * ROUND_MARGIN
+        return now + cost > deadline
 
     left = list(range(count))
     planned = budget.rollouts
     deadline = None
-    per_rollout = 0.0
+    start = time.perf_counter()
     if budget.seconds is not None:
-        start = time.perf_counter()
         deadline = start + budget.seconds
         round_of(left)
         per_rollout = max(1e-6, (time.perf_counter() - start) / count)
@@ -264,7 +274,7 @@ def _search(
     for _ in range(phases):
         rounds = max(1, planned // (len(left) * phases))
         for _ in range(rounds):
-            if out_of_time():
+            if out_of_time(len(left)):
                 break
             round_of(left)
         if len(left) <= 2:
@@ -275,10 +285,10 @@ def _search(
     while (
         spent + 2 * CLOSE_STEP <= budget.close
         and abs(score(best) - CONFIDENCE) < CLOSE
-        and not out_of_time()
+        and not out_of_time(2)
     ):
         for _ in range(CLOSE_STEP):
-            if out_of_time():
+            if out_of_time(2):
                 break
             round_of([0, best])
     if tries[best] >= 2 and score(best) > CONFIDENCE:
