@@ -162,7 +162,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--close",
         type=int,
         default=DEFAULT_BUDGET.close,
-        help=f"expert: rollouts at most for a close decision ({DEFAULT_BUDGET.close})",
+        help=f"expert: rollouts at most for a close decision, 0 for no more than --rollouts "
+        f"({DEFAULT_BUDGET.close})",
     )
     parser.add_argument(
         "--seconds",
@@ -189,8 +190,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
             parser.error(f"unknown pairing {pairing!r}")
     if args.games < 1 or args.rollouts < 1 or args.seconds < 0 or args.jobs < 1:
         parser.error("--games, --rollouts and --jobs must be positive, --seconds not negative")
-    if args.close and args.close < args.rollouts:
-        parser.error("--close cannot be below --rollouts (0: no more for close decisions)")
+    args.close = max(args.close, args.rollouts) if args.close else 0
     return args
 
 
