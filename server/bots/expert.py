@@ -29,13 +29,11 @@ from server.bots.budget import DEFAULT_BUDGET, Budget
 from server.bots.opponents import models_for, provoked
 from server.bots.rollout import playout
 from server.bots.seen import (
-    FORWARD,
     HARM,
     LOOK_AND_TAKE,
     PATIENT,
     RACING,
     STEAL_TWO,
-    TETHERS,
     Style,
     seen_from_view,
     worth,
@@ -45,14 +43,11 @@ from server.engine.actions import strip
 from server.engine.cards import GAME_DECKS, Card
 from server.engine.search import TURN_POINTS, copy_game, sample
 
-__all__ = ["DEFAULT_BUDGET", "Budget", "Decision", "Plan", "choose_expert", "decide", "plans"]
-
 View = dict[str, Any]
 Choice = dict[str, Any]
 Table = Sequence[str | None]
 
 STEALS = STEAL_TWO | LOOK_AND_TAKE | {"tractor_beam"}
-FREE_MOVES = FORWARD | TETHERS
 
 #: How many standard errors a challenger's mean advantage over the basic bot's choice must
 #: reach in the search for the expert to play it.

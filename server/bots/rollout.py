@@ -30,6 +30,10 @@ SPACE_REACH = (0.34, 0.78, -1.14, 0.98)
 #: How fast the chance that a rival gets to the ship first grows with each row it is ahead.
 SPACE_AHEAD = 1.0
 
+#: The cards that move their player for free (Rocket Booster, Tether; Freestyle Sprint, Ride
+#: the Wave): each is worth a move's two units.
+FREE_MOVES = FORWARD | TETHERS
+
 # A rollout longer than this many decisions is scored as a loss (runaway games are rare).
 ROLLOUT_LIMIT = 3000
 
@@ -110,6 +114,3 @@ def _reach(state: State, seat: int) -> tuple[float, int]:
     free_moves = sum(1 for card in state.hands[seat] if card.key in FREE_MOVES)
     logit = base + per_unit * state.units(seat) + per_row * to_go + per_free_move * free_moves
     return 1.0 / (1.0 + math.exp(-logit)), to_go
-
-
-FREE_MOVES = FORWARD | TETHERS

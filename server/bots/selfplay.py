@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.bots.expert import Budget
+from server.bots.budget import Budget
 from server.bots.levels import THINKING, choose
 from server.engine.cards import Edition
 from server.engine.game import Game

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from server.bots.expert import Budget, choose_expert
+from server.bots.budget import Budget
+from server.bots.expert import choose_expert
 from server.bots.levels import choose
 from server.bots.selfplay import play_game
 from server.engine import Edition, Game
