@@ -29,7 +29,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from server.bots.expert import rollout_choice
+from server.bots.opponents import basic_model
 from server.engine.actions import strip
 from server.engine.cards import Edition
 from server.engine.game import Game
@@ -64,7 +64,7 @@ def other_choice(game: Game, seat: int, against: str, rng: random.Random) -> dic
     legal = game.legal(seat)
     if against == "random" or len(legal) == 1:
         return rng.choice(legal)
-    return rollout_choice(game, seat, rng)
+    return basic_model(game, seat, rng)
 
 
 def playout(game: Game, oracle: int, against: str, rng: random.Random) -> float:
@@ -74,7 +74,7 @@ def playout(game: Game, oracle: int, against: str, rng: random.Random) -> float:
             return 1.0 if game.winner == oracle else 0.0
         who = game.pending_seats()[0]
         if who == oracle:
-            game.apply(who, rollout_choice(game, who, rng))
+            game.apply(who, basic_model(game, who, rng))
         else:
             game.apply(who, other_choice(game, who, against, rng))
     return 0.0
@@ -85,7 +85,7 @@ def oracle_choice(game: Game, seat: int, job: Job, rng: random.Random) -> dict[s
     legal = game.legal(seat)
     candidates = [choice for choice in legal if not choice.get("fatal")] or legal
     if len(candidates) == 1 or not at_turn_point(game):
-        return rollout_choice(game, seat, rng)
+        return basic_model(game, seat, rng)
     wins = [0.0] * len(candidates)
     for _ in range(job.playouts):
         seed = rng.getrandbits(32)

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
-from server.bots.basic import PATIENT
+from server.bots.seen import PATIENT
 from server.engine.cards import Edition, game_deck, location_deck
 
 MOST_OXYGEN = 16  # held oxygen is capped here (the chance is 1 well before)

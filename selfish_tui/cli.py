@@ -31,9 +31,10 @@ from selfish_tui.i18n import _
 
 DEFAULT_PORT = 7777
 
-#: The bots `selfish play` seats unless told otherwise: the level that makes a close game for
-#: someone new to Selfish (docs/bots.md has the measurements behind the choice).
-NEWCOMER_LEVEL = "basic"
+#: The bots `selfish play` seats unless told otherwise: the level whose tables move on and end
+#: (the fewest turns on the start row, the shortest games) while playing to win (docs/bots.md
+#: has the measurements behind the choice).
+NEWCOMER_LEVEL = "expert"
 
 
 def version() -> str:
@@ -99,8 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=BOT_LEVELS,
         default=NEWCOMER_LEVEL,
         help=_(
-            "how the bots play (default {level}: a close game for a new player; "
-            "expert searches and plays hard)"
+            "how the bots play (default {level}: they search, play to win and keep the game "
+            "moving; basic plays rules of thumb, random plays at random)"
         ).format(level=NEWCOMER_LEVEL),
     )
     play.add_argument(

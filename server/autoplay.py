@@ -15,10 +15,11 @@ import contextlib
 import logging
 import random
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any, Protocol
 
 from server.bots import pool
-from server.bots.expert import DEFAULT_BUDGET, Budget
+from server.bots.budget import DEFAULT_BUDGET
 from server.bots.levels import choose
 from server.clock import TurnClock
 from server.config import ServerConfig
@@ -106,8 +107,9 @@ class Autoplay:
         self._table.clock.thinking = index
         self._thoughts += 1
         token = self._thoughts
-        budget = Budget(DEFAULT_BUDGET.rollouts, config.expert_seconds)
-        future = pool.think(level, view, self.rng.getrandbits(64), config.bot_workers, budget)
+        budget = replace(DEFAULT_BUDGET, seconds=config.expert_seconds)
+        seed = self.rng.getrandbits(64)
+        future = pool.think(level, view, seed, config.bot_workers, budget, self._levels())
         loop = asyncio.get_running_loop()
         decided = len(game.decisions)
 
@@ -118,6 +120,14 @@ class Autoplay:
                 loop.call_soon_threadsafe(self._thought, token, game, decided, index, view, done)
 
         future.add_done_callback(arrived)
+
+    def _levels(self) -> list[str | None]:
+        """Every seat's level as the room knows it, for a bot's opponent models: a server
+        bot's level, None for a person (whose own level only plays for them when away)."""
+        return [
+            seat.level if seat is not None and seat.kind == "bot" else None
+            for seat in self._table.table.all
+        ]
 
     def _thought(
         self,

@@ -121,7 +121,7 @@ class ServerConfig:
     # bench/pace.py (docs/server.md): at 1.0 s a bot's log line stays in view about 2 s at
     # 80x24, long enough to read it; at 0.3 s it was 0.6 s (three bots' turns in two seconds).
     bot_delay: float = 1.0
-    expert_seconds: float = 0.3  # an expert bot's search budget per decision (wall clock)
+    expert_seconds: float = 0.4  # an expert bot's search budget per decision (wall clock)
     bot_workers: int = 2  # processes in which expert bots think, shared by every room
     away_delay: float = 2.0  # ... and for a seat marked away
     away_after: int = 2  # timeouts in a row before a seat is marked away

@@ -17,205 +17,22 @@ first; steer sharks away.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from server.engine import Edition, Game
-from server.engine.cards import GAME_DECKS, Card
-from server.engine.search import state_of
+from server.bots.seen import (
+    FORWARD,
+    HARM,
+    HARM_FROM,
+    LOOK_AND_TAKE,
+    STEAL_TWO,
+    STEPS,
+    TETHERS,
+    Seen,
+    worth,
+)
 
 Choice = dict[str, Any]
-
-STEPS = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
-FORWARD = frozenset({"rocket_booster", "freestyle_sprint"})
-TETHERS = frozenset({"tether", "ride_the_wave"})
-KNOCK_BACK = frozenset({"laser_blast", "rogue_wave"})
-STEAL_TWO = frozenset({"oxygen_siphon", "message_in_a_bottle"})
-LOOK_AND_TAKE = frozenset({"hack_suit", "pirate"})
-BLOCKERS = frozenset({"shield", "dive"})
-#: Cards that only harm an opponent: knock back (Laser Blast, Rogue Wave), lose a resource or a
-#: card (Hole in Suit, Lost).
-HARM = KNOCK_BACK | {"hole_in_suit", "lost"}
-#: They are played on a rival this many rows from the goal, or nearer: two rows from the raft,
-#: where a castaway who stays put must stop racers. In Space never: knocking back or holing a
-#: rival one row from the ship won no more games against random seats, and at a table of basic
-#: bots it left nobody alive to win three times as often (bench/bots.py; docs/bots.md).
-HARM_FROM: dict[Edition, int | None] = {Edition.SPACE: None, Edition.SHIPWRECKED: 2}
-
-#: How much holding a card is worth (what is given up first in payments and discards, what is
-#: taken first): resources by their units, then what saves resources (a free move is worth the
-#: 2 units a move costs), the reaction, and the attacks last.
-WORTH = {
-    "oxygen": 10,
-    "food": 10,
-    "oxygen2": 20,
-    "food2": 20,
-    "rocket_booster": 15,
-    "freestyle_sprint": 15,
-    "tether": 16,
-    "ride_the_wave": 16,
-    "oxygen_siphon": 14,
-    "message_in_a_bottle": 14,
-    "hack_suit": 12,
-    "pirate": 12,
-    "shield": 9,
-    "dive": 9,
-    "tractor_beam": 7,
-    "laser_blast": 5,
-    "rogue_wave": 5,
-    "hole_in_suit": 4,
-    "lost": 4,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """When the bot moves: how much oxygen / food it must hold before it pays for a move."""
-
-    #: Space: oxygen held before paying the 2 for a move; the last step onto the ship needs
-    #: only one to be left after it.
-    space_move_at: int
-    space_last_step_at: int
-    #: Shipwrecked: food held before paying for a move (and before spending a free move), except
-    #: for the last step onto the raft.
-    ship_move_at: int
-    #: Shipwrecked: with a rival this many rows ahead, food held before moving to keep up.
-    ship_catch_up_gap: int
-    ship_catch_up_at: int
-    #: Space: wait on the start row while the table thins itself out (:func:`in_harbour`).
-    space_harbour: bool
-
-
-#: The basic bot's style. In Space it moves while the move leaves oxygen for the next breath (a
-#: move that leaves a single oxygen dies on the next stay unless the next draw is oxygen, S3).
-#: In Shipwrecked it stays put until rich and outlives the others (W4 a): against random bots
-#: that wins more games than racing (bench/bots.py).
-#: It keeps up with a rival three rows ahead (moving with four food), lest a racer reach the raft
-#: first.
-PATIENT = Style(
-    space_move_at=4,
-    space_last_step_at=3,
-    ship_move_at=12,
-    ship_catch_up_gap=3,
-    ship_catch_up_at=4,
-    space_harbour=True,
-)
-#: Moving whenever a move does not kill: what beats a table of patient castaways.
-RACING = Style(
-    space_move_at=3,
-    space_last_step_at=3,
-    ship_move_at=2,
-    ship_catch_up_gap=1,
-    ship_catch_up_at=2,
-    space_harbour=False,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """What a seat may see when it decides: enough for the basic bot's rules of thumb."""
-
-    edition: Edition
-    seat: int
-    kind: str
-    legal: Sequence[Choice]
-    hand: Sequence[Card]
-    reveal: Sequence[Card]  # the cards a decision shows (Hack Suit / Pirate)
-    rows: Sequence[int]
-    cols: Sequence[int]
-    alive: Sequence[bool]
-    hand_counts: Sequence[int]
-    goal_row: int
-    sharks: Sequence[tuple[int, int]]
-    flared: bool
-    fatal: Callable[[Choice], bool]
-    turn: int
-    discard: Sequence[Card]  # the game cards' discard pile, public (C4)
-    style: Style = PATIENT
-
-    @property
-    def space(self) -> bool:
-        """Whether this is the Space Edition."""
-        return self.edition is Edition.SPACE
-
-    @property
-    def units(self) -> int:
-        """Oxygen / food held."""
-        return sum(card.value for card in self.hand)
-
-    def card(self, card_id: int) -> Card:
-        """A game card by id."""
-        return GAME_DECKS[self.edition][card_id]
-
-    def rivals(self) -> list[int]:
-        """The living opponents."""
-        return [o for o in range(len(self.rows)) if o != self.seat and self.alive[o]]
-
-
-def _marked(choice: Choice) -> bool:
-    return bool(choice.get("fatal"))
-
-
-def seen_from_view(view: Mapping[str, Any], style: Style = PATIENT) -> Seen:
-    """What the seat of ``view`` (a seat's view, with a decision) sees; ``style``: how it
-    plays."""
-    edition = Edition(view["edition"])
-    deck = GAME_DECKS[edition]
-    players = view["players"]
-    decision = view["decision"] or {}
-    return Seen(
-        edition=edition,
-        seat=view["seat"],
-        kind=decision.get("kind", ""),
-        legal=view["legal"],
-        hand=[deck[card["id"]] for card in view["hand"] or []],
-        reveal=[deck[card["id"]] for card in decision.get("reveal", [])],
-        rows=[p["row"] for p in players],
-        cols=[p["col"] for p in players],
-        alive=[p["alive"] for p in players],
-        hand_counts=[p["hand_count"] for p in players],
-        goal_row=view["goal_row"],
-        sharks=[(col, row) for col, row in view["sharks"]],
-        flared=players[view["seat"]]["flared"],
-        fatal=_marked,
-        turn=view["turn"],
-        discard=[deck[card["id"]] for card in view["discard"]],
-        style=style,
-    )
-
-
-def seen_from_game(game: Game, seat: int, style: Style = PATIENT) -> Seen:
-    """What ``seat`` sees in ``game`` (a search's simulated game), read without building a
-    view: the same facts :func:`seen_from_view` reads, nothing of the other hands."""
-    state = state_of(game)
-    rules = game.rules
-    decision = game.decision
-    kind = "" if decision is None else str(decision.kind)
-    attack = rules.attack
-
-    def fatal(choice: Choice) -> bool:
-        return rules.edition_rules.fatal(rules, seat, choice, attack)
-
-    return Seen(
-        edition=state.edition,
-        seat=seat,
-        kind=kind,
-        legal=game.legal(seat),
-        hand=state.hands[seat],
-        reveal=decision.reveal.get(seat, []) if decision is not None else [],
-        rows=state.rows,
-        cols=state.cols,
-        alive=state.alive,
-        hand_counts=[len(hand) for hand in state.hands],
-        goal_row=state.goal_row,
-        sharks=state.sharks,
-        flared=rules.flared(seat),
-        fatal=fatal,
-        turn=state.turn,
-        discard=state.discard,
-        style=style,
-    )
 
 
 def choose_basic(seen: Seen, rng: random.Random) -> Choice:
@@ -236,11 +53,6 @@ def choose_basic(seen: Seen, rng: random.Random) -> Choice:
 
 def _any(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
     return rng.choice(legal)
-
-
-def worth(card: Card) -> int:
-    """How much the bot wants to keep ``card``."""
-    return WORTH.get(card.key, 5)
 
 
 def _cards_worth(seen: Seen, ids: Sequence[int]) -> int:
@@ -274,7 +86,7 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
             score = 7.0 + seen.hand_counts[target] / 10
         elif key == "tractor_beam":
             score = 6.0 + seen.hand_counts[target] / 10
-        elif key in HARM and _near_goal(seen, target):
+        elif key in HARM and _may_harm(seen, target):
             # Anywhere else the card does more in hand: a random steal or discard may take it
             # instead of a resource, and in Shipwrecked it is a shark pick to give up.
             score = 4.0 + seen.rows[target] / 10
@@ -287,22 +99,29 @@ def in_harbour(seen: Seen) -> bool:
     """Space: whether the astronaut waits on the start row, staying and keeping its free moves.
     There no Laser Blast or Tether can reach it (C10, C12). It waits in the first round and,
     after it, while a card that only harms lies in the discard pile, as long as no more than
-    one rival has died (and one lives): a table that plays those cards thins itself out, and
-    an astronaut who waits for that outlives it (docs/bots.md has the figures). Basic bots
-    never play those cards in Space (:data:`HARM_FROM`), so at a table of four they wait the
-    first round and seldom after it."""
-    if not (seen.space and seen.style.space_harbour and seen.rows[seen.seat] == 0):
+    one rival has died (and one lives), up to its style's ``space_harbour_rounds``: a table
+    that plays those cards thins itself out, and an astronaut who waits for that outlives it;
+    the limit keeps a table going that never stops harming (docs/bots.md has the figures).
+    The cards reach the discard pile in payments too, where they are the first given up."""
+    rounds = seen.style.space_harbour_rounds
+    if not (seen.space and rounds and seen.rows[seen.seat] == 0):
         return False
     living = len(seen.rivals())
     dead = len(seen.rows) - 1 - living
     if living == 0 or dead > 1:
         return False
-    return seen.turn <= len(seen.rows) or any(card.key in HARM for card in seen.discard)
+    seats = len(seen.rows)
+    if seen.turn <= seats:
+        return True
+    return seen.turn <= rounds * seats and any(card.key in HARM for card in seen.discard)
 
 
-def _near_goal(seen: Seen, target: int) -> bool:
-    """Whether a rival is near enough the goal to be harmed (:data:`HARM_FROM`)."""
-    rows = HARM_FROM[seen.edition]
+def _may_harm(seen: Seen, target: int) -> bool:
+    """Whether a rival is to be harmed: near enough the goal (:data:`HARM_FROM`; in Space the
+    style's ``space_harm_from``), or, in Space, the seat its style bears a grudge against."""
+    if seen.space and target == seen.style.grudge:
+        return True
+    rows = seen.style.space_harm_from if seen.space else HARM_FROM[seen.edition]
     return rows is not None and seen.rows[target] >= seen.goal_row - rows
 
 

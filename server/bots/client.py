@@ -267,9 +267,11 @@ class HeadlessBot:
             await asyncio.sleep(wait)
         self._last_act = loop.time()
         if self.level == "expert":  # a search: in a thread, so the connection stays served
-            from server.bots.expert import DEFAULT_BUDGET, Budget
+            from dataclasses import replace
 
-            budget = Budget(DEFAULT_BUDGET.rollouts, self.seconds or DEFAULT_BUDGET.seconds)
+            from server.bots.budget import DEFAULT_BUDGET
+
+            budget = replace(DEFAULT_BUDGET, seconds=self.seconds or DEFAULT_BUDGET.seconds)
             choice = await asyncio.to_thread(choose, self.level, view, self._rng, budget)
         else:
             choice = choose(self.level, view, self._rng)

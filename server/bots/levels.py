@@ -7,25 +7,37 @@ searches (``server.bots.expert``).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from server.bots.basic import choose_basic, seen_from_view
-from server.bots.expert import DEFAULT_BUDGET, Budget, choose_expert
+from server.bots.basic import choose_basic
+from server.bots.budget import DEFAULT_BUDGET, Budget
+from server.bots.expert import choose_expert
+from server.bots.seen import seen_from_view
 
 BOT_LEVELS = ("random", "basic", "expert")
+#: The levels that search (and take a budget, and want to know the table they sit at).
+THINKING = frozenset({"expert"})
 
 View = dict[str, Any]
 Choice = dict[str, Any]
 
 
-def choose(level: str, view: View, rng: random.Random, budget: Budget | None = None) -> Choice:
+def choose(
+    level: str,
+    view: View,
+    rng: random.Random,
+    budget: Budget | None = None,
+    table: Sequence[str | None] | None = None,
+) -> Choice:
     """The bot's choice: one of ``view["legal"]`` (never empty when asked). ``budget`` bounds
-    the ``expert``'s search (its default budget when None)."""
+    the ``expert``'s search (its default budget when None); ``table`` is every seat's level as
+    the room knows it (None for a person), which the ``expert`` models its opponents by."""
     legal: list[Choice] = view["legal"]
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
     if level == "expert":
-        return choose_expert(view, rng, budget or DEFAULT_BUDGET)
+        return choose_expert(view, rng, budget or DEFAULT_BUDGET, table)
     if level != "basic":
         raise ValueError(f"unknown bot level {level!r}")
     return choose_basic(seen_from_view(view), rng)

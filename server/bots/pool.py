@@ -17,11 +17,12 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import resource_tracker
 from typing import Any
 
-from server.bots.expert import DEFAULT_BUDGET, Budget
+from server.bots.budget import DEFAULT_BUDGET, Budget
 from server.bots.levels import choose
 
 #: The levels whose decisions are made in a worker process; the others decide at once.
@@ -32,9 +33,15 @@ _pool: ProcessPoolExecutor | None = None
 _workers = 0
 
 
-def _decide(level: str, view: dict[str, Any], seed: int, budget: Budget) -> dict[str, Any]:
+def _decide(
+    level: str,
+    view: dict[str, Any],
+    seed: int,
+    budget: Budget,
+    table: Sequence[str | None] | None,
+) -> dict[str, Any]:
     """In a worker: the bot's choice for ``view``."""
-    return choose(level, view, random.Random(seed), budget)
+    return choose(level, view, random.Random(seed), budget, table)
 
 
 def _ready() -> bool:
@@ -102,6 +109,8 @@ def think(
     seed: int,
     workers: int,
     budget: Budget = DEFAULT_BUDGET,
+    table: Sequence[str | None] | None = None,
 ) -> Future[dict[str, Any]]:
-    """The bot's choice for ``view``, decided in a worker process (seeded with ``seed``)."""
-    return pool(workers).submit(_decide, level, view, seed, budget)
+    """The bot's choice for ``view``, decided in a worker process (seeded with ``seed``);
+    ``table``: every seat's level as the room knows it (None for a person)."""
+    return pool(workers).submit(_decide, level, view, seed, budget, table)

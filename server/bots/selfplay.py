@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from server.bots.expert import Budget
-from server.bots.levels import choose
+from server.bots.budget import Budget
+from server.bots.levels import THINKING, choose
 from server.engine.cards import Edition
 from server.engine.game import Game
 from server.engine.invariants import check_invariants
+from server.engine.search import state_of
 
 # A game longer than this is stopped and counted apart: random bots can in principle stay
 # forever, and a runaway game must not hang a simulation.
 MAX_TURNS = 1000
+
+View = dict[str, Any]
+Choice = dict[str, Any]
+#: A level that is not one of the server's (bench/bots.py's frozen ``reference``): its choice.
+Decider = Callable[[View, random.Random], Choice]
 
 
 @dataclass
@@ -31,6 +38,10 @@ class GameResult:
     invariant_failures: list[str] = field(default_factory=list)
     # Seconds each expert decision took (searched or not), in order: for bench/bots.py.
     expert_seconds: list[float] = field(default_factory=list)
+    # Per seat: its stay-or-move decisions (one a turn it lived to the end of), and those in
+    # which it stayed on the start row (how lively a table is: bench/bots.py).
+    own_turns: list[int] = field(default_factory=list)
+    start_row_stays: list[int] = field(default_factory=list)
 
 
 def play_game(
@@ -41,13 +52,20 @@ def play_game(
     max_turns: int = MAX_TURNS,
     variants: Sequence[str] = (),
     budget: Budget | None = None,
+    deciders: Mapping[str, Decider] | None = None,
 ) -> GameResult:
     """Play one game with one bot level per seat; deterministic for a given seed (and, with
-    ``expert`` seats, a budget of rollouts alone). ``budget`` bounds the experts' search."""
+    ``expert`` seats, a budget of rollouts alone). ``budget`` bounds the experts' search;
+    ``deciders`` choose for levels the server does not have (benchmarks' own). Each expert is
+    told the levels of the table it sits at, as a server room knows them."""
     names = [f"{level}-{seat + 1}" for seat, level in enumerate(levels)]
     game = Game(edition, names, seed, variants=variants)
+    state = state_of(game)
     rng = random.Random(seed ^ 0x5E1F15)
     result = GameResult(seed, None, 0, 0, False)
+    result.own_turns = [0] * len(levels)
+    result.start_row_stays = [0] * len(levels)
+    table = tuple(levels)
     while not game.over:
         if game.turn > max_turns:
             result.capped = True
@@ -57,12 +75,18 @@ def play_game(
         if level == "random":
             # Same pick as choose("random", view, rng), without building the whole view.
             choice = rng.choice(game.legal(seat))
-        elif level == "expert":
+        elif deciders is not None and level in deciders:
+            choice = deciders[level](game.view(seat), rng)
+        elif level in THINKING:
             start = time.perf_counter()
-            choice = choose(level, game.view(seat), rng, budget)
+            choice = choose(level, game.view(seat), rng, budget, table)
             result.expert_seconds.append(time.perf_counter() - start)
         else:
             choice = choose(level, game.view(seat), rng)
+        if game.decision is not None and game.decision.kind == "stay_or_move":
+            result.own_turns[seat] += 1
+            if choice["do"] == "stay" and state.rows[seat] == 0:
+                result.start_row_stays[seat] += 1
         game.apply(seat, choice)
         result.decisions += 1
         if check:

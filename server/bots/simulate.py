@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from server.bots.expert import DEFAULT_BUDGET, Budget
+from server.bots.budget import DEFAULT_BUDGET, Budget
 from server.bots.levels import BOT_LEVELS
 from server.bots.selfplay import play_game
 from server.engine.cards import Edition
@@ -47,6 +47,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help=f"expert bots: rollouts per decision at most (default {DEFAULT_BUDGET.rollouts})",
     )
     parser.add_argument(
+        "--close",
+        type=int,
+        default=DEFAULT_BUDGET.close,
+        metavar="N",
+        help=f"expert bots: rollouts at most for a close decision (default {DEFAULT_BUDGET.close})",
+    )
+    parser.add_argument(
         "--seconds",
         type=float,
         default=DEFAULT_BUDGET.seconds,
@@ -75,7 +82,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if args.rollouts < 1 or args.seconds < 0:
         parser.error("--rollouts must be at least 1 and --seconds at least 0")
     args.levels = levels
-    args.budget = Budget(args.rollouts, args.seconds or None)
+    args.budget = Budget(args.rollouts, args.seconds or None, max(args.close, args.rollouts))
     return args
 
 

@@ -151,7 +151,8 @@ def arrange(
         phase=view["phase"],
         actions_played=view["actions_played"],
     )
-    return _resume(_template(edition, tuple(state.names)), state, view["last_moved"])
+    variants = tuple(view["variants"])
+    return _resume(_template(edition, tuple(state.names), variants), state, view["last_moved"])
 
 
 def sample(view: Mapping[str, Any], rng: random.Random) -> Game:
@@ -232,9 +233,10 @@ def _clone(thing: _T) -> _T:
 
 
 @lru_cache(maxsize=32)
-def _template(edition: Edition, names: tuple[str, ...]) -> Game:
-    """A game whose attributes a rebuilt game copies before replacing its state and flow."""
-    return Game(edition, list(names), 0)
+def _template(edition: Edition, names: tuple[str, ...], variants: tuple[str, ...]) -> Game:
+    """A game whose attributes a rebuilt game copies before replacing its state and flow: the
+    view's edition, names and room variants (RULES V), so that it offers the same choices."""
+    return Game(edition, list(names), 0, variants=variants)
 
 
 def _resume(template: Game, state: State, last_moved: int | None) -> Game:

@@ -6,11 +6,13 @@ import random
 
 import pytest
 
-from server.bots.expert import Budget, choose_expert
+from server.bots.budget import Budget
+from server.bots.expert import choose_expert
 from server.bots.levels import choose
 from server.bots.selfplay import play_game
 from server.engine import Edition, Game
 from server.engine.state import State
+from tests.engine.test_search import v1_stay_with_discards
 
 SMALL = Budget(rollouts=60)
 
@@ -104,7 +106,8 @@ def test_a_budget_needs_a_rollout_and_a_positive_time() -> None:
 @pytest.mark.parametrize("edition", list(Edition))
 def test_the_expert_plays_basics_choice_unless_its_search_finds_better(edition: Edition) -> None:
     # With one rollout nothing can be told apart: every decision is the basic bot's.
-    from server.bots.basic import choose_basic, seen_from_view
+    from server.bots.basic import choose_basic
+    from server.bots.seen import seen_from_view
 
     game = Game(edition, ["Ann", "Bob", "Cid", "Dee"], 21)
     rng = random.Random(5)
@@ -121,7 +124,7 @@ def test_the_expert_plays_basics_choice_unless_its_search_finds_better(edition: 
 
 
 def test_the_castaways_standing_is_a_share_of_the_table_and_nothing_for_the_dead() -> None:
-    from server.bots.expert import standing
+    from server.bots.rollout import standing
     from server.engine.search import state_of
 
     game = Game(Edition.SHIPWRECKED, ["Ann", "Bob", "Cid"], 3)
@@ -140,7 +143,7 @@ def test_the_castaways_standing_is_a_share_of_the_table_and_nothing_for_the_dead
 def test_the_astronauts_standing_is_its_chance_to_reach_the_ship_first() -> None:
     # In Space a lone survivor must still reach the ship (S4): the last one alive is no sure
     # winner, as a share of the table would make it.
-    from server.bots.expert import standing
+    from server.bots.rollout import standing
     from server.engine.search import state_of
 
     game = Game(Edition.SPACE, ["Ann", "Bob", "Cid"], 3)
@@ -167,24 +170,6 @@ def test_the_astronauts_standing_is_its_chance_to_reach_the_ship_first() -> None
     assert standing(state, 0) == 0.0
 
 
-@pytest.mark.parametrize("cid_row", [1, 5])
-def test_the_astronaut_expert_never_weighs_a_card_that_only_harms(cid_row: int) -> None:
-    from server.bots.expert import plans
-    from tests.engine.scenario import build, card_id
-
-    game = build(
-        "space",
-        3,
-        hands={0: ["laser_blast", "tractor_beam", "oxygen", "oxygen"], 1: ["oxygen"]},
-        rows={1: 3, 2: cid_row},
-        draw=["oxygen"],
-    )
-    found = [plan.choice for plan in plans(game.view(0), random.Random(0))]
-    blasts = [c for c in found if c.get("card") == card_id(game, 0, "laser_blast")]
-    assert blasts == []
-    assert any(c.get("card") == card_id(game, 0, "tractor_beam") for c in found)
-
-
 def test_the_castaway_expert_weighs_a_rogue_wave() -> None:
     from server.bots.expert import plans
     from tests.engine.scenario import build, card_id
@@ -203,10 +188,28 @@ def test_the_castaway_expert_weighs_a_rogue_wave() -> None:
 def test_the_expert_weighs_racing_against_the_basic_style() -> None:
     # Three food at stay-or-move: the basic (patient) castaway stays, a racing one moves. Both
     # are candidates, the basic bot's first (the incumbent), and each plays on in its style.
-    from server.bots.basic import PATIENT, RACING
     from server.bots.expert import plans
+    from server.bots.seen import PATIENT, RACING
     from tests.engine.scenario import castaway_with_three_food
 
     found = plans(castaway_with_three_food().view(0), random.Random(0))
     assert (found[0].choice["do"], found[0].style) == ("stay", PATIENT)
     assert [(p.choice["do"], p.style) for p in found[1:]] == [("move", RACING)]
+
+
+def test_the_expert_decides_a_v1_stay_or_move() -> None:
+    """Issue 26: in a V1 room the expert's rebuilt games lacked the variant, so a stay by
+    discarding raised IllegalChoice and the server played a plain choice instead."""
+    game = v1_stay_with_discards()
+    seat = game.pending_seats()[0]
+    view = game.view(seat)
+    choice = choose_expert(view, random.Random(1), Budget(rollouts=40))
+    assert choice in view["legal"]
+
+
+def test_expert_games_with_v1_play_to_the_end() -> None:
+    result = play_game(
+        Edition.SPACE, ["expert", "basic"], 1, variants=["V1"], budget=Budget(rollouts=16)
+    )
+    assert result.invariant_failures == []
+    assert result.turns > 0

@@ -179,3 +179,28 @@ def test_only_turn_points_are_copied() -> None:
     assert refused > 0
     with pytest.raises(ValueError):
         copy_game(game)
+
+
+def v1_stay_with_discards(seed: int = 1) -> Game:
+    """A two-seat Space game with variant V1 at the first stay-or-move that offers a stay by
+    discarding two action cards (played with the first legal choice up to there)."""
+    game = Game(Edition.SPACE, ["Ann", "Bob"], seed, variants=["V1"])
+    while not game.over:
+        seat = game.pending_seats()[0]
+        legal = game.legal(seat)
+        at_stay = game.decision is not None and game.decision.kind == "stay_or_move"
+        if at_stay and any("discard" in choice for choice in legal):
+            return game
+        game.apply(seat, legal[0])
+    raise AssertionError("no V1 stay came up")
+
+
+def test_a_sampled_game_keeps_the_rooms_variants() -> None:
+    game = v1_stay_with_discards()
+    seat = game.pending_seats()[0]
+    view = game.view(seat)
+    rebuilt = sample(view, random.Random(5))
+    assert rebuilt.variants == ("V1",)
+    assert rebuilt.legal(seat) == game.legal(seat)
+    stay = next(choice for choice in view["legal"] if "discard" in choice)
+    rebuilt.apply(seat, {"do": "stay", "discard": stay["discard"]})  # refused without V1

@@ -10,8 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from server.bots.basic import PATIENT, RACING, Seen, Style, choose_basic, in_harbour, seen_from_view
+from server.bots.basic import choose_basic, in_harbour
 from server.bots.levels import choose
+from server.bots.seen import PATIENT, RACING, Seen, Style, seen_from_view
 from server.bots.simulate import main
 from server.engine import Edition
 from tests.engine.scenario import build, card_id
@@ -220,6 +221,8 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
     [
         (0, 1, [], [], True),  # the first round
         (0, 5, ["laser_blast"], [], True),  # after it, at a table that harms
+        (0, 12, ["laser_blast"], [], True),  # up to the third round
+        (0, 13, ["laser_blast"], [], False),  # and no longer: the table must go on
         (0, 5, [], [], False),  # nobody has played a card that only harms
         (0, 5, ["hole_in_suit"], [2], True),  # one rival has died
         (0, 5, ["hole_in_suit"], [2, 3], False),  # two have

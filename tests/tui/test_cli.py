@@ -15,7 +15,7 @@ from selfish_tui.client import parse_address
 def test_play_defaults_and_options() -> None:
     args = cli.build_parser().parse_args(["play"])
     assert (args.edition, args.bots, args.seed, args.resume) == ("space", 3, None, False)
-    assert args.level == cli.NEWCOMER_LEVEL == "basic"
+    assert args.level == cli.NEWCOMER_LEVEL == "expert"
     assert cli.build_parser().parse_args(["play", "--level", "expert"]).level == "expert"
     args = cli.build_parser().parse_args(
         [
