@@ -397,6 +397,7 @@ def connect(args: argparse.Namespace) -> int:
     """`selfish connect`: the lobby of a server, typed or found on the LAN."""
     from selfish_tui.app import LanSearch, SelfishApp
     from selfish_tui.discovery import looks_like_address
+    from selfish_tui.front_door import from_environment
     from selfish_tui.paths import identity_key, load_token, save_token
 
     if args.address is None or not looks_like_address(args.address):
@@ -425,6 +426,7 @@ def connect(args: argparse.Namespace) -> int:
         bell=args.bell,
         on_token=None if args.guest else lambda token: save_token(key, token, identity),
         goto=goto,
+        front_door=from_environment(args.address),
     )
     app.run()
     return 0
