@@ -2,10 +2,11 @@
 seat after quitting: what the quit dialog and the waiting room tell them.
 
 The SSH gateway and `selfish web` start the client with ``SELFISH_FRONT_DOOR`` in its
-environment (``ssh`` or ``web``); the gateway adds, for a player without a key, the exact
-command that brings them back (``SELFISH_RESUME_COMMAND``: ``ssh -t -p 2222 host resume
-CODE``). It travels in the environment, which only the server's user can read, not on the
-command line, which every local user can.
+environment (``ssh`` or ``web``); the gateway adds the exact command that brings the player
+back: for a player without a key ``SELFISH_RESUME_COMMAND`` (``ssh -t -p 2222 host resume
+CODE``), for one with a key ``SELFISH_LOGIN_COMMAND`` (``ssh -p 2222 host``). The resume
+command travels in the environment, which only the server's user can read, not on the command
+line, which every local user can.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from selfish_tui.i18n import _
 
 DOOR_VARIABLE = "SELFISH_FRONT_DOOR"
 RESUME_VARIABLE = "SELFISH_RESUME_COMMAND"
+LOGIN_VARIABLE = "SELFISH_LOGIN_COMMAND"
 KINDS = ("local", "tcp", "ssh", "web")
 
 
@@ -28,6 +30,7 @@ class FrontDoor:
     kind: str = "tcp"
     address: str = ""  # tcp: the server's address as the player typed it
     resume_command: str = ""  # ssh without a key: the command that brings the player back
+    login_command: str = ""  # ssh with a key: how they log in again (ssh -p 2222 host)
 
     @property
     def resume_code(self) -> str:
@@ -42,6 +45,10 @@ class FrontDoor:
                 return _(
                     "come back with `{command}` (keep that code to yourself: it is your seat)"
                 ).format(command=self.resume_command)
+            if self.login_command:
+                return _("come back by logging in again with the same SSH key: `{command}`").format(
+                    command=self.login_command
+                )
             return _("come back by logging in again with the same SSH key")
         if self.kind == "web":
             return _("come back by opening this page again in this browser")
@@ -55,7 +62,11 @@ def from_environment(address: str, environ: Mapping[str, str] | None = None) -> 
     env = os.environ if environ is None else environ
     kind = env.get(DOOR_VARIABLE, "")
     if kind == "ssh":
-        return FrontDoor("ssh", resume_command=env.get(RESUME_VARIABLE, "").strip())
+        return FrontDoor(
+            "ssh",
+            resume_command=env.get(RESUME_VARIABLE, "").strip(),
+            login_command=env.get(LOGIN_VARIABLE, "").strip(),
+        )
     if kind == "web":
         return FrontDoor("web")
     return FrontDoor("tcp", address=address)

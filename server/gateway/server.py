@@ -124,20 +124,29 @@ class Gateway:
             argv += [f"--{goto.role}", goto.room]
         return argv
 
-    def resume_command(self, connection: Connection, code: str) -> str:
-        """The command that brings a keyless player back: ``ssh -t [-p PORT] HOST resume
-        CODE``, with the address as players type it (``ssh_public_address``, else the address
-        their connection reached)."""
+    def login_command(self, connection: Connection) -> str:
+        """``ssh [-p PORT] HOST``, with the address as players type it (``ssh_public_address``,
+        else the address their connection reached)."""
         host, port = connection.local_host, self.port
         public = self.config.ssh_public_address.strip()
-        if public:
-            head, sep, tail = public.rpartition(":")
-            if sep and tail.isdigit() and "]" not in tail and head.count(":") in (0, 1):
-                host, port = head.strip("[]") or host, int(tail)
-            else:
-                host = public.strip("[]")
-        where = f"{host}" if port == 22 else f"-p {port} {host}"
-        return f"ssh -t {where} resume {code}"
+        if public.startswith("["):  # [2001:db8::1] or [2001:db8::1]:2222
+            inside, _, rest = public[1:].partition("]")
+            host = inside or host
+            if rest.startswith(":") and rest[1:].isdigit():
+                port = int(rest[1:])
+        elif public.count(":") == 1:  # host:port (more colons: a bare IPv6 address)
+            head, tail = public.split(":")
+            host = head or host
+            if tail.isdigit():
+                port = int(tail)
+        elif public:
+            host = public
+        return f"ssh {host}" if port == 22 else f"ssh -p {port} {host}"
+
+    def resume_command(self, connection: Connection, code: str) -> str:
+        """The command that brings a keyless player back: ``ssh -t [-p PORT] HOST resume
+        CODE``."""
+        return self.login_command(connection).replace("ssh ", "ssh -t ", 1) + f" resume {code}"
 
     def client_env(
         self, term: str, sent: Any, connection: Connection | None = None
@@ -160,6 +169,8 @@ class Gateway:
         env["SELFISH_FRONT_DOOR"] = "ssh"
         if connection is not None and connection.seat is not None:
             env["SELFISH_RESUME_COMMAND"] = self.resume_command(connection, connection.seat.code)
+        elif connection is not None:
+            env["SELFISH_LOGIN_COMMAND"] = self.login_command(connection)
         return env
 
     def started(self, session: TerminalSession) -> None:
@@ -249,6 +260,7 @@ class Connection(asyncssh.SSHServer):
         log.warning("%s: SSH refused: %s", self.peer, self.refused)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._conn = None  # nothing left to close: the session's end arms no timer
         self._end_login()
         if self._session_wait is not None:
             self._session_wait.cancel()

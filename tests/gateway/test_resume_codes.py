@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,3 +77,29 @@ def test_unused_codes_are_forgotten(tmp_path: Path) -> None:
     assert book.prune() == 1
     assert not old.identity.exists() and not name_file.exists()
     assert book.find("a", fresh.code).name == "fresh"
+
+
+@pytest.mark.parametrize(
+    ("public", "port", "login"),
+    [
+        ("", 2222, "ssh -p 2222 10.0.0.5"),
+        ("", 22, "ssh 10.0.0.5"),
+        ("play.example.org", 2222, "ssh -p 2222 play.example.org"),
+        ("play.example.org:22", 2222, "ssh play.example.org"),
+        ("play.example.org:4000", 2222, "ssh -p 4000 play.example.org"),
+        ("[2001:db8::1]:4000", 2222, "ssh -p 4000 2001:db8::1"),
+        ("2001:db8::1", 2222, "ssh -p 2222 2001:db8::1"),
+    ],
+)
+def test_commands_name_the_address_players_type(public: str, port: int, login: str) -> None:
+    from types import SimpleNamespace
+
+    from server.config import ServerConfig
+    from server.gateway.server import Gateway
+
+    gateway: Any = SimpleNamespace(config=ServerConfig(ssh_public_address=public), port=port)
+    connection: Any = SimpleNamespace(local_host="10.0.0.5")
+    assert Gateway.login_command(gateway, connection) == login
+    gateway.login_command = lambda c: Gateway.login_command(gateway, c)
+    resume = Gateway.resume_command(gateway, connection, "k7m2-x9qp-4hwd-r3tf")
+    assert resume == login.replace("ssh ", "ssh -t ", 1) + " resume k7m2-x9qp-4hwd-r3tf"

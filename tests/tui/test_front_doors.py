@@ -44,6 +44,11 @@ DOORS = {
         "come back by logging in again with the same SSH key.",
         "用同一把 SSH 密钥再次登录",
     ),
+    "ssh with a key, its login known": (
+        FrontDoor("ssh", login_command="ssh -p 2222 play.example.org"),
+        "logging in again with the same SSH key: `ssh -p 2222 play.example.org`.",
+        "用同一把 SSH 密钥再次登录就能回来：`ssh -p 2222 play.example.org`",  # noqa: RUF001
+    ),
     "browser": (
         FrontDoor("web"),
         "come back by opening this page again in this browser.",
