@@ -46,9 +46,9 @@ STALL_TIMEOUT = 20.0
 # cell of its screen, and a 1000x1000 one costs a core and hundreds of MiB.
 MAX_COLUMNS = 300
 MAX_ROWS = 100
-# Window changes are applied at most this often (the last size wins): each one makes the
-# client draw its whole screen again.
-RESIZE_INTERVAL = 0.25
+# Window changes are applied at most once in this many seconds (the first at once, the last
+# size at the end of the interval): each one makes the client draw its whole screen again.
+RESIZE_INTERVAL = 1.0
 # Past this many keystroke bytes the terminal has not taken, stop reading the channel.
 INPUT_HIGH_WATER = 64 * 1024
 TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -105,6 +105,9 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         self.slot = False  # holds one of the gateway's session slots
         self._resize: asyncio.TimerHandle | None = None
         self._stall: asyncio.TimerHandle | None = None
+        self._size_waiting = False  # a window change held back while the channel is full
+        self._applied = self.size  # the size the terminal has
+        self._last_resize = float("-inf")  # when a window change was last applied
         self.bad_command: str | None = None
         self.refused: str | None = None  # the connection is over a limit: say so and end
         self.master: int | None = None
@@ -180,15 +183,30 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             _clamp(width, self.size[0], MAX_COLUMNS),
             _clamp(height, self.size[1], MAX_ROWS),
         )
-        if self.master is not None and self._resize is None:
-            loop = asyncio.get_running_loop()
-            self._resize = loop.call_later(RESIZE_INTERVAL, self._apply_size)
+        if self.master is None or self._resize is not None:
+            return  # the pending change will take the latest size
+        loop = asyncio.get_running_loop()
+        wait = self._last_resize + RESIZE_INTERVAL - loop.time()
+        if wait <= 0:
+            self._apply_size()
+        else:
+            self._resize = loop.call_later(wait, self._apply_size)
 
     def _apply_size(self) -> None:
-        """The latest window size to the terminal and the client (one redraw per interval)."""
+        """The latest window size to the terminal and the client (one redraw per interval).
+        While the SSH client is not taking what it is sent, the size waits: a redraw it would
+        not read costs the client's CPU for nothing; it is applied once the channel drains."""
         self._resize = None
         if self.master is None:
             return
+        self._last_resize = asyncio.get_running_loop().time()
+        if self._stall is not None:
+            self._size_waiting = True
+            return
+        self._size_waiting = False
+        if self.size == self._applied:
+            return  # e.g. 1000 then 999 columns: both are MAX_COLUMNS, nothing to redraw
+        self._applied = self.size
         with contextlib.suppress(OSError):
             set_size(self.master, *self.size)
         if self.pid is not None:
@@ -236,6 +254,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         master, slave = os.openpty()
         try:
             set_size(master, *self.size)
+            self._applied = self.size
             os.set_blocking(master, False)
             env = gateway.client_env(
                 self.term or "xterm-256color", self.chan.get_environment(), self.connection
@@ -319,6 +338,8 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+            if self._size_waiting:
+                self._apply_size()
         if self.master is not None and not self._reading:
             asyncio.get_running_loop().add_reader(self.master, self._read_terminal)
             self._reading = True
