@@ -1002,8 +1002,11 @@ async def web_pages(seconds: float) -> dict[str, Any]:
         ):
             usage = Usage(web.proc.pid)
             opened = await asyncio.gather(*(web_page(web.port, s) for s in sources))
-            await asyncio.sleep(min(seconds, 5.0))  # the accepted pages' clients start
-            _, ws, newcomer = await web_page(web.port, "127.15.100.2", lobby_within=NEWCOMER_WAIT)
+            # The accepted pages' clients start (a fresh interpreter each: about a CPU-second).
+            await asyncio.sleep(max(seconds, 10.0))
+            page_of_newcomer, ws, newcomer = await web_page(
+                web.port, "127.15.100.2", lobby_within=NEWCOMER_WAIT
+            )
             outcomes = dict(Counter(result for _, _, result in opened))
             out[label] = {"pages": outcomes, "newcomer": newcomer, **usage.report()}
             for session, page, _ in opened:
@@ -1012,7 +1015,8 @@ async def web_pages(seconds: float) -> dict[str, Any]:
                 await session.close()
             if ws is not None:
                 await ws.close()
-            await asyncio.sleep(3.0)  # the pages' processes end
+            await page_of_newcomer.close()
+            await asyncio.sleep(5.0)  # the pages' processes end
     return out
 
 
@@ -1025,7 +1029,9 @@ async def web_origin(seconds: float) -> dict[str, Any]:
         tries = []
         for i, origin in enumerate(["http://evil.example", "null", None] * 7):
             tries.append(await web_page(web.port, f"127.16.{i}.2", origin=origin))
-        _, ws, newcomer = await web_page(web.port, "127.16.100.2", lobby_within=NEWCOMER_WAIT)
+        page_of_newcomer, ws, newcomer = await web_page(
+            web.port, "127.16.100.2", lobby_within=NEWCOMER_WAIT
+        )
         out = {
             "foreign": dict(Counter(result for _, _, result in tries)),
             "newcomer": newcomer,
@@ -1037,6 +1043,7 @@ async def web_origin(seconds: float) -> dict[str, Any]:
             await session.close()
         if ws is not None:
             await ws.close()
+        await page_of_newcomer.close()
     return out
 
 

@@ -95,8 +95,8 @@ class TableScreen(Screen[None]):
         door = self.selfish.front_door
         if door.resume_code and self.room.role == "player":
             # Shown for the whole game: the quit dialog says the command around it.
-            self.query_one("#log").border_subtitle = _("resume code {code}").format(
-                code=door.resume_code
+            self.query_one("#log").border_subtitle = Text(
+                _("resume code {code}").format(code=door.resume_code)
             )
         self.query_one("#chat", Input).display = False
         self._ready = True
