@@ -171,7 +171,9 @@ class WebServer(Server):
                 max_age=COOKIE_AGE,
                 path="/",
                 httponly=True,
-                samesite="Strict",
+                # Lax, not Strict: a ?join= link followed from another site must still carry
+                # the cookie, or the page would mint a new player over the old one.
+                samesite="Lax",
                 secure=request.secure,
             )
         return response

@@ -127,6 +127,9 @@ async def test_a_reload_keeps_the_player(web: Web) -> None:
         async with client.get(web.url) as page:
             assert page.status == 200
             assert "selfish_player" in {c.key for c in client.cookie_jar}
+            # unreadable by scripts; sent on a ?join= link followed from elsewhere
+            cookie = page.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
         ws = await open_page(client, web)
         (first,) = (await web.wait_players(1)).items()
         assert first[1].startswith("Guest ")
