@@ -200,9 +200,13 @@ class WebServer(Server):
         digest = self.identity_of(request)
         identity = name = None
         if digest is not None:
-            self.identities.mkdir(parents=True, exist_ok=True, mode=0o700)
-            identity = self.identities / f"{digest[:40]}.json"
-            name = guest_name(digest)
+            try:
+                self.identities.mkdir(parents=True, exist_ok=True, mode=0o700)
+            except OSError as exc:  # no place to keep it: this page is a guest
+                log.error("cannot keep browser identities in %s: %s", self.identities, exc)
+            else:
+                identity = self.identities / f"{digest[:40]}.json"
+                name = guest_name(digest)
         command = client_command(
             self.address, self.language, identity, name, code.upper() if code else None
         )

@@ -240,6 +240,10 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             log.info("%s: resume refused: %s", self.connection.peer, refused)
             self._finish_early(f"Sorry: {refused}.\r\n", 1)
             return
+        except OSError as exc:  # the data directory cannot take the player's identity file
+            log.error("%s: cannot keep an identity: %s", self.connection.peer, exc)
+            self._finish_early("Sorry: the server could not start your session.\r\n", 1)
+            return
         delay = gateway.admission.start_delay()
         if delay is None:
             self._finish_early(
