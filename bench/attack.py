@@ -22,6 +22,13 @@ Scenarios (issue 11's items):
   a 4-byte header announcing a 60 KB frame and 30 KB of it: how many are still open after the
   hello and frame timeouts, the server's RSS while held and after, and whether a newcomer gets
   in.
+* ``ssh_idle``, ``ssh_auth``, ``ssh_resize``, ``ssh_names``, ``web_pages``, ``web_origin``
+  (issue 27 items 11-16): the SSH gateway (``ssh_port = 0``) and ``selfish web`` under
+  connections that log in and open no session, 200 keys on one connection and a handshake
+  flood from one address, eight 1000x1000 sessions that stop reading and resize 20 times a
+  second, option-like user names, 50 browser pages, and websockets from another site. Each
+  prints whether a newcomer from a fresh address reaches a lobby within 5 s meanwhile, and
+  the CPU share and memory of the whole process tree (server, fork server, clients, pages).
 * ``growth`` (9): create-and-leave from one address for the run: rooms/s and database bytes per
   hour; then ``get_replay`` with ``game`` = 2**63: replies and server log bytes per second.
 
@@ -1180,6 +1187,466 @@ async def leave(seconds: float) -> dict[str, Any]:
     kinds: Counter[str] = Counter()
     out = await under_attack(seconds, _leaver, kinds=kinds)
     out["player_room_messages_per_s"] = round(kinds["room"] / seconds, 1)
+
+
+# --------------------------------------------------------------------------- the front doors
+# Issue 27 items 11-16: the SSH gateway and `selfish web`. Each prints whether a newcomer (a
+# fresh address) reaches a lobby within 5 s while the attack runs, and the CPU share and memory
+# of the server's whole process tree (the gateway's fork server and clients, or the web
+# server's page processes, are children of it).
+
+LOBBY = "Selfish — lobby"
+NEWCOMER_WAIT = 5.0  # the goal: a newcomer's lobby within this
+NEWCOMER_LIMIT = 30.0  # how long a newcomer is given before "no lobby" (a busy machine)
+
+
+def arrival_figures(seconds: float | None) -> dict[str, Any]:
+    """A newcomer's figures: seconds to the lobby (None: none within NEWCOMER_LIMIT)."""
+    return {
+        "newcomer_lobby_s": seconds,
+        "newcomer_within_5_s": seconds is not None and seconds <= NEWCOMER_WAIT,
+    }
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process descending from it."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def tree_usage(pid: int) -> tuple[float, float, int]:
+    """CPU seconds, resident MiB and processes of ``pid``'s tree (children that ended and were
+    reaped are in their parent's cutime)."""
+    cpu = rss = 0.0
+    count = 0
+    for member in tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            pages = int(Path(f"/proc/{member}/statm").read_text().split()[1])
+        except OSError:
+            continue
+        cpu += sum(int(f) for f in fields[11:15]) / CLK_TCK
+        rss += pages * PAGE / 2**20
+        count += 1
+    return cpu, rss, count
+
+
+class Usage:
+    """The CPU share and memory of a process tree over an attack."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.cpu0, self.rss0, _ = tree_usage(pid)
+        self.t0 = time.monotonic()
+
+    def report(self) -> dict[str, Any]:
+        cpu, rss, count = tree_usage(self.pid)
+        return {
+            "cpu_pct": round(100 * (cpu - self.cpu0) / (time.monotonic() - self.t0), 1),
+            "rss_mib": round(rss, 1),
+            "rss_growth_mib": round(rss - self.rss0, 1),
+            "processes": count,
+        }
+
+
+class GatewayServer(Server):
+    """A ``selfish-server`` with its SSH gateway on a free port (``ssh_port``)."""
+
+    ssh_port = 0
+
+    async def _copy_log(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        while line := await self.proc.stderr.readline():
+            self._log.write(line)
+            if m := re.search(rb"SSH gateway on 127\.0\.0\.1:(\d+)", line):
+                self.ssh_port = int(m.group(1))
+
+    async def gateway_port(self) -> int:
+        end = time.monotonic() + 60
+        while not self.ssh_port:
+            if time.monotonic() > end:
+                raise RuntimeError("the SSH gateway did not start")
+            await asyncio.sleep(0.05)
+        return self.ssh_port
+
+
+@contextlib.asynccontextmanager
+async def gateway_server(settings: str = "") -> AsyncIterator[GatewayServer]:
+    with tempfile.TemporaryDirectory(prefix="selfish-attack-") as tmp:
+        running = GatewayServer(Path(tmp), "[server]\nssh_port = 0\n" + settings)
+        await running.start()
+        try:
+            await running.gateway_port()
+            yield running
+        finally:
+            await running.stop()
+
+
+async def ssh_connect(port: int, source: str, user: str = "newcomer", **options: Any) -> Any:
+    import asyncssh
+
+    options.setdefault("client_keys", [])
+    if not options["client_keys"]:
+        options.setdefault("password", "")
+    return await asyncssh.connect(
+        HOST,
+        port,
+        username=user,
+        known_hosts=None,
+        agent_path=None,
+        local_addr=(source, 0),
+        **options,
+    )
+
+
+async def ssh_lobby(
+    port: int, source: str, user: str = "newcomer", timeout: float = NEWCOMER_LIMIT, **options: Any
+) -> float | None:
+    """Seconds until a fresh SSH session (with a PTY) shows the lobby, or None if it did not
+    within ``timeout`` (or was refused)."""
+    import pyte
+
+    t0 = time.monotonic()
+    conn = None
+    try:
+        async with asyncio.timeout(timeout):
+            conn = await ssh_connect(port, source, user, **options)
+            process = await conn.create_process(
+                term_type="xterm-256color", term_size=(100, 30), encoding=None
+            )
+            screen = pyte.Screen(100, 30)
+            stream = pyte.ByteStream(screen)
+            while True:
+                data = await process.stdout.read(65_536)
+                if not data:
+                    return None
+                stream.feed(data)
+                if any(LOBBY in line for line in screen.display):
+                    return round(time.monotonic() - t0, 2)
+    except (TimeoutError, OSError, Exception):
+        return None
+    finally:
+        if conn is not None:
+            conn.abort()
+
+
+async def ssh_idle(seconds: float) -> dict[str, Any]:
+    """Item 11: 64 connections (8 addresses x 8) log in and never open a session."""
+    async with gateway_server() as srv:
+        usage = Usage(srv.proc.pid)  # type: ignore[union-attr]
+        idle = []
+        for i in range(64):
+            with contextlib.suppress(Exception):
+                idle.append(await ssh_connect(srv.ssh_port, f"127.11.{i // 8}.2", f"idle{i}"))
+        await asyncio.sleep(1.0)
+        lobby = await ssh_lobby(srv.ssh_port, "127.11.200.2")
+        await asyncio.sleep(max(0.0, seconds - 1.0))
+        await asyncio.sleep(6.0)  # past the gateway's 5 s to open a session
+        still_open = sum(1 for c in idle if not c.is_closed())
+        out = {
+            "idle_logged_in": len(idle),
+            **arrival_figures(lobby),
+            "idle_open_after_6_s": still_open,
+            **usage.report(),
+        }
+        for c in idle:
+            c.abort()
+    return out
+
+
+async def ssh_auth(seconds: float) -> dict[str, Any]:
+    """Item 12: one connection offering 200 keys; then one address opening connections (and
+    failing their authentication) as fast as it can."""
+    import asyncssh
+
+    with tempfile.TemporaryDirectory(prefix="selfish-keys-") as keys_dir:
+        allowed = asyncssh.generate_private_key("ssh-ed25519")
+        listed = Path(keys_dir) / "authorized_keys"
+        listed.write_bytes(allowed.export_public_key())
+        settings = f'ssh_auth = "keys"\nssh_authorized_keys = "{listed}"\n'
+        strangers = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(200)]
+        async with gateway_server(settings) as srv:
+            out: dict[str, Any] = {}
+            t0 = time.monotonic()
+            try:
+                conn = await ssh_connect(
+                    srv.ssh_port, "127.12.0.2", "many", client_keys=[*strangers, allowed]
+                )
+                conn.abort()
+                out["200_keys_then_the_right_one"] = "logged in"
+            except Exception as exc:
+                out["200_keys_then_the_right_one"] = f"cut off ({type(exc).__name__})"
+            out["200_keys_s"] = round(time.monotonic() - t0, 2)
+
+            usage = Usage(srv.proc.pid)  # type: ignore[union-attr]
+            stop = time.monotonic() + seconds
+            tried = failed_auth = dropped = 0
+
+            async def hammer() -> None:
+                nonlocal tried, failed_auth, dropped
+                while time.monotonic() < stop:
+                    tried += 1
+                    try:
+                        conn = await ssh_connect(
+                            srv.ssh_port, "127.12.1.2", "hammer", client_keys=strangers[:1]
+                        )
+                        conn.abort()
+                    except asyncssh.PermissionDenied:
+                        failed_auth += 1  # a whole key exchange and a refused key
+                    except (OSError, asyncssh.Error):
+                        dropped += 1  # before the key exchange
+                        await asyncio.sleep(0.01)
+
+            hammers = [asyncio.create_task(hammer()) for _ in range(16)]
+            await asyncio.sleep(1.0)
+            lobby = await ssh_lobby(srv.ssh_port, "127.12.2.2", client_keys=[allowed])
+            await asyncio.gather(*hammers)
+            elapsed = seconds
+            out.update(
+                {
+                    "connections_tried_per_s": round(tried / elapsed),
+                    "failed_handshakes_per_s": round(failed_auth / elapsed, 1),
+                    "dropped_before_kex_per_s": round(dropped / elapsed),
+                    **arrival_figures(lobby),
+                    **usage.report(),
+                }
+            )
+    return out
+
+
+async def ssh_resize(seconds: float) -> dict[str, Any]:
+    """Item 13: eight sessions at 1000x1000 that stop reading and change their window size
+    20 times a second."""
+    async with gateway_server() as srv:
+        started = Usage(srv.proc.pid)  # type: ignore[union-attr]
+        conns, processes = [], []
+        for i in range(8):
+            conn = await ssh_connect(srv.ssh_port, f"127.13.{i}.2", f"big{i}")
+            process = await conn.create_process(
+                term_type="xterm-256color", term_size=(1000, 1000), encoding=None
+            )
+            conns.append(conn)
+            processes.append(process)
+        for process in processes:  # the first bytes: the client is up; then read no more
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.stdout.read(1), 30)
+        up = started.report()
+        await asyncio.sleep(8.0)  # their first frames drawn (a few CPU-seconds at this size)
+        quiet = Usage(srv.proc.pid)  # type: ignore[union-attr]
+        await asyncio.sleep(seconds / 2)  # the same sessions, not resizing
+        before = quiet.report()
+        out: dict[str, Any] = {"sessions": len(processes), "rss_mib_sessions_up": up["rss_mib"]}
+        out["quiet"] = before
+        # 1000 then 999 columns (both clamped to the same size), then 300 then 299 (two real
+        # sizes): each session changes its window 20 times a second.
+        for label, widths in (("flood_1000_999", (1000, 999)), ("flood_300_299", (300, 299))):
+            usage = Usage(srv.proc.pid)  # type: ignore[union-attr]
+            stop = time.monotonic() + seconds
+
+            async def flood_resizes(
+                process: Any, widths: tuple[int, int] = widths, stop: float = stop
+            ) -> None:
+                step = 0
+                while time.monotonic() < stop and not process.is_closing():
+                    step += 1
+                    with contextlib.suppress(Exception):
+                        process.change_terminal_size(widths[step % 2], 1000)
+                    await asyncio.sleep(0.05)
+
+            floods = [asyncio.create_task(flood_resizes(p)) for p in processes]
+            await asyncio.sleep(1.0)
+            lobby = await ssh_lobby(srv.ssh_port, "127.13.100.2")
+            await asyncio.gather(*floods)
+            out[label] = {**arrival_figures(lobby), **usage.report()}
+        out["sessions_dropped_by_server"] = sum(1 for p in processes if p.is_closing())
+        for conn in conns:
+            conn.abort()
+    return out
+
+
+async def ssh_names(seconds: float) -> dict[str, Any]:
+    """Item 14: user names that look like the client's options."""
+    del seconds
+    async with gateway_server() as srv:
+        out: dict[str, Any] = {}
+        for i, name in enumerate(["-x", "--join", "-h", "--name=x"]):
+            out[name] = await ssh_lobby(srv.ssh_port, f"127.14.{i}.2", name, timeout=15.0)
+    return out
+
+
+class WebProcess:
+    """`selfish web --server` on a free loopback port, in a child process."""
+
+    def __init__(self, game_port: int, workdir: Path, extra: list[str]) -> None:
+        self.game_port = game_port
+        self.workdir = workdir
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        with socket.socket() as probe:
+            probe.bind((HOST, 0))
+            self.port = int(probe.getsockname()[1])
+        env = {**os.environ, "XDG_DATA_HOME": str(self.workdir)}
+        self.proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "selfish_tui.cli", "web", "--host", HOST),
+                *("--port", str(self.port), "--server", f"{HOST}:{self.game_port}"),
+                *self.extra,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        end = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection((HOST, self.port), timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > end:
+                    raise
+                await asyncio.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+async def web_page(
+    port: int, source: str, origin: str | None = "own", lobby_within: float | None = None
+) -> tuple[Any, Any, str]:
+    """Open a page from ``source``: (session, websocket or None, what happened). With
+    ``lobby_within`` seconds, also wait for the lobby on its terminal."""
+    import aiohttp
+    import pyte
+
+    session = aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(local_addr=(source, 0)),
+        cookie_jar=aiohttp.CookieJar(unsafe=True),
+    )
+    base = f"http://{HOST}:{port}"
+    headers = {} if origin is None else {"Origin": base if origin == "own" else origin}
+    t0 = time.monotonic()
+    try:
+        async with session.get(base + "/") as page:
+            if page.status != 200:
+                return session, None, f"page {page.status}"
+        ws = await session.ws_connect(base + "/ws?width=100&height=30", headers=headers)
+    except aiohttp.WSServerHandshakeError as exc:
+        return session, None, f"websocket {exc.status}"
+    except (OSError, aiohttp.ClientError) as exc:
+        return session, None, type(exc).__name__
+    if lobby_within is None:
+        return session, ws, "open"
+    screen = pyte.Screen(100, 30)
+    stream = pyte.ByteStream(screen)
+    try:
+        async with asyncio.timeout(lobby_within):
+            async for message in ws:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    stream.feed(message.data)
+                    if any(LOBBY in line for line in screen.display):
+                        return session, ws, f"{time.monotonic() - t0:.2f}"
+                elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                    break
+    except TimeoutError:
+        pass
+    return session, ws, "no lobby"
+
+
+def web_arrival(arrival: str) -> dict[str, Any]:
+    """A browser newcomer's figures: seconds to the lobby, or what stopped it."""
+    try:
+        return arrival_figures(float(arrival))
+    except ValueError:
+        return {**arrival_figures(None), "newcomer_refused": arrival}
+
+
+@contextlib.asynccontextmanager
+async def web_server(extra: list[str] | None = None) -> AsyncIterator[tuple[Server, WebProcess]]:
+    async with server() as srv:
+        with tempfile.TemporaryDirectory(prefix="selfish-web-") as tmp:
+            web = WebProcess(srv.port, Path(tmp), extra or [])
+            await web.start()
+            try:
+                yield srv, web
+            finally:
+                web.stop()
+
+
+async def web_pages(seconds: float) -> dict[str, Any]:
+    """Item 15: 50 pages from one address, then 50 from 13 addresses."""
+    out: dict[str, Any] = {}
+    async with web_server() as (_, web):
+        assert web.proc is not None
+        for label, sources in (
+            ("one_address", ["127.15.0.2"] * 50),
+            ("13_addresses", [f"127.15.{1 + i % 13}.2" for i in range(50)]),
+        ):
+            usage = Usage(web.proc.pid)
+            opened = await asyncio.gather(*(web_page(web.port, s) for s in sources))
+            # The accepted pages' clients start (a fresh interpreter each: about a CPU-second).
+            await asyncio.sleep(max(seconds, 10.0))
+            page_of_newcomer, ws, arrival = await web_page(
+                web.port, "127.15.100.2", lobby_within=NEWCOMER_LIMIT
+            )
+            outcomes = dict(Counter(result for _, _, result in opened))
+            out[label] = {"pages": outcomes, **web_arrival(arrival), **usage.report()}
+            for session, page, _ in opened:
+                if page is not None:
+                    await page.close()
+                await session.close()
+            if ws is not None:
+                await ws.close()
+            await page_of_newcomer.close()
+            await asyncio.sleep(5.0)  # the pages' processes end
+    return out
+
+
+async def web_origin(seconds: float) -> dict[str, Any]:
+    """Item 16: websockets opened from another site's page (and with no Origin at all)."""
+    del seconds
+    async with web_server() as (_, web):
+        assert web.proc is not None
+        usage = Usage(web.proc.pid)
+        tries = []
+        for i, origin in enumerate(["http://evil.example", "null", None] * 7):
+            tries.append(await web_page(web.port, f"127.16.{i}.2", origin=origin))
+        page_of_newcomer, ws, arrival = await web_page(
+            web.port, "127.16.100.2", lobby_within=NEWCOMER_LIMIT
+        )
+        out = {
+            "foreign": dict(Counter(result for _, _, result in tries)),
+            **web_arrival(arrival),
+            **usage.report(),
+        }
+        for session, page, _ in tries:
+            if page is not None:
+                await page.close()
+            await session.close()
+        if ws is not None:
+            await ws.close()
+        await page_of_newcomer.close()
     return out
 
 
@@ -1198,6 +1665,12 @@ SCENARIOS = {
     "sync": sync,
     "unidentified": unidentified,
     "leave": leave,
+    "ssh_idle": ssh_idle,
+    "ssh_auth": ssh_auth,
+    "ssh_resize": ssh_resize,
+    "ssh_names": ssh_names,
+    "web_pages": web_pages,
+    "web_origin": web_origin,
 }
 
 

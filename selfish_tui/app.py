@@ -24,6 +24,7 @@ from protocol.errors import ProtocolError
 from protocol.messages import IDLE_GRACES, Act, Request, parse_client
 from selfish_tui import clock, i18n
 from selfish_tui.client import NetworkClient
+from selfish_tui.front_door import FrontDoor
 from selfish_tui.i18n import N_, _, ngettext
 from selfish_tui.keyed_text import error_message
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
@@ -179,8 +180,14 @@ class SelfishApp(App[None]):
         search: LanSearch | None = None,
         hosting: HostPlan | None = None,
         goto: tuple[str, str] | None = None,
+        front_door: FrontDoor | None = None,
     ) -> None:
         super().__init__()
+        # How the player reached us, so how they come back to a seat (the quit dialog)
+        self.front_door = front_door or FrontDoor(
+            "local" if plan is not None else "tcp",
+            address=f"{host}:{port}" if host is not None else "",
+        )
         self.search = search
         self.hosting = hosting
         self._backoff = backoff
@@ -302,6 +309,7 @@ class SelfishApp(App[None]):
     def connect_to(self, host: str, port: int) -> None:
         """Connect to a server chosen after start-up (from the LAN list) and show its lobby."""
         key = identity_key(f"{host}:{port}", self.player_name)  # one identity per server and name
+        self.front_door = FrontDoor("tcp", address=f"{host}:{port}")
         search = self.search or LanSearch()
         self.on_token = lambda token: search.save_token(key, token)
         kwargs: dict[str, Any] = {"backoff": self._backoff} if self._backoff else {}
@@ -416,8 +424,8 @@ class SelfishApp(App[None]):
         else:
             question = _(
                 "Quit while the game is running? Your seat waits for you (or its bot "
-                "plays when the timer runs out); reconnect with `selfish connect`."
-            )
+                "plays when the timer runs out); {come_back}."
+            ).format(come_back=self.front_door.come_back())
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -162,6 +162,30 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=_("the selfish-server browsers play on (default: an embedded one)"),
     )
+    web.add_argument(
+        "--max-pages",
+        type=_positive,
+        default=16,
+        metavar="N",
+        help=_("browser pages (client processes) at once, in total (default 16)"),
+    )
+    web.add_argument(
+        "--max-pages-per-address",
+        type=_positive,
+        default=4,
+        metavar="N",
+        help=_("browser pages at once from one IP address (default 4)"),
+    )
+    web.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help=_(
+            "another origin whose pages may open the game's websocket, e.g. "
+            "https://play.example.org behind a TLS proxy (repeatable; the page's own is allowed)"
+        ),
+    )
     _lang_option(web)
     keep = connect.add_mutually_exclusive_group()
     keep.add_argument(
@@ -216,6 +240,13 @@ def _language_asked(argv: list[str]) -> str | None:
         if value in i18n.LANGUAGES:
             return value
     return None
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(_("at least 1"))
+    return value
 
 
 def _port(text: str) -> int:
@@ -285,7 +316,15 @@ def _run_web(args: argparse.Namespace) -> int:
             print(f"selfish: {exc}", file=sys.stderr)
             return 2
         args.server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    return web.serve(args.host, args.port, args.server, args.lang)
+    return web.serve(
+        args.host,
+        args.port,
+        args.server,
+        args.lang,
+        max_pages=args.max_pages,
+        max_pages_per_address=args.max_pages_per_address,
+        origins=tuple(args.origin),
+    )
 
 
 def _run_bot(argv: list[str]) -> int:
@@ -398,6 +437,7 @@ def connect(args: argparse.Namespace) -> int:
     """`selfish connect`: the lobby of a server, typed or found on the LAN."""
     from selfish_tui.app import LanSearch, SelfishApp
     from selfish_tui.discovery import looks_like_address
+    from selfish_tui.front_door import from_environment
     from selfish_tui.paths import identity_key, load_token, save_token
 
     if args.address is None or not looks_like_address(args.address):
@@ -426,6 +466,7 @@ def connect(args: argparse.Namespace) -> int:
         bell=args.bell,
         on_token=None if args.guest else lambda token: save_token(key, token, identity),
         goto=goto,
+        front_door=from_environment(args.address),
     )
     app.run()
     return 0

@@ -144,6 +144,16 @@ class ServerConfig:
     ssh_sessions_burst: int = 8
     ssh_start_queue: float = 10.0  # a start that would wait longer than this is refused
     ssh_idle_timeout: float = 1800.0  # seconds without a keystroke before a session closes
+    # Connections still logging in (key exchange, authentication), all addresses together:
+    # past this many, new ones are dropped before the key exchange (OpenSSH's MaxStartups).
+    ssh_max_logins: int = 32
+    # New SSH connections per address: a burst, then a refill per second; past it, dropped
+    # before the key exchange (each costs the server's process a key exchange).
+    ssh_handshakes_per_second: float = 2.0
+    ssh_handshakes_burst: int = 10
+    # How players type this server's SSH address, "host" or "host:port", for the resume
+    # command the gateway shows keyless players; empty = the address they reached.
+    ssh_public_address: str = ""
     # Storage and growth
     store_retry: float = 5.0  # seconds between tries of a database that refused a write
     # Abandoned games and identities not seen for this many seconds are deleted (0 keeps them).

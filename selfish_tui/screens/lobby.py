@@ -497,6 +497,15 @@ class WaitingRoomScreen(Screen[None]):
                     code=self.room.code
                 )
             )
+        door = self.selfish.front_door
+        if door.resume_command and self.room.role == "player":
+            text.append(
+                "\n\n"
+                + _("If you are cut off, `{command}` brings you back to this seat.").format(
+                    command=door.resume_command
+                ),
+                style="bold",
+            )
         seats_box.update(text)
         self.refresh_bindings()
 

@@ -93,6 +93,12 @@ class TableScreen(Screen[None]):
         self.query_one("#strips").border_title = _("Strips")
         self.query_one("#hand").border_title = _("Hand")
         self.query_one("#log").border_title = _("Log")
+        door = self.selfish.front_door
+        if door.resume_code and self.room.role == "player":
+            # Shown for the whole game: the quit dialog says the command around it.
+            self.query_one("#log").border_subtitle = Text(
+                _("resume code {code}").format(code=door.resume_code)
+            )
         self.query_one("#chat", Input).display = False
         self._ready = True
         self.reset_log()

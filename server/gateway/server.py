@@ -4,7 +4,12 @@ terminal with the Textual client on it (:mod:`server.gateway.terminal`).
 Identity: the SSH user name is the player's display name. A client that authenticates with a
 public key is known by the key's fingerprint: its client process keeps the server's token in a
 file named after the fingerprint, so the same key gets the same player (and seats) back. A
-client without a key (``--ssh-auth open`` lets anyone in) is a new player every time.
+client without a key (``--ssh-auth open`` lets anyone in) is a new player, given a resume code
+(:mod:`server.gateway.resume`): ``ssh -t host resume CODE`` gets that player back.
+
+Limits before any client process exists (docs/operations.md §6 and §8): new connections per
+address and logins in progress (dropped before the key exchange), authentication requests per
+connection, a few seconds to open a session once logged in, and sessions in total.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ import asyncssh
 from server.config import ServerConfig, default_db_path
 from server.gateway.admission import Admission
 from server.gateway.link import LinkSession, socket_path, start_link
+from server.gateway.resume import ResumeBook, Seat
 from server.gateway.spawner import Spawner
-from server.gateway.terminal import TERM_PATTERN, Goto, TerminalSession
+from server.gateway.terminal import TERM_PATTERN, Goto, Resume, TerminalSession
 from server.tcp import RunningServer
 
 log = logging.getLogger("selfish.gateway")
@@ -32,6 +38,12 @@ log = logging.getLogger("selfish.gateway")
 AUTH_MODES = ("open", "keys")
 MAX_NAME = 24
 LOGIN_TIMEOUT = 30.0
+# Authentication requests one connection may make (OpenSSH's MaxAuthTries is 6 attempts; a
+# key is offered, then signed: two requests an attempt). Past it the connection is closed.
+MAX_AUTH_REQUESTS = 12
+# Seconds a logged-in connection has to open its session (and ask for a shell or a command),
+# and to open another once one has ended; then it is closed.
+SESSION_WAIT = 5.0
 
 
 def data_dir(config: ServerConfig) -> Path:
@@ -75,6 +87,7 @@ class Gateway:
     spawner: Spawner
     admission: Admission
     authorized: asyncssh.SSHAuthorizedKeys | None
+    resumes: ResumeBook
     port: int = 0
     sessions: set[TerminalSession] = field(default_factory=set)
     by_pid: dict[int, tuple[str, str]] = field(default_factory=dict)
@@ -91,22 +104,58 @@ class Gateway:
         digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
         return self.data / "ssh-identities" / f"{digest}.json"
 
-    def client_argv(self, connection: Connection, goto: Goto | None) -> list[str]:
-        """The ``selfish`` arguments of a session's client process."""
-        argv = ["connect", str(self.link_path), "--name", connection.name]
-        if connection.fingerprint is not None:
+    def client_argv(
+        self, connection: Connection, goto: Goto | None, resume: Resume | None = None
+    ) -> list[str]:
+        """The ``selfish`` arguments of a session's client process; ResumeRefused when
+        ``resume`` names no player (or its address has tried too many codes)."""
+        name = connection.name
+        if resume is not None:
+            connection.seat = self.resumes.find(connection.address, resume.code)
+            name, path = connection.seat.name, connection.seat.identity
+        elif connection.fingerprint is not None:
             path = self.identity_file(connection.fingerprint)
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            argv += ["--identity", str(path)]
         else:
-            argv.append("--guest")
+            connection.seat = self.resumes.issue(name)
+            path = connection.seat.identity
+        # "--name=" + name: a user name such as "-h" or "--join" must never read as an option.
+        argv = ["connect", str(self.link_path), f"--name={name}", f"--identity={path}"]
         if goto is not None:
             argv += [f"--{goto.role}", goto.room]
         return argv
 
-    def client_env(self, term: str, sent: Any) -> dict[str, str]:
+    def login_command(self, connection: Connection) -> str:
+        """``ssh [-p PORT] HOST``, with the address as players type it (``ssh_public_address``,
+        else the address their connection reached)."""
+        host, port = connection.local_host, self.port
+        public = self.config.ssh_public_address.strip()
+        if public.startswith("["):  # [2001:db8::1] or [2001:db8::1]:2222
+            inside, _, rest = public[1:].partition("]")
+            host = inside or host
+            if rest.startswith(":") and rest[1:].isdigit():
+                port = int(rest[1:])
+        elif public.count(":") == 1:  # host:port (more colons: a bare IPv6 address)
+            head, tail = public.split(":")
+            host = head or host
+            if tail.isdigit():
+                port = int(tail)
+        elif public:
+            host = public
+        return f"ssh {host}" if port == 22 else f"ssh -p {port} {host}"
+
+    def resume_command(self, connection: Connection, code: str) -> str:
+        """The command that brings a keyless player back: ``ssh -t [-p PORT] HOST resume
+        CODE``."""
+        return self.login_command(connection).replace("ssh ", "ssh -t ", 1) + f" resume {code}"
+
+    def client_env(
+        self, term: str, sent: Any, connection: Connection | None = None
+    ) -> dict[str, str]:
         """A client's environment, from scratch: never COLUMNS/LINES (they would override the
-        terminal's size and break resizing), nothing from the SSH client but COLORTERM."""
+        terminal's size and break resizing), nothing from the SSH client but COLORTERM. It
+        tells the client its front door, and a keyless player's resume command (in the
+        environment, which only the server's user can read, not on the command line)."""
         colorterm = str(sent.get("COLORTERM", "")) if sent else ""
         env = {
             "TERM": term,
@@ -118,6 +167,11 @@ class Gateway:
         }
         if os.environ.get("XDG_DATA_HOME"):
             env["XDG_DATA_HOME"] = os.environ["XDG_DATA_HOME"]
+        env["SELFISH_FRONT_DOOR"] = "ssh"
+        if connection is not None and connection.seat is not None:
+            env["SELFISH_RESUME_COMMAND"] = self.resume_command(connection, connection.seat.code)
+        elif connection is not None:
+            env["SELFISH_LOGIN_COMMAND"] = self.login_command(connection)
         return env
 
     def started(self, session: TerminalSession) -> None:
@@ -168,17 +222,33 @@ class Connection(asyncssh.SSHServer):
         self.peer = "?"
         self.name = "Player"
         self.fingerprint: str | None = None
+        self.seat: Seat | None = None  # a keyless player's resume code and identity
+        self.local_host = "localhost"  # the address the connection reached
         self.refused: str | None = None
         self._candidate: str | None = None
         self._counted = False
+        self._logging_in = False
         self._refusal_counted = False
+        self._auth_requests = 0
+        self._conn: asyncssh.SSHServerConnection | None = None
         self._session: TerminalSession | None = None
+        self._session_wait: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
         peer = conn.get_extra_info("peername")
         if isinstance(peer, tuple):
             self.address, self.peer = str(peer[0]), f"{peer[0]}:{peer[1]}"
+        local = conn.get_extra_info("sockname")
+        if isinstance(local, tuple):
+            self.local_host = str(local[0]).removeprefix("::ffff:")
         admission = self.gateway.admission
+        dropped = admission.handshake(self.address)
+        if dropped is not None:
+            log.warning("%s: SSH dropped: %s", self.peer, dropped)
+            conn.abort()
+            return
+        self._logging_in = True
         self.refused = admission.admit(self.address)
         self._counted = self.refused is None
         if self.refused is None:
@@ -191,6 +261,11 @@ class Connection(asyncssh.SSHServer):
         log.warning("%s: SSH refused: %s", self.peer, self.refused)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._conn = None  # nothing left to close: the session's end arms no timer
+        self._end_login()
+        if self._session_wait is not None:
+            self._session_wait.cancel()
+            self._session_wait = None
         if self._counted:
             self._counted = False
             self.gateway.admission.release(self.address)
@@ -199,6 +274,49 @@ class Connection(asyncssh.SSHServer):
             self.gateway.admission.forget_refused(self.address)
         if self._session is not None:
             self._session.close()
+
+    def _end_login(self) -> None:
+        if self._logging_in:
+            self._logging_in = False
+            self.gateway.admission.logged_in()
+
+    def _auth_request(self) -> bool:
+        """Count an authentication request; False (and the connection closing) past
+        MAX_AUTH_REQUESTS."""
+        self._auth_requests += 1
+        if self._auth_requests <= MAX_AUTH_REQUESTS:
+            return True
+        if self._auth_requests == MAX_AUTH_REQUESTS + 1 and self._conn is not None:
+            log.warning("%s: SSH dropped: too many authentication attempts", self.peer)
+            conn = self._conn
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect,
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                "too many authentication attempts",
+            )
+        return False
+
+    def _arm_session_wait(self) -> None:
+        """Close the connection unless it opens a session within SESSION_WAIT."""
+        if self._session_wait is not None:
+            self._session_wait.cancel()
+        loop = asyncio.get_running_loop()
+        self._session_wait = loop.call_later(SESSION_WAIT, self._no_session)
+
+    def _no_session(self) -> None:
+        self._session_wait = None
+        session = self._session
+        if session is not None and not session.closed and session.started_session:
+            return
+        log.info("%s: SSH closed: no session after %.0f s", self.peer, SESSION_WAIT)
+        if self._conn is not None:
+            self._conn.close()
+
+    def session_closed(self) -> None:
+        """The connection's session has ended: it may open another, soon, or go."""
+        if self._conn is not None and not self._logging_in:
+            with contextlib.suppress(RuntimeError):
+                self._arm_session_wait()
 
     def begin_auth(self, username: str) -> bool:
         self.name = display_name(username)
@@ -210,6 +328,8 @@ class Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # asyncssh checks the signature after this returns True; the last key accepted here
         # before authentication completes is the one the client proved it holds.
+        if not self._auth_request():
+            return False
         authorized = self.gateway.authorized
         if self.gateway.config.ssh_auth == "keys" and (
             authorized is None or authorized.validate(key, self.address, self.address) is None
@@ -223,10 +343,14 @@ class Connection(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         # open: no questions. A key offered earlier and not proven must not become the identity.
+        if not self._auth_request():
+            return False
         self._candidate = None
         return True
 
     def auth_completed(self) -> None:
+        self._end_login()
+        self._arm_session_wait()
         self.fingerprint = self._candidate
         log.info(
             "%s: SSH user %r %s",
@@ -266,9 +390,18 @@ async def start_gateway(running: RunningServer, config: ServerConfig) -> Gateway
         config.ssh_sessions_per_second,
         config.ssh_sessions_burst,
         config.ssh_start_queue,
+        max_logins=config.ssh_max_logins,
+        handshakes_per_second=config.ssh_handshakes_per_second,
+        handshake_burst=config.ssh_handshakes_burst,
     )
+    resumes = ResumeBook(data / "ssh-resume")
+    forgotten = await asyncio.to_thread(resumes.prune)
+    if forgotten:
+        log.info("forgot %d SSH resume codes unused for 30 days", forgotten)
     spawner = Spawner()
-    gateway = Gateway(config, running, data, socket_path(data), spawner, admission, authorized)
+    gateway = Gateway(
+        config, running, data, socket_path(data), spawner, admission, authorized, resumes
+    )
     try:
         gateway._link = await start_link(gateway.link_path, gateway.new_link_session)
         await spawner.start()

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from server.gateway.resume import ResumeRefused
+
 if TYPE_CHECKING:
     from server.gateway.server import Connection, Gateway
 
@@ -29,11 +31,24 @@ NO_PTY = (
     "Selfish needs a terminal: connect with `ssh -t` (a plain `ssh host` gets one), "
     "e.g. `ssh -t -p PORT host join ABCD`.\r\n"
 )
-USAGE = "Commands: `join CODE` (take a seat in room CODE) or `watch CODE` (spectate it).\r\n"
+USAGE = (
+    "Commands: `join CODE` (take a seat in room CODE), `watch CODE` (spectate it) or "
+    "`resume CODE` (your seats back, with the resume code the game showed you).\r\n"
+)
 READ_CHUNK = 65_536
 # Past this many bytes waiting for the SSH client, stop reading the terminal (the client
 # process then blocks on its own writes) until the channel drains.
 CHANNEL_HIGH_WATER = 256 * 1024
+# A channel that stays over CHANNEL_HIGH_WATER this long (its client stopped reading) is
+# dropped: what it holds is bounded, and so is how long its client waits blocked.
+STALL_TIMEOUT = 20.0
+# The largest terminal a session gets, whatever the SSH client asks: the client draws every
+# cell of its screen, and a 1000x1000 one costs a core and hundreds of MiB.
+MAX_COLUMNS = 300
+MAX_ROWS = 100
+# Window changes are applied at most once in this many seconds (the first at once, the last
+# size at the end of the interval): each one makes the client draw its whole screen again.
+RESIZE_INTERVAL = 1.0
 # Past this many keystroke bytes the terminal has not taken, stop reading the channel.
 INPUT_HIGH_WATER = 64 * 1024
 TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -48,11 +63,20 @@ class Goto:
     room: str
 
 
-def parse_command(command: str | None) -> Goto | None:
+@dataclass(frozen=True)
+class Resume:
+    """``resume CODE``: the player a resume code names (server.gateway.resume)."""
+
+    code: str
+
+
+def parse_command(command: str | None) -> Goto | Resume | None:
     """The session's command (empty: the lobby); ValueError for anything else."""
     words = (command or "").split()
     if not words:
         return None
+    if len(words) == 2 and words[0].lower() == "resume":
+        return Resume(words[1])
     if (
         len(words) == 2
         and words[0].lower() in ("join", "watch")
@@ -77,11 +101,19 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         self.term: str | None = None
         self.size = (80, 24)
         self.goto: Goto | None = None
+        self.resume: Resume | None = None
+        self.slot = False  # holds one of the gateway's session slots
+        self._resize: asyncio.TimerHandle | None = None
+        self._stall: asyncio.TimerHandle | None = None
+        self._size_waiting = False  # a window change held back while the channel is full
+        self._applied = self.size  # the size the terminal has
+        self._last_resize = float("-inf")  # when a window change was last applied
         self.bad_command: str | None = None
         self.refused: str | None = None  # the connection is over a limit: say so and end
         self.master: int | None = None
         self.pid: int | None = None
         self.closed = False
+        self.started_session = False  # the client asked for a shell or a command
         self._to_terminal = bytearray()
         self._reading = False
         self._last_input = 0.0
@@ -100,7 +132,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
     ) -> bool:
         self.term = term_type if TERM_PATTERN.fullmatch(term_type or "") else "xterm-256color"
         width, height = term_size[0], term_size[1]
-        self.size = (_clamp(width, 80), _clamp(height, 24))
+        self.size = (_clamp(width, 80, MAX_COLUMNS), _clamp(height, 24, MAX_ROWS))
         return True
 
     def shell_requested(self) -> bool:
@@ -108,15 +140,21 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         try:
-            self.goto = parse_command(command)
+            parsed = parse_command(command)
         except ValueError:
             self.bad_command = command
+        else:
+            if isinstance(parsed, Resume):
+                self.resume = parsed
+            else:
+                self.goto = parsed
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
 
     def session_started(self) -> None:
+        self.started_session = True
         if self.refused is not None:
             self._finish_early(f"Sorry: {self.refused}. Try again later.\r\n", 1)
             return
@@ -126,6 +164,11 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         if self.term is None:
             self._finish_early(NO_PTY, 1)
             return
+        full = self.gateway.admission.claim_session()
+        if full is not None:
+            self._finish_early(f"Sorry: {full}. Try again later.\r\n", 1)
+            return
+        self.slot = True
         self._task = asyncio.ensure_future(self._start())
 
     def data_received(self, data: bytes, datatype: Any) -> None:
@@ -136,9 +179,34 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         self._write_terminal()
 
     def terminal_size_changed(self, width: int, height: int, _pw: int, _ph: int) -> None:
-        self.size = (_clamp(width, self.size[0]), _clamp(height, self.size[1]))
+        self.size = (
+            _clamp(width, self.size[0], MAX_COLUMNS),
+            _clamp(height, self.size[1], MAX_ROWS),
+        )
+        if self.master is None or self._resize is not None:
+            return  # the pending change will take the latest size
+        loop = asyncio.get_running_loop()
+        wait = self._last_resize + RESIZE_INTERVAL - loop.time()
+        if wait <= 0:
+            self._apply_size()
+        else:
+            self._resize = loop.call_later(wait, self._apply_size)
+
+    def _apply_size(self) -> None:
+        """The latest window size to the terminal and the client (one redraw per interval).
+        While the SSH client is not taking what it is sent, the size waits: a redraw it would
+        not read costs the client's CPU for nothing; it is applied once the channel drains."""
+        self._resize = None
         if self.master is None:
             return
+        self._last_resize = asyncio.get_running_loop().time()
+        if self._stall is not None:
+            self._size_waiting = True
+            return
+        self._size_waiting = False
+        if self.size == self._applied:
+            return  # e.g. 1000 then 999 columns: both are MAX_COLUMNS, nothing to redraw
+        self._applied = self.size
         with contextlib.suppress(OSError):
             set_size(self.master, *self.size)
         if self.pid is not None:
@@ -149,7 +217,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         return True  # keep the session: a terminal's input ending does not end the game
 
     def pause_writing(self) -> None:
-        self._stop_reading()
+        self._held_back()
 
     def resume_writing(self) -> None:
         self._start_reading()
@@ -166,6 +234,16 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
     async def _start(self) -> None:
         """Wait for a start slot, open the terminal, start the client on it."""
         gateway = self.gateway
+        try:
+            argv = gateway.client_argv(self.connection, self.goto, self.resume)
+        except ResumeRefused as refused:
+            log.info("%s: resume refused: %s", self.connection.peer, refused)
+            self._finish_early(f"Sorry: {refused}.\r\n", 1)
+            return
+        except OSError as exc:  # the data directory cannot take the player's identity file
+            log.error("%s: cannot keep an identity: %s", self.connection.peer, exc)
+            self._finish_early("Sorry: the server could not start your session.\r\n", 1)
+            return
         delay = gateway.admission.start_delay()
         if delay is None:
             self._finish_early(
@@ -180,9 +258,11 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         master, slave = os.openpty()
         try:
             set_size(master, *self.size)
+            self._applied = self.size
             os.set_blocking(master, False)
-            argv = gateway.client_argv(self.connection, self.goto)
-            env = gateway.client_env(self.term or "xterm-256color", self.chan.get_environment())
+            env = gateway.client_env(
+                self.term or "xterm-256color", self.chan.get_environment(), self.connection
+            )
             pid = await gateway.spawner.spawn(slave, argv, env)
         except Exception as exc:
             log.error("%s: cannot start a client: %s", self.connection.peer, exc)
@@ -220,8 +300,12 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         if self.closed:
             return
         self.closed = True
-        if self._idle is not None:
-            self._idle.cancel()
+        for timer in (self._idle, self._resize, self._stall):
+            if timer is not None:
+                timer.cancel()
+        if self.slot:
+            self.slot = False
+            self.gateway.admission.release_session()
         self._stop_reading()
         master, self.master = self.master, None
         if master is not None:
@@ -234,6 +318,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             self.chan.close()
         if self.on_end is not None:
             self.on_end(self)
+        self.connection.session_closed()
 
     # --- idle timeout -------------------------------------------------------------------------
 
@@ -254,6 +339,11 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
     # --- the pump -----------------------------------------------------------------------------
 
     def _start_reading(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+            if self._size_waiting:
+                self._apply_size()
         if self.master is not None and not self._reading:
             asyncio.get_running_loop().add_reader(self.master, self._read_terminal)
             self._reading = True
@@ -262,6 +352,18 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         if self.master is not None and self._reading:
             asyncio.get_running_loop().remove_reader(self.master)
         self._reading = False
+
+    def _held_back(self) -> None:
+        """The SSH client is not taking what it is sent: stop reading the terminal, and drop
+        the session if that lasts STALL_TIMEOUT."""
+        self._stop_reading()
+        if self._stall is None and not self.closed:
+            self._stall = asyncio.get_running_loop().call_later(STALL_TIMEOUT, self._stalled)
+
+    def _stalled(self) -> None:
+        self._stall = None
+        log.info("%s: not reading for %.0f s; closed", self.connection.peer, STALL_TIMEOUT)
+        self.close()
 
     def _read_terminal(self) -> None:
         """The client drew something: pass it on to the SSH client."""
@@ -281,7 +383,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             return
         self.chan.write(data)
         if self.chan.get_write_buffer_size() > CHANNEL_HIGH_WATER:
-            self._stop_reading()
+            self._held_back()
 
     def _drain_terminal(self) -> None:
         """Pass on whatever the client wrote last (its goodbye: the terminal restored)."""
@@ -317,9 +419,10 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             self.chan.resume_reading()
 
 
-def _clamp(value: int, fallback: int) -> int:
-    """A terminal dimension from the SSH client: 0 (unknown) or absurd values fall back."""
-    return value if 0 < value <= 1000 else fallback
+def _clamp(value: int, fallback: int, largest: int) -> int:
+    """A terminal dimension from the SSH client: 0 (unknown) falls back, a larger one than
+    ``largest`` is cut to it."""
+    return min(value, largest) if value > 0 else fallback
 
 
 def _printable(text: str) -> str:

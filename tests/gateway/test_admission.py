@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.gateway.admission import Admission
-from server.gateway.terminal import Goto, parse_command
+from server.gateway.admission import Admission, Buckets
+from server.gateway.terminal import Goto, Resume, parse_command
 
 
 class Clock:
@@ -16,17 +16,59 @@ class Clock:
         return self.now
 
 
-def test_connections_are_limited_per_address_and_in_total() -> None:
-    admission = Admission(3, 2, 1.0, 1, 5.0)
+def test_connections_are_limited_per_address_and_sessions_in_total() -> None:
+    admission = Admission(2, 2, 1.0, 1, 5.0)
     assert admission.admit("a") is None
     assert admission.admit("a") is None
     assert admission.admit("a") == "too many SSH sessions from your address"
-    assert admission.admit("b") is None
-    assert admission.admit("c") == "the server has as many SSH players as it can take"
+    assert admission.admit("b") is None  # connections alone take no session slot
+    assert admission.claim_session() is None
+    assert admission.claim_session() is None
+    assert admission.claim_session() == "the server has as many SSH players as it can take"
+    admission.release_session()
+    assert admission.claim_session() is None
     admission.release("a")
-    assert admission.admit("c") is None
+    assert admission.admit("a") is None
     admission.release("b")
     assert "b" not in admission.per_address
+
+
+def test_handshakes_are_paced_per_address_and_logins_capped() -> None:
+    clock = Clock()
+    admission = Admission(
+        10,
+        10,
+        1.0,
+        1,
+        5.0,
+        clock=clock,
+        max_logins=3,
+        handshakes_per_second=1.0,
+        handshake_burst=2,
+    )
+    assert admission.handshake("a") is None
+    assert admission.handshake("a") is None
+    assert admission.handshake("a") == "too many new connections from the address"
+    assert admission.handshake("b") is None
+    assert admission.handshake("c") == "too many logins in progress"  # three still logging in
+    admission.logged_in()
+    assert admission.handshake("c") is None
+    clock.now = 1.0
+    admission.logged_in()
+    assert admission.handshake("a") is None  # one refilled a second later
+
+
+def test_buckets_forget_full_addresses_past_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from server.gateway import admission as module
+
+    monkeypatch.setattr(module, "MAX_TRACKED_ADDRESSES", 3)
+    clock = Clock()
+    buckets = Buckets(1.0, 2, clock)
+    for address in "abc":
+        assert buckets.allow(address)
+    clock.now = 5.0
+    assert buckets.allow("d")  # past the cap: the refilled ones are forgotten
+    assert len(buckets._levels) == 1
 
 
 def test_starts_past_the_burst_queue_at_the_rate_then_are_refused() -> None:
@@ -50,6 +92,7 @@ def test_starts_past_the_burst_queue_at_the_rate_then_are_refused() -> None:
         (None, None),
         ("join abcd", Goto("join", "ABCD")),
         ("  WATCH  QZKX ", Goto("watch", "QZKX")),
+        ("resume k7m2-x9qp-4hwd-r3tf", Resume("k7m2-x9qp-4hwd-r3tf")),
     ],
 )
 def test_commands(command: str | None, goto: Goto | None) -> None:

@@ -10,6 +10,7 @@ which a terminal emulator (pyte) turns into lines of text.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -207,3 +208,35 @@ def test_browser_plays_against_bots(web: str, browser: webdriver.Chrome) -> None
     shot = SCREENSHOTS / "selfish-web-table.png"
     assert browser.save_screenshot(str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_reload_keeps_the_seat_and_join_opens_the_room(
+    web: str, browser: webdriver.Chrome
+) -> None:
+    browser.get(web)
+    page = PageScreen(browser)
+    page.wait_for("Selfish — lobby", "Connected to", "Guest")
+    keyboard = PageKeyboard(browser)
+    keyboard.send_keys("n")
+    page.wait_for(NEW_ROOM_DIALOG)
+    keyboard.send_keys("\t" * 7 + "\n")
+    text = page.wait_for("You are the host")
+    found = re.search(r"Room ([A-Z]{4})", text)
+    assert found, text
+    code = found.group(1)
+    host = re.search(r"(Guest \d{3})", text)
+    assert host, text
+
+    # A reload is the same player: back in the room it hosts, under the same name.
+    browser.refresh()
+    again = PageScreen(browser)
+    text = again.wait_for(f"Room {code}", "You are the host")
+    assert host.group(1) in text
+
+    # Another browser (no cookie) opening ?join=CODE takes a seat in that room.
+    browser.delete_all_cookies()
+    browser.get(f"{web}?join={code}")
+    joined = PageScreen(browser)
+    text = joined.wait_for(f"Room {code}", "The host starts the game")
+    seated = re.findall(r"\d\. (Guest \d{3})", text)
+    assert len(seated) == 2 and host.group(1) in seated, text
