@@ -584,7 +584,11 @@ class SelfishApp(App[None]):
 
     def _resume_local(self, room: RoomState) -> None:
         self.current = room.code
+        if self.plan is not None and self.plan.tutorial:
+            # `selfish play --tutorial` again after quitting it: the lessons go on.
+            self.tutor = Tutor(room.edition)
         self._show_room(room)
+        self._teach(room)
 
     def _unfinished_answered(self, room: RoomState, what: str | None) -> None:
         """The player's answer to the unfinished local game (:class:`ResumeScreen`)."""

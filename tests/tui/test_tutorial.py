@@ -181,6 +181,17 @@ def tutorial_room(app: SelfishApp) -> Any:
     return room
 
 
+async def test_resuming_an_unfinished_tutorial_keeps_teaching() -> None:
+    app = SelfishApp(plan=LocalPlan(edition="space", tutorial=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        room = tutorial_room(app)
+        room.edition = "space"
+        app._resume_local(room)
+        await pilot.pause()
+        assert app.tutor is not None
+        assert isinstance(app.screen, LessonScreen) and app.screen.lesson.key == "welcome"
+
+
 async def test_f2_shows_the_open_lesson_in_the_other_language() -> None:
     app = SelfishApp(plan=LocalPlan(edition="space", tutorial=True))
     async with app.run_test(size=(80, 24)) as pilot:
