@@ -9,7 +9,8 @@ client's own catalog for ``--lang``, so it reads the Chinese screens as it reads
 
 Two scenarios:
 
-* default: `selfish play` (an embedded server, three bots) to the end;
+* default: `selfish play` (an embedded server, three bots) to the end; with ``--tutorial``,
+  `selfish play --tutorial`, closing each lesson with Enter and printing when each came;
 * ``--leaver``: a `selfish-server` process, and a player who connects to it
   (`selfish connect --identity FILE`), creates a room by the lobby's keys (two bots, then one
   more from the waiting room), starts it, plays ``--leave-after`` decisions, then leaves
@@ -28,7 +29,7 @@ It prints figures and anything that looked wrong:
   table and to our next prompt, and whether the room and the seat were ours again.
 
     python bench/tmux_play.py [--edition space] [--lang en|zh] [--size 80x24] [--seed 3]
-                              [--level basic] [--session play-2]
+                              [--level basic] [--session play-2] [--tutorial]
     python bench/tmux_play.py --leaver [--how quit|kill] [--leave-after 8] [--away 5]
                               [--bot-delay 1.0] [--lang zh]
 
@@ -87,6 +88,9 @@ class Words:
     start: str
     strips: str
     quit_word: str
+    lesson_keys: str
+    offer: str
+    lesson_title: str
 
     @staticmethod
     def of(language: str) -> Words:
@@ -111,6 +115,11 @@ class Words:
                 start=_("Start"),
                 strips=_("Strips"),
                 quit_word=_("quit"),
+                lesson_keys=pgettext("tutorial", "Enter: go on"),
+                offer=pgettext("tutorial", "Normal game (n)"),
+                lesson_title=pgettext("tutorial", "Tutorial {number}/{total} · {title}").split(
+                    "{number}"
+                )[0],
             )
         finally:
             i18n.set_language("en")
@@ -133,7 +142,7 @@ def cells(line: str) -> str:
 
 def capture(session: str) -> list[str]:
     """The pane's lines as a person sees them, one string index per terminal column."""
-    return [cells(line) for line in tmux("capture-pane", "-p", "-t", session).splitlines()]
+    return [cells(line) for line in tmux("capture-pane", "-p", "-t", f"={session}:").splitlines()]
 
 
 def plain(text: str) -> str:
@@ -143,7 +152,7 @@ def plain(text: str) -> str:
 
 def press(session: str, *keys: str) -> None:
     """Keys, as tmux names them."""
-    tmux("send-keys", "-t", session, *keys)
+    tmux("send-keys", "-t", f"={session}:", *keys)
 
 
 @dataclass
@@ -227,6 +236,7 @@ class Person:
     help_over: float | None = None
     help_again: float | None = None
     code: str | None = None  # the room code the status line shows
+    lessons: list[tuple[str, float]] = field(default_factory=list)  # tutorial: title, second
 
     def save(self, name: str, screen: list[str]) -> None:
         """Keep a screen for reading afterwards."""
@@ -256,6 +266,9 @@ class Person:
                 if self.summaries <= 3:
                     self.save(f"since-{self.summaries}", screen)
             last_log = log_now
+            if words.lesson_keys in text:
+                self.read_lesson(screen, started)
+                continue
             if words.game_over in text and words.view_board in text:
                 self.save("game-over", screen)
                 self.game_over_help()
@@ -268,6 +281,10 @@ class Person:
                 continue
             if words.resume in text and words.cancel in text:
                 press(session, "n")
+                time.sleep(0.2)
+                continue
+            if words.offer in text:
+                press(session, "n")  # a fresh data directory is a first run: no tutorial
                 time.sleep(0.2)
                 continue
             prompt = find_prompt(screen, words)
@@ -311,6 +328,21 @@ class Person:
         self.save("timeout", capture(session))
         return "timeout"
 
+    def read_lesson(self, screen: list[str], started: float) -> None:
+        """A tutorial's lesson: note its title, read it a moment, close it with Enter."""
+        for line in screen:
+            text = plain(line)
+            at = text.find(self.words.lesson_title)
+            if at >= 0:
+                title = text[at:].split("▀")[0].strip(" ▀█")
+                self.lessons.append((title, time.monotonic() - started))
+                self.save(f"lesson-{len(self.lessons)}", screen)
+                break
+        time.sleep(0.5)
+        press(self.session, "Enter")
+        if changed(self.session, screen, 3.0) is None:
+            self.problems.append("Enter did not close the lesson")
+
     def game_over_help(self) -> None:
         """A person reads the result, then opens the help from the dialog, twice."""
         words, session = self.words, self.session
@@ -342,6 +374,8 @@ class Person:
             shown = "not opened" if value is None else f"{1000 * value:.0f} ms"
             print(f"  help from the {name}: {shown}")
         print(f"  'since your last turn' blocks seen: {self.summaries}")
+        for title, second in self.lessons:
+            print(f"  lesson at {second:5.1f} s: {title}")
 
 
 def client_env(data: str) -> str:
@@ -354,17 +388,15 @@ def client_env(data: str) -> str:
 
 def start_session(session: str, width: int, height: int, command: str) -> None:
     """A fresh tmux session running ``command`` (then a shell pause, to read what it left)."""
-    tmux("kill-session", "-t", session)
+    tmux("kill-session", "-t", f"={session}")
     tmux("new", "-d", "-s", session, "-x", str(width), "-y", str(height), command + "; sleep 30")
 
 
 def play_local(args: argparse.Namespace, words: Words, keep: Path, data: str) -> int:
     """`selfish play` to the end."""
     width, height = (int(n) for n in args.size.split("x"))
-    command = (
-        f"{client_env(data)} play --edition {args.edition} --level {args.level} "
-        f"--seed {args.seed} --name Tester --lang {args.lang}"
-    )
+    command = f"{client_env(data)} play --edition {args.edition} --name Tester --lang {args.lang}"
+    command += " --tutorial" if args.tutorial else f" --level {args.level} --seed {args.seed}"
     start_session(args.session, width, height, command)
     person = Person(args.session, words, random.Random(args.seed), keep, local=True)
     started = time.monotonic()
@@ -375,8 +407,9 @@ def play_local(args: argparse.Namespace, words: Words, keep: Path, data: str) ->
     time.sleep(1.0)
     still = [plain(line) for line in capture(args.session) if line.strip()]
     quit_ok = not any(words.game_over in line for line in still)
-    tmux("kill-session", "-t", args.session)
-    person.report(f"{args.edition} {args.lang} {args.size}", elapsed)
+    tmux("kill-session", "-t", f"={args.session}")
+    tutorial = ", tutorial" if args.tutorial else ""
+    person.report(f"{args.edition} {args.lang} {args.size}{tutorial}", elapsed)
     print(f"  quit from the game-over dialog: {'yes' if quit_ok else 'NO'}")
     return finish(person, keep, args.session, quit_ok)
 
@@ -499,7 +532,7 @@ def play_leaver(args: argparse.Namespace, words: Words, keep: Path, data: str) -
                 person.problems.append("ctrl+q asked nothing mid-game")
             press(args.session, "y")
             time.sleep(1.0)  # the client says goodbye and exits; the pane's shell waits
-        tmux("kill-session", "-t", args.session)  # with --how kill: the terminal goes
+        tmux("kill-session", "-t", f"={args.session}")  # with --how kill: the terminal goes
         left_at = time.monotonic()
         time.sleep(args.away)
         away = time.monotonic() - left_at
@@ -544,7 +577,7 @@ def play_leaver(args: argparse.Namespace, words: Words, keep: Path, data: str) -
         print(f"  quit at the end: {'yes' if quit_ok else 'NO'}")
         ok = quit_ok and same_room
     finally:
-        tmux("kill-session", "-t", args.session)
+        tmux("kill-session", "-t", f"={args.session}")
         server.terminate()
         try:
             server.wait(10)
@@ -566,6 +599,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=900.0)
     parser.add_argument("--keep", default="/tmp/play-tmux", help="where to save screens")
     parser.add_argument("--leaver", action="store_true", help="leave mid-game and come back")
+    parser.add_argument("--tutorial", action="store_true", help="play `selfish play --tutorial`")
     parser.add_argument("--how", choices=["quit", "kill"], default="quit")
     parser.add_argument("--leave-after", type=int, default=8, metavar="N")
     parser.add_argument("--away", type=float, default=5.0, metavar="SECONDS")
