@@ -651,7 +651,7 @@ class SelfishApp(App[None]):
         if self._lesson is not None or not self._lessons or self.tutor is None:
             return
         lesson = self._lesson = self._lessons.pop(0)
-        number = [known.key for known in self.tutor.lessons].index(lesson.key) + 1
+        number = self.tutor.shown.index(lesson.key) + 1  # in the order they come
 
         def closed(_: None) -> None:
             self._lesson = None
