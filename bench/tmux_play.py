@@ -87,7 +87,6 @@ class Words:
     dialog: str
     start: str
     strips: str
-    quit_word: str
     lesson_keys: str
     offer: str
     lesson_title: str
@@ -114,7 +113,6 @@ class Words:
                 dialog=_("Turn timer"),
                 start=_("Start"),
                 strips=_("Strips"),
-                quit_word=_("quit"),
                 lesson_keys=pgettext("tutorial", "Enter: go on"),
                 offer=pgettext("tutorial", "Normal game (n)"),
                 lesson_title=pgettext("tutorial", "Tutorial {number}/{total} · {title}").split(
