@@ -22,7 +22,7 @@ from textual.timer import Timer
 
 from protocol.errors import ProtocolError
 from protocol.messages import IDLE_GRACES, Act, Request, parse_client
-from selfish_tui import clock, i18n
+from selfish_tui import clock, i18n, tutorial
 from selfish_tui.client import NetworkClient
 from selfish_tui.front_door import FrontDoor
 from selfish_tui.i18n import N_, _, ngettext
@@ -34,12 +34,14 @@ from selfish_tui.plain import clean_message
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen, help_markdown, help_width, rendered_help
+from selfish_tui.screens.lesson import LessonScreen, TutorialOfferScreen
 from selfish_tui.screens.lobby import LobbyScreen, WaitingRoomScreen
 from selfish_tui.screens.resume import ResumeScreen
 from selfish_tui.screens.servers import ServersScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.screens.toosmall import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from selfish_tui.state import LogEntry, RoomState, with_chat
+from selfish_tui.tutorial import Lesson, Tutor
 from selfish_tui.widgets.status import StatusLine
 
 # Server error codes worth a plainer sentence than the server's own message (the English;
@@ -72,6 +74,8 @@ class LocalPlan:
     resume: bool = False
     bot_level: str = "basic"
     variants: tuple[str, ...] = ()  # rule ids of RULES V (e.g. "V1")
+    tutorial: bool = False  # the edition's tutorial game (selfish_tui/tutorial.py)
+    offer_tutorial: bool = False  # a first run: ask whether to play the tutorial first
 
 
 @dataclass
@@ -181,6 +185,7 @@ class SelfishApp(App[None]):
         hosting: HostPlan | None = None,
         goto: tuple[str, str] | None = None,
         front_door: FrontDoor | None = None,
+        on_tutorial_answer: Callable[[bool], None] | None = None,
     ) -> None:
         super().__init__()
         # How the player reached us, so how they come back to a seat (the quit dialog)
@@ -188,6 +193,10 @@ class SelfishApp(App[None]):
             "local" if plan is not None else "tcp",
             address=f"{host}:{port}" if host is not None else "",
         )
+        self.on_tutorial_answer = on_tutorial_answer
+        self.tutor: Tutor | None = None  # in a tutorial game: which lessons are due
+        self._lessons: list[Lesson] = []  # due, not shown yet
+        self._lesson: Lesson | None = None  # the one on screen
         self.search = search
         self.hosting = hosting
         self._backoff = backoff
@@ -252,6 +261,10 @@ class SelfishApp(App[None]):
                 self.show_game_over(room)
         elif servers and self.search is not None:
             self._show_servers()
+        if self._lesson is not None:  # the lesson being read, now in the other language
+            self._lessons.insert(0, self._lesson)
+            self._lesson = None
+            self._next_lesson()
         self._check_size(self.size.width, self.size.height)
 
     def notify(
@@ -610,7 +623,11 @@ class SelfishApp(App[None]):
 
     def _resume_local(self, room: RoomState) -> None:
         self.current = room.code
+        if self.plan is not None and self.plan.tutorial:
+            # `selfish play --tutorial` again after quitting it: the lessons go on.
+            self.tutor = Tutor(room.edition)
         self._show_room(room)
+        self._teach(room)
 
     def _unfinished_answered(self, room: RoomState, what: str | None) -> None:
         """The player's answer to the unfinished local game (:class:`ResumeScreen`)."""
@@ -624,6 +641,10 @@ class SelfishApp(App[None]):
     def _start_local_game(self) -> None:
         """Create the room `selfish play` asked for, closing the local rooms left from before."""
         assert self.plan is not None
+        if self.plan.offer_tutorial:
+            self.plan.offer_tutorial = False
+            self.push_screen(TutorialOfferScreen(), self._tutorial_answered)
+            return
         for room in list(self.rooms.values()):
             # A new local game replaces the old one: leaving lets the server close it (and
             # keeps us under the server's limit of rooms per player).
@@ -645,7 +666,41 @@ class SelfishApp(App[None]):
             request["seed"] = self.plan.seed
         if self.plan.variants:
             request["variants"] = list(self.plan.variants)
+        if self.plan.tutorial:
+            # The scripted game: its seed and bots (selfish_tui/tutorial.py), no variants.
+            request.update(tutorial.room_settings(self.plan.edition))
+            request.pop("variants", None)
+            self.tutor = Tutor(self.plan.edition)
         self.request(request)
+
+    def _tutorial_answered(self, yes: bool | None) -> None:
+        """The first run's answer: remembered, then the tutorial or the game asked for."""
+        assert self.plan is not None
+        self.plan.tutorial = bool(yes)
+        if self.on_tutorial_answer is not None:
+            self.on_tutorial_answer(bool(yes))
+        self._start_local_game()
+
+    def _teach(self, room: RoomState) -> None:
+        """Open the lessons the tutorial game has just reached, one after another."""
+        if self.tutor is None or room.view is None:
+            return
+        self._lessons.extend(self.tutor.due(room.view))
+        self._next_lesson()
+
+    def _next_lesson(self) -> None:
+        if self._lesson is not None or not self._lessons or self.tutor is None:
+            return
+        lesson = self._lesson = self._lessons.pop(0)
+        number = self.tutor.shown.index(lesson.key) + 1  # in the order they come
+
+        def closed(_: None) -> None:
+            self._lesson = None
+            self._next_lesson()
+
+        screen = LessonScreen(lesson, self.tutor.edition, number, len(self.tutor.lessons))
+        self.push_screen(screen, closed)
+        self._check_size(self.size.width, self.size.height)
 
     def _on_rooms(self, data: dict[str, Any]) -> None:
         self.lobby.show_rooms(list(data.get("rooms") or []))
@@ -737,6 +792,7 @@ class SelfishApp(App[None]):
             if over is not None and not room.view.get("over"):
                 over.dismiss("board")  # a rematch started while the result was showing
             table.show_view()
+        self._teach(room)
         if room.view.get("over") and not room.result_shown:
             # The final state is enough to show the result; game_over (if it comes) adds the
             # winner's name and the turn count the server recorded.

@@ -1,7 +1,7 @@
 """The `selfish` console script.
 
     selfish play [--edition space|shipwrecked] [--bots N] [--level LEVEL] [--seed S] [--name NAME]
-                 [--resume] [--variant RULE ...]
+                 [--resume] [--variant RULE ...] [--tutorial]
     selfish connect [HOST[:PORT] | SERVER-NAME] [--name NAME] [--lan-interface ADDR ...]
                     [--join CODE | --watch CODE] [--identity FILE | --guest]
     selfish host [--name NAME] [--port P] [--lan-name NAME] [--lan-interface ADDR ...]
@@ -74,6 +74,25 @@ def _bots(text: str) -> int:
     return value
 
 
+class _Given(argparse.Action):
+    """Store the value and note that the option was given (``args.given``): --tutorial
+    refuses the options it sets itself even when they repeat a default."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.given = {*getattr(namespace, "given", ()), option_string}
+
+
+#: What `selfish play --tutorial` chooses itself (selfish_tui/tutorial.py).
+TUTORIAL_SETS = ("--bots", "--level", "--seed", "--variant", "--resume")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for `selfish play` and `selfish connect`."""
     parser = argparse.ArgumentParser(
@@ -90,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--edition", choices=["space", "shipwrecked"], default="space")
     play.add_argument(
         "--bots",
+        action=_Given,
         type=_bots,
         default=3,
         metavar="N",
@@ -97,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--level",
+        action=_Given,
         choices=BOT_LEVELS,
         default=NEWCOMER_LEVEL,
         help=_(
@@ -123,6 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true", help=_("continue the last unfinished local game")
     )
     play.add_argument("--bell", action="store_true", help=_("ring the bell when it is your turn"))
+    play.add_argument(
+        "--tutorial",
+        action="store_true",
+        help=_(
+            "a short game against two bots that explains each step the first time it comes "
+            "(one per edition: with --edition)"
+        ),
+    )
     _lang_option(play)
     connect = sub.add_parser(
         "connect", help=_("the lobby of a selfish-server (without an address: those on the LAN)")
@@ -343,14 +372,32 @@ def play(args: argparse.Namespace) -> int:
     """`selfish play`: an embedded server on loopback, a room with bots, and the table."""
     from selfish_tui import local
     from selfish_tui.app import LocalPlan, SelfishApp
-    from selfish_tui.paths import data_dir, identity_key, load_token, save_token
+    from selfish_tui.paths import (
+        data_dir,
+        first_run,
+        identity_key,
+        load_token,
+        remember_tutorial_answer,
+        save_token,
+    )
 
     name = args.name or default_name()
     problem = local.variant_problem(args.edition, args.variant)
+    if args.tutorial:
+        given = set(getattr(args, "given", ()))
+        given |= {"--seed"} if args.seed is not None else set()
+        given |= {"--variant"} if args.variant else set()
+        given |= {"--resume"} if args.resume else set()
+        if given:
+            problem = _("--tutorial plays a game of its own: leave out {options}").format(
+                options=", ".join(o for o in TUTORIAL_SETS if o in given)
+            )
     if problem:
         print(f"selfish: {problem}", file=sys.stderr)
         return 2
     key = identity_key("local", name)
+    # A first run (nothing in the data directory yet) is offered the tutorial, once.
+    offer = not args.tutorial and not args.resume and first_run()
     try:
         server = local.EmbeddedServer(log_file=data_dir() / "local-server.log")
         port = server.start()
@@ -365,6 +412,8 @@ def play(args: argparse.Namespace) -> int:
             resume=args.resume,
             variants=tuple(args.variant),
             bot_level=args.level,
+            tutorial=args.tutorial,
+            offer_tutorial=offer,
         )
         app = SelfishApp(
             "127.0.0.1",
@@ -374,6 +423,7 @@ def play(args: argparse.Namespace) -> int:
             plan=plan,
             bell=args.bell,
             on_token=lambda token: save_token(key, token),
+            on_tutorial_answer=remember_tutorial_answer,
         )
         app.run()
     finally:

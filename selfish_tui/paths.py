@@ -29,6 +29,27 @@ def host_db_path() -> Path:
     return data_dir() / "host.sqlite3"
 
 
+def _tutorial_file() -> Path:
+    return data_dir() / "tutorial.json"
+
+
+def first_run() -> bool:
+    """Whether `selfish play` runs for the first time: no local game has been stored and the
+    tutorial has never been offered (checked before the local server creates its database)."""
+    return not _tutorial_file().exists() and not local_db_path().exists()
+
+
+def remember_tutorial_answer(accepted: bool) -> None:
+    """Keep the answer to the first run's offer of the tutorial, so it is asked only once.
+    Failing to write only means being asked again."""
+    path = _tutorial_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"offered": True, "accepted": accepted}), encoding="utf-8")
+    except OSError:
+        pass
+
+
 def identity_key(address: str, name: str) -> str:
     """Where the token of player ``name`` at ``address`` ('local' for `selfish play`) is kept."""
     return f"{name}@{address}"

@@ -1,0 +1,51 @@
+"""Snapshot tests of the tutorial's dialogs at 80x24, in English and Chinese: the longest lesson
+(the shark pick) over a Shipwrecked table, and the first run's offer over the local lobby."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from textual.pilot import Pilot
+
+from selfish_tui import i18n
+from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.tutorial import Tutor
+
+from .fixtures import feed_game, find_game, offline_app
+from .test_snapshots import Compare, deciding
+
+LANGUAGES = [pytest.param("en", id="en"), pytest.param("zh", id="zh")]
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_shark_pick_lesson(snap_compare: Compare, language: str) -> None:
+    i18n.set_language(language)
+    game = find_game("shipwrecked", deciding("pick", "shipwrecked"))
+    app = offline_app()
+    tutor = app.tutor = Tutor("shipwrecked")
+    tutor.shown = [lesson.key for lesson in tutor.lessons if lesson.key != "shark_pick"]
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        feed_game(pilot.app, game, 0)  # type: ignore[arg-type]
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_first_run_offer(snap_compare: Compare, language: str) -> None:
+    i18n.set_language(language)
+    app = SelfishApp(name="Ann", plan=LocalPlan(offer_tutorial=True))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        pilot.app._start_local_game()  # type: ignore[attr-defined]
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
