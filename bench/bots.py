@@ -35,6 +35,9 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the checkout: bench.reference_bots
 
 from openskill.models import PlackettLuce
 
