@@ -304,6 +304,14 @@ class SelfishApp(App[None]):
             width = event.size.width
             self._help_timer = self.set_timer(0.5, lambda: self.prepare_help(width))
 
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Push a screen; on a terminal below 80x24 the too-small notice stays on top of it,
+        so a dialog (the unfinished-game question, a confirmation) is never drawn cut off."""
+        result = super().push_screen(screen, *args, **kwargs)
+        if not isinstance(screen, TooSmallScreen):
+            self._check_size(self.size.width, self.size.height)
+        return result
+
     def _check_size(self, width: int, height: int) -> None:
         top = self.screen_stack[-1] if self.screen_stack else None
         small = width < MIN_WIDTH or height < MIN_HEIGHT

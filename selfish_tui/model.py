@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from selfish_tui import event_text
-from selfish_tui.i18n import _, cell_width, cut, pgettext
+from selfish_tui.i18n import ELLIPSIS, _, cell_width, cut, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_short, card_text
 
 View = dict[str, Any]
@@ -24,30 +24,31 @@ SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green"
 
 SHARK = "▲"
 
-# Short names for the board's narrow cells. Unknown keys fall back to the card's own name cut to
-# fit, so a server with new cards still renders (just less prettily).
+# Short names for the board's narrow cells, whole words (a cell never shows "Radiatn"): the
+# full name when it fits, else this, else the full name cut after a word with an ellipsis.
+# Unknown keys use the card's own name, so a server with new cards still renders.
 SHORT_NAMES = {
     "blank_space": "Blank",
-    "cosmic_radiation": "Radiatn",
+    "cosmic_radiation": "Radiation",
     "useful_junk": "Junk",
     "solar_flare": "Flare",
-    "meteoroid": "Meteor",
+    "meteoroid": "Meteoroid",
     "gravitational_anomaly": "Gravity",
-    "wormhole": "Wormhol",
+    "wormhole": "Wormhole",
     "mysterious_nebula": "Nebula",
-    "asteroid_field": "Asteroid",
-    "hyperspace": "Hyperspc",
+    "asteroid_field": "Asteroids",
+    "hyperspace": "Hyperspace",
     "calm_waters": "Calm",
     "sea_monster": "Monster",
     "ocean_debris": "Debris",
     "shark_bait": "Bait",
-    "freeloader": "Freeload",
-    "whirlpool": "Whirlpl",
-    "hurricane": "Hurrican",
+    "freeloader": "Freeloader",
+    "whirlpool": "Whirlpool",
+    "hurricane": "Hurricane",
     "island_call": "Island",
-    "davy_jones_locker": "Davy Jones",
+    "davy_jones_locker": "Locker",
     "raft_drift": "Drift",
-    "counter_current": "Counter",
+    "counter_current": "Current",
     "feeding_frenzy": "Frenzy",
 }
 
@@ -75,6 +76,7 @@ EVENT_STYLES = {
     "bot": "dim",
     "chat": "italic bright_magenta",
     "system": "italic",
+    "notice": "bold italic",
     "error": "bright_red",
 }
 
@@ -96,9 +98,18 @@ def short_name(card: dict[str, Any] | None, width: int) -> str:
     if cell_width(full) <= width:
         return full
     name = card_short(key, SHORT_NAMES.get(key, full))
-    if cell_width(name) > width:
-        name = name.split()[0]
-    return cut(name, width)
+    if cell_width(name) <= width:
+        return name
+    # Cut after a word of the full name ("Cosmic…"), else inside the short one.
+    whole = word_cut(full, width)
+    return whole if cell_width(whole) > 1 and not _inside_word(whole, full) else cut(name, width)
+
+
+def _inside_word(short: str, full: str) -> bool:
+    """Whether ``short`` (ending in an ellipsis) stops inside one of ``full``'s words."""
+    kept = short.removesuffix(ELLIPSIS)
+    rest = full[len(kept) :]
+    return bool(kept) and bool(rest) and rest[0].isalnum() and kept[-1].isalnum()
 
 
 def resource_word(edition: str) -> str:

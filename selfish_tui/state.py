@@ -28,6 +28,11 @@ class LogEntry:
     event: dict[str, Any] | None = None
 
 
+# The client's own lines, which a replay of the game's log does not hold: chat, and the notice
+# a spectator reads once about their chat.
+KEPT = ("chat", "notice")
+
+
 def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
     """``history`` (a replay of the game's lines, after a reconnect, a resume or a rematch)
     with the chat lines of ``log`` put back after the line they followed when they were said.
@@ -35,13 +40,13 @@ def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
     The server replays the game's lines (perhaps only the latest ones) but not chat, which the
     client alone kept. A replay that does not continue ``log`` (a new game) gets the chat first.
     """
-    game = [entry for entry in log if entry.kind != "chat"]
+    game = [entry for entry in log if entry.kind not in KEPT]
     start = _replay_start(game, history)
     out: list[LogEntry] = []
     before = 0  # game lines of ``log`` before the next chat line
     taken = 0  # lines of ``history`` already in ``out``
     for entry in log:
-        if entry.kind != "chat":
+        if entry.kind not in KEPT:
             before += 1
             continue
         upto = max(taken, min(before - start, len(history)))
@@ -82,6 +87,7 @@ class RoomState:
     game_over: dict[str, Any] | None = None
     result_shown: bool = False
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
+    spectator_told: bool = False  # the spectator has read where their chat goes
 
     @property
     def status(self) -> str:

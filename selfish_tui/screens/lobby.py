@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
 
@@ -54,6 +55,16 @@ def bot_level_name(level: object) -> str:
         "expert": pgettext("bot level", "expert"),
     }
     return words.get(str(level), str(level))
+
+
+class StateCheckbox(Checkbox):
+    """A checkbox whose mark differs by shape, not only by colour: ✓ when on, blank when off
+    (Textual draws the same X for both), so it reads in 16 colours and with NO_COLOR."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super()._button
 
 
 class LobbyScreen(Screen[None]):
@@ -280,7 +291,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     id="new-timer",
                 )
                 yield Static("")
-                yield Checkbox(private_label(False), compact=True, id="new-private")
+                yield StateCheckbox(private_label(False), compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
                 yield Button(_("Cancel"), id="cancel", compact=True)
                 yield Button(_("Create"), id="create", variant="primary", compact=True)
@@ -290,7 +301,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         self.query_one("#new-edition", Select).focus()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        # The box's mark differs only by colour, so the label says the state in words.
+        # The label says the state in words too, beside the box's mark.
         event.checkbox.label = private_label(event.value)
 
     def _value(self, widget_id: str) -> Any:

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
 from selfish_tui.i18n import N_, _, pgettext
-from selfish_tui.model import catalogue_text_for_choice, choice_label
+from selfish_tui.model import catalogue_text_for_choice, choice_cards, choice_label
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -21,7 +21,7 @@ from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
-from selfish_tui.widgets.strips import StripsBoard
+from selfish_tui.widgets.strips import LABEL_WIDTH, StripsBoard
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
@@ -40,8 +40,9 @@ class TableScreen(Screen[None]):
         Binding("l", "focus_panel('log')", N_("Log")),
         Binding("c", "chat", N_("Chat")),
         Binding("q", "leave", N_("Leave")),
-        # In local play there is no lobby to go back to: q quits, and the footer says so.
-        Binding("q", "quit_local", N_("Quit")),
+        # In local play there is no lobby to go back to: q quits, as ctrl+q does; the footer
+        # lists that once ("^q Quit"), not twice.
+        Binding("q", "quit_local", N_("Quit"), show=False),
         Binding("b", "toggle_bell", N_("Bell"), show=False),
         Binding("g", "show_result", N_("Result"), show=False),
         Binding("escape", "back", N_("Back"), show=False),
@@ -94,12 +95,25 @@ class TableScreen(Screen[None]):
         self.query_one("#log").border_title = _("Log")
         self.query_one("#chat", Input).display = False
         self._ready = True
+        self._tell_spectator()
         self.reset_log()
         self.show_view()
         self.query_one("#prompt-options", OptionList).focus()
         # Once the table has settled (nobody opens help in its first second): rendering the
         # rules takes the CPU for a moment, which the first frames of the table need more.
         self.set_timer(1.0, self.selfish.prepare_help)
+
+    def _tell_spectator(self) -> None:
+        """Once per room, in the log where chat shows: a spectator's words wait for the end."""
+        room = self.room
+        if room.role == "player" or room.spectator_told or (room.view or {}).get("over", True):
+            return
+        room.spectator_told = True
+        notice = _(
+            "You are watching: your chat reaches the other spectators now and the players "
+            "only after the game, so that nobody can help a player."
+        )
+        room.log.append(LogEntry("notice", notice))
 
     # --- updates from the app -------------------------------------------------------------
 
@@ -179,6 +193,10 @@ class TableScreen(Screen[None]):
         room_for = height - 3 - 10
         top = max(11, min(wanted, room_for))
         self.query_one("#top").styles.height = top
+        # Five strips get 10 cells each (a card's short name whole), the hand the rest.
+        seats = int((self.room.view or {}).get("seats", 4))
+        board = LABEL_WIDTH + 2 + seats * 10
+        self.query_one(StripsBoard).styles.width = board if seats >= 5 else "3fr"
         self.query_one(StripsBoard).styles.height = top
         self.query_one(HandPanel).styles.height = top
 
@@ -267,8 +285,12 @@ class TableScreen(Screen[None]):
 
     def on_hand_panel_card_chosen(self, message: HandPanel.CardChosen) -> None:
         message.stop()
-        if (prompt := self._prompt()) is not None:
-            prompt.highlight_card(message.card_id)
+        if (prompt := self._prompt()) is None:
+            return
+        # A line of identical copies: the choice may name any one of them.
+        used = {card for choice in prompt.choices for card in choice_cards(choice)}
+        wanted = [card for card in message.card_ids if card in used] or [message.card_id]
+        prompt.highlight_card(wanted[0])
 
     def on_hand_panel_card_focused(self, message: HandPanel.CardFocused) -> None:
         message.stop()

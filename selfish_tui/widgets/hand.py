@@ -10,7 +10,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from selfish_tui.event_text import compass
-from selfish_tui.i18n import _, ngettext
+from selfish_tui.i18n import _, cell_width, ngettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     Catalogue,
@@ -31,16 +31,21 @@ class HandPanel(OptionList):
             super().__init__()
 
     class CardChosen(Message):
-        """Enter on a card: the table moves the prompt to the first choice using it."""
+        """Enter on a card: the table moves the prompt to the first choice using it (or, for
+        a line of identical copies, using any of them: ``card_ids``)."""
 
-        def __init__(self, card_id: int) -> None:
+        def __init__(self, card_id: int, card_ids: tuple[int, ...] = ()) -> None:
             self.card_id = card_id
+            self.card_ids = card_ids or (card_id,)
             super().__init__()
 
     def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.catalogue = catalogue or Catalogue()
         self.cards: list[dict[str, Any]] = []
+        # The lines shown: identical copies (same card, same compass point) share one, so a
+        # hand of 12 or more cards still fits the panel at 24 rows.
+        self.rows: list[list[dict[str, Any]]] = []
         self.spectating = False
         self._view: View | None = None
 
@@ -58,6 +63,7 @@ class HandPanel(OptionList):
         playable = playable_cards(view)
         previous = self.highlighted
         self.cards = list(hand or [])
+        self.rows = []
         self.clear_options()
         if hand is None:
             self.add_option(
@@ -77,8 +83,17 @@ class HandPanel(OptionList):
             )
         )
         for card in self.cards:
+            same = (card.get("key"), card.get("dir"), card.get("value"))
+            last = self.rows[-1][0] if self.rows else {}
+            if self.rows and (last.get("key"), last.get("dir"), last.get("value")) == same:
+                self.rows[-1].append(card)
+            else:
+                self.rows.append([card])
+        for copies in self.rows:
+            card = copies[0]
+            playable_now = any(c.get("id") in playable for c in copies)
             self.add_option(
-                Option(self._line(card, card.get("id") in playable), id=f"card-{card.get('id')}")
+                Option(self._line(card, playable_now, len(copies)), id=f"card-{card.get('id')}")
             )
         total = view.get("resources")
         if total is None:
@@ -90,10 +105,15 @@ class HandPanel(OptionList):
         self.border_subtitle = subtitle.format(
             resource=resource_word(edition), total=total, count=count
         )
-        if self.cards:
-            self.highlighted = min(previous or 0, len(self.cards) - 1)
+        hidden = len(self.rows) - self.scrollable_content_region.height
+        if hidden > 0 and self.scrollable_content_region.height > 0:
+            # The lines below the panel's edge are there: say how many.
+            more = _("↓ {count} more").format(count=hidden)
+            self.border_subtitle = f"{more} · {self.border_subtitle}"
+        if self.rows:
+            self.highlighted = min(previous or 0, len(self.rows) - 1)
 
-    def _line(self, card: dict[str, Any], playable: bool) -> Text:
+    def _line(self, card: dict[str, Any], playable: bool, copies: int = 1) -> Text:
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append("● " if playable else "  ", style="bold bright_green")
         arrow = compass(card.get("dir"))
@@ -105,14 +125,18 @@ class HandPanel(OptionList):
             line.append(self.card_title(card), style="bold bright_yellow" if playable else "")
         if arrow:
             line.append(f" {arrow}", style="bold")
-        if card.get("kind") != "resource":
-            # The effect, cut to the panel's width; the full text is on the detail line.
-            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
-            if text:
-                line.append(f" — {text}", style="dim")
+        if copies > 1:
+            line.append(f" ×{copies}", style="bold")  # noqa: RUF001 (a multiplication sign)
         # OptionList wraps long prompts; one line per card keeps the whole hand in view.
         width = self.scrollable_content_region.width - 1
-        if width > 10:
+        if card.get("kind") != "resource":
+            # The effect, cut at a word to the panel's width (the ellipsis says there is more);
+            # the full text is on the detail line.
+            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
+            room = width - line.cell_len - 3 if width > 10 else 1000
+            if text and room >= 4:
+                line.append(" — " + word_cut(text, room), style="dim")
+        if width > 10 and cell_width(line.plain) > width:
             line.truncate(width, overflow="ellipsis")
         return line
 
@@ -135,11 +159,16 @@ class HandPanel(OptionList):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         index = event.option_index
-        if 0 <= index < len(self.cards):
-            self.post_message(self.CardFocused(self.describe(self.cards[index])))
+        if 0 <= index < len(self.rows):
+            copies = self.rows[index]
+            text = self.describe(copies[0])
+            if len(copies) > 1:
+                text = _("{count} × {card}").format(count=len(copies), card=text)  # noqa: RUF001
+            self.post_message(self.CardFocused(text))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         index = event.option_index
-        if 0 <= index < len(self.cards):
-            self.post_message(self.CardChosen(int(self.cards[index]["id"])))
+        if 0 <= index < len(self.rows):
+            ids = tuple(int(card["id"]) for card in self.rows[index])
+            self.post_message(self.CardChosen(ids[0], ids))

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from selfish_tui import clock
 from selfish_tui.event_text import card_list, render_prompt
-from selfish_tui.i18n import _
+from selfish_tui.i18n import _, pgettext
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import Catalogue, Choice, View, card_label, player_name
 from selfish_tui.widgets import menu
@@ -50,6 +50,8 @@ def titles() -> dict[str, str]:
 # Seconds a new prompt ignores choice keys; and how long it is marked new.
 SETTLE = 0.3
 MARKED = 1.5
+# Lines the victim's hand may take above the choices (#prompt-reveal's max-height).
+REVEAL_LINES = 3
 
 
 def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
@@ -70,6 +72,20 @@ def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
         if str(entry["name"]) in question and entry.get("text"):
             return f"{entry['name']}: {entry['text']}"
     return ""
+
+
+def actions_question(legal: list[Choice]) -> str:
+    """The actions prompt naming only what the legal choices allow: an action card to play,
+    change to make, or neither (then only going on is left)."""
+    kinds = {str(choice.get("do")) for choice in legal}
+    play, change = "play" in kinds, "change" in kinds
+    if play and change:
+        return pgettext("prompt", "Play an action card, make change, or go on.")
+    if play:
+        return pgettext("prompt", "Play an action card, or go on.")
+    if change:
+        return pgettext("prompt", "Make change, or go on.")
+    return pgettext("prompt", "Nothing to play or change now: go on.")
 
 
 class PromptPanel(Vertical):
@@ -96,6 +112,7 @@ class PromptPanel(Vertical):
         self._question = ""
         self._unmark_timer: Timer | None = None
         self._hand: list[dict[str, Any]] = []
+        self._revealed: list[dict[str, Any]] = []  # the victim's hand (Hack Suit, Pirate)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-question")
@@ -150,6 +167,7 @@ class PromptPanel(Vertical):
             self._set_title(_("Game over"))
             self._question = _("The game is over.")
             reveal.display = False
+            self._revealed = []
             self.remove_class("mine")
             self._fill()
             return
@@ -165,6 +183,7 @@ class PromptPanel(Vertical):
             ):
                 self._question = _("Your pick is in. Waiting for {names}…").format(names=names)
             reveal.display = False
+            self._revealed = []
             self._fill()
             return
         self.add_class("mine")
@@ -175,6 +194,8 @@ class PromptPanel(Vertical):
         self._question = render_prompt(decision, card_names, view.get("names") or []) or _(
             "Choose:"
         )
+        if kind == "actions":
+            self._question = actions_question(legal)
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
@@ -188,16 +209,44 @@ class PromptPanel(Vertical):
                     )
                 elif entry.choice is not None and entry.choice.get("do") == "block":
                     entry.note = _("Block: your card and theirs are both discarded.")
-        revealed = decision.get("reveal")
-        if revealed:
-            lines = Text(_("Their hand: "), style="bold")
-            lines.append(card_list([card_label(c) for c in revealed]))
-            reveal.update(lines)
-            reveal.display = True
-        else:
-            reveal.display = False
+        self._revealed = list(decision.get("reveal") or [])
+        self._draw_reveal()
         self._fill()
         self.mark_new()
+
+    def on_resize(self) -> None:
+        # The victim's hand is fitted to the panel's width.
+        if self._revealed:
+            self._draw_reveal()
+
+    def _draw_reveal(self) -> None:
+        """The victim's hand in at most :data:`REVEAL_LINES` lines: identical cards counted
+        ("Oxygen (1) x4"), and "+N more" for the cards that do not fit (the log's line lists
+        them all)."""
+        reveal = self.query_one("#prompt-reveal", Static)
+        if not self._revealed:
+            reveal.display = False
+            self._revealed = []
+            return
+        counts: dict[str, int] = {}
+        for card in self._revealed:
+            label = card_label(card)
+            counts[label] = counts.get(label, 0) + 1
+        items = [label if n == 1 else f"{label} ×{n}" for label, n in counts.items()]  # noqa: RUF001
+        width = reveal.content_size.width or max(10, self.size.width - 4)
+        head = _("Their hand: ")
+        for shown in range(len(items), -1, -1):
+            body = card_list(items[:shown]) if shown else ""
+            if shown < len(items):
+                more = _("+{count} more").format(count=len(items) - shown)
+                body = f"{body} {more}" if body else more
+            lines = Text(head + body).wrap(self.app.console, width)
+            if len(lines) <= REVEAL_LINES:
+                break
+        text = Text(head, style="bold")
+        text.append(body)
+        reveal.update(text)
+        reveal.display = True
 
     def mark_new(self, settle: bool = True) -> None:
         """Mark the prompt as new; with ``settle``, ignore choice keys for a moment."""
