@@ -209,6 +209,8 @@ class SelfishApp(App[None]):
         the current room its table or waiting room, and the game goes on untouched.
         """
         i18n.set_language(language)
+        for each in self.rooms.values():
+            each.relocalise()
         self.title = _("Selfish")
         old = self.lobby
         self.lobby = LobbyScreen(local=self.local)
@@ -645,6 +647,7 @@ class SelfishApp(App[None]):
             return
         room.info = dict(data)
         room.info["_we_host"] = self.player_id is not None and data.get("host") == self.player_id
+        room.relocalise()
         if code != self.current:
             return
         waiting = self._screen_of(WaitingRoomScreen)
@@ -688,7 +691,8 @@ class SelfishApp(App[None]):
         if room is None:
             return
         room.version = int(data.get("version", room.version))
-        room.view = dict(data.get("view") or {})
+        room.set_view(dict(data.get("view") or {}))
+        assert room.view is not None
         room.since.saw(room.view)
         if not room.view.get("over"):
             room.game_over = None

@@ -127,6 +127,15 @@ def goal_label(edition: str) -> str:
     return pgettext("goal", "RAFT") if edition == "shipwrecked" else pgettext("goal", "SHIP")
 
 
+def compass_legend() -> str:
+    """One line saying where a card's compass point sends the sharks (RULES W7): the legend
+    of the arrows beside the cards in the hand and the shark pick."""
+    compass = event_text.compass
+    return _("{north} raft · {south} beach · {east} right · {west} left").format(
+        north=compass("N"), south=compass("S"), east=compass("E"), west=compass("W")
+    )
+
+
 def card_label(card: dict[str, Any]) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
     arrow = event_text.compass(card.get("dir"))

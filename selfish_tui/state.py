@@ -12,6 +12,7 @@ from typing import Any
 
 from selfish_tui import clock
 from selfish_tui.event_text import render_event
+from selfish_tui.i18n import _
 from selfish_tui.model import Catalogue, View
 from selfish_tui.since import SinceLastTurn
 
@@ -31,6 +32,41 @@ class LogEntry:
 # The client's own lines, which a replay of the game's log does not hold: chat, and the notice
 # a spectator reads once about their chat.
 KEPT = ("chat", "notice")
+
+
+def bot_name(entry: dict[str, Any] | None) -> str | None:
+    """A seat's name in the client's language when the server named its bot "Bot N"
+    (``bot_number``, protocol/PROTOCOL.md "room"), else None: never read from the name, which
+    a human may choose too."""
+    number = (entry or {}).get("bot_number")
+    if isinstance(number, int) and not isinstance(number, bool):
+        return _("Bot {number}").format(number=number)
+    return None
+
+
+def seat_name(entry: dict[str, Any] | None) -> str:
+    """A seat's name as shown: a server bot's in the client's language, else its own."""
+    return bot_name(entry) or str((entry or {}).get("name", "?"))
+
+
+def localise_view(view: View, info: dict[str, Any]) -> View:
+    """``view`` with the server bots' names in the client's language (a copy; the choices, which
+    go back to the server verbatim, are untouched)."""
+    named = {
+        int(entry.get("seat", index)): name
+        for index, entry in enumerate(info.get("seats") or [])
+        if entry and (name := bot_name(entry)) is not None
+    }
+    if not named:
+        return view
+    out = dict(view)
+    names = [str(n) for n in view.get("names") or []]
+    out["names"] = [named.get(index, name) for index, name in enumerate(names)]
+    out["players"] = [
+        dict(p, name=named[p["seat"]]) if p.get("seat") in named else p
+        for p in view.get("players") or []
+    ]
+    return out
 
 
 def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
@@ -78,7 +114,8 @@ class RoomState:
     edition: str = "space"
     catalogue: Catalogue = field(default_factory=Catalogue)
     info: dict[str, Any] = field(default_factory=dict)
-    view: View | None = None
+    view: View | None = None  # the latest view, bots' names in the client's language
+    raw_view: View | None = None  # the same as the server sent it
     version: int = 0
     log: list[LogEntry] = field(default_factory=list)
     timers: dict[int, float] = field(default_factory=dict)
@@ -124,11 +161,21 @@ class RoomState:
                 marks[seat] = "here"
         return marks
 
+    def set_view(self, view: View) -> None:
+        """Keep a view from the server, and the same with the bots' names localised."""
+        self.raw_view = view
+        self.view = localise_view(view, self.info)
+
+    def relocalise(self) -> None:
+        """Say the bots' names again (the language or the seat list changed)."""
+        if self.raw_view is not None:
+            self.view = localise_view(self.raw_view, self.info)
+
     def names(self) -> list[str]:
         """The seats' names: the view's, else the room's seat list's."""
         if self.view is not None and self.view.get("names"):
             return [str(name) for name in self.view["names"]]
-        return [str((entry or {}).get("name", "?")) for entry in self.info.get("seats") or []]
+        return [seat_name(entry) for entry in self.info.get("seats") or []]
 
     def line(self, entry: LogEntry) -> str:
         """A log entry's text in the active language (rendered from its event's key and args;

@@ -97,7 +97,8 @@ class GameOverScreen(ModalScreen[str]):
         elif winner == view.get("seat"):
             text.append(_("You win!") + "\n", style="bold reverse bright_green")
         else:
-            name = result.get("winner_name") or player_name(view, winner)
+            # The view's name: a server bot's is said in the client's language there.
+            name = player_name(view, winner) if view.get("names") else result.get("winner_name")
             text.append(
                 _("{name} wins.").format(name=name) + "\n", style=f"bold {seat_colour(winner)}"
             )

@@ -16,7 +16,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import N_, _, pgettext
 from selfish_tui.model import seat_colour
-from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.state import LogEntry, RoomState, seat_name
 from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.log import GameLog
 
@@ -438,7 +438,7 @@ class WaitingRoomScreen(Screen[None]):
             if not entry:
                 text.append(_("(free seat)") + "\n", style="dim")
                 continue
-            text.append(str(entry.get("name")), style=seat_colour(index))
+            text.append(seat_name(entry), style=seat_colour(index))
             if entry.get("kind") == "bot":
                 level = bot_level_name(entry.get("level"))
                 text.append("  " + _("bot ({level})").format(level=level), style="dim")

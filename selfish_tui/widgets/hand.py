@@ -15,6 +15,7 @@ from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     Catalogue,
     View,
+    compass_legend,
     playable_cards,
     resource_word,
 )
@@ -95,6 +96,10 @@ class HandPanel(OptionList):
             self.add_option(
                 Option(self._line(card, playable_now, len(copies)), id=f"card-{card.get('id')}")
             )
+        if any(card.get("dir") for card in self.cards):
+            # The arrows' legend under the cards, when the panel has a row to spare.
+            if len(self.rows) + 2 <= self.scrollable_content_region.height:
+                self.add_option(Option(Text(compass_legend(), style="dim"), disabled=True))
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")

@@ -26,7 +26,7 @@ from selfish_tui import clock
 from selfish_tui.event_text import card_list, render_prompt
 from selfish_tui.i18n import _, pgettext
 from selfish_tui.keyed_text import card_name, card_text
-from selfish_tui.model import Catalogue, Choice, View, card_label, player_name
+from selfish_tui.model import Catalogue, Choice, View, card_label, compass_legend, player_name
 from selfish_tui.widgets import menu
 from selfish_tui.widgets.menu import Entry
 
@@ -196,6 +196,12 @@ class PromptPanel(Vertical):
         )
         if kind == "actions":
             self._question = actions_question(legal)
+        if kind == "pick":
+            for entry in self.entries:
+                entry.note = _(
+                    "Everyone picks at once; the picks are flipped in turn, and each pushes "
+                    "every shark one cell its way."
+                )
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
@@ -331,6 +337,9 @@ class PromptPanel(Vertical):
                 style="bold bright_red" if left <= 5 else "bold",
             )
         text.append(question, style="bold" if self.choices else "dim")
+        if self.kind == "pick" and self.group is None:
+            # What the arrows on the cards do to the sharks (RULES W7).
+            text.append("\n" + compass_legend(), style="dim")
         self.query_one("#prompt-question", Static).update(text)
 
     def settled(self) -> bool:

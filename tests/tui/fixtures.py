@@ -63,6 +63,9 @@ def room_message(game: Game, seat: int | None = 0, status: str = "playing") -> d
                 "kind": "human" if human else "bot",
                 "player": "p0" if human else None,
                 "level": None if human else "basic",
+                # As the server names the bots it seats ("Bot N"); a bot seat named otherwise
+                # plays on for a human who left.
+                "bot_number": index if not human and name == f"Bot {index}" else None,
                 "connected": True,
                 "away": False,
                 "left": False,
