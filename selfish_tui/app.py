@@ -647,6 +647,7 @@ class SelfishApp(App[None]):
             return
         room.info = dict(data)
         room.info["_we_host"] = self.player_id is not None and data.get("host") == self.player_id
+        names = room.names()
         room.relocalise()
         if code != self.current:
             return
@@ -656,6 +657,8 @@ class SelfishApp(App[None]):
         table = self._table()
         if table is not None:
             table.refresh_presence()
+            if room.names() != names:
+                table.show_view()  # a bot's name to say in our language
         if room.status == "waiting" and not self.local:
             self._show_room(room)
 

@@ -3,7 +3,8 @@
 argparse wraps help with :mod:`textwrap`, which counts characters and breaks only at spaces: a
 Chinese sentence (two cells a character, no spaces) comes out twice the width it was measured
 at, and the terminal breaks it again wherever it overflows. :class:`CellHelpFormatter` wraps by
-cells and may break between any two wide characters, never before a closing mark (，。）…).
+cells and may break between any two wide characters, never before a closing mark or after
+an opening one.
 :func:`localise_parser` also says argparse's own words (usage, options, -h) through the catalog,
 so a Chinese help has no English headings and one kind of colon.
 """
@@ -34,15 +35,10 @@ def _tokens(text: str) -> list[str]:
         previous = out[-1] if out else ""
         if piece.isspace():
             out.append(" ")
-        elif previous and previous[-1] in _OPENING:
-            out[-1] = previous + piece
-        elif previous and not previous.isspace() and piece in _CLOSING:
-            out[-1] = previous + piece
-        elif (
-            previous
-            and not previous.isspace()
-            and not wide
-            and get_character_cell_size(previous[-1]) != 2
+        elif previous and (
+            previous[-1] in _OPENING
+            or (not previous.isspace() and piece in _CLOSING)
+            or (not previous.isspace() and not wide and get_character_cell_size(previous[-1]) != 2)
         ):
             out[-1] = previous + piece
         else:

@@ -127,11 +127,21 @@ def goal_label(edition: str) -> str:
     return pgettext("goal", "RAFT") if edition == "shipwrecked" else pgettext("goal", "SHIP")
 
 
+def compass_meaning(direction: str) -> str:
+    """Where a picked card with this compass point pushes every shark (RULES W7)."""
+    return {
+        "N": _("sharks one cell towards the raft"),
+        "S": _("sharks one cell towards the beach"),
+        "E": _("sharks one strip to the right"),
+        "W": _("sharks one strip to the left"),
+    }.get(direction, "")
+
+
 def compass_legend() -> str:
     """One line saying where a card's compass point sends the sharks (RULES W7): the legend
     of the arrows beside the cards in the hand and the shark pick."""
     compass = event_text.compass
-    return _("{north} raft · {south} beach · {east} right · {west} left").format(
+    return _("{north} raft {south} beach {east} right {west} left").format(
         north=compass("N"), south=compass("S"), east=compass("E"), west=compass("W")
     )
 

@@ -19,14 +19,20 @@ from textual.widgets import DataTable, Input, Static
 from protocol.lan import LanServer, matching
 from selfish_tui.client import parse_address
 from selfish_tui.discovery import DiscoveryProblem, ServerFinder, ServersChanged
-from selfish_tui.i18n import N_, _, ngettext
+from selfish_tui.i18n import N_, _, ngettext, word_cut
 from selfish_tui.widgets.footer import LocalisedFooter
 
 DEFAULT_PORT = 7777
 # Seconds of finding nothing before the screen suggests typing an address (the issue asks for
 # servers to show within about two seconds; mDNS answers within one on a working LAN).
 QUIET_AFTER = 2.5
-COLUMNS = ((N_("Server"), 24), (N_("Address"), 21), (N_("Players"), 7), (N_("Open rooms"), 10))
+NAME_WIDTH = 24
+COLUMNS = (
+    (N_("Server"), NAME_WIDTH),
+    (N_("Address"), 21),
+    (N_("Players"), 7),
+    (N_("Open rooms"), 10),
+)
 
 
 class ServersScreen(Screen[tuple[str, int]]):
@@ -95,12 +101,14 @@ class ServersScreen(Screen[tuple[str, int]]):
         keep = table.cursor_row
         table.clear()
         for server in self.servers:
+            # A name up to 40 characters in a 24-cell column: cut after a word, with an ellipsis.
             if server.compatible:
-                name = Text(server.name, style="bold")
+                name = Text(word_cut(server.name, NAME_WIDTH), style="bold")
                 players, rooms = str(server.players), str(server.open_rooms)
             else:
                 label = _("{name} (protocol {protocol})")
-                name = Text(label.format(name=server.name, protocol=server.protocol), style="dim")
+                full = label.format(name=server.name, protocol=server.protocol)
+                name = Text(word_cut(full, NAME_WIDTH), style="dim")
                 players, rooms = "—", "—"
             table.add_row(name, Text(server.address), players, rooms, key=server.key)
         if self.servers:

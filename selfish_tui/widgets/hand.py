@@ -16,6 +16,7 @@ from selfish_tui.model import (
     Catalogue,
     View,
     compass_legend,
+    compass_meaning,
     playable_cards,
     resource_word,
 )
@@ -49,6 +50,7 @@ class HandPanel(OptionList):
         self.rows: list[list[dict[str, Any]]] = []
         self.spectating = False
         self._view: View | None = None
+        self._subtitle = ""  # the resources and the hand's size
 
     def on_resize(self) -> None:
         # Lines are cut to the panel's width, so a new width needs new lines.
@@ -70,7 +72,7 @@ class HandPanel(OptionList):
             self.add_option(
                 Option(Text(_("  Spectating: hands are hidden."), style="dim"), disabled=True)
             )
-            self.border_subtitle = ""
+            self.border_subtitle = self._subtitle = ""
             return
         if not self.cards:
             self.add_option(Option(Text(_("  No cards."), style="dim"), disabled=True))
@@ -96,10 +98,10 @@ class HandPanel(OptionList):
             self.add_option(
                 Option(self._line(card, playable_now, len(copies)), id=f"card-{card.get('id')}")
             )
-        if any(card.get("dir") for card in self.cards):
-            # The arrows' legend under the cards, when the panel has a row to spare.
-            if len(self.rows) + 2 <= self.scrollable_content_region.height:
-                self.add_option(Option(Text(compass_legend(), style="dim"), disabled=True))
+        room = len(self.rows) + 2 <= self.scrollable_content_region.height
+        if room and any(card.get("dir") for card in self.cards):
+            # The arrows' legend under the cards, when the panel has rows to spare.
+            self.add_option(Option(Text(compass_legend(), style="dim"), disabled=True))
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
@@ -110,13 +112,31 @@ class HandPanel(OptionList):
         self.border_subtitle = subtitle.format(
             resource=resource_word(edition), total=total, count=count
         )
-        hidden = len(self.rows) - self.scrollable_content_region.height
-        if hidden > 0 and self.scrollable_content_region.height > 0:
-            # The lines below the panel's edge are there: say how many.
-            more = _("↓ {count} more").format(count=hidden)
-            self.border_subtitle = f"{more} · {self.border_subtitle}"
+        self._subtitle = self.border_subtitle
         if self.rows:
             self.highlighted = min(previous or 0, len(self.rows) - 1)
+        self._say_more()
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._say_more()
+
+    def _say_more(self) -> None:
+        """The subtitle, saying how many lines are below the panel's edge, if any (the
+        resource total then stays, the card count is in the board's header)."""
+        height = self.scrollable_content_region.height
+        below = self.option_count - int(self.scroll_y) - height
+        if height <= 0 or below <= 0 or not self.rows:
+            self.border_subtitle = self._subtitle
+            return
+        view = self._view or {}
+        edition = str(view.get("edition", "space"))
+        total = view.get("resources")
+        if total is None:
+            total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
+        self.border_subtitle = _("↓ {count} more · {resource} {total}").format(
+            count=below, resource=resource_word(edition), total=total
+        )
 
     def _line(self, card: dict[str, Any], playable: bool, copies: int = 1) -> Text:
         line = Text(no_wrap=True, overflow="ellipsis")
@@ -158,7 +178,11 @@ class HandPanel(OptionList):
         if text:
             parts.append(text)
         if card.get("dir"):
-            parts.append(_("compass {compass}").format(compass=compass(card["dir"])))
+            parts.append(
+                _("compass {compass}: {meaning}").format(
+                    compass=compass(card["dir"]), meaning=compass_meaning(str(card["dir"]))
+                )
+            )
         return " — ".join(parts)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

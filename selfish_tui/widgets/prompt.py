@@ -198,10 +198,7 @@ class PromptPanel(Vertical):
             self._question = actions_question(legal)
         if kind == "pick":
             for entry in self.entries:
-                entry.note = _(
-                    "Everyone picks at once; the picks are flipped in turn, and each pushes "
-                    "every shark one cell its way."
-                )
+                entry.note = _("All pick at once; flipped in turn, each pick moves the sharks.")
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
