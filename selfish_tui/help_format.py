@@ -78,6 +78,15 @@ class CellHelpFormatter(argparse.HelpFormatter):
     def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
+    def format_help(self) -> str:
+        # argparse ends each section's heading with a ":" of its own: the language's colon.
+        text = super().format_help()
+        for title in (_("positional arguments"), _("options")):
+            text = text.replace(
+                f"\n{title}:\n", "\n" + _("{heading}:").format(heading=title) + "\n"
+            )
+        return text
+
 
 def localise_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """``parser`` and its sub-commands' parsers with argparse's own words in the active

@@ -195,14 +195,15 @@ def _wide(character: str) -> bool:
     return get_character_cell_size(character) == 2
 
 
-def word_cut(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+def word_cut(text: str, width: int, ellipsis: str = ELLIPSIS, *, inside: bool = True) -> str:
     """``text`` in at most ``width`` cells, cut at a word boundary and ended with
     ``ellipsis`` when it does not fit whole.
 
     A boundary is a space or punctuation mark (the cut drops the spaces and separators before
     the ellipsis), or the edge of a wide character: Chinese has no spaces, and each character
-    reads as a word. A single word longer than ``width`` (a name) is cut inside, as :func:`cut`
-    does, since nothing else would fit.
+    reads as a word. A first word longer than ``width`` (a name) is cut inside, as :func:`cut`
+    does, since nothing else would fit; with ``inside=False`` only the ellipsis is left then
+    (a card's effect beside its name: the detail line has it whole).
     """
     if cell_len(text) <= width:
         return text
@@ -216,7 +217,7 @@ def word_cut(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
             head = _trimmed(kept[:index])
             if head:
                 return head + ellipsis
-    return short
+    return short if inside else ellipsis
 
 
 _SEPARATORS = " \t,;:.·—–-/()（）、，；：。"  # noqa: RUF001 (the Chinese marks are meant)

@@ -43,4 +43,5 @@ class TooSmallScreen(Screen[None]):
     def set_size(self, width: int, height: int) -> None:
         """Update the size shown."""
         self.width, self.height = width, height
-        self.query_one("#too-small", Static).update(self._text())
+        for notice in self.query("#too-small").results(Static):  # none before it is composed
+            notice.update(self._text())

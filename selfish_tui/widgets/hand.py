@@ -159,8 +159,8 @@ class HandPanel(OptionList):
             # the full text is on the detail line.
             text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
             room = width - line.cell_len - 3 if width > 10 else 1000
-            if text and room >= 4:
-                line.append(" — " + word_cut(text, room), style="dim")
+            if text and room >= 1:
+                line.append(" — " + word_cut(text, room, inside=False), style="dim")
         if width > 10 and cell_width(line.plain) > width:
             line.truncate(width, overflow="ellipsis")
         return line
