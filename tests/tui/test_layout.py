@@ -20,7 +20,6 @@ from selfish_tui.i18n import ELLIPSIS, word_cut
 from selfish_tui.keyed_text import card_text
 from selfish_tui.model import SHORT_NAMES, short_name
 from selfish_tui.screens.confirm import ConfirmScreen
-from selfish_tui.screens.table import TableScreen
 from selfish_tui.screens.toosmall import TooSmallScreen
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.prompt import PromptPanel
@@ -201,7 +200,7 @@ async def test_the_victims_hand_fits_its_lines_with_a_count_of_the_rest() -> Non
         await pilot.pause()
         shown = prompt.query_one("#prompt-reveal").render().plain  # type: ignore[attr-defined]
         assert "×2" in shown and "more" in shown
-        width = prompt.query_one("#prompt-reveal").content_size.width
+        width = prompt.query_one("#prompt-reveal").content_size.width  # noqa: RUF001
         assert len(shown.rstrip().splitlines()) <= 3 or cell_len(shown) <= 3 * width
 
 
