@@ -221,7 +221,7 @@ def test_wrapping_in_cells_breaks_between_chinese_characters_not_before_a_closin
     assert (
         "".join(lines).replace(" ", "")
         == "电脑的水平（默认basic：和新玩家势均力敌；expert会搜索，下手很狠）"
-    )  # noqa: RUF001
+    )
 
 
 # --- server bots in the client's language ----------------------------------------------------
