@@ -214,14 +214,15 @@ def test_the_chinese_command_line_help_fits_and_speaks_chinese(
     assert not re.search(r"^\S[^:\n]*[\u4e00-\u9fff]:$", text, re.MULTILINE)
 
 
+LEVEL_HELP = "电脑的水平（默认 basic：和新玩家势均力敌；expert 会搜索，下手很狠）"  # noqa: RUF001
+CLOSING = "，。；：）"  # noqa: RUF001
+
+
 def test_wrapping_in_cells_breaks_between_chinese_characters_not_before_a_closing_mark() -> None:
-    lines = wrap_cells("电脑的水平（默认 basic：和新玩家势均力敌；expert 会搜索，下手很狠）", 20)  # noqa: RUF001
+    lines = wrap_cells(LEVEL_HELP, 20)
     assert all(cell_len(line) <= 20 for line in lines)
-    assert not any(line[0] in "，。；：）" for line in lines)  # noqa: RUF001
-    assert (
-        "".join(lines).replace(" ", "")
-        == "电脑的水平（默认basic：和新玩家势均力敌；expert会搜索，下手很狠）"
-    )
+    assert not any(line[0] in CLOSING for line in lines)
+    assert "".join(lines).replace(" ", "") == LEVEL_HELP.replace(" ", "")
 
 
 # --- server bots in the client's language ----------------------------------------------------
