@@ -23,9 +23,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
+from selfish_tui import wrapping
 from selfish_tui.i18n import N_, _, localised, pgettext
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import Catalogue
+
+# The help and the log are Rich text: let their lines break between Chinese characters.
+wrapping.install()
 
 
 def keys_text() -> str:

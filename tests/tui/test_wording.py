@@ -16,10 +16,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.widgets._footer import FooterKey
 
-from selfish_tui import cli, i18n
+from selfish_tui import cli, i18n, wrapping
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.help_format import wrap_cells
 from selfish_tui.screens.help import help_markdown, join_wide_breaks
@@ -259,3 +261,21 @@ async def test_a_server_bot_is_named_in_chinese_and_a_human_named_bot_is_not() -
             await wait_for(pilot, lambda: table_shown(app))
             await pilot.pause()
             assert app.rooms[ROOM].names() == names
+
+
+@given(st.text(alphabet="ab cd\n-.,", max_size=60))
+def test_text_without_wide_characters_is_split_as_rich_splits_it(text: str) -> None:
+    assert list(wrapping.words(text)) == list(wrapping._original(text))
+
+
+def test_rich_text_breaks_between_chinese_characters_and_keeps_closing_marks() -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    wrapping.install()
+    sentence = "司马相如司马相如司马相如司马相如抽到平静的海域（鲨鱼图标）。下一句，在这里。"  # noqa: RUF001
+    lines = [line.plain for line in Text(sentence).wrap(Console(width=40), 30)]
+    assert "".join(lines) == sentence
+    assert all(cell_len(line) <= 30 for line in lines)
+    assert cell_len(lines[0]) >= 28  # filled, not broken where the sentence had a space
+    assert not any(line[0] in CLOSING for line in lines)
