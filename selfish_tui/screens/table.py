@@ -179,24 +179,28 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         if self._ready:
-            self._fit_top(event.size.height)
+            self._fit_top(event.size.height, event.size.width)
 
-    def _fit_top(self, screen_height: int | None = None) -> None:
+    def _fit_top(self, screen_height: int | None = None, screen_width: int | None = None) -> None:
         """Give the hand room for every card when the terminal is tall enough.
 
         At 24 rows the top panels keep the board's 11 rows; taller terminals let a big hand
         grow the top (the board then sits in the middle of its panel), keeping 10 rows below.
         """
         height = screen_height if screen_height is not None else self.size.height
-        hand = (self.room.view or {}).get("hand") or []
-        wanted = max(9, len(hand)) + 2
+        # The hand's lines (identical copies share one), and its legend line if it has one.
+        lines = self.query_one(HandPanel).option_count
+        wanted = max(9, lines) + 2
         room_for = height - 3 - 10
         top = max(11, min(wanted, room_for))
         self.query_one("#top").styles.height = top
-        # Five strips get 10 cells each (a card's short name whole), the hand the rest.
+        # Strips get at least 10 cells each (a card's short name whole; five strips at 80
+        # columns need more than their 3/5), the hand the rest.
         seats = int((self.room.view or {}).get("seats", 4))
         board = LABEL_WIDTH + 2 + seats * 10
-        self.query_one(StripsBoard).styles.width = board if seats >= 5 else "3fr"
+        width = screen_width if screen_width is not None else self.size.width
+        wide = width * 3 // 5 >= board
+        self.query_one(StripsBoard).styles.width = "3fr" if wide else board
         self.query_one(StripsBoard).styles.height = top
         self.query_one(HandPanel).styles.height = top
 
