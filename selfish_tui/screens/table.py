@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
-from selfish_tui.i18n import N_, _, pgettext
+from selfish_tui.i18n import N_, _, pgettext, word_cut
 from selfish_tui.model import catalogue_text_for_choice, choice_cards, choice_label
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
@@ -318,7 +318,9 @@ class TableScreen(Screen[None]):
 
     def _detail(self, text: str) -> None:
         for detail in self.query("#detail").results(Static):  # none while taken down
-            detail.update(Text(text))
+            # One line: cut after a word, with an ellipsis, to the line's width.
+            width = detail.content_size.width or self.size.width - 2
+            detail.update(Text(word_cut(text, width) if width > 0 else text))
 
     def action_focus_panel(self, widget_id: str) -> None:
         """Move the keyboard to a panel."""

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from selfish_tui import clock
 from selfish_tui.event_text import card_list, render_prompt
-from selfish_tui.i18n import _, pgettext
+from selfish_tui.i18n import _, cell_width, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import Catalogue, Choice, View, card_label, compass_legend, player_name
 from selfish_tui.widgets import menu
@@ -50,8 +50,10 @@ def titles() -> dict[str, str]:
 # Seconds a new prompt ignores choice keys; and how long it is marked new.
 SETTLE = 0.3
 MARKED = 1.5
-# Lines the victim's hand may take above the choices (#prompt-reveal's max-height).
+# Lines the victim's hand may take above the choices (#prompt-reveal's max-height), and the
+# question with its countdown (#prompt-question's).
 REVEAL_LINES = 3
+QUESTION_LINES = 4
 
 
 def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
@@ -218,7 +220,9 @@ class PromptPanel(Vertical):
         self.mark_new()
 
     def on_resize(self) -> None:
-        # The victim's hand is fitted to the panel's width.
+        # The question and the victim's hand are fitted to the panel's width.
+        if self.query("#prompt-question"):
+            self._draw_question()
         if self._revealed:
             self._draw_reveal()
 
@@ -333,11 +337,28 @@ class PromptPanel(Vertical):
                 _("{left}s left").format(left=left) + "\n",
                 style="bold bright_red" if left <= 5 else "bold",
             )
-        text.append(question, style="bold" if self.choices else "dim")
-        if self.kind == "pick" and self.group is None:
+        legend = self.kind == "pick" and self.group is None
+        # In the lines the panel keeps for it (#prompt-question's max-height): a question that
+        # would be cut there (five long names to wait for) ends after a word with an ellipsis.
+        room = QUESTION_LINES - (self.deadline is not None) - legend
+        text.append(self._fitted(question, room), style="bold" if self.choices else "dim")
+        if legend:
             # What the arrows on the cards do to the sharks (RULES W7).
             text.append("\n" + compass_legend(), style="dim")
         self.query_one("#prompt-question", Static).update(text)
+
+    def _fitted(self, question: str, lines: int) -> str:
+        """``question`` cut after a word so that it wraps into at most ``lines`` lines."""
+        width = self.query_one("#prompt-question", Static).content_size.width
+        if width <= 0 or not self.is_mounted:
+            return question
+        fitted = question
+        while len(Text(fitted).wrap(self.app.console, width)) > max(1, lines):
+            shorter = word_cut(question, max(1, cell_width(fitted) - width // 2))
+            if shorter == fitted or len(shorter) <= 1:
+                break
+            fitted = shorter
+        return fitted
 
     def settled(self) -> bool:
         """Whether choice keys count now (not in the moment after a new prompt appeared)."""

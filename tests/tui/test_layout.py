@@ -237,3 +237,23 @@ async def test_the_too_small_notice_stays_over_a_dialog_pushed_later() -> None:
         await wait_for(pilot, lambda: app.screen is dialog)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen is app.lobby, timeout=5)
+
+
+async def test_a_long_question_ends_after_a_word_inside_its_lines() -> None:
+    """Waiting for five players of 48-cell names: the question keeps to its four lines and
+    says with an ellipsis that it goes on, instead of losing its end at the panel's edge."""
+    game = hostile_game("space", deciding("actions", "space", min_turn=1))
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_hostile(app, game)
+        await wait_for(pilot, lambda: table_shown(app))
+        prompt = app.screen.query_one(PromptPanel)
+        view = dict(app.rooms["TEST"].view or {})
+        view.update(legal=[], pending=[{"seat": s, "done": False} for s in range(5)])
+        view["names"] = [LONG_NAMES[1], LONG_NAMES[4]] * 2 + [LONG_NAMES[1]]
+        prompt.update_view(view)
+        await pilot.pause()
+        question = prompt.query_one("#prompt-question")
+        shown = question.render().plain  # type: ignore[attr-defined]
+        assert shown.endswith(ELLIPSIS)
+        assert len(Text(shown).wrap(app.console, question.content_size.width)) <= 4
