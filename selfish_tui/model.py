@@ -238,7 +238,8 @@ def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) 
             continue
         text = card_text(str(card.get("key", "")), catalogue.text(card.get("key")))
         name = card_label(card)
-        parts.append(f"{name}: {text}" if text and card.get("kind") != "resource" else name)
+        colon = pgettext("separator", ": ")  # the Chinese colon in Chinese, never ":"
+        parts.append(f"{name}{colon}{text}" if text and card.get("kind") != "resource" else name)
     if not parts:
         return choice_label(choice, view)
     return " · ".join(parts)

@@ -19,7 +19,8 @@ import rich._wrap
 # A word: spaces before it, opening marks, then one wide character or a run of narrow ones,
 # closing marks, and the spaces after it (which Rich's words carry too).
 _WIDE = "\u2e80-\u303f\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
-_OPENING = "（《「『【〈“‘"  # noqa: RUF001 (the Chinese marks are meant)
+# (A compass arrow opens too: "↑北" is one word.)
+_OPENING = "（《「『【〈“‘↑↓←→"  # noqa: RUF001 (the Chinese marks are meant)
 _CLOSING = "，。；：！？、）》」』】〉”’…"  # noqa: RUF001
 _WORD = re.compile(rf"\s*[{_OPENING}]*(?:[{_WIDE}]|[^\s{_WIDE}]+)[{_CLOSING}]*\s*|\s+")
 _ANY_WIDE = re.compile(f"[{_WIDE}]")

@@ -64,7 +64,8 @@ def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
         key = str(card["key"])
         entry = catalogue.cards[key]
         name = card_name(key, str(entry.get("name", key)))
-        return f"{name}: {card_text(key, str(entry.get('text', '')))}"
+        colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
+        return f"{name}{colon}{card_text(key, str(entry.get('text', '')))}"
     question = str(decision.get("prompt", ""))
     names = sorted(
         (entry for entry in catalogue.cards.values() if entry.get("name")),

@@ -153,7 +153,9 @@ class StripsBoard(Widget, can_focus=True):
                 key = str(card.get("key", ""))
                 text = card_text(key, self.catalogue.text(card.get("key")))
                 shark = _(" Shark icon.") if card.get("shark") else ""
-                parts.append(f"{card_name(key, str(card.get('name')))}: {text}{shark}".strip())
+                colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
+                name = card_name(key, str(card.get("name")))
+                parts.append(f"{name}{colon}{text}{shark}".strip())
         sharks = sum(1 for s in view.get("sharks", []) if tuple(s) == (col, row))
         if sharks:
             parts.append(_("a shark swims here") if sharks == 1 else _("two sharks swim here"))

@@ -279,3 +279,20 @@ def test_rich_text_breaks_between_chinese_characters_and_keeps_closing_marks() -
     assert all(cell_len(line) <= 30 for line in lines)
     assert cell_len(lines[0]) >= 28  # filled, not broken where the sentence had a space
     assert not any(line[0] in CLOSING for line in lines)
+
+
+def test_a_card_and_its_text_are_joined_by_the_languages_colon() -> None:
+    """Found on the detail line: "宇航服破洞: 一名对手…" mixed ":" into Chinese."""
+    from selfish_tui.model import Catalogue, catalogue_text_for_choice
+    from server.engine.cards import CATALOGUE
+
+    catalogue = Catalogue()
+    catalogue.update({"space": CATALOGUE["space"]})
+    card = {"id": 7, "key": "hole_in_suit", "name": "Hole in Suit", "kind": "action"}
+    view = {"hand": [card], "decision": {}}
+    with language("zh"):
+        text = catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue)
+    assert "：" in text and ":" not in text  # noqa: RUF001
+    assert catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue).startswith(
+        "Hole in Suit: "
+    )
