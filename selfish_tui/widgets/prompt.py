@@ -318,7 +318,9 @@ class PromptPanel(Vertical):
         # key, where "singles" read as a choice "s" (found playing in tmux).
         row = Table.grid()
         row.add_column(width=2, no_wrap=True)
-        row.add_column(ratio=1)
+        # "fold": a line that fills the column exactly keeps its last word (Rich would put an
+        # ellipsis over it when the line ends in a wide character and a space).
+        row.add_column(ratio=1, overflow="fold")
         row.add_row(Text(entry.key or " ", style="bold"), line)
         return row
 

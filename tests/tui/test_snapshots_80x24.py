@@ -55,11 +55,6 @@ def at(game: Game, keys: tuple[str, ...] = ()) -> Before:
     return run_before
 
 
-def connected_app() -> SelfishApp:
-    """An offline app that behaves as connected to a server (q leaves for the lobby)."""
-    return offline_app()
-
-
 # --- before the game ---------------------------------------------------------------------------
 
 ROOMS: list[dict[str, Any]] = [
@@ -92,7 +87,7 @@ ROOMS: list[dict[str, Any]] = [
 
 
 def test_lobby(snap_compare: Compare, language: str) -> None:
-    app = connected_app()
+    app = offline_app()
 
     async def run_before(pilot: Pilot[None]) -> None:
         where = "selfish-server 0.1.0 (" + "a-very-long-host-name." * 3 + "example)"
@@ -109,7 +104,7 @@ def test_new_room_dialog(snap_compare: Compare, language: str) -> None:
         await pilot.press("n")
         await pilot.pause()
 
-    assert snap_compare(connected_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=run_before)
 
 
 def test_join_dialog(snap_compare: Compare, language: str) -> None:
@@ -117,11 +112,11 @@ def test_join_dialog(snap_compare: Compare, language: str) -> None:
         await pilot.press("j")
         await pilot.pause()
 
-    assert snap_compare(connected_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=run_before)
 
 
 def test_waiting_room(snap_compare: Compare, language: str) -> None:
-    app = connected_app()
+    app = offline_app()
     game = Game("shipwrecked", LONG_NAMES, seed=1)
 
     async def run_before(pilot: Pilot[None]) -> None:
@@ -236,7 +231,7 @@ def test_stay_or_move_prompt(snap_compare: Compare, language: str) -> None:
 def test_a_cards_targets(snap_compare: Compare, language: str) -> None:
     """A card with several targets opened (its submenu): the targets' long names."""
     game = hostile_game("space", deciding("actions", "space", min_turn=1))
-    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=at(game, ("1",)))
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=at(game, ("2",)))
 
 
 def test_swap_prompt(snap_compare: Compare, language: str) -> None:
@@ -277,7 +272,7 @@ def test_shark_pick(snap_compare: Compare, language: str) -> None:
 
 def test_leave_confirmation(snap_compare: Compare, language: str) -> None:
     game = hostile_game("space", deciding("actions", "space", min_turn=1))
-    assert snap_compare(connected_app(), terminal_size=SIZE, run_before=at(game, ("q",)))
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=at(game, ("q",)))
 
 
 def test_connection_lost(snap_compare: Compare, language: str) -> None:
@@ -290,7 +285,7 @@ def test_connection_lost(snap_compare: Compare, language: str) -> None:
         pilot.app.post_message(ConnectionLost(reason, 2.0))
         await pilot.pause()
 
-    assert snap_compare(connected_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=run_before)
 
 
 def test_spectator(snap_compare: Compare, language: str) -> None:
@@ -304,13 +299,13 @@ def test_spectator(snap_compare: Compare, language: str) -> None:
         pilot.app.feed(hostile_room(game))  # type: ignore[attr-defined]
         await pilot.pause()
 
-    assert snap_compare(connected_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=run_before)
 
 
 def test_game_over(snap_compare: Compare, language: str) -> None:
     game = hostile_game("shipwrecked", None)
     assert game.over
-    assert snap_compare(connected_app(), terminal_size=SIZE, run_before=at(game))
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=at(game))
 
 
 def test_help(snap_compare: Compare, language: str) -> None:
