@@ -137,13 +137,21 @@ def compass_meaning(direction: str) -> str:
     }.get(direction, "")
 
 
-def compass_legend() -> str:
-    """One line saying where a card's compass point sends the sharks (RULES W7): the legend
-    of the arrows beside the cards in the hand and the shark pick."""
+def compass_legend(width: int | None = None) -> str:
+    """Where a card's compass point sends the sharks (RULES W7), the legend of the arrows
+    beside the cards in the hand and the shark pick: one line ("↑N raft ↓S beach →E right
+    ←W left"), or two of two pairs each when ``width`` cells cannot hold it."""
     compass = event_text.compass
-    return _("{north} raft {south} beach {east} right {west} left").format(
-        north=compass("N"), south=compass("S"), east=compass("E"), west=compass("W")
-    )
+    pairs = [
+        f"{compass('N')} {pgettext('compass legend', 'raft')}",
+        f"{compass('S')} {pgettext('compass legend', 'beach')}",
+        f"{compass('E')} {pgettext('compass legend', 'right')}",
+        f"{compass('W')} {pgettext('compass legend', 'left')}",
+    ]
+    line = " ".join(pairs)
+    if width is None or cell_width(line) <= width:
+        return line
+    return f"{pairs[0]} {pairs[1]}\n{pairs[2]} {pairs[3]}"
 
 
 def card_label(card: dict[str, Any]) -> str:

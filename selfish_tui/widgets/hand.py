@@ -101,7 +101,9 @@ class HandPanel(OptionList):
         room = len(self.rows) + 2 <= self.scrollable_content_region.height
         if room and any(card.get("dir") for card in self.cards):
             # The arrows' legend under the cards, when the panel has rows to spare.
-            self.add_option(Option(Text(compass_legend(), style="dim"), disabled=True))
+            width = self.scrollable_content_region.width - 1
+            legend = compass_legend(width if width > 0 else None)
+            self.add_option(Option(Text(legend, style="dim"), disabled=True))
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")

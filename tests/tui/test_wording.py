@@ -24,6 +24,7 @@ from textual.widgets._footer import FooterKey
 from selfish_tui import cli, i18n, wrapping
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.help_format import wrap_cells
+from selfish_tui.model import compass_legend
 from selfish_tui.screens.help import help_markdown, join_wide_breaks
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
@@ -166,8 +167,8 @@ async def test_the_shark_pick_explains_itself_and_the_arrows(code: str) -> None:
             await pilot.pause()
             prompt = app.screen.query_one(PromptPanel)
             question = prompt.query_one("#prompt-question").render().plain  # type: ignore[attr-defined]
-            legend = i18n._("{north} raft {south} beach {east} right {west} left")
-            assert legend.split()[1] in question  # "raft" / 救援艇 under the question
+            assert compass_legend() in question  # "↑N raft ↓S beach …" under the question
+            assert i18n.pgettext("compass legend", "raft") in question  # 救援艇 in Chinese
             assert all(entry.note for entry in prompt.entries)  # the detail line explains
             assert app.screen.query_one("#detail").render().plain == prompt.entries[0].note  # type: ignore[attr-defined]
             hand = app.screen.query_one(HandPanel)
@@ -296,3 +297,12 @@ def test_a_card_and_its_text_are_joined_by_the_languages_colon() -> None:
     assert catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue).startswith(
         "Hole in Suit: "
     )
+
+
+def test_the_compass_legend_takes_two_lines_when_one_does_not_fit() -> None:
+    line = compass_legend()
+    assert line == "↑N raft ↓S beach →E right ←W left"
+    assert compass_legend(cell_len(line)) == line
+    assert compass_legend(20) == "↑N raft ↓S beach\n→E right ←W left"
+    with language("zh"):
+        assert compass_legend() == "↑北 救援艇 ↓南 海滩 →东 右 ←西 左"
