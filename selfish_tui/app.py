@@ -245,6 +245,8 @@ class SelfishApp(App[None]):
         the current room its table or waiting room, and the game goes on untouched.
         """
         i18n.set_language(language)
+        for each in self.rooms.values():
+            each.relocalise()
         self.title = _("Selfish")
         old = self.lobby
         self.lobby = LobbyScreen(local=self.local)
@@ -344,6 +346,14 @@ class SelfishApp(App[None]):
                 self._help_timer.stop()
             width = event.size.width
             self._help_timer = self.set_timer(0.5, lambda: self.prepare_help(width))
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Push a screen; on a terminal below 80x24 the too-small notice stays on top of it,
+        so a dialog (the unfinished-game question, a confirmation) is never drawn cut off."""
+        result = super().push_screen(screen, *args, **kwargs)
+        if not isinstance(screen, TooSmallScreen):
+            self._check_size(self.size.width, self.size.height)
+        return result
 
     def _check_size(self, width: int, height: int) -> None:
         top = self.screen_stack[-1] if self.screen_stack else None
@@ -733,6 +743,8 @@ class SelfishApp(App[None]):
             return
         room.info = dict(data)
         room.info["_we_host"] = self.player_id is not None and data.get("host") == self.player_id
+        names = room.names()
+        room.relocalise()
         if code != self.current:
             return
         waiting = self._screen_of(WaitingRoomScreen)
@@ -741,6 +753,8 @@ class SelfishApp(App[None]):
         table = self._table()
         if table is not None:
             table.refresh_presence()
+            if room.names() != names:
+                table.show_view()  # a bot's name to say in our language
         if room.status == "waiting" and not self.local:
             self._show_room(room)
 
@@ -776,7 +790,8 @@ class SelfishApp(App[None]):
         if room is None:
             return
         room.version = int(data.get("version", room.version))
-        room.view = dict(data.get("view") or {})
+        room.set_view(dict(data.get("view") or {}))
+        assert room.view is not None
         room.since.saw(room.view)
         room.keys.saw(room.view)
         if not room.view.get("over"):

@@ -27,6 +27,7 @@ from pathlib import Path
 from protocol.messages import BOT_LEVELS
 from selfish_tui import i18n
 from selfish_tui.client import parse_address
+from selfish_tui.help_format import localise_parser
 from selfish_tui.i18n import _
 
 DEFAULT_PORT = 7777
@@ -245,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bell", action="store_true", help=_("ring the bell when it is your turn"))
     _lan_interface_option(host, "announce")
     _lang_option(host)
-    return parser
+    return localise_parser(parser)
 
 
 def _lang_option(parser: argparse.ArgumentParser) -> None:

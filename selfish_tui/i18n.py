@@ -189,3 +189,46 @@ def fit(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     (the board's columns line up whatever the language)."""
     short = cut(text, width, ellipsis)
     return short + " " * max(0, width - cell_len(short))
+
+
+def _wide(character: str) -> bool:
+    return get_character_cell_size(character) == 2
+
+
+def word_cut(text: str, width: int, ellipsis: str = ELLIPSIS, *, inside: bool = True) -> str:
+    """``text`` in at most ``width`` cells, cut at a word boundary and ended with
+    ``ellipsis`` when it does not fit whole.
+
+    A boundary is a space or punctuation mark (the cut drops the spaces and separators before
+    the ellipsis), or the edge of a wide character: Chinese has no spaces, and each character
+    reads as a word. A first word longer than ``width`` (a name) is cut inside, as :func:`cut`
+    does, since nothing else would fit; with ``inside=False`` only the ellipsis is left then
+    (a card's effect beside its name: the detail line has it whole).
+    """
+    if cell_len(text) <= width:
+        return text
+    short = cut(text, width, ellipsis)
+    kept = short[: len(short) - len(ellipsis)] if short.endswith(ellipsis) else short
+    following = text[len(kept)] if len(kept) < len(text) else " "
+    if not kept or _boundary(kept[-1], following):
+        return _trimmed(kept) + ellipsis
+    for index in range(len(kept) - 1, 0, -1):
+        if _boundary(kept[index - 1], kept[index]):
+            head = _trimmed(kept[:index])
+            if head:
+                return head + ellipsis
+    return short if inside else ellipsis
+
+
+_SEPARATORS = " \t,;:.·—–-/()（）、，；：。"  # noqa: RUF001 (the Chinese marks are meant)
+
+
+def _boundary(before: str, after: str) -> bool:
+    """Whether a cut between ``before`` and ``after`` falls between words."""
+    return before in _SEPARATORS or after in _SEPARATORS or _wide(before) or _wide(after)
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without the spaces and separators it ends with (an ellipsis after "Oxygen,"
+    reads as "Oxygen,…"); closing brackets stay."""
+    return text.rstrip(" \t,;:·—–-/、，；：")  # noqa: RUF001

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from selfish_tui import event_text
-from selfish_tui.i18n import _, cell_width, cut, pgettext
+from selfish_tui.i18n import ELLIPSIS, _, cell_width, cut, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_short, card_text
 
 View = dict[str, Any]
@@ -24,30 +24,31 @@ SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green"
 
 SHARK = "▲"
 
-# Short names for the board's narrow cells. Unknown keys fall back to the card's own name cut to
-# fit, so a server with new cards still renders (just less prettily).
+# Short names for the board's narrow cells, whole words (a cell never shows "Radiatn"): the
+# full name when it fits, else this, else the full name cut after a word with an ellipsis.
+# Unknown keys use the card's own name, so a server with new cards still renders.
 SHORT_NAMES = {
     "blank_space": "Blank",
-    "cosmic_radiation": "Radiatn",
+    "cosmic_radiation": "Radiation",
     "useful_junk": "Junk",
     "solar_flare": "Flare",
-    "meteoroid": "Meteor",
+    "meteoroid": "Meteoroid",
     "gravitational_anomaly": "Gravity",
-    "wormhole": "Wormhol",
+    "wormhole": "Wormhole",
     "mysterious_nebula": "Nebula",
-    "asteroid_field": "Asteroid",
-    "hyperspace": "Hyperspc",
+    "asteroid_field": "Asteroids",
+    "hyperspace": "Hyperspace",
     "calm_waters": "Calm",
     "sea_monster": "Monster",
     "ocean_debris": "Debris",
     "shark_bait": "Bait",
-    "freeloader": "Freeload",
-    "whirlpool": "Whirlpl",
-    "hurricane": "Hurrican",
+    "freeloader": "Freeloader",
+    "whirlpool": "Whirlpool",
+    "hurricane": "Hurricane",
     "island_call": "Island",
-    "davy_jones_locker": "Davy Jones",
+    "davy_jones_locker": "Locker",
     "raft_drift": "Drift",
-    "counter_current": "Counter",
+    "counter_current": "Current",
     "feeding_frenzy": "Frenzy",
 }
 
@@ -75,6 +76,7 @@ EVENT_STYLES = {
     "bot": "dim",
     "chat": "italic bright_magenta",
     "system": "italic",
+    "notice": "bold italic",
     "error": "bright_red",
 }
 
@@ -96,9 +98,18 @@ def short_name(card: dict[str, Any] | None, width: int) -> str:
     if cell_width(full) <= width:
         return full
     name = card_short(key, SHORT_NAMES.get(key, full))
-    if cell_width(name) > width:
-        name = name.split()[0]
-    return cut(name, width)
+    if cell_width(name) <= width:
+        return name
+    # Cut after a word of the full name ("Cosmic…"), else inside the short one.
+    whole = word_cut(full, width)
+    return whole if cell_width(whole) > 1 and not _inside_word(whole, full) else cut(name, width)
+
+
+def _inside_word(short: str, full: str) -> bool:
+    """Whether ``short`` (ending in an ellipsis) stops inside one of ``full``'s words."""
+    kept = short.removesuffix(ELLIPSIS)
+    rest = full[len(kept) :]
+    return bool(kept) and bool(rest) and rest[0].isalnum() and kept[-1].isalnum()
 
 
 def resource_word(edition: str) -> str:
@@ -114,6 +125,33 @@ def goal_word(edition: str) -> str:
 def goal_label(edition: str) -> str:
     """The goal's label on the board ('SHIP', 'RAFT')."""
     return pgettext("goal", "RAFT") if edition == "shipwrecked" else pgettext("goal", "SHIP")
+
+
+def compass_meaning(direction: str) -> str:
+    """Where a picked card with this compass point pushes every shark (RULES W7)."""
+    return {
+        "N": _("sharks one cell towards the raft"),
+        "S": _("sharks one cell towards the beach"),
+        "E": _("sharks one strip to the right"),
+        "W": _("sharks one strip to the left"),
+    }.get(direction, "")
+
+
+def compass_legend(width: int | None = None) -> str:
+    """Where a card's compass point sends the sharks (RULES W7), the legend of the arrows
+    beside the cards in the hand and the shark pick: one line ("↑N raft ↓S beach →E right
+    ←W left"), or two of two pairs each when ``width`` cells cannot hold it."""
+    compass = event_text.compass
+    pairs = [
+        f"{compass('N')} {pgettext('compass legend', 'raft')}",
+        f"{compass('S')} {pgettext('compass legend', 'beach')}",
+        f"{compass('E')} {pgettext('compass legend', 'right')}",
+        f"{compass('W')} {pgettext('compass legend', 'left')}",
+    ]
+    line = " ".join(pairs)
+    if width is None or cell_width(line) <= width:
+        return line
+    return f"{pairs[0]} {pairs[1]}\n{pairs[2]} {pairs[3]}"
 
 
 def card_label(card: dict[str, Any]) -> str:
@@ -208,7 +246,8 @@ def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) 
             continue
         text = card_text(str(card.get("key", "")), catalogue.text(card.get("key")))
         name = card_label(card)
-        parts.append(f"{name}: {text}" if text and card.get("kind") != "resource" else name)
+        colon = pgettext("separator", ": ")  # the Chinese colon in Chinese, never ":"
+        parts.append(f"{name}{colon}{text}" if text and card.get("kind") != "resource" else name)
     if not parts:
         return choice_label(choice, view)
     return " · ".join(parts)

@@ -13,6 +13,7 @@ from typing import Any
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import render_event
+from selfish_tui.i18n import _
 from selfish_tui.model import Catalogue, View
 from selfish_tui.since import SinceLastTurn
 
@@ -29,6 +30,46 @@ class LogEntry:
     event: dict[str, Any] | None = None
 
 
+# The client's own lines, which a replay of the game's log does not hold: chat, and the notice
+# a spectator reads once about their chat.
+KEPT = ("chat", "notice")
+
+
+def bot_name(entry: dict[str, Any] | None) -> str | None:
+    """A seat's name in the client's language when the server named its bot "Bot N"
+    (``bot_number``, protocol/PROTOCOL.md "room"), else None: never read from the name, which
+    a human may choose too."""
+    number = (entry or {}).get("bot_number")
+    if isinstance(number, int) and not isinstance(number, bool):
+        return _("Bot {number}").format(number=number)
+    return None
+
+
+def seat_name(entry: dict[str, Any] | None) -> str:
+    """A seat's name as shown: a server bot's in the client's language, else its own."""
+    return bot_name(entry) or str((entry or {}).get("name", "?"))
+
+
+def localise_view(view: View, info: dict[str, Any]) -> View:
+    """``view`` with the server bots' names in the client's language (a copy; the choices, which
+    go back to the server verbatim, are untouched)."""
+    named = {
+        int(entry.get("seat", index)): name
+        for index, entry in enumerate(info.get("seats") or [])
+        if entry and (name := bot_name(entry)) is not None
+    }
+    if not named:
+        return view
+    out = dict(view)
+    names = [str(n) for n in view.get("names") or []]
+    out["names"] = [named.get(index, name) for index, name in enumerate(names)]
+    out["players"] = [
+        dict(p, name=named[p["seat"]]) if p.get("seat") in named else p
+        for p in view.get("players") or []
+    ]
+    return out
+
+
 def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
     """``history`` (a replay of the game's lines, after a reconnect, a resume or a rematch)
     with the chat lines of ``log`` put back after the line they followed when they were said.
@@ -36,13 +77,13 @@ def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
     The server replays the game's lines (perhaps only the latest ones) but not chat, which the
     client alone kept. A replay that does not continue ``log`` (a new game) gets the chat first.
     """
-    game = [entry for entry in log if entry.kind != "chat"]
+    game = [entry for entry in log if entry.kind not in KEPT]
     start = _replay_start(game, history)
     out: list[LogEntry] = []
     before = 0  # game lines of ``log`` before the next chat line
     taken = 0  # lines of ``history`` already in ``out``
     for entry in log:
-        if entry.kind != "chat":
+        if entry.kind not in KEPT:
             before += 1
             continue
         upto = max(taken, min(before - start, len(history)))
@@ -74,7 +115,8 @@ class RoomState:
     edition: str = "space"
     catalogue: Catalogue = field(default_factory=Catalogue)
     info: dict[str, Any] = field(default_factory=dict)
-    view: View | None = None
+    view: View | None = None  # the latest view, bots' names in the client's language
+    raw_view: View | None = None  # the same as the server sent it
     version: int = 0
     log: list[LogEntry] = field(default_factory=list)
     timers: dict[int, float] = field(default_factory=dict)
@@ -86,6 +128,7 @@ class RoomState:
     result_shown: bool = False
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
     keys: KeyRing = field(default_factory=KeyRing)  # which key stands for which card
+    spectator_told: bool = False  # the spectator has read where their chat goes
 
     @property
     def status(self) -> str:
@@ -131,11 +174,21 @@ class RoomState:
                 marks[seat] = "here"
         return marks
 
+    def set_view(self, view: View) -> None:
+        """Keep a view from the server, and the same with the bots' names localised."""
+        self.raw_view = view
+        self.view = localise_view(view, self.info)
+
+    def relocalise(self) -> None:
+        """Say the bots' names again (the language or the seat list changed)."""
+        if self.raw_view is not None:
+            self.view = localise_view(self.raw_view, self.info)
+
     def names(self) -> list[str]:
         """The seats' names: the view's, else the room's seat list's."""
         if self.view is not None and self.view.get("names"):
             return [str(name) for name in self.view["names"]]
-        return [str((entry or {}).get("name", "?")) for entry in self.info.get("seats") or []]
+        return [seat_name(entry) for entry in self.info.get("seats") or []]
 
     def line(self, entry: LogEntry) -> str:
         """A log entry's text in the active language (rendered from its event's key and args;

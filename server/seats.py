@@ -33,6 +33,9 @@ class Seat:
     state: SeatState = SeatState.PRESENT
     level: str = "basic"  # the bot level that plays it (a bot seat, or for its human)
     timeouts: int = 0  # decisions in a row a bot made for the human because time ran out
+    # N of the name "Bot N" the server gave this bot: clients say it in their own language
+    # ("电脑 1") by this number, never by reading the name, which a human may choose too.
+    bot_number: int | None = None
 
     @property
     def kind(self) -> str:
@@ -115,6 +118,7 @@ class Seat:
             "kind": self.kind,
             "player": self.player,
             "level": self.level if self.state is SeatState.BOT else None,
+            "bot_number": self.bot_number,
             "connected": connected,
             "away": self.away,
             "left": self.left,
@@ -128,6 +132,7 @@ class Seat:
             "player": self.player,
             "level": self.level,
             "left": self.left,
+            "bot_number": self.bot_number,
         }
 
     @classmethod
@@ -144,7 +149,13 @@ class Seat:
             None if player is None else str(player),
             state,
             str(record.get("level", "basic")),
+            bot_number=_number(record.get("bot_number")),
         )
+
+
+def _number(value: Any) -> int | None:
+    """A stored bot number (records made before it was stored have none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class Seats:
@@ -209,7 +220,9 @@ class Seats:
         n = 1
         while f"Bot {n}" in taken:
             n += 1
-        seat = self.all[index] = Seat(index, f"Bot {n}", state=SeatState.BOT, level=level)
+        seat = self.all[index] = Seat(
+            index, f"Bot {n}", state=SeatState.BOT, level=level, bot_number=n
+        )
         return seat
 
     def free_seat(self, index: int) -> None:

@@ -49,9 +49,10 @@ class GameOverScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", N_("Rematch")),
-        Binding("l", "choose('leave')", N_("Leave")),
-        # In local play l quits (there is no lobby), and the footer says so.
-        Binding("l", "quit_local", N_("Quit")),
+        # q, as on the table (l is the log there): leave the room, or in local play quit
+        # (there is no lobby).
+        Binding("q", "choose('leave')", N_("Leave")),
+        Binding("q", "quit_local", N_("Quit")),
         Binding("v", "choose('board')", N_("View board")),
         Binding("escape", "choose('board')", N_("View board"), show=False),
         Binding("question_mark", "app.help", N_("Help")),
@@ -96,7 +97,8 @@ class GameOverScreen(ModalScreen[str]):
         elif winner == view.get("seat"):
             text.append(_("You win!") + "\n", style="bold reverse bright_green")
         else:
-            name = result.get("winner_name") or player_name(view, winner)
+            # The view's name: a server bot's is said in the client's language there.
+            name = player_name(view, winner) if view.get("names") else result.get("winner_name")
             text.append(
                 _("{name} wins.").format(name=name) + "\n", style=f"bold {seat_colour(winner)}"
             )
@@ -118,7 +120,7 @@ class GameOverScreen(ModalScreen[str]):
             text.append(" " + _("rematch") + "  ")
         text.append("v", style="bold reverse")
         text.append(" " + _("view the board") + "  ")
-        text.append("l", style="bold reverse")
+        text.append("q", style="bold reverse")
         text.append(" " + (_("quit") if self.selfish.local else _("leave the room")))
         text.append("  ")
         text.append("?", style="bold reverse")
@@ -126,7 +128,7 @@ class GameOverScreen(ModalScreen[str]):
         return text
 
     def action_quit_local(self) -> None:
-        """l in local play: quit (the game is over, nothing to ask)."""
+        """q in local play: quit (the game is over, nothing to ask)."""
         self.dismiss("leave")
 
     def action_choose(self, what: str) -> None:

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
@@ -22,9 +23,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
+from selfish_tui import wrapping
 from selfish_tui.i18n import N_, _, localised, pgettext
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import Catalogue
+
+# The help and the log are Rich text: let their lines break between Chinese characters.
+wrapping.install()
 
 
 def keys_text() -> str:
@@ -129,7 +134,47 @@ def help_markdown(
         edition or "", _("both editions")
     )
     heading = _("Selfish — help ({title})").format(title=title)
-    return f"# {heading}\n\n{keys_text()}\n{rules_for(edition, catalogue, variants)}"
+    return join_wide_breaks(
+        f"# {heading}\n\n{keys_text()}\n{rules_for(edition, catalogue, variants)}"
+    )
+
+
+# A line that starts a block of its own (list item, heading, table row, quote, fence).
+BLOCK_START = re.compile(r"^\s*(?:[-*+] |\d+[.)] |#|\||>|```)")
+
+
+def _wide(character: str) -> bool:
+    return cell_len(character) == 2
+
+
+def join_wide_breaks(markdown: str) -> str:
+    """``markdown`` with the line breaks inside a paragraph removed where a wide (Chinese)
+    character meets them: Markdown reads such a break as a space, which Chinese does not
+    have, so the help showed stray spaces (and broke its lines there) wherever the source
+    text was wrapped."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        previous = out[-1] if out else ""
+        stripped = line.lstrip()
+        if (
+            not fenced
+            and previous.strip()
+            and stripped
+            and not BLOCK_START.match(line)
+            and not previous.lstrip().startswith(("#", "|"))
+            and (_wide(previous.rstrip()[-1]) or _wide(stripped[0]))
+        ):
+            # Beside an emphasis or code mark a space stays: without it Markdown would not
+            # read the mark ("用**↑ ↓**" shows its stars).
+            marks = "*_`"
+            joint = " " if previous.rstrip()[-1] in marks or stripped[0] in marks else ""
+            out[-1] = previous.rstrip() + joint + stripped
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 # The help text's side padding and its scrollbar's width (app.tcss #help-scroll; the gutter is

@@ -5,23 +5,40 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
 
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from selfish_tui.event_text import card_list
-from selfish_tui.i18n import N_, _, pgettext
+from selfish_tui.i18n import N_, _, pgettext, word_cut
 from selfish_tui.model import seat_colour
-from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.state import LogEntry, RoomState, seat_name
 from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.log import GameLog
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
+
+
+HOST_WIDTH = 10
+# The room list's columns and their widths in cells.
+COLUMNS = (
+    (N_("Room"), 4),
+    (N_("Edition"), 15),
+    (N_("Seats"), 5),
+    (N_("Bots"), 4),
+    (N_("Status"), 7),
+    (N_("Timer"), 5),
+    (N_("Host"), HOST_WIDTH),
+    (N_("Watching"), 8),
+)
 
 
 def edition_name(edition: object) -> str:
@@ -55,6 +72,16 @@ def bot_level_name(level: object) -> str:
         "expert": pgettext("bot level", "expert"),
     }
     return words.get(str(level), str(level))
+
+
+class StateCheckbox(Checkbox):
+    """A checkbox whose mark differs by shape, not only by colour: ✓ when on, blank when off
+    (Textual draws the same X for both), so it reads in 16 colours and with NO_COLOR."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super()._button
 
 
 class LobbyScreen(Screen[None]):
@@ -91,18 +118,11 @@ class LobbyScreen(Screen[None]):
         box = self.query_one("#lobby-box")
         box.border_title = _("Selfish — local game") if self.local else _("Selfish — lobby")
         table = self.query_one("#rooms", DataTable)
-        for label, width in (
-            (_("Room"), 4),
-            (_("Edition"), 11),
-            (_("Seats"), 5),
-            (_("Humans"), 6),
-            (_("Bots"), 4),
-            (_("Status"), 7),
-            (_("Timer"), 5),
-            (_("Host"), 12),
-            (_("Watching"), 8),
-        ):
-            table.add_column(label, width=width)
+        # 74 cells at 80 columns (the box's border and padding, a scrollbar, each column's two
+        # cells of padding): "Shipwrecked +V1" whole, and no column out of sight. The humans
+        # are the seats taken less the bots.
+        for label, width in COLUMNS:
+            table.add_column(_(label), width=width)
         table.display = not self.local
         self.set_interval(5.0, self._poll_rooms)
         table.focus()
@@ -153,12 +173,11 @@ class LobbyScreen(Screen[None]):
             cells = [
                 f"{edition} +{variants}" if variants else edition,
                 f"{room.get('filled')}/{room.get('size')}",
-                str(room.get("humans", "")),
                 str(room.get("bots", "")),
                 room_status(room.get("status", "")),
                 timer,
                 # A room whose seated humans all left has no host (null): its bots play on.
-                str(room.get("host") or "—"),
+                word_cut(str(room.get("host") or "—"), HOST_WIDTH),
                 str(room.get("spectators", 0)),
             ]
             table.add_row(
@@ -312,7 +331,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                     id="new-grace",
                 )
                 yield Static("")
-                yield Checkbox(private_label(False), compact=True, id="new-private")
+                yield StateCheckbox(private_label(False), compact=True, id="new-private")
             with Horizontal(id="create-buttons"):
                 yield Button(_("Cancel"), id="cancel", compact=True)
                 yield Button(_("Create"), id="create", variant="primary", compact=True)
@@ -322,7 +341,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         self.query_one("#new-edition", Select).focus()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        # The box's mark differs only by colour, so the label says the state in words.
+        # The label says the state in words too, beside the box's mark.
         event.checkbox.label = private_label(event.value)
 
     def _value(self, widget_id: str) -> Any:
@@ -456,31 +475,36 @@ class WaitingRoomScreen(Screen[None]):
         settings = f"{edition} · {timer} · {private}" + (
             _(" · variants {variants}").format(variants=variants) if variants else ""
         )
-        text.append(f"{settings}\n\n", style="bold")
+        text.append(f"{settings}\n", style="bold")
+        # One row per seat, a long name wrapping under itself, never under the seat's number.
+        seats = Table.grid(padding=(0, 1))
+        seats.add_column(no_wrap=True)
+        seats.add_column(ratio=1)
         for index, entry in enumerate(info.get("seats") or []):
-            text.append(f" {index + 1}. ")
+            number = Text(f"{index + 1}.")
             if not entry:
-                text.append(_("(free seat)") + "\n", style="dim")
+                seats.add_row(number, Text(_("(free seat)"), style="dim"))
                 continue
-            text.append(str(entry.get("name")), style=seat_colour(index))
+            line = Text(seat_name(entry), style=seat_colour(index))
             if entry.get("kind") == "bot":
                 level = bot_level_name(entry.get("level"))
-                text.append("  " + _("bot ({level})").format(level=level), style="dim")
+                line.append("  " + _("bot ({level})").format(level=level), style="dim")
             elif not entry.get("connected", True):
-                text.append("  " + _("offline"), style="dim")
+                line.append("  " + _("offline"), style="dim")
             if entry.get("player") and entry.get("player") == info.get("host"):
-                text.append("  " + _("host"), style="bold")
+                line.append("  " + _("host"), style="bold")
             if index == self.room.seat:
-                text.append("  " + _("(you)"))
-            text.append("\n")
+                line.append("  " + _("(you)"))
+            seats.add_row(number, line)
+        after = Text()
         watchers = info.get("spectators") or []
         if watchers:
             names = card_list([str(w.get("name")) for w in watchers])
-            text.append("\n" + _("Watching: {names}").format(names=names) + "\n")
+            after.append("\n" + _("Watching: {names}").format(names=names) + "\n")
         free = sum(1 for entry in info.get("seats") or [] if not entry)
-        text.append("\n")
+        after.append("\n")
         if self.room.is_host:
-            text.append(
+            after.append(
                 _("You are the host: ")
                 + (
                     _("press s to start.")
@@ -492,21 +516,21 @@ class WaitingRoomScreen(Screen[None]):
                 )
             )
         else:
-            text.append(
+            after.append(
                 _("Tell friends the code {code}. The host starts the game.").format(
                     code=self.room.code
                 )
             )
         door = self.selfish.front_door
         if door.resume_command and self.room.role == "player":
-            text.append(
+            after.append(
                 "\n\n"
                 + _("If you are cut off, `{command}` brings you back to this seat.").format(
                     command=door.resume_command
                 ),
                 style="bold",
             )
-        seats_box.update(text)
+        seats_box.update(Group(text, seats, after))
         self.refresh_bindings()
 
     def add_log(self, entry: LogEntry) -> None:

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Static
 from protocol.lan import LanServer, matching
 from selfish_tui.client import parse_address
 from selfish_tui.discovery import DiscoveryProblem, ServerFinder, ServersChanged
-from selfish_tui.i18n import N_, _, ngettext
+from selfish_tui.i18n import N_, _, ngettext, word_cut
 from selfish_tui.widgets.footer import LocalisedFooter
 
 DEFAULT_PORT = 7777
@@ -31,7 +31,13 @@ QUIET_AFTER = 2.5
 # Seconds between finding the server `selfish connect NAME` names and joining it: others of
 # that name answer the same query within a few hundred milliseconds.
 SETTLE_AFTER = 1.0
-COLUMNS = ((N_("Server"), 24), (N_("Address"), 21), (N_("Players"), 7), (N_("Open rooms"), 10))
+NAME_WIDTH = 24
+COLUMNS = (
+    (N_("Server"), NAME_WIDTH),
+    (N_("Address"), 21),
+    (N_("Players"), 7),
+    (N_("Open rooms"), 10),
+)
 
 
 class ServersScreen(Screen[tuple[str, int]]):
@@ -108,12 +114,14 @@ class ServersScreen(Screen[tuple[str, int]]):
         keep = keys.index(highlighted) if highlighted in keys else row
         table.clear()
         for server in self.servers:
+            # A name up to 40 characters in a 24-cell column: cut after a word, with an ellipsis.
             if server.compatible:
-                name = Text(server.name, style="bold")
+                name = Text(word_cut(server.name, NAME_WIDTH), style="bold")
                 players, rooms = str(server.players), str(server.open_rooms)
             else:
                 label = _("{name} (protocol {protocol})")
-                name = Text(label.format(name=server.name, protocol=server.protocol), style="dim")
+                full = label.format(name=server.name, protocol=server.protocol)
+                name = Text(word_cut(full, NAME_WIDTH), style="dim")
                 players, rooms = "—", "—"
             table.add_row(name, Text(server.address), players, rooms, key=server.key)
         if self.servers:

@@ -13,8 +13,8 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
 from selfish_tui.choice_keys import CHOICE_KEYS
-from selfish_tui.i18n import N_, _, pgettext
-from selfish_tui.model import catalogue_text_for_choice, choice_label
+from selfish_tui.i18n import N_, _, pgettext, word_cut
+from selfish_tui.model import catalogue_text_for_choice, choice_cards, choice_label
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -22,7 +22,7 @@ from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
-from selfish_tui.widgets.strips import StripsBoard
+from selfish_tui.widgets.strips import LABEL_WIDTH, StripsBoard
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
@@ -41,8 +41,9 @@ class TableScreen(Screen[None]):
         Binding("l", "focus_panel('log')", N_("Log")),
         Binding("c", "chat", N_("Chat")),
         Binding("q", "leave", N_("Leave")),
-        # In local play there is no lobby to go back to: q quits, and the footer says so.
-        Binding("q", "quit_local", N_("Quit")),
+        # In local play there is no lobby to go back to: q quits, as ctrl+q does; the footer
+        # lists that once ("^q Quit"), not twice.
+        Binding("q", "quit_local", N_("Quit"), show=False),
         Binding("b", "toggle_bell", N_("Bell"), show=False),
         Binding("g", "show_result", N_("Result"), show=False),
         Binding("escape", "back", N_("Back"), show=False),
@@ -101,12 +102,25 @@ class TableScreen(Screen[None]):
             )
         self.query_one("#chat", Input).display = False
         self._ready = True
+        self._tell_spectator()
         self.reset_log()
         self.show_view()
         self.query_one("#prompt-options", OptionList).focus()
         # Once the table has settled (nobody opens help in its first second): rendering the
         # rules takes the CPU for a moment, which the first frames of the table need more.
         self.set_timer(1.0, self.selfish.prepare_help)
+
+    def _tell_spectator(self) -> None:
+        """Once per room, in the log where chat shows: a spectator's words wait for the end."""
+        room = self.room
+        if room.role == "player" or room.spectator_told or (room.view or {}).get("over", True):
+            return
+        room.spectator_told = True
+        notice = _(
+            "You are watching: your chat reaches the other spectators now and the players "
+            "only after the game, so that nobody can help a player."
+        )
+        room.log.append(LogEntry("notice", notice))
 
     # --- updates from the app -------------------------------------------------------------
 
@@ -173,20 +187,28 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         if self._ready:
-            self._fit_top(event.size.height)
+            self._fit_top(event.size.height, event.size.width)
 
-    def _fit_top(self, screen_height: int | None = None) -> None:
+    def _fit_top(self, screen_height: int | None = None, screen_width: int | None = None) -> None:
         """Give the hand room for every card when the terminal is tall enough.
 
         At 24 rows the top panels keep the board's 11 rows; taller terminals let a big hand
         grow the top (the board then sits in the middle of its panel), keeping 10 rows below.
         """
         height = screen_height if screen_height is not None else self.size.height
-        hand = (self.room.view or {}).get("hand") or []
-        wanted = max(9, len(hand)) + 2
+        # The hand's lines (identical copies share one), and its legend line if it has one.
+        lines = self.query_one(HandPanel).option_count
+        wanted = max(9, lines) + 2
         room_for = height - 3 - 10
         top = max(11, min(wanted, room_for))
         self.query_one("#top").styles.height = top
+        # Strips get at least 10 cells each (a card's short name whole; five strips at 80
+        # columns need more than their 3/5), the hand the rest.
+        seats = int((self.room.view or {}).get("seats", 4))
+        board = LABEL_WIDTH + 2 + seats * 10
+        width = screen_width if screen_width is not None else self.size.width
+        wide = width * 3 // 5 >= board
+        self.query_one(StripsBoard).styles.width = "3fr" if wide else board
         self.query_one(StripsBoard).styles.height = top
         self.query_one(HandPanel).styles.height = top
 
@@ -277,8 +299,12 @@ class TableScreen(Screen[None]):
 
     def on_hand_panel_card_chosen(self, message: HandPanel.CardChosen) -> None:
         message.stop()
-        if (prompt := self._prompt()) is not None:
-            prompt.highlight_card(message.card_id)
+        if (prompt := self._prompt()) is None:
+            return
+        # A line of identical copies: the choice may name any one of them.
+        used = {card for choice in prompt.choices for card in choice_cards(choice)}
+        wanted = [card for card in message.card_ids if card in used] or [message.card_id]
+        prompt.highlight_card(wanted[0])
 
     def on_hand_panel_card_focused(self, message: HandPanel.CardFocused) -> None:
         message.stop()
@@ -302,7 +328,9 @@ class TableScreen(Screen[None]):
 
     def _detail(self, text: str) -> None:
         for detail in self.query("#detail").results(Static):  # none while taken down
-            detail.update(Text(text))
+            # One line: cut after a word, with an ellipsis, to the line's width.
+            width = detail.content_size.width or self.size.width - 2
+            detail.update(Text(word_cut(text, width) if width > 0 else text))
 
     def action_focus_panel(self, widget_id: str) -> None:
         """Move the keyboard to a panel."""

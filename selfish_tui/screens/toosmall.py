@@ -30,7 +30,18 @@ class TooSmallScreen(Screen[None]):
             "ctrl+q quits"
         ).format(width=self.width, height=self.height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
 
+    def on_screen_resume(self) -> None:
+        # Back on top after a dialog above it closed: gone if the terminal has grown since.
+        size = self.app.size
+        if size.width >= MIN_WIDTH and size.height >= MIN_HEIGHT:
+            self.app.call_later(self._leave)
+
+    def _leave(self) -> None:
+        if self.app.screen is self:
+            self.app.pop_screen()
+
     def set_size(self, width: int, height: int) -> None:
         """Update the size shown."""
         self.width, self.height = width, height
-        self.query_one("#too-small", Static).update(self._text())
+        for notice in self.query("#too-small").results(Static):  # none before it is composed
+            notice.update(self._text())

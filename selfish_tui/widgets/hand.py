@@ -12,11 +12,13 @@ from textual.widgets.option_list import Option
 
 from selfish_tui.choice_keys import KeyRing, hand_order
 from selfish_tui.event_text import compass
-from selfish_tui.i18n import _, ngettext
+from selfish_tui.i18n import _, cell_width, ngettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     Catalogue,
     View,
+    compass_legend,
+    compass_meaning,
     playable_cards,
     resource_word,
 )
@@ -33,19 +35,25 @@ class HandPanel(OptionList):
             super().__init__()
 
     class CardChosen(Message):
-        """Enter on a card: the table moves the prompt to the first choice using it."""
+        """Enter on a card: the table moves the prompt to the first choice using it (or, for
+        a line of identical copies, using any of them: ``card_ids``)."""
 
-        def __init__(self, card_id: int) -> None:
+        def __init__(self, card_id: int, card_ids: tuple[int, ...] = ()) -> None:
             self.card_id = card_id
+            self.card_ids = card_ids or (card_id,)
             super().__init__()
 
     def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.catalogue = catalogue or Catalogue()
         self.cards: list[dict[str, Any]] = []
+        # The lines shown: identical copies (same card, same compass point) share one, so a
+        # hand of 12 or more cards still fits the panel at 24 rows.
+        self.rows: list[list[dict[str, Any]]] = []
         self.spectating = False
         self._view: View | None = None
         self._keys: KeyRing | None = None
+        self._subtitle = ""  # the resources and the hand's size
 
     def on_resize(self) -> None:
         # Lines are cut to the panel's width, so a new width needs new lines.
@@ -63,19 +71,28 @@ class HandPanel(OptionList):
         previous = self.highlighted
         # Resources first (by value), then actions by name: a stable order is easier to scan.
         self.cards = hand_order(list(hand or []))
+        self.rows = []
         self.clear_options()
         if hand is None:
             self.add_option(
                 Option(Text(_("  Spectating: hands are hidden."), style="dim"), disabled=True)
             )
-            self.border_subtitle = ""
+            self.border_subtitle = self._subtitle = ""
             return
         if not self.cards:
             self.add_option(Option(Text(_("  No cards."), style="dim"), disabled=True))
         for card in self.cards:
+            # One line a card, never copies folded into one: each card shows its own key.
+            self.rows.append([card])
             key = keys.card_key(card.get("id")) if keys is not None else ""
             line = self._line(card, card.get("id") in playable, key)
             self.add_option(Option(line, id=f"card-{card.get('id')}"))
+        room = len(self.rows) + 2 <= self.scrollable_content_region.height
+        if room and any(card.get("dir") for card in self.cards):
+            # The arrows' legend under the cards, when the panel has rows to spare.
+            width = self.scrollable_content_region.width - 1
+            legend = compass_legend(width if width > 0 else None)
+            self.add_option(Option(Text(legend, style="dim"), disabled=True))
         total = view.get("resources")
         if total is None:
             total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
@@ -86,8 +103,31 @@ class HandPanel(OptionList):
         self.border_subtitle = subtitle.format(
             resource=resource_word(edition), total=total, count=count
         )
-        if self.cards:
-            self.highlighted = min(previous or 0, len(self.cards) - 1)
+        self._subtitle = self.border_subtitle
+        if self.rows:
+            self.highlighted = min(previous or 0, len(self.rows) - 1)
+        self._say_more()
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._say_more()
+
+    def _say_more(self) -> None:
+        """The subtitle, saying how many lines are below the panel's edge, if any (the
+        resource total then stays, the card count is in the board's header)."""
+        height = self.scrollable_content_region.height
+        below = self.option_count - int(self.scroll_y) - height
+        if height <= 0 or below <= 0 or not self.rows:
+            self.border_subtitle = self._subtitle
+            return
+        view = self._view or {}
+        edition = str(view.get("edition", "space"))
+        total = view.get("resources")
+        if total is None:
+            total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
+        self.border_subtitle = _("↓ {count} more · {resource} {total}").format(
+            count=below, resource=resource_word(edition), total=total
+        )
 
     def _line(self, card: dict[str, Any], playable: bool, key: str = "") -> Text:
         line = Text(no_wrap=True, overflow="ellipsis")
@@ -103,14 +143,16 @@ class HandPanel(OptionList):
             line.append(self.card_title(card), style="bold bright_yellow" if playable else "")
         if arrow:
             line.append(f" {arrow}", style="bold")
-        if card.get("kind") != "resource":
-            # The effect, cut to the panel's width; the full text is on the detail line.
-            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
-            if text:
-                line.append(f" — {text}", style="dim")
         # OptionList wraps long prompts; one line per card keeps the whole hand in view.
         width = self.scrollable_content_region.width - 1
-        if width > 10:
+        if card.get("kind") != "resource":
+            # The effect, cut at a word to the panel's width (the ellipsis says there is more);
+            # the full text is on the detail line.
+            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
+            room = width - line.cell_len - 3 if width > 10 else 1000
+            if text and room >= 1:
+                line.append(" — " + word_cut(text, room, inside=False), style="dim")
+        if width > 10 and cell_width(line.plain) > width:
             line.truncate(width, overflow="ellipsis")
         return line
 
@@ -127,17 +169,26 @@ class HandPanel(OptionList):
         if text:
             parts.append(text)
         if card.get("dir"):
-            parts.append(_("compass {compass}").format(compass=compass(card["dir"])))
+            parts.append(
+                _("compass {compass}: {meaning}").format(
+                    compass=compass(card["dir"]), meaning=compass_meaning(str(card["dir"]))
+                )
+            )
         return " — ".join(parts)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         index = event.option_index
-        if 0 <= index < len(self.cards):
-            self.post_message(self.CardFocused(self.describe(self.cards[index])))
+        if 0 <= index < len(self.rows):
+            copies = self.rows[index]
+            text = self.describe(copies[0])
+            if len(copies) > 1:
+                text = _("{count} × {card}").format(count=len(copies), card=text)  # noqa: RUF001
+            self.post_message(self.CardFocused(text))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         index = event.option_index
-        if 0 <= index < len(self.cards):
-            self.post_message(self.CardChosen(int(self.cards[index]["id"])))
+        if 0 <= index < len(self.rows):
+            ids = tuple(int(card["id"]) for card in self.rows[index])
+            self.post_message(self.CardChosen(ids[0], ids))

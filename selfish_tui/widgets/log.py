@@ -21,6 +21,7 @@ KIND_MARKS = {
     "chat": "» ",
     "error": "! ",
     "system": "· ",
+    "notice": "· ",
 }
 
 

@@ -28,9 +28,9 @@ from textual.widgets.option_list import Option
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import card_list, render_prompt
-from selfish_tui.i18n import _
+from selfish_tui.i18n import _, cell_width, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
-from selfish_tui.model import Catalogue, Choice, View, card_label, player_name
+from selfish_tui.model import Catalogue, Choice, View, card_label, compass_legend, player_name
 from selfish_tui.widgets import menu
 from selfish_tui.widgets.menu import Entry
 
@@ -56,6 +56,10 @@ def titles() -> dict[str, str]:
 SETTLE = 0.3
 MARKED = 1.5
 SIGN = 2.5
+# Lines the victim's hand may take above the choices (#prompt-reveal's max-height), and the
+# question with its countdown (#prompt-question's).
+REVEAL_LINES = 3
+QUESTION_LINES = 4
 
 
 def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
@@ -66,7 +70,8 @@ def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
         key = str(card["key"])
         entry = catalogue.cards[key]
         name = card_name(key, str(entry.get("name", key)))
-        return f"{name}: {card_text(key, str(entry.get('text', '')))}"
+        colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
+        return f"{name}{colon}{card_text(key, str(entry.get('text', '')))}"
     question = str(decision.get("prompt", ""))
     names = sorted(
         (entry for entry in catalogue.cards.values() if entry.get("name")),
@@ -76,6 +81,20 @@ def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
         if str(entry["name"]) in question and entry.get("text"):
             return f"{entry['name']}: {entry['text']}"
     return ""
+
+
+def actions_question(legal: list[Choice]) -> str:
+    """The actions prompt naming only what the legal choices allow: an action card to play,
+    change to make, or neither (then only going on is left)."""
+    kinds = {str(choice.get("do")) for choice in legal}
+    play, change = "play" in kinds, "change" in kinds
+    if play and change:
+        return pgettext("prompt", "Play an action card, make change, or go on.")
+    if play:
+        return pgettext("prompt", "Play an action card, or go on.")
+    if change:
+        return pgettext("prompt", "Make change, or go on.")
+    return pgettext("prompt", "Nothing to play or change now: go on.")
 
 
 class PromptPanel(Vertical):
@@ -103,6 +122,7 @@ class PromptPanel(Vertical):
         self._unmark_timer: Timer | None = None
         self._sign_timer: Timer | None = None
         self._hand: list[dict[str, Any]] = []
+        self._revealed: list[dict[str, Any]] = []  # the victim's hand (Hack Suit, Pirate)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-question")
@@ -161,6 +181,7 @@ class PromptPanel(Vertical):
             self._set_title(_("Game over"))
             self._question = _("The game is over.")
             reveal.display = False
+            self._revealed = []
             self.remove_class("mine")
             self._fill()
             return
@@ -176,6 +197,7 @@ class PromptPanel(Vertical):
             ):
                 self._question = _("Your pick is in. Waiting for {names}…").format(names=names)
             reveal.display = False
+            self._revealed = []
             self._fill()
             return
         self.add_class("mine")
@@ -188,6 +210,11 @@ class PromptPanel(Vertical):
         self._question = render_prompt(decision, card_names, view.get("names") or []) or _(
             "Choose:"
         )
+        if kind == "actions":
+            self._question = actions_question(legal)
+        if kind == "pick":
+            for entry in self.entries:
+                entry.note = _("All pick at once; flipped in turn, each pick moves the sharks.")
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
@@ -201,16 +228,46 @@ class PromptPanel(Vertical):
                     )
                 elif entry.choice is not None and entry.choice.get("do") == "block":
                     entry.note = _("Block: your card and theirs are both discarded.")
-        revealed = decision.get("reveal")
-        if revealed:
-            lines = Text(_("Their hand: "), style="bold")
-            lines.append(card_list([card_label(c) for c in revealed]))
-            reveal.update(lines)
-            reveal.display = True
-        else:
-            reveal.display = False
+        self._revealed = list(decision.get("reveal") or [])
+        self._draw_reveal()
         self._fill()
         self.mark_new()
+
+    def on_resize(self) -> None:
+        # The question and the victim's hand are fitted to the panel's width.
+        if self.query("#prompt-question"):
+            self._draw_question()
+        if self._revealed:
+            self._draw_reveal()
+
+    def _draw_reveal(self) -> None:
+        """The victim's hand in at most :data:`REVEAL_LINES` lines: identical cards counted
+        ("Oxygen (1) x4"), and "+N more" for the cards that do not fit (the log's line lists
+        them all)."""
+        reveal = self.query_one("#prompt-reveal", Static)
+        if not self._revealed:
+            reveal.display = False
+            self._revealed = []
+            return
+        counts: dict[str, int] = {}
+        for card in self._revealed:
+            label = card_label(card)
+            counts[label] = counts.get(label, 0) + 1
+        items = [label if n == 1 else f"{label} ×{n}" for label, n in counts.items()]  # noqa: RUF001
+        width = reveal.content_size.width or max(10, self.size.width - 4)
+        head = _("Their hand: ")
+        for shown in range(len(items), -1, -1):
+            body = card_list(items[:shown]) if shown else ""
+            if shown < len(items):
+                more = _("+{count} more").format(count=len(items) - shown)
+                body = f"{body} {more}" if body else more
+            lines = Text(head + body).wrap(self.app.console, width)
+            if len(lines) <= REVEAL_LINES:
+                break
+        text = Text(head, style="bold")
+        text.append(body)
+        reveal.update(text)
+        reveal.display = True
 
     def mark_new(self, settle: bool = True) -> None:
         """Mark the prompt as new; with ``settle``, ignore choice keys for a moment."""
@@ -274,7 +331,9 @@ class PromptPanel(Vertical):
         # key, where "singles" read as a choice "s" (found playing in tmux).
         row = Table.grid()
         row.add_column(width=2, no_wrap=True)
-        row.add_column(ratio=1)
+        # "fold": a line that fills the column exactly keeps its last word (Rich would put an
+        # ellipsis over it when the line ends in a wide character and a space).
+        row.add_column(ratio=1, overflow="fold")
         row.add_row(Text(entry.key or " ", style="bold"), line)
         return row
 
@@ -294,8 +353,28 @@ class PromptPanel(Vertical):
                 _("{left}s left").format(left=left) + "\n",
                 style="bold bright_red" if left <= 5 else "bold",
             )
-        text.append(question, style="bold" if self.choices else "dim")
+        legend = self.kind == "pick" and self.group is None
+        # In the lines the panel keeps for it (#prompt-question's max-height): a question that
+        # would be cut there (five long names to wait for) ends after a word with an ellipsis.
+        room = QUESTION_LINES - (self.deadline is not None) - legend
+        text.append(self._fitted(question, room), style="bold" if self.choices else "dim")
+        if legend:
+            # What the arrows on the cards do to the sharks (RULES W7).
+            text.append("\n" + compass_legend(), style="dim")
         self.query_one("#prompt-question", Static).update(text)
+
+    def _fitted(self, question: str, lines: int) -> str:
+        """``question`` cut after a word so that it wraps into at most ``lines`` lines."""
+        width = self.query_one("#prompt-question", Static).content_size.width
+        if width <= 0 or not self.is_mounted:
+            return question
+        fitted = question
+        while len(Text(fitted).wrap(self.app.console, width)) > max(1, lines):
+            shorter = word_cut(question, max(1, cell_width(fitted) - width // 2))
+            if shorter == fitted or len(shorter) <= 1:
+                break
+            fitted = shorter
+        return fitted
 
     def settled(self) -> bool:
         """Whether choice keys count now (not in the moment after a new prompt appeared)."""

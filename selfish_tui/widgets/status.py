@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from selfish_tui import clock
 from selfish_tui.event_text import card_list
-from selfish_tui.i18n import _, pgettext
+from selfish_tui.i18n import _, pgettext, word_cut
 from selfish_tui.model import View, player_name, seat_colour
 from selfish_tui.plain import fit
 
@@ -118,12 +118,40 @@ class StatusLine(Static):
     def _redraw(self) -> None:
         self.update(self.summary())
 
+    def on_resize(self) -> None:
+        self._redraw()
+
     def summary(self) -> Text:
-        """The status line's content."""
+        """The status line's content: whole parts only, the least needed left out first when
+        the line is wider than the widget (never a part cut in the middle)."""
+        parts = self._parts()
+        width = self.content_size.width or 78
+        kept = list(parts)
+        while len(kept) > 1 and sum(part.cell_len for _rank, part in kept) > width:
+            kept.remove(max(kept, key=lambda item: item[0]))
+        excess = sum(part.cell_len for _rank, part in kept) - width
+        if excess > 0:
+            # One part is too long on its own (five long names): cut it at a word.
+            rank, last = kept[-1]
+            short = word_cut(last.plain, max(1, last.cell_len - excess))
+            kept[-1] = (rank, Text(short, style=last.style))
         line = Text(no_wrap=True, overflow="ellipsis")
+        for _rank, part in kept:
+            line.append_text(part)
+        if len(kept) < len(parts) and line.cell_len < width:
+            line.append("…", style="dim")  # something was left out
+        return line
+
+    def _parts(self) -> list[tuple[int, Text]]:
+        """(rank, part) in the order shown; the highest rank is left out first."""
+        parts: list[tuple[int, Text]] = []
+
+        def add(rank: int, text: str, style: str = "") -> None:
+            parts.append((rank, Text(text, style=style)))
+
         if self.connection_note:
-            line.append(f" {self.connection_note} ", style="bold reverse bright_red")
-            line.append(" ")
+            add(0, f" {self.connection_note} ", "bold reverse bright_red")
+            add(0, " ")
         view = self.view_data
         if view is not None and self.takeovers and not view.get("over"):
             # First after connection trouble: everyone at the table must see it, in 80 columns.
@@ -131,56 +159,54 @@ class StatusLine(Static):
             text = takeover_text(
                 reason, player_name(view, seat), deadline - clock.now(), seat == self.me
             )
-            line.append(f" {text} ", style="bold reverse yellow")
+            add(0, f" {text} ", "bold reverse yellow")
             if len(self.takeovers) > 1:
-                line.append(f" +{len(self.takeovers) - 1}", style="bold")
-            line.append(" ")
+                add(0, f" +{len(self.takeovers) - 1}", "bold")
+            add(0, " ")
         if self.away:
-            line.append(_(" away: a bot plays for you until you choose "), style="bold reverse")
-            line.append(" ")
+            add(1, _(" away: a bot plays for you until you choose "), "bold reverse")
+            add(1, " ")
         if view is None:
-            line.append(_("Not in a game."))
-            return line
+            add(2, _("Not in a game."))
+            return parts
         left = self.seconds_left()
         if left is not None and not view.get("over"):
             # First, so that a long line never cuts the countdown off.
-            line.append(
-                _("{left}s left").format(left=left), style="bold reverse" if left <= 5 else "bold"
-            )
-            line.append(" · ")
+            add(0, _("{left}s left").format(left=left), "bold reverse" if left <= 5 else "bold")
+            add(0, " · ")
         edition = _("Shipwrecked") if view.get("edition") == "shipwrecked" else _("Space")
-        line.append(edition, style="bold")
+        add(6, edition, "bold")
         if self.room:
-            line.append(f" {self.room}", style="dim")
-        line.append(_(" · turn {turn} · ").format(turn=view.get("turn", 0)))
+            add(7, f" {self.room}", "dim")
+        add(5, _(" · turn {turn} · ").format(turn=view.get("turn", 0)))
         if view.get("over"):
             winner = view.get("winner")
-            line.append(_("game over: "), style="bold")
-            line.append(
+            add(2, _("game over: "), "bold")
+            add(
+                2,
                 _("{name} wins").format(name=player_name(view, winner))
                 if winner is not None
-                else _("nobody wins")
+                else _("nobody wins"),
             )
-            return line
+            return parts
         active = view.get("active")
         me = view.get("seat")
         if active == me and me is not None:
-            line.append(_("your turn"), style="bold reverse bright_green")
+            add(2, _("your turn"), "bold reverse bright_green")
         else:
-            turn = _("{name}'s turn").format(name=player_name(view, active))
-            line.append(turn, style=seat_colour(active))
+            add(2, _("{name}'s turn").format(name=player_name(view, active)), seat_colour(active))
         waiting = [p for p in view.get("pending", []) if not p.get("done")]
         if view.get("legal"):
             phase = str(view.get("phase", ""))
-            line.append(f" · {phases().get(phase, phase)}")
-            line.append(" · ")
-            line.append(_("you decide"), style="bold reverse")
+            add(4, f" · {phases().get(phase, phase)}")
+            add(3, " · ")
+            add(3, _("you decide"), "bold reverse")
         elif [p["seat"] for p in waiting] == [active]:
             # Only the player whose turn it is: the phase says what they are doing.
             kind = kind_words().get(str(waiting[0].get("kind")), "")
-            line.append(f" · {kind.removeprefix('to ')}".rstrip(" ·"))
+            add(4, f" · {kind.removeprefix('to ')}".rstrip(" ·"))
         elif waiting:
             names = card_list([player_name(view, p["seat"]) for p in waiting])
             kind = kind_words().get(str(waiting[0].get("kind")), "")
-            line.append(_(" · waiting for {names} {kind}").format(names=names, kind=kind).rstrip())
-        return line
+            add(3, _(" · waiting for {names} {kind}").format(names=names, kind=kind).rstrip())
+        return parts

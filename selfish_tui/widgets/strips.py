@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from selfish_tui.i18n import _, ngettext, pgettext
+from selfish_tui.i18n import _, ngettext, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     SHARK,
@@ -63,6 +63,7 @@ class StripsBoard(Widget, can_focus=True):
         # Seats whose hand size changed with the latest view (a steal, a payment, a draw): the
         # board does not show those moves, the header does.
         self._hands_changed: set[int] = set()
+        self._swapped: set[int] = set()  # seats whose character changed strips last move
 
     def update_view(self, view: View, presence: dict[int, str] | None = None) -> None:
         """Show a new view; cells that changed since the last one are marked as the last move."""
@@ -74,6 +75,16 @@ class StripsBoard(Widget, can_focus=True):
                 # visible while cards are played or paid.
                 self._changed = {cell for cell, _ in changed}
             before = {p["seat"]: p.get("hand_count") for p in previous.get("players", [])}
+            columns = {p["seat"]: p.get("col") for p in previous.get("players", [])}
+            moved = {
+                p["seat"]
+                for p in view.get("players", [])
+                if p["seat"] in columns and columns[p["seat"]] != p.get("col")
+            }
+            if changed:
+                # A swap (Wormhole, Whirlpool) moves characters to other strips, and the
+                # headers follow them: ⇄ marks the swapped ones until the board next changes.
+                self._swapped = moved
             self._hands_changed = {
                 p["seat"]
                 for p in view.get("players", [])
@@ -132,13 +143,19 @@ class StripsBoard(Widget, can_focus=True):
                 you = _(" (you)") if player["seat"] == view.get("seat") else ""
                 name = f"{player['name']}{you}"
                 parts.append(_("{name} stands here{state}").format(name=name, state=state))
+                count = int(player.get("hand_count", 0))
+                held = ngettext("{count} card", "{count} cards", count).format(count=count)
+                presence = presence_words().get(self.presence.get(player["seat"], ""), "")
+                parts.append(f"{held} · {presence}" if presence else held)
         for cell in view.get("board", []):
             if (cell["col"], cell["row"]) == (col, row):
                 card = cell["card"]
                 key = str(card.get("key", ""))
                 text = card_text(key, self.catalogue.text(card.get("key")))
                 shark = _(" Shark icon.") if card.get("shark") else ""
-                parts.append(f"{card_name(key, str(card.get('name')))}: {text}{shark}".strip())
+                colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
+                name = card_name(key, str(card.get("name")))
+                parts.append(f"{name}{colon}{text}{shark}".strip())
         sharks = sum(1 for s in view.get("sharks", []) if tuple(s) == (col, row))
         if sharks:
             parts.append(_("a shark swims here") if sharks == 1 else _("two sharks swim here"))
@@ -177,7 +194,12 @@ class StripsBoard(Widget, can_focus=True):
             p = standing.get(col) or players.get(col, {})
             seat = p.get("seat", col)
             out.append(f"{col + 1}", style="dim")
-            out.append("▶" if seat in pending and not over else " ", style="bold")
+            if seat in pending and not over:
+                out.append("▶", style="bold")
+            elif seat in self._swapped:
+                out.append("⇄", style="bold bright_magenta")
+            else:
+                out.append(" ")
             # Cut in cells, not characters: a wide or combining name keeps its column.
             name = fit(str(p.get("name", "?")), colw - 3)
             style = seat_colour(seat)
@@ -192,17 +214,18 @@ class StripsBoard(Widget, can_focus=True):
             seat = p.get("seat", col)
             count = int(p.get("hand_count", 0))
             words = presence_words()
-            short = _("{count}c").format(count=count)
+            # Whole words only: the hand size, and the seat's state when there is room for
+            # both; a narrow column says the state alone (the cursor's line gives the count).
+            cards = ngettext("{count} card", "{count} cards", count).format(count=count)
             if not p.get("alive", True):
                 state = _("dead")
             elif self.presence.get(seat) in words:
-                state = f"{short} {words[self.presence[seat]]}"
+                word = words[self.presence[seat]]
+                state = f"{cards} {word}" if cells(f"{cards} {word}") <= colw - 1 else word
             else:
-                state = ngettext("{count} card", "{count} cards", count).format(count=count)
-                if cells(state) > colw - 2:
-                    state = short
+                state = cards
             if p.get("flared"):
-                state += " ☀"
+                state = f"{word_cut(state, colw - 3)} ☀"
             cell = fit(state, colw - 1)
             style = "dim" if not p.get("alive", True) else ""
             if seat in self._hands_changed:

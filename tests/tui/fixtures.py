@@ -63,6 +63,9 @@ def room_message(game: Game, seat: int | None = 0, status: str = "playing") -> d
                 "kind": "human" if human else "bot",
                 "player": "p0" if human else None,
                 "level": None if human else "basic",
+                # As the server names the bots it seats ("Bot N"); a bot seat named otherwise
+                # plays on for a human who left.
+                "bot_number": index if not human and name == f"Bot {index}" else None,
                 "connected": True,
                 "away": False,
                 "left": False,
@@ -141,3 +144,73 @@ def offline_app() -> SelfishApp:
     app = SelfishApp(name="Ann")
     app.player_id = "p0"
     return app
+
+
+# --- the hostile table: five seats, the longest names, the longest hand ----------------------
+
+#: Five names of 24 characters (the most a name may have): wide Chinese ones (48 cells), one
+#: long word, words that a cut could split, and a server bot (said in the client's language).
+LONG_NAMES = [
+    "Maximilian Bartholomew X",
+    "欧阳娜娜欧阳娜娜欧阳娜娜欧阳娜娜欧阳娜娜欧阳娜娜",
+    "Bot 1",
+    "Wolfeschlegelsteinhausen",
+    "司马相如司马相如司马相如司马相如司马相如司马相如",
+]
+#: Which of LONG_NAMES the server seated as its bots (seat: N of "Bot N"); the others are humans.
+LONG_BOTS = {2: 1}
+
+
+def big_hand(cards: int = 8) -> Callable[[Any], None]:
+    """An ``arrange`` giving seat 0 ``cards`` more action cards, each of another kind (or, in
+    Shipwrecked, another compass point) while there are: a hand of 13 or more."""
+
+    def arrange(state: Any) -> None:
+        seen: set[str] = set()
+        for card in list(reversed(state.draw)):
+            if len(seen) >= cards:
+                break
+            if card.is_action and card.sig not in seen:
+                seen.add(card.sig)
+                state.draw.remove(card)
+                state.hands[0].append(card)
+
+    return arrange
+
+
+def hostile_game(edition: str, stop: Stop | None, seeds: range = range(1, 400)) -> Game:
+    """The first seeded five-seat game with :data:`LONG_NAMES` and a big hand for seat 0 that
+    reaches ``stop`` (with None: played to its end)."""
+    for seed in seeds:
+        game = drive(
+            Game(edition, LONG_NAMES, seed=seed, arrange=big_hand()),
+            stop or (lambda g: False),
+            seed=seed,
+        )
+        if stop is None or (not game.over and stop(game)):
+            return game
+    raise AssertionError("no seed reached the wanted moment")
+
+
+def hostile_room(game: Game, status: str = "playing") -> dict[str, Any]:
+    """The ``room`` message of a hostile game: seat 0 hosts, LONG_BOTS are server bots, the
+    rest are humans (one of them away, one disconnected)."""
+    info = room_message(game, 0, status)
+    for entry in info["seats"]:
+        seat = entry["seat"]
+        bot = seat in LONG_BOTS
+        entry.update(
+            kind="bot" if bot else "human",
+            player=None if bot else f"p{seat}",
+            level="basic" if bot else None,
+            bot_number=LONG_BOTS.get(seat),
+        )
+    info["seats"][3].update(away=True)
+    info["seats"][4].update(connected=False)
+    return info
+
+
+def feed_hostile(app: SelfishApp, game: Game) -> None:
+    """:func:`feed_game` for a hostile game, with its room message."""
+    feed_game(app, game, 0)
+    app.feed(hostile_room(game, "over" if game.over else "playing"))

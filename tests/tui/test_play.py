@@ -83,8 +83,8 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
         await wait_for(pilot, lambda: table_shown(app))
         await play_to_end(pilot, app, random.Random(3))
         assert room.view is not None and room.view["over"]
-        # Leaving returns to the lobby, which lists rooms again.
-        await pilot.press("l")
+        # Leaving (q, as on the table) returns to the lobby, which lists rooms again.
+        await pilot.press("q")
         await wait_for(pilot, lambda: app.screen is app.lobby)
 
 

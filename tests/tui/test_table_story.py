@@ -8,7 +8,7 @@ import socket
 import pytest
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import Checkbox
+from textual.widgets import Checkbox, Static
 from textual.widgets._toast import Toast
 
 from selfish_tui import cli
@@ -49,9 +49,12 @@ async def test_the_private_checkbox_says_its_state_in_words() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, CreateRoomScreen))
         box = app.screen.query_one("#new-private", Checkbox)
         assert "Private: no" in str(box.label)
+        off = box._button.plain
         box.toggle()
         await pilot.pause()
         assert "Private: yes" in str(box.label)
+        # The mark itself differs, not only its colour: ✓ for yes, blank for no.
+        assert box._button.plain != off and "✓" in box._button.plain and "✓" not in off
 
 
 async def test_the_status_line_fits_80_columns_with_the_countdown_first() -> None:
@@ -296,7 +299,8 @@ async def test_a_sent_choice_is_not_left_under_your_move_new(
 @pytest.mark.parametrize("local", [True, False])
 async def test_the_game_over_dialog_shows_its_own_keys_in_the_footer(local: bool) -> None:
     """Found playing in tmux: over the result the footer still showed the table's keys, "l Log"
-    among them, while l there quits (or leaves the room)."""
+    among them. The dialog's leave key is q, as on the table (l means Log there), and in local
+    play, where q quits, the footer says Quit once (^q), not twice."""
     from textual.widgets._footer import FooterKey
 
     from selfish_tui.screens.gameover import GameOverScreen
@@ -312,10 +316,18 @@ async def test_the_game_over_dialog_shows_its_own_keys_in_the_footer(local: bool
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.pause()
         keys = {(key.key_display, key.description) for key in app.screen.query(FooterKey)}
-        assert ("l", "Quit" if local else "Leave") in keys
+        if local:
+            assert [key for key, description in keys if description == "Quit"] == ["q"]
+        else:
+            assert ("q", "Leave") in keys
+        assert not any(key == "l" for key, _ in keys)
         assert ("?", "Help") in keys and ("v", "View board") in keys
         assert not any(description in ("Log", "Chat", "Prompt") for _, description in keys)
-        await pilot.press("l")
+        assert "q " in str(app.screen.query_one("#gameover-keys", Static).render())
+        await pilot.press("l")  # nothing: l is the log's key elsewhere
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("q")
         if local:
             await wait_for(pilot, lambda: not app.is_running, timeout=5)
         else:

@@ -135,9 +135,9 @@ async def test_the_last_move_and_changed_hand_sizes_are_underlined() -> None:
         victim["hand_count"] -= 1
         board.update_view(after)
         marked = _underlined(board.render())
-        counts = sorted(m for m in marked if m[:1].isdigit())  # "3 cards", or "3c" when narrow
+        counts = sorted(m for m in marked if m[:1].isdigit())  # "3 cards", or "3…" when narrow
         assert len(counts) == 2
-        assert {c.split()[0].rstrip("c") for c in counts} == {
+        assert {c.split()[0].rstrip("…") for c in counts} == {
             str(thief["hand_count"]),
             str(victim["hand_count"]),
         }
