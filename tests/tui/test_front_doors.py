@@ -4,9 +4,11 @@ from the moment they sit down."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 
 import pytest
+from rich.console import Console
 from textual.widgets import Static
 
 from selfish_tui import i18n
@@ -131,5 +133,7 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
         )
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
         await pilot.pause()
-        seats = str(app.screen.query_one("#seats", Static).render())
-        assert COMMAND in " ".join(seats.split())
+        box = app.screen.query_one("#seats", Static)
+        console = Console(width=box.content_size.width, record=True, file=io.StringIO())
+        console.print(box.content)
+        assert COMMAND in " ".join(console.export_text().split())
