@@ -25,6 +25,7 @@ from typing import Any
 
 import asyncssh
 
+from server.addresses import address_group
 from server.config import ServerConfig, default_db_path
 from server.gateway.admission import Admission
 from server.gateway.link import LinkSession, socket_path, start_link
@@ -238,7 +239,10 @@ class Connection(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername")
         if isinstance(peer, tuple):
-            self.address, self.peer = str(peer[0]), f"{peer[0]}:{peer[1]}"
+            # the gateway's per-address limits count an IPv6 client as its network, as the
+            # game server's do (one hosting customer has a whole /64)
+            self.address = address_group(str(peer[0]), self.gateway.config.ipv6_prefix)
+            self.peer = f"{peer[0]}:{peer[1]}"
         local = conn.get_extra_info("sockname")
         if isinstance(local, tuple):
             self.local_host = str(local[0]).removeprefix("::ffff:")

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import pytest
 
+from server.config import ServerConfig
 from server.gateway.admission import Admission, Buckets
+from server.gateway.server import Connection
 from server.gateway.terminal import Goto, Resume, parse_command
 
 
@@ -114,3 +119,30 @@ def test_refused_connections_kept_open_are_few_per_address() -> None:
     assert admission.refuse("b")
     admission.forget_refused("a")
     assert admission.refuse("a")
+
+
+class FakeSSH:
+    """What Connection.connection_made reads of an asyncssh connection."""
+
+    def __init__(self, peer: str) -> None:
+        self.info = {"peername": (peer, 50000), "sockname": ("::1", 2222)}
+        self.aborted = False
+
+    def get_extra_info(self, name: str) -> Any:
+        return self.info[name]
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_an_ipv6_network_counts_as_one_address() -> None:
+    """Two addresses of one /64 share the per-address limits; another /64 does not."""
+    admission = Admission(8, 1, 100.0, 100, 5.0)  # one connection per address
+    gateway = SimpleNamespace(admission=admission, config=ServerConfig())
+    first, second, other = (Connection(gateway) for _ in range(3))  # type: ignore[arg-type]
+    first.connection_made(FakeSSH("2001:db8:1:2::10"))  # type: ignore[arg-type]
+    second.connection_made(FakeSSH("2001:db8:1:2:ffff::99"))  # type: ignore[arg-type]
+    other.connection_made(FakeSSH("2001:db8:1:3::10"))  # type: ignore[arg-type]
+    assert first.refused is None and other.refused is None
+    assert second.refused == "too many SSH sessions from your address"
+    assert set(admission.per_address) == {"2001:db8:1:2::/64", "2001:db8:1:3::/64"}
