@@ -487,10 +487,10 @@ def create_room(person: Person, edition: str) -> bool:
         time.sleep(0.2)
         press(session, "Enter")
         time.sleep(0.3)
-    # Edition, seats, bots, level, timer, private, Cancel: seven fields to the Create button.
-    for _field in range(7):
-        press(session, "Tab")
-        time.sleep(0.05)
+    # Shift+Tab from the first field (the edition) wraps to the last one, the Create button,
+    # whatever rows lie between.
+    press(session, "BTab")
+    time.sleep(0.1)
     press(session, "Enter")
     if wait_for_text(session, words.start, 5) is None:
         person.problems.append("the waiting room did not show")
