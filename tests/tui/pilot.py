@@ -19,6 +19,16 @@ from selfish_tui.widgets.prompt import PromptPanel
 WEIGHTS = {"move": 8, "done": 3, "stay": 2, "play": 2, "accept": 2, "block": 2}
 
 
+class Clock:
+    """A clock the test moves by hand (``clock.t``): patched over ``selfish_tui.clock.now``."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
 def pick(legal: list[dict[str, Any]], rng: random.Random) -> int:
     """Index of the choice to make: weighted, and never a fatal one if anything else exists."""
     indices = [i for i, c in enumerate(legal) if not c.get("fatal")] or list(range(len(legal)))

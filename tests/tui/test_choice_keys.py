@@ -22,7 +22,7 @@ from selfish_tui.widgets.prompt import PromptPanel
 from server.engine import Game
 
 from .fixtures import NAMES4, ROOM, feed_game, find_game, offline_app
-from .pilot import keys_for, press_choice, wait_for
+from .pilot import Clock, keys_for, press_choice, wait_for
 from .test_snapshots import deciding
 
 EDITIONS = [("space", ()), ("space", ("V1",)), ("shipwrecked", ())]
@@ -168,14 +168,6 @@ def test_the_issues_example_play_tether_then_one_is_not_another_card() -> None:
     for card, key in others.items():
         if any(c["id"] == card for c in after["hand"]):
             assert ring.card_key(card) == key
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture

@@ -19,18 +19,8 @@ from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
-from .pilot import keys_for, table_shown, wait_for
+from .pilot import Clock, keys_for, table_shown, wait_for
 from .test_snapshots import deciding
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture

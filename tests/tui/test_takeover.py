@@ -16,18 +16,10 @@ from selfish_tui.widgets.status import StatusLine
 from server.engine import Game
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
-from .pilot import table_shown, wait_for
+from .pilot import Clock, table_shown, wait_for
 from .test_hostile import screen_text
 
 BOB = "[b]Bob[/b]"  # markup-like: it must stay literal
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture
