@@ -1,7 +1,6 @@
 """`selfish web` at the HTTP and websocket level (aiohttp as the browser): an identity per
 browser kept across reloads, page limits with a readable refusal, the Origin check, and a page
-that reflects no Host header, loads nothing from elsewhere and lists no directory (issue 26 item
-2, issue 27 items 15-17)."""
+that reflects no Host header, loads nothing from elsewhere and lists no directory ."""
 
 from __future__ import annotations
 

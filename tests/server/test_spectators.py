@@ -1,4 +1,4 @@
-"""Spectators (issue 14 item 13): they come back to their room after a restart, never host, and
+"""Spectators: they come back to their room after a restart, never host, and
 their chat during a game reaches the other spectators only; the players read it at the end."""
 
 from __future__ import annotations
