@@ -180,7 +180,7 @@ class EmbeddedServer:
             self._ready.set()
 
     async def _serve(self) -> None:
-        from server.tcp import start_server
+        from server.net.tcp import start_server
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
@@ -213,7 +213,7 @@ class EmbeddedServer:
             return 0
 
         async def count() -> int:
-            from server.room import Status
+            from server.rooms.room import Status
 
             return sum(1 for r in self._running.lobby.rooms.values() if r.status == Status.PLAYING)
 

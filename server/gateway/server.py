@@ -25,14 +25,14 @@ from typing import Any
 
 import asyncssh
 
-from server.addresses import address_group
 from server.config import ServerConfig, default_db_path
 from server.gateway.admission import Admission
 from server.gateway.link import LinkSession, socket_path, start_link
 from server.gateway.resume import ResumeBook, Seat
 from server.gateway.spawner import Spawner
 from server.gateway.terminal import TERM_PATTERN, Goto, Resume, TerminalSession
-from server.tcp import RunningServer
+from server.limits.addresses import address_group
+from server.net.tcp import RunningServer
 
 log = logging.getLogger("selfish.gateway")
 

@@ -1,6 +1,6 @@
 """What the server sends: a builder for every server→client message of a room's life (``room``,
 ``events``, ``timer``, ``game_over``, ``chat``, ``bye``, ``error``; ``state`` frames are
-``server.wire``'s), and :class:`Broadcaster`, which sends them to a room's members.
+``server.rooms.wire``'s), and :class:`Broadcaster`, which sends them to a room's members.
 
 A message that every member reads alike is encoded once for all of them; a ``state`` frame is
 the shared public part, packed once per change, and each seat's own part.
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import EngineError, Event, GameOver, IllegalChoice, NotYourDecision
-from server.grace import Reason
-from server.seats import Seat
-from server.wire import StateFrames, encode
+from server.rooms.grace import Reason
+from server.rooms.seats import Seat
+from server.rooms.wire import StateFrames, encode
 
 if TYPE_CHECKING:
-    from server.room import Room
+    from server.rooms.room import Room
 
 Message = dict[str, Any]
 
@@ -79,7 +79,7 @@ def timer_message(
     grace: Iterable[tuple[int, Reason, float]] = (),
 ) -> Message:
     """The ``timer`` message: the seats whose humans have a deadline and their seconds left;
-    ``grace``, the seats whose bot takes over in so many seconds, and why (server.grace)."""
+    ``grace``, the seats whose bot takes over in so many seconds, and why (server.rooms.grace)."""
     return {
         "type": "timer",
         "room": room,
