@@ -13,7 +13,7 @@
   quitting would stop games.
 * :func:`run_bot` and :func:`run_simulate` are what `selfish bot ...` and `selfish simulate ...`
   dispatch to; keeping them here means every import of ``server`` by the client lives in this
-  file (tests/tui/test_imports.py checks that), and `selfish connect` never loads it.
+  file (tests/test_import_graph.py checks that), and `selfish connect` never loads it.
 
 A thread (not the app's own event loop) hosts the server so that bots thinking or the store
 committing never stall the interface, and so that the server starts and stops independently of

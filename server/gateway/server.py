@@ -316,6 +316,14 @@ class Connection(asyncssh.SSHServer):
         if self._conn is not None:
             self._conn.close()
 
+    def client_argv(self, goto: Goto | None, resume: Resume | None) -> list[str]:
+        """The arguments of this connection's session's client (:meth:`Gateway.client_argv`)."""
+        return self.gateway.client_argv(self, goto, resume)
+
+    def client_env(self, term: str, sent: Any) -> dict[str, str]:
+        """The environment of this connection's session's client (:meth:`Gateway.client_env`)."""
+        return self.gateway.client_env(term, sent, self)
+
     def session_closed(self) -> None:
         """The connection's session has ended: it may open another, soon, or go."""
         if self._conn is not None and not self._logging_in:

@@ -11,8 +11,9 @@ replies to ``conn`` before anything it broadcasts: a client reads ``ok``, then t
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
@@ -36,19 +37,48 @@ from protocol.messages import (
     reply,
 )
 from server.engine import CATALOGUE, Edition, check_variants
+from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
+from server.limits.ratelimit import Limits
 from server.lobby.players import Connection, Message, Player
-from server.rooms.room import Room, Status
+from server.rooms.presence import PresenceBroadcasts
+from server.rooms.room import Hub, Room, Status
 from server.rooms.room_list import rooms_frame
+from server.rooms.vacancy import Vacancy
 from server.rooms.wire import encode
-
-if TYPE_CHECKING:
-    from server.lobby.lobby import Lobby
 
 log = logging.getLogger("selfish.server")
 
+
+class Lobby(Hub, Protocol):
+    """What the handlers need of the lobby (``server.lobby.lobby.Lobby`` is it): declared here
+    so that the lobby imports its handlers, not the other way round."""
+
+    @property
+    def errors(self) -> ErrorLog: ...
+    @property
+    def limits(self) -> Limits: ...
+    @property
+    def presence(self) -> PresenceBroadcasts: ...
+    @property
+    def vacancy(self) -> Vacancy: ...
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def rooms_by_address(self) -> Counter[str]: ...
+
+    def add_room(self, room: Room, creator: str | None) -> None:
+        """Open ``room`` under its code, counted for the address it was created from."""
+
+    def new_code(self, public: bool = True) -> str:
+        """A free room code."""
+
+    def reclaim_room(self) -> bool:
+        """On a full server: close the idlest waiting or finished room, if one may go."""
+
+
 R = TypeVar("R", bound=Request)
-Handler = Callable[["Lobby", Connection, Player, R], None]
+Handler = Callable[[Lobby, Connection, Player, R], None]
 
 #: Request class -> its handler: every request of ``protocol.messages.REQUESTS`` but ``hello``.
 HANDLERS: dict[type[Request], Handler[Any]] = {}

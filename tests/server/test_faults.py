@@ -345,15 +345,10 @@ async def test_one_address_cannot_fill_the_server_with_abandoned_games(
     assert [(await zombie(n))["type"] for n in range(2)] == ["joined", "joined"]
     assert (await zombie(2)).get("code") == "too_many_rooms"
     # The abandoned games stay (their players may come back) but count for that address only.
-    assert (
-        len(server.lobby.rooms) == 3 and server.lobby.rooms_by_address["127.0.0.1"] == 3
-    )
+    assert len(server.lobby.rooms) == 3 and server.lobby.rooms_by_address["127.0.0.1"] == 3
     # A room that closes gives its place back.
     await host.request({"type": "leave_room", "room": code})
-    assert (
-        code not in server.lobby.rooms
-        and server.lobby.rooms_by_address["127.0.0.1"] == 2
-    )
+    assert code not in server.lobby.rooms and server.lobby.rooms_by_address["127.0.0.1"] == 2
     assert (await zombie(3))["type"] == "joined"
 
 
