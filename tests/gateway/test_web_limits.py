@@ -20,8 +20,8 @@ import pytest
 import pytest_asyncio
 
 from server.config import ServerConfig
-from server.session import Session
-from server.tcp import RunningServer, start_server
+from server.net.session import Session
+from server.net.tcp import RunningServer, start_server
 from tests.gateway.test_web import free_port
 
 FAST = {"port": 0, "host": "127.0.0.1", "bot_delay": 0.0, "rate_per_second": 10_000.0}

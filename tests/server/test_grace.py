@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
-from server.room import Room
-from server.store import Store
+from server.rooms.room import Room
+from server.store.store import Store
 from tests.server.harness import FakeConnection, Harness
 
 Message = dict[str, Any]

@@ -19,11 +19,11 @@ import pytest
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, check_name, parse_client
-from server.addresses import address_group
 from server.admin import main as admin_main
 from server.errorlog import ErrorLog
-from server.retention import Retention
-from server.store import Store
+from server.limits.addresses import address_group
+from server.store.retention import Retention
+from server.store.store import Store
 from tests.server.conftest import Client, ClientFactory, ServerFactory
 from tests.server.harness import FakeScheduler, Harness
 

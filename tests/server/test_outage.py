@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from server import tcp
-from server.store import Store
+from server.net import tcp
+from server.store.store import Store
 from tests.server.conftest import ClientFactory, ServerFactory, drive
 from tests.server.harness import FakeConnection, Harness, Message
 

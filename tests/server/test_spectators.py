@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server.store import Store
+from server.store.store import Store
 from tests.server.conftest import ClientFactory, ServerFactory
 from tests.server.harness import FakeConnection, Harness
 

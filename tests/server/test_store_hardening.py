@@ -23,11 +23,11 @@ from protocol.codec import encode, unpack
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import ListReplays, check_name, reply
-from server import outgoing
-from server.addresses import address_group
-from server.store import Store
-from server.tcp import RunningServer
-from server.tokens import token_hash
+from server.limits.addresses import address_group
+from server.net.tcp import RunningServer
+from server.rooms import outgoing
+from server.store.store import Store
+from server.store.tokens import token_hash
 from tests.server.conftest import Client, ClientFactory, ServerFactory
 from tests.server.harness import FakeConnection, Harness
 
