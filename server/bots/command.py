@@ -9,7 +9,6 @@ import random
 import sys
 
 from protocol.messages import BOT_LEVELS, EDITIONS, MAX_SEATS, MIN_SEATS, TIMERS
-from server.bots.budget import DEFAULT_BUDGET
 from server.bots.client import BotError, CreateSpec, HeadlessBot
 from server.config import DEFAULT_PORT
 
@@ -71,9 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=None,
         metavar="SECONDS",
-        help=(
-            f"with --level expert: search time per decision (default {DEFAULT_BUDGET.seconds:g})"
-        ),
+        help="with --level expert: search time per decision (default 0.4)",
     )
     p.add_argument("--games", type=int, default=1, metavar="K", help="games to play (default 1)")
     p.add_argument("--name", default=None, help="player name (default bot-NNNN)")
