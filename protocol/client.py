@@ -60,9 +60,11 @@ from protocol.client_events import Replay as Replay
 from protocol.client_events import Replays as Replays
 from protocol.client_events import Rooms as Rooms
 from protocol.client_events import RoomUpdate as RoomUpdate
+from protocol.client_events import Said as Said
 from protocol.client_events import State as State
 from protocol.client_events import Timer as Timer
-from protocol.client_events import Welcome, event_of
+from protocol.client_events import Welcome as Welcome
+from protocol.client_events import event_of
 from protocol.codec import Message, decode_server_body, pack
 from protocol.errors import FrameError, MalformedMessage
 from protocol.framing import HEADER, FrameDecoder

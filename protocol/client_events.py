@@ -39,8 +39,14 @@ class Event:
     request: Request | None
 
 
+class Said(Event):
+    """A message the server sent: ``message``, typed."""
+
+    message: ServerMessage
+
+
 @dataclass(slots=True)
-class Welcome(Event):
+class Welcome(Said):
     """The reply to ``hello``: our identity. ``resumed``: the token we sent was taken."""
 
     message: WelcomeMessage
@@ -64,7 +70,7 @@ class Welcome(Event):
 
 
 @dataclass(slots=True)
-class Error(Event):
+class Error(Said):
     """An ``error``: the reply to ``request``, or (request None) the server's own, which it
     sends before closing (``closing`` true: ``bad_frame``, ``idle_timeout``, ...)."""
 
@@ -88,7 +94,7 @@ class Error(Event):
 
 
 @dataclass(slots=True)
-class Ok(Event):
+class Ok(Said):
     """``ok``: ``request`` succeeded (its broadcasts follow)."""
 
     message: OkMessage
@@ -96,7 +102,7 @@ class Ok(Event):
 
 
 @dataclass(slots=True)
-class Pong(Event):
+class Pong(Said):
     """``pong``: the answer to a ping."""
 
     message: PongMessage
@@ -104,7 +110,7 @@ class Pong(Event):
 
 
 @dataclass(slots=True)
-class Rooms(Event):
+class Rooms(Said):
     """``rooms``: the public rooms."""
 
     message: RoomsMessage
@@ -117,7 +123,7 @@ class Rooms(Event):
 
 
 @dataclass(slots=True)
-class Joined(Event):
+class Joined(Said):
     """``joined``: we are a member of ``room`` (a reply, or after a resuming welcome)."""
 
     message: JoinedMessage
@@ -140,7 +146,7 @@ class Joined(Event):
 
 
 @dataclass(slots=True)
-class RoomUpdate(Event):
+class RoomUpdate(Said):
     """``room``: the room's seats, host and status changed."""
 
     message: RoomMessage
@@ -153,7 +159,7 @@ class RoomUpdate(Event):
 
 
 @dataclass(slots=True)
-class State(Event):
+class State(Said):
     """``state``: the game at ``version``, as ``view`` (PROTOCOL.md §6) shows it to us."""
 
     message: StateMessage
@@ -176,7 +182,7 @@ class State(Event):
 
 
 @dataclass(slots=True)
-class Events(Event):
+class Events(Said):
     """``events``: log lines (``history``: the log so far, on join, resume or sync)."""
 
     message: EventsMessage
@@ -199,7 +205,7 @@ class Events(Event):
 
 
 @dataclass(slots=True)
-class Timer(Event):
+class Timer(Said):
     """``timer``: seconds left for the seats the server would decide for; ``grace``, the
     countdowns before a bot takes a missing player's seat."""
 
@@ -223,7 +229,7 @@ class Timer(Event):
 
 
 @dataclass(slots=True)
-class GameOver(Event):
+class GameOver(Said):
     """``game_over``: the game ``game`` in ``room`` ended."""
 
     message: GameOverMessage
@@ -244,9 +250,19 @@ class GameOver(Event):
         """The winning seat (None: nobody won)."""
         return self.message.winner
 
+    @property
+    def winner_name(self) -> str | None:
+        """The winner's name (None: nobody won)."""
+        return self.message.winner_name
+
+    @property
+    def turns(self) -> int:
+        """The turns played."""
+        return self.message.turns
+
 
 @dataclass(slots=True)
-class ChatLine(Event):
+class ChatLine(Said):
     """``chat``: someone in ``room`` said ``text``."""
 
     message: ChatMessage
@@ -264,7 +280,7 @@ class ChatLine(Event):
 
 
 @dataclass(slots=True)
-class Replays(Event):
+class Replays(Said):
     """``replays``: a page of finished games, newest first. ``next``: send it as
     ``ListReplays(before=next)`` for the page after this one; None once the list ends."""
 
@@ -283,7 +299,7 @@ class Replays(Event):
 
 
 @dataclass(slots=True)
-class Replay(Event):
+class Replay(Said):
     """``replay``: one finished game's setup and decisions."""
 
     message: ReplayMessage
@@ -296,7 +312,7 @@ class Replay(Event):
 
 
 @dataclass(slots=True)
-class Bye(Event):
+class Bye(Said):
     """``bye``: the server closes the connection (``shutdown`` or ``replaced``)."""
 
     message: ByeMessage
@@ -315,7 +331,7 @@ class ConnectionClosed(Event):
     request: Request | None = None
 
 
-def event_of(message: ServerMessage, request: Request | None) -> Event:
+def event_of(message: ServerMessage, request: Request | None) -> Said:
     """The event of a message other than ``welcome`` (whose ``resumed`` the connection knows)."""
     if isinstance(message, StateMessage):
         return State(message, request)
