@@ -88,7 +88,9 @@ def _seconds(msg: Mapping[str, Any], key: str, default: int, bounds: tuple[int, 
 def _option(value: T, allowed: tuple[T, ...], key: str) -> T:
     if value not in allowed:
         raise ProtocolError(
-            ErrorCode.BAD_OPTION, f"'{key}' must be one of {', '.join(map(str, allowed))}"
+            ErrorCode.BAD_OPTION,
+            f"'{key}' must be one of {', '.join(map(str, allowed))}",
+            {"field": key},
         )
     return value
 

@@ -121,6 +121,7 @@ def _check_room_quota(lobby: Lobby, player: Player) -> None:
         raise ProtocolError(
             ErrorCode.TOO_MANY_ROOMS,
             f"you are in {len(player.rooms)} rooms already (limit {limit})",
+            {"limit": limit},
         )
 
 
@@ -166,13 +167,16 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
             ErrorCode.TOO_MANY_ROOMS,
             f"{opened} open rooms were created from your address "
             f"(limit {config.max_rooms_per_address})",
+            {"limit": config.max_rooms_per_address},
         )
     if req.seed is not None and not config.allow_seed:
-        raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION, "this server does not accept seeds", {"field": "seed"}
+        )
     try:
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
+        raise ProtocolError(ErrorCode.BAD_OPTION, str(exc), {"field": "variants"}) from exc
     # Last, once the request is known to be good: a full server makes room by closing the
     # idlest room nobody plays in (server.idle_rooms).
     if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
