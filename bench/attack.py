@@ -254,7 +254,7 @@ class Client:
                 return msg
 
     async def hello(self, name: str, token: str | None = None) -> Message:
-        msg: Message = {"type": "hello", "protocol": 1, "name": name}
+        msg: Message = {"type": "hello", "protocol": 2, "name": name}
         if token:
             msg["token"] = token
         reply = await self.request(msg)
