@@ -18,7 +18,7 @@ import pytest_asyncio
 from protocol.client import ClientConnection, Raw, Said
 from protocol.messages import PROTOCOL_VERSION
 from server.config import SHARED_ADDRESS, ServerConfig
-from server.tcp import RunningServer, start_server
+from server.net.tcp import RunningServer, start_server
 
 Message = dict[str, Any]
 
