@@ -44,22 +44,6 @@ from selfish_tui.state import LogEntry, RoomState, with_chat
 from selfish_tui.tutorial import Lesson, Tutor
 from selfish_tui.widgets.status import StatusLine
 
-# Server error codes worth a plainer sentence than the server's own message (the English;
-# keyed_text.error_message gives every code's sentence in the active language).
-PLAIN_ERRORS = {
-    "no_such_room": N_("There is no room with that code."),
-    "room_full": N_("That room is full. You can still watch it (w)."),
-    "game_started": N_("That game has already begun. You can watch it (w)."),
-    "not_host": N_("Only the host can do that."),
-    "seats_empty": N_("Every seat must be filled first: add bots (a) or wait for players."),
-    "rate_limited": N_("Slow down a little: the server dropped that message."),
-    "bad_name": N_("The server refused that name"),
-    "server_full": N_("The server has too many rooms right now."),
-    "too_many_rooms": N_("You are in too many rooms already."),
-    "illegal_choice": N_("That choice is no longer possible; the prompt has been refreshed."),
-    "not_your_turn": N_("It is not your decision any more."),
-    "bad_option": N_("The server refused that option"),
-}
 # Refusals that only mean "the game moved on": the fresh state is already on screen.
 QUIET_ERRORS = {"stale_version"}
 
@@ -763,9 +747,9 @@ class SelfishApp(App[None]):
         if room is None:
             return
         entries = [
-            LogEntry(str(e.get("kind", "info")), str(e.get("text")), event=dict(e))
+            LogEntry(str(e.get("kind", "info")), event=dict(e))
             for e in data.get("events") or []
-            if e.get("text")
+            if isinstance(e, dict)
         ]
         table = self._table() if room.code == self.current else None
         room.since.seat = room.seat if room.role == "player" else None
@@ -867,12 +851,7 @@ class SelfishApp(App[None]):
                 table.restore_prompt()
         if code in QUIET_ERRORS:
             return
-        english = PLAIN_ERRORS.get(code, str(data.get("message") or code))
-        text = error_message(code, english)
-        # Which option, or what is wrong with the name (too long, like a seat's in that room):
-        # the server's own words follow.
-        if code in ("bad_option", "bad_name") and data.get("message"):
-            text = f"{text}: {data['message']}"
+        text = error_message(code)
         self.notify(
             text, title=_("Server"), severity="error" if code == "internal_error" else "warning"
         )
@@ -894,10 +873,7 @@ class SelfishApp(App[None]):
                 timeout=30,
             )
         else:
-            self.notify(
-                str(data.get("message") or _("The server is closing the connection.")),
-                severity="warning",
-            )
+            self.notify(_("The server is closing the connection."), severity="warning")
 
     # --- screens -------------------------------------------------------------------------------
 

@@ -118,14 +118,15 @@ class KeyRing:
 
 
 def hand_order(hand: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The hand panel's order (resources by value, then actions by name, a stable order that
-    is easy to scan), so a first hand reads 1, 2, 3… from the top."""
+    """The hand panel's order (resources by value, then actions by card key, a stable order
+    that is easy to scan and the same in every language), so a first hand reads 1, 2, 3… from
+    the top."""
     return sorted(
         hand,
         key=lambda c: (
             c.get("kind") != "resource",
             -int(c.get("value") or 0),
-            str(c.get("name")),
+            str(c.get("key")),
             int(c.get("id", 0)),
         ),
     )

@@ -2,7 +2,7 @@
 
 Nothing here computes rules. The server's view says where everyone stands, what is in the
 player's hand and which choices are legal; these helpers only decide how to *draw* that.
-Card names and texts come from the view and from the catalogue the server sends.
+Card names and texts come from the client's catalogue (keyed_text.py), by the cards' keys.
 """
 
 from __future__ import annotations
@@ -23,34 +23,6 @@ Choice = dict[str, Any]
 SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green", "bright_blue")
 
 SHARK = "▲"
-
-# Short names for the board's narrow cells, whole words (a cell never shows "Radiatn"): the
-# full name when it fits, else this, else the full name cut after a word with an ellipsis.
-# Unknown keys use the card's own name, so a server with new cards still renders.
-SHORT_NAMES = {
-    "blank_space": "Blank",
-    "cosmic_radiation": "Radiation",
-    "useful_junk": "Junk",
-    "solar_flare": "Flare",
-    "meteoroid": "Meteoroid",
-    "gravitational_anomaly": "Gravity",
-    "wormhole": "Wormhole",
-    "mysterious_nebula": "Nebula",
-    "asteroid_field": "Asteroids",
-    "hyperspace": "Hyperspace",
-    "calm_waters": "Calm",
-    "sea_monster": "Monster",
-    "ocean_debris": "Debris",
-    "shark_bait": "Bait",
-    "freeloader": "Freeloader",
-    "whirlpool": "Whirlpool",
-    "hurricane": "Hurricane",
-    "island_call": "Island",
-    "davy_jones_locker": "Locker",
-    "raft_drift": "Drift",
-    "counter_current": "Current",
-    "feeding_frenzy": "Frenzy",
-}
 
 EVENT_STYLES = {
     "turn": "bold",
@@ -94,10 +66,10 @@ def short_name(card: dict[str, Any] | None, width: int) -> str:
     if not card:
         return ""
     key = str(card.get("key", ""))
-    full = card_name(key, str(card.get("name", "?")))
+    full = card_name(key)
     if cell_width(full) <= width:
         return full
-    name = card_short(key, SHORT_NAMES.get(key, full))
+    name = card_short(key)
     if cell_width(name) <= width:
         return name
     # Cut after a word of the full name ("Cosmic…"), else inside the short one.
@@ -143,10 +115,10 @@ def compass_legend(width: int | None = None) -> str:
     ←W left"), or two of two pairs each when ``width`` cells cannot hold it."""
     compass = event_text.compass
     pairs = [
-        f"{compass('N')} {pgettext('compass legend', 'raft')}",
-        f"{compass('S')} {pgettext('compass legend', 'beach')}",
-        f"{compass('E')} {pgettext('compass legend', 'right')}",
-        f"{compass('W')} {pgettext('compass legend', 'left')}",
+        " ".join((compass("N"), pgettext("compass legend", "raft"))),
+        " ".join((compass("S"), pgettext("compass legend", "beach"))),
+        " ".join((compass("E"), pgettext("compass legend", "right"))),
+        " ".join((compass("W"), pgettext("compass legend", "left"))),
     ]
     line = " ".join(pairs)
     if width is None or cell_width(line) <= width:
@@ -157,23 +129,17 @@ def compass_legend(width: int | None = None) -> str:
 def card_label(card: dict[str, Any]) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
     arrow = event_text.compass(card.get("dir"))
-    name = card_name(str(card.get("key", "")), str(card.get("name", "?")))
+    name = card_name(str(card.get("key", "")))
     text = f"{name} ({card.get('value', 1)})" if card.get("kind") == "resource" else name
     return f"{text} {arrow}".rstrip()
 
 
 @dataclass
 class Catalogue:
-    """Card texts by key, as the server sent them (the client never imports the server's copy)."""
+    """The cards of a room's edition by key, with their kind, as the server listed them (their
+    names and texts are the client's catalogue's, keyed_text.py)."""
 
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def text(self, key: str | None) -> str:
-        """The full rules text of a card, or '' if the server did not send one."""
-        if not key:
-            return ""
-        entry = self.cards.get(key)
-        return str(entry.get("text", "")) if entry else ""
 
     def update(self, editions: dict[str, Any]) -> None:
         """Merge a catalogue payload: either {edition: {key: entry}} or a flat {key: entry}."""
@@ -222,19 +188,12 @@ def player_name(view: View, seat: int | None) -> str:
 
 
 def choice_label(choice: Choice, view: View | None = None) -> str:
-    """A choice's label in the active language, rendered from its fields and the ``view``;
-    else the label the engine gave it, or a readable fallback built from its keys."""
-    if view is not None and choice.get("do"):
-        return event_text.choice_label(choice, view)
-    label = choice.get("label")
-    if label:
-        return str(label)
-    parts = [str(choice.get("do", "?"))]
-    parts += [f"{k}={v}" for k, v in choice.items() if k not in ("do", "fatal", "label")]
-    return " ".join(parts)
+    """A choice's label in the active language, rendered from its fields and the ``view``
+    (event_text.choice_label)."""
+    return event_text.choice_label(choice, view or {})
 
 
-def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) -> str:
+def catalogue_text_for_choice(choice: Choice, view: View) -> str:
     """The detail line for a highlighted prompt choice: the texts of the cards it uses."""
     cards = {int(c["id"]): c for c in (view.get("hand") or [])}
     decision = view.get("decision") or {}
@@ -244,7 +203,7 @@ def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) 
         card = cards.get(card_id)
         if card is None:
             continue
-        text = card_text(str(card.get("key", "")), catalogue.text(card.get("key")))
+        text = card_text(str(card.get("key", "")))
         name = card_label(card)
         colon = pgettext("separator", ": ")  # the Chinese colon in Chinese, never ":"
         parts.append(f"{name}{colon}{text}" if text and card.get("kind") != "resource" else name)

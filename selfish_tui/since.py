@@ -100,7 +100,6 @@ def summary_lines(
     events: Sequence[Mapping[str, Any]],
     view: Mapping[str, Any],
     rows_before: Mapping[int, int] | None,
-    card_names: Mapping[str, str],
 ) -> list[str]:
     """One line per player who did something in ``events``, in turn order after us, then
     ours ("You: …") if something happened to us; [] when nothing did. ``rows_before``: each
@@ -118,7 +117,7 @@ def summary_lines(
         if story is None:
             continue
         phrases = [
-            *_plays_named(story.plays, you, view, card_names),
+            *_plays_named(story.plays, you, view),
             *_where(story, seat, rows, rows_before, view),
         ]
         if story.lost:
@@ -146,7 +145,6 @@ def _plays_named(
     plays: Counter[tuple[str, int | None, bool]],
     you: Any,
     view: Mapping[str, Any],
-    card_names: Mapping[str, str],
 ) -> list[str]:
     """One phrase per card played, its targets together: "Oxygen Siphon on you, Bot 1
     (blocked)", "Tether ×2"."""  # noqa: RUF002
@@ -166,7 +164,7 @@ def _plays_named(
         by_card.setdefault(key, []).append(text)
     out = []
     for key, targets in by_card.items():
-        name = card_name(key, card_names.get(key, key))
+        name = card_name(key)
         if alone[key]:
             count = alone[key]
             out.append(
@@ -254,7 +252,7 @@ class SinceLastTurn:
                 int(p["seat"]): int(p.get("row", 0)) for p in view.get("players") or []
             }
 
-    def take(self, view: Mapping[str, Any], card_names: Mapping[str, str]) -> list[str]:
+    def take(self, view: Mapping[str, Any]) -> list[str]:
         """The lines for the span up to our turn's start, and begin a new one; [] if there is
         nothing to say (our first turn, or nothing happened)."""
         upto = len(self.events)
@@ -265,6 +263,6 @@ class SinceLastTurn:
                 if args.get("player") == self.seat:
                     upto = index
                 break
-        lines = summary_lines(self.events[:upto], view, self.rows_before, card_names)
+        lines = summary_lines(self.events[:upto], view, self.rows_before)
         self.events = self.events[upto:]
         return lines

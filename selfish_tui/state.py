@@ -20,12 +20,13 @@ from selfish_tui.since import SinceLastTurn
 
 @dataclass
 class LogEntry:
-    """One line of the log: an event kind ('chat' for chat), its English text, for chat who
-    said it, and for a game event the event itself (key and args), from which the line is said
-    in the client's language when it is drawn."""
+    """One line of the log: an event kind ('chat' for chat), for a line of the client's own its
+    text (chat as typed, a notice in the active language) and for chat who said it, and for a
+    game event the event itself (key and args), from which the line is said in the client's
+    language when it is drawn."""
 
     kind: str
-    text: str
+    text: str = ""
     speaker: str | None = None
     event: dict[str, Any] | None = None
 
@@ -128,6 +129,9 @@ class RoomState:
     result_shown: bool = False
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
     keys: KeyRing = field(default_factory=KeyRing)  # which key stands for which card
+    # Every game card seen by id (hand, revealed hand, discard pile): a bot's choice in the log
+    # names its cards by id, and they may have left the hand since.
+    cards_seen: dict[int, dict[str, Any]] = field(default_factory=dict)
     spectator_told: bool = False  # the spectator has read where their chat goes
 
     @property
@@ -178,6 +182,14 @@ class RoomState:
         """Keep a view from the server, and the same with the bots' names localised."""
         self.raw_view = view
         self.view = localise_view(view, self.info)
+        decision = view.get("decision") or {}
+        for card in [
+            *(view.get("discard") or []),
+            *(decision.get("reveal") or []),
+            *(view.get("hand") or []),
+        ]:
+            if isinstance(card, dict) and isinstance(card.get("id"), int):
+                self.cards_seen[card["id"]] = card
 
     def relocalise(self) -> None:
         """Say the bots' names again (the language or the seat list changed)."""
@@ -191,12 +203,11 @@ class RoomState:
         return [seat_name(entry) for entry in self.info.get("seats") or []]
 
     def line(self, entry: LogEntry) -> str:
-        """A log entry's text in the active language (rendered from its event's key and args;
-        the server's English when they do not resolve)."""
+        """A log entry's text in the active language (a game event's rendered from its key and
+        args)."""
         if entry.event is None:
             return entry.text
-        card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
-        return render_event(entry.event, self.names(), card_names, self.view)
+        return render_event(entry.event, self.names(), self.view, self.cards_seen)
 
     def in_progress(self) -> bool:
         """True while a game we sit in is running (quitting then needs a confirmation)."""

@@ -25,7 +25,7 @@ from textual.widgets import Static
 
 from selfish_tui import wrapping
 from selfish_tui.i18n import N_, _, localised, pgettext
-from selfish_tui.keyed_text import card_name, card_text
+from selfish_tui.keyed_text import card_kind, card_name, card_text
 from selfish_tui.model import Catalogue
 
 # The help and the log are Rich text: let their lines break between Chinese characters.
@@ -117,11 +117,11 @@ def rules_for(
     lines = [on + "## " + _("Cards"), ""]
     for key, entry in sorted(
         (catalogue or Catalogue()).cards.items(),
-        key=lambda item: (str(item[1].get("kind")), str(item[1].get("name"))),
+        key=lambda item: (str(item[1].get("kind")), card_name(item[0])),
     ):
-        name = _literal(card_name(key, str(entry.get("name", ""))))
-        text = _literal(card_text(key, str(entry.get("text", ""))))
-        kind = _literal(entry.get("kind", ""))
+        name = _literal(card_name(key))
+        text = _literal(card_text(key))
+        kind = _literal(card_kind(str(entry.get("kind", ""))))
         lines.append(f"- **{name}** ({kind}): {text}")
     return "\n".join(lines)
 

@@ -73,11 +73,11 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
-            yield StripsBoard(self.room.catalogue, id="strips")
-            yield HandPanel(self.room.catalogue, id="hand")
+            yield StripsBoard(id="strips")
+            yield HandPanel(id="hand")
         with Horizontal(id="bottom"):
             yield GameLog(self.room, id="log")
-            yield PromptPanel(self.room.catalogue, id="prompt")
+            yield PromptPanel(id="prompt")
         yield Static("", id="detail")
         yield StatusLine(id="status")
         yield Input(
@@ -169,10 +169,7 @@ class TableScreen(Screen[None]):
         if deciding and view.get("active") == seat and view.get("turn") != self._summed_up:
             # Our turn begins: what the others did since our last one, in a few lines.
             self._summed_up = view.get("turn")
-            names = {
-                key: str(card.get("name", key)) for key, card in self.room.catalogue.cards.items()
-            }
-            lines = self.room.since.take(view, names)
+            lines = self.room.since.take(view)
             if lines:
                 self.query_one(GameLog).add_summary(
                     pgettext("since", "Since your last turn"), lines
@@ -324,7 +321,7 @@ class TableScreen(Screen[None]):
             if entry.note:
                 self._detail(entry.note)
             elif entry.detail is not None:
-                self._detail(catalogue_text_for_choice(entry.detail, view, self.room.catalogue))
+                self._detail(catalogue_text_for_choice(entry.detail, view))
 
     def _detail(self, text: str) -> None:
         for detail in self.query("#detail").results(Static):  # none while taken down

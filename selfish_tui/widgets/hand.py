@@ -15,7 +15,6 @@ from selfish_tui.event_text import compass
 from selfish_tui.i18n import _, cell_width, ngettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
-    Catalogue,
     View,
     compass_legend,
     compass_meaning,
@@ -43,9 +42,8 @@ class HandPanel(OptionList):
             self.card_ids = card_ids or (card_id,)
             super().__init__()
 
-    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.catalogue = catalogue or Catalogue()
         self.cards: list[dict[str, Any]] = []
         # The lines shown: identical copies (same card, same compass point) share one, so a
         # hand of 12 or more cards still fits the panel at 24 rows.
@@ -148,7 +146,7 @@ class HandPanel(OptionList):
         if card.get("kind") != "resource":
             # The effect, cut at a word to the panel's width (the ellipsis says there is more);
             # the full text is on the detail line.
-            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
+            text = card_text(str(card.get("key", "")))
             room = width - line.cell_len - 3 if width > 10 else 1000
             if text and room >= 1:
                 line.append(" — " + word_cut(text, room, inside=False), style="dim")
@@ -158,14 +156,14 @@ class HandPanel(OptionList):
 
     @staticmethod
     def card_title(card: dict[str, Any]) -> str:
-        return card_name(str(card.get("key", "")), str(card.get("name", "?")))
+        return card_name(str(card.get("key", "")))
 
     def describe(self, card: dict[str, Any]) -> str:
         """A card's name, value or effect text, and compass direction, in one sentence."""
         parts = [self.card_title(card)]
         if card.get("kind") == "resource":
             parts.append(_("worth {value}").format(value=card.get("value", 1)))
-        text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
+        text = card_text(str(card.get("key", "")))
         if text:
             parts.append(text)
         if card.get("dir"):

@@ -27,10 +27,10 @@ from textual.widgets.option_list import Option
 
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
-from selfish_tui.event_text import card_list, render_prompt
+from selfish_tui.event_text import card_list, render_prompt, template
 from selfish_tui.i18n import _, cell_width, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
-from selfish_tui.model import Catalogue, Choice, View, card_label, compass_legend, player_name
+from selfish_tui.model import Choice, View, card_label, compass_legend, player_name
 from selfish_tui.widgets import menu
 from selfish_tui.widgets.menu import Entry
 
@@ -62,25 +62,16 @@ REVEAL_LINES = 3
 QUESTION_LINES = 4
 
 
-def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
+def incoming_effect(decision: dict[str, Any]) -> str:
     """The rules text of the card a reaction prompt names ('Bot 1 plays Tether on you.'): its
-    ``prompt_args`` card, else the card whose name the English prompt holds."""
+    ``prompt_args`` card's; '' when it names none."""
     card = (decision.get("prompt_args") or {}).get("card")
-    if isinstance(card, dict) and card.get("key") in catalogue.cards:
-        key = str(card["key"])
-        entry = catalogue.cards[key]
-        name = card_name(key, str(entry.get("name", key)))
-        colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
-        return f"{name}{colon}{card_text(key, str(entry.get('text', '')))}"
-    question = str(decision.get("prompt", ""))
-    names = sorted(
-        (entry for entry in catalogue.cards.values() if entry.get("name")),
-        key=lambda entry: -len(str(entry["name"])),
-    )
-    for entry in names:
-        if str(entry["name"]) in question and entry.get("text"):
-            return f"{entry['name']}: {entry['text']}"
-    return ""
+    if not isinstance(card, dict) or not card.get("key"):
+        return ""
+    key = str(card["key"])
+    text = card_text(key)
+    colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
+    return f"{card_name(key)}{colon}{text}" if text else ""
 
 
 def actions_question(legal: list[Choice]) -> str:
@@ -89,12 +80,12 @@ def actions_question(legal: list[Choice]) -> str:
     kinds = {str(choice.get("do")) for choice in legal}
     play, change = "play" in kinds, "change" in kinds
     if play and change:
-        return pgettext("prompt", "Play an action card, make change, or go on.")
+        return template("prompt", "actions")
     if play:
-        return pgettext("prompt", "Play an action card, or go on.")
+        return template("prompt", "actions.play")
     if change:
-        return pgettext("prompt", "Make change, or go on.")
-    return pgettext("prompt", "Nothing to play or change now: go on.")
+        return template("prompt", "actions.change")
+    return template("prompt", "actions.none")
 
 
 class PromptPanel(Vertical):
@@ -107,9 +98,8 @@ class PromptPanel(Vertical):
             self.choice = choice
             super().__init__()
 
-    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.catalogue = catalogue or Catalogue()
         self.choices: list[Choice] = []  # the legal list, as the server sent it
         self.entries: list[Entry] = []  # its top-level menu
         self.group: Entry | None = None  # the open submenu (a card's targets), if any
@@ -206,10 +196,7 @@ class PromptPanel(Vertical):
         if keys is not None:
             keys.shown(menu.bindings(self.entries))
         self._set_title(titles().get(kind, _("Your move")))
-        card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
-        self._question = render_prompt(decision, card_names, view.get("names") or []) or _(
-            "Choose:"
-        )
+        self._question = render_prompt(decision, view.get("names") or [])
         if kind == "actions":
             self._question = actions_question(legal)
         if kind == "pick":
@@ -218,7 +205,7 @@ class PromptPanel(Vertical):
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
-            effect = incoming_effect(decision, self.catalogue)
+            effect = incoming_effect(decision)
             for entry in self.entries:
                 if entry.choice is not None and entry.choice.get("do") == "accept":
                     entry.note = (

@@ -14,7 +14,6 @@ from selfish_tui.i18n import _, ngettext, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     SHARK,
-    Catalogue,
     View,
     goal_label,
     goal_word,
@@ -54,9 +53,8 @@ class StripsBoard(Widget, can_focus=True):
 
     cursor: reactive[tuple[int, int]] = reactive((0, 0))
 
-    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.catalogue = catalogue or Catalogue()
         self.view_data: View | None = None
         self.presence: dict[int, str] = {}
         self._changed: set[tuple[int, int]] = set()
@@ -151,10 +149,10 @@ class StripsBoard(Widget, can_focus=True):
             if (cell["col"], cell["row"]) == (col, row):
                 card = cell["card"]
                 key = str(card.get("key", ""))
-                text = card_text(key, self.catalogue.text(card.get("key")))
+                text = card_text(key)
                 shark = _(" Shark icon.") if card.get("shark") else ""
                 colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
-                name = card_name(key, str(card.get("name")))
+                name = card_name(key)
                 parts.append(f"{name}{colon}{text}{shark}".strip())
         sharks = sum(1 for s in view.get("sharks", []) if tuple(s) == (col, row))
         if sharks:
@@ -303,7 +301,7 @@ def piles(view: View) -> str:
     top = ""
     if discard:
         card = discard[-1]
-        name = card_name(str(card.get("key", "")), str(card.get("name")))
+        name = card_name(str(card.get("key", "")))
         top = _(", top: {card}").format(card=name)
     piles = _("deck {count} · discards {discards}")
     return piles.format(count=view.get("draw_count", 0), discards=len(discard)) + top

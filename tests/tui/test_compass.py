@@ -49,7 +49,7 @@ async def test_hand_prompt_choices_and_log_write_a_cards_direction_alike(
     )
     i18n.set_language(language)
     keys = CATALOGUE["shipwrecked"]
-    names = [card_name(key, str(entry.get("name", key))) for key, entry in keys.items()]
+    names = [card_name(key) for key, entry in keys.items()]
     right = {f" {ARROWS[d]}{direction_word(d)}" for d in ARROWS}
     app = offline_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -75,7 +75,7 @@ async def test_hand_prompt_choices_and_log_write_a_cards_direction_alike(
     # The same card reads the same in each: its name, a space, arrow and point.
     for card in game.view(0)["hand"]:
         if card.get("dir"):
-            name = card_name(card["key"], card["name"])
+            name = card_name(card["key"])
             if card["kind"] == "resource":  # the hand adds the value: "Food (1) ↑N"
                 name += f" ({card['value']})"
             assert with_direction(name, card["dir"]) in texts["hand"]

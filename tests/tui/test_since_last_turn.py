@@ -145,14 +145,14 @@ def test_plays_blocks_losses_and_rows_are_worded_per_player() -> None:
         {"key": "pay", "args": {"player": 0, "cards": [card("oxygen")], "reason": "hole_in_suit"}},
         {"key": "death.oxygen", "args": {"player": 3, "cards": []}},
     ]
-    lines = summary_lines(events, view, {0: 5, 1: 0, 2: 2, 3: 0}, NAMES["space"])
+    lines = summary_lines(events, view, {0: 5, 1: 0, 2: 2, 3: 0})
     assert lines == [
         "Bot 1: Laser Blast on you ×2; Tractor Beam on Bot 2 (blocked); row 0 → 1",  # noqa: RUF001
         "Bot 2: Tractor Beam on Bot 3, you (blocked); Tether ×2; stayed on row 2",  # noqa: RUF001
         "Bot 3: Hole in Suit on you; died",
         "You: row 5 → 3; lost 1 card",
     ]
-    assert summary_lines(events[:1], view, None, NAMES["space"]) == []
+    assert summary_lines(events[:1], view, None) == []
 
 
 def test_the_span_runs_from_the_end_of_our_turn_to_the_start_of_the_next() -> None:
@@ -172,5 +172,5 @@ def test_the_span_runs_from_the_end_of_our_turn_to_the_start_of_the_next() -> No
         [{"key": "turn", "args": {"turn": 3, "player": 0}}, {"key": "draw", "args": {"player": 0}}]
     )
     now = {**view, "players": [{"seat": 0, "row": 1}, {"seat": 1, "row": 2}]}
-    assert since.take(now, {}) == ["Bot 1: row 0 → 2"]  # not our own stay of turn 1
-    assert since.take(now, {}) == []
+    assert since.take(now) == ["Bot 1: row 0 → 2"]  # not our own stay of turn 1
+    assert since.take(now) == []

@@ -284,19 +284,14 @@ def test_rich_text_breaks_between_chinese_characters_and_keeps_closing_marks() -
 
 def test_a_card_and_its_text_are_joined_by_the_languages_colon() -> None:
     """Found on the detail line: "宇航服破洞: 一名对手…" mixed ":" into Chinese."""
-    from selfish_tui.model import Catalogue, catalogue_text_for_choice
-    from server.engine.cards import CATALOGUE
+    from selfish_tui.model import catalogue_text_for_choice
 
-    catalogue = Catalogue()
-    catalogue.update({"space": CATALOGUE["space"]})
-    card = {"id": 7, "key": "hole_in_suit", "name": "Hole in Suit", "kind": "action"}
+    card = {"id": 7, "key": "hole_in_suit", "kind": "action"}
     view = {"hand": [card], "decision": {}}
     with language("zh"):
-        text = catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue)
+        text = catalogue_text_for_choice({"do": "play", "card": 7}, view)
     assert "：" in text and ":" not in text  # noqa: RUF001
-    assert catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue).startswith(
-        "Hole in Suit: "
-    )
+    assert catalogue_text_for_choice({"do": "play", "card": 7}, view).startswith("Hole in Suit: ")
 
 
 def test_the_compass_legend_takes_two_lines_when_one_does_not_fit() -> None:
