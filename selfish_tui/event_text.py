@@ -19,127 +19,31 @@ names the key; never as another text.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from protocol.game_types import Arg, Card, Choice, Decision, Event, Location, View
+from protocol.vocabulary import ARG_TYPES, CHOICES, DECISIONS, EVENTS, ArgType
 from selfish_tui.i18n import _, keyed, pgettext
 from selfish_tui.keyed_text import card_name
 
-EVENT_KEYS: tuple[str, ...] = (
-    "setup",
-    "turn",
-    "info.reshuffle",
-    "info.reshuffle_locations",
-    "draw",
-    "draw.none",
-    "change",
-    "change.taken",
-    "change.none",
-    "pay",
-    "steal",
-    "steal.card",
-    "look",
-    "take",
-    "death.oxygen",
-    "death.no_food",
-    "death.eaten",
-    "win.nobody",
-    "win.ship",
-    "win.wormhole",
-    "win.last",
-    "win.raft",
-    "move.travel",
-    "move.blocked",
-    "move",
-    "move.freeloader",
-    "location",
-    "location.shark",
-    "location.flare",
-    "back",
-    "back.discard",
-    "swap",
-    "play",
-    "play.on",
-    "target",
-    "react",
-    "react.block",
-    "stay",
-    "stay.discard",
-    "discard.meteoroid",
-    "discard.hurricane",
-    "discard.lost",
-    "shark",
-    "shark.frenzy",
-    "shark.bait",
-    "shark.rest",
-    "shark.fed",
-    "bite",
-    "drift",
-    "reveal",
-    "pick",
-    # The room's notices (a seat's person and its bot), which are events too.
-    "away.left",
-    "away.back",
-    "away.idle",
-    "away.gone",
-    "bot",
-    "timeout",
-)
-"""Every event key, by msgctxt ``event``."""
+EVENT_KEYS: tuple[str, ...] = tuple(EVENTS)
+"""Every event key (protocol.vocabulary.EVENTS), by msgctxt ``event``."""
 
-PUBLIC_EVENT_KEYS: tuple[str, ...] = (
-    "draw",
-    "change",
-    "change.taken",
-    "steal",
-    "steal.card",
-    "look",
-    "take",
-    "bot",
-    "timeout",
-)
+PUBLIC_EVENT_KEYS: tuple[str, ...] = tuple(key for key, event in EVENTS.items() if event.secret)
 """The events with secret args: their sentence without them (msgctxt ``event public``)."""
 
 PROMPT_KEYS: tuple[str, ...] = (
-    "actions",
+    *DECISIONS,
     # The actions prompt naming only what the legal choices allow (widgets/prompt.py).
     "actions.play",
     "actions.change",
     "actions.none",
-    "stay_or_move",
-    "pay",
-    "give",
-    "react",
-    "target",
-    "take",
-    "meteoroid",
-    "swap",
-    "shark_bait",
-    "freeloader",
-    "hurricane",
-    "pick",
 )
-"""Every prompt key (a decision kind, ``give``, and the actions prompt's variants)."""
+"""Every prompt key: a decision kind (protocol.vocabulary.DECISIONS), and the actions prompt's
+variants."""
 
-CHOICE_KEYS: tuple[str, ...] = (
-    "play",
-    "play.on",
-    "change",
-    "done",
-    "stay",
-    "stay.discarding",
-    "move",
-    "pay",
-    "discard",
-    "block",
-    "accept",
-    "take",
-    "swap",
-    "target",
-    "advance",
-    "pick",
-    "shark",
-)
-"""Every choice label: a choice's ``do``, ``play.on`` (with a target) and ``stay.discarding``."""
+CHOICE_KEYS: tuple[str, ...] = (*CHOICES, "play.on", "stay.discarding")
+"""Every choice label: a choice's ``do`` (protocol.vocabulary.CHOICES), ``play.on`` (with a
+target) and ``stay.discarding`` (with cards to discard)."""
 
 REASON_KEYS: tuple[str, ...] = (
     "stay",
@@ -246,13 +150,9 @@ def with_direction(name: str, direction: str | None) -> str:
     return pgettext("cards", "{name} {compass}").format(name=name, compass=compass(direction))
 
 
-def card_display(card: Mapping[str, Any]) -> str:
-    """A card of the wire (``key``, ``dir``) by its name in the active language, with its
-    compass point in Shipwrecked."""
-    direction = card.get("dir")
-    return with_direction(
-        card_name(str(card.get("key", ""))), direction if isinstance(direction, str) else None
-    )
+def card_display(card: Card | Location) -> str:
+    """A card by its name in the active language, with its compass point in Shipwrecked."""
+    return with_direction(card_name(card.key), card.dir if isinstance(card, Card) else None)
 
 
 def cell_words(column: int, row: int) -> str:
@@ -261,166 +161,150 @@ def cell_words(column: int, row: int) -> str:
     return pgettext("cell", "column {column}, row {row}").format(column=column + 1, row=row)
 
 
-def view_cards(view: Mapping[str, Any] | None) -> dict[int, Mapping[str, Any]]:
-    """The cards a view shows by id: the hand and the cards a decision reveals."""
-    if not view:
+def view_cards(view: View | None) -> dict[int, Card]:
+    """The cards a view shows the seat by id: its hand and the cards a decision reveals."""
+    if view is None or view.own is None:
         return {}
-    decision = view.get("decision") or {}
-    return {
-        int(card["id"]): card
-        for card in [*(view.get("hand") or []), *(decision.get("reveal") or [])]
-        if isinstance(card, Mapping) and isinstance(card.get("id"), int)
-    }
+    decision = view.own.decision
+    reveal = decision.reveal if decision is not None else ()
+    return {card.id: card for card in (*view.own.hand, *reveal)}
 
 
 def choice_label(
-    choice: Mapping[str, Any],
-    view: Mapping[str, Any],
-    cards: Mapping[int, Mapping[str, Any]] | None = None,
+    choice: Choice, names: Sequence[str], edition: str, cards: Mapping[int, Card]
 ) -> str:
-    """A choice's label in the active language, from its own fields (``do``, ``card``,
+    """A choice's label in the active language, from its typed values (``do``, ``card``,
     ``cards`` / ``discard``, ``target``, ``shark``, ``cell``): cards named from ``cards`` (by
-    id; the view's hand and revealed cards when not given), seats from the view's names. A card
-    that is in neither reads as "a card"; a ``do`` this client does not know names itself."""
+    id), seats by ``names``. A card that is not in ``cards`` reads as "a card"."""
     try:
-        return _choice_label(choice, view, cards, strict=False)
+        return _choice_label(choice, names, edition, cards, strict=False)
     except MissingText:
-        return _("(a choice this client does not know: {do})").format(do=choice.get("do", "?"))
+        return _("(a choice this client does not know: {do})").format(do=choice.do)
 
 
 def strict_choice_label(
-    choice: Mapping[str, Any],
-    view: Mapping[str, Any],
-    cards: Mapping[int, Mapping[str, Any]] | None = None,
+    choice: Choice, names: Sequence[str], edition: str, cards: Mapping[int, Card]
 ) -> str:
     """:func:`choice_label`, raising :class:`MissingText` where it would name the unknown (a
-    card not in ``cards``, a ``do`` without a label)."""
-    return _choice_label(choice, view, cards, strict=True)
+    card not in ``cards``, a seat not in ``names``, a ``do`` without a label)."""
+    return _choice_label(choice, names, edition, cards, strict=True)
 
 
 def _choice_label(
-    choice: Mapping[str, Any],
-    view: Mapping[str, Any],
-    cards: Mapping[int, Mapping[str, Any]] | None,
+    choice: Choice,
+    names: Sequence[str],
+    edition: str,
+    cards: Mapping[int, Card],
     strict: bool,
 ) -> str:
-    known = view_cards(view) if cards is None else cards
-    names = view.get("names") or []
-
-    def card(card_id: object) -> str:
-        found = known.get(card_id) if isinstance(card_id, int) else None
+    def card(card_id: int) -> str:
+        found = cards.get(card_id)
         if found is not None:
             return card_display(found)
         if strict:
-            raise MissingText(f"card {card_id!r}")
+            raise MissingText(f"card {card_id}")
         return pgettext("cards", "a card")
 
-    do = str(choice.get("do", ""))
-    key = do
-    values: dict[str, object] = {"resource": resource_word(str(view.get("edition", "space")))}
-    if "card" in choice:
-        values["card"] = card(choice["card"])
-    listed = choice.get("cards", choice.get("discard"))
-    if isinstance(listed, list):
+    key = choice.do
+    values: dict[str, object] = {"resource": resource_word(edition)}
+    if choice.card is not None:
+        values["card"] = card(choice.card)
+    listed = choice.cards if choice.cards is not None else choice.discard
+    if listed is not None:
         values["cards"] = card_pair([card(item) for item in listed])
-    target = choice.get("target")
-    if isinstance(target, int) and 0 <= target < len(names):
-        values["player"] = str(names[target])
-        if do == "play":
+    if choice.target is not None and 0 <= choice.target < len(names):
+        values["player"] = str(names[choice.target])
+        if choice.do == "play":
             key = "play.on"
-    if do == "stay" and "discard" in choice:
+    if choice.do == "stay" and choice.discard is not None:
         key = "stay.discarding"
-    cell = choice.get("cell")
-    if do == "shark" and isinstance(cell, list | tuple) and len(cell) == 2:
-        values.update(shark=int(choice.get("shark", 0)) + 1, cell=cell_words(*map(int, cell)))
+    if choice.shark is not None and choice.cell is not None:
+        values.update(shark=choice.shark + 1, cell=cell_words(*choice.cell))
     return fill("choice", key, values)
 
 
-#: Event args that are seats (rendered as the player's name).
-SEAT_ARGS = frozenset({"player", "other", "target", "thief", "victim", "looker"})
-
-
 def arg_words(
-    args: Mapping[str, Any],
+    args: Mapping[str, Arg],
     names: Sequence[str],
-    view: Mapping[str, Any] | None = None,
-    cards: Mapping[int, Mapping[str, Any]] | None = None,
+    edition: str = "space",
+    cards: Mapping[int, Card] | None = None,
 ) -> dict[str, str]:
-    """An event's (or prompt's) args as words of the active language: seats by name, cards by
-    name (with their compass point), lists of cards joined, ``cell`` in words, ``reason`` /
-    ``goal`` / ``resource`` / ``dir`` as words, a bot's ``choice`` as its ``label`` (from
-    ``view`` and ``cards``, as :func:`choice_label`)."""
+    """An event's (or decision's) args as words of the active language, each by the type its
+    name has (protocol.vocabulary.ARG_TYPES): seats by name, cards by name (with their compass
+    point), lists of cards joined, a cell in words, ``reason`` / ``goal`` / ``resource`` /
+    ``dir`` as words, a bot's ``choice`` as its ``label`` (its cards from ``cards``)."""
     words: dict[str, str] = {}
     for name, value in args.items():
-        if name in SEAT_ARGS and isinstance(value, int) and 0 <= value < len(names):
-            words[name] = str(names[value])
-        elif name in ("card", "location") and isinstance(value, Mapping):
+        kind = ARG_TYPES.get(name)
+        if kind is ArgType.SEAT and isinstance(value, int):
+            if 0 <= value < len(names):
+                words[name] = str(names[value])
+        elif isinstance(value, Card | Location):
             words[name] = card_display(value)
-        elif name == "cards" and isinstance(value, list):
-            words[name] = card_list([card_display(item) for item in value])
-        elif name == "cell" and isinstance(value, list | tuple) and len(value) == 2:
-            words[name] = cell_words(int(value[0]), int(value[1]))
-        elif name == "reason":
+        elif kind is ArgType.CARDS and isinstance(value, tuple):
+            words[name] = card_list(
+                [card_display(item) for item in value if isinstance(item, Card)]
+            )
+        elif kind is ArgType.CELL and isinstance(value, tuple) and len(value) == 2:
+            column, row = value
+            if isinstance(column, int) and isinstance(row, int):
+                words[name] = cell_words(column, row)
+        elif kind is ArgType.REASON:
             words[name] = reason_word(str(value))
-        elif name == "goal":
+        elif kind is ArgType.GOAL:
             words[name] = goal_word("shipwrecked" if value == "raft" else "space")
-        elif name == "resource":
+        elif kind is ArgType.RESOURCE:
             words[name] = resource_word("shipwrecked" if value == "food" else "space")
-        elif name == "dir":
+        elif kind is ArgType.DIRECTION:
             words[name] = compass(str(value))
-        elif name == "choice" and isinstance(value, Mapping):
-            words["label"] = choice_label(value, view or {"names": names}, cards)
-        elif isinstance(value, int | str) and not isinstance(value, bool):
+        elif isinstance(value, Choice):
+            words["label"] = choice_label(value, names, edition, cards or {})
+        elif isinstance(value, int | str):
             words[name] = str(value)
     return words
 
 
 def strict_event_line(
-    event: Mapping[str, Any],
+    event: Event,
     names: Sequence[str],
-    view: Mapping[str, Any] | None = None,
-    cards: Mapping[int, Mapping[str, Any]] | None = None,
+    edition: str = "space",
+    cards: Mapping[int, Card] | None = None,
 ) -> str:
     """:func:`render_event`, raising :class:`MissingText` where it would say it does not know."""
-    key = str(event.get("key", ""))
-    args = event.get("args")
-    values = arg_words(args if isinstance(args, Mapping) else {}, names, view, cards)
+    values = arg_words(event.args, names, edition, cards)
     try:
-        return fill("event", key, values)
+        return fill("event", event.key, values)
     except MissingText:
-        if key not in PUBLIC_EVENT_KEYS:
+        if event.key not in PUBLIC_EVENT_KEYS:
             raise
-    return fill("event public", key, values)
+    return fill("event public", event.key, values)
 
 
 def render_event(
-    event: Mapping[str, Any],
+    event: Event,
     names: Sequence[str],
-    view: Mapping[str, Any] | None = None,
-    cards: Mapping[int, Mapping[str, Any]] | None = None,
+    edition: str = "space",
+    cards: Mapping[int, Card] | None = None,
 ) -> str:
-    """An event of the wire (``key``, ``args``) as a sentence of the active language. An event
-    whose secret args were left out (the recipient may not see them) reads as its public
-    sentence; a key this client does not know, or args that do not fit it, read as a line that
-    names the key."""
+    """An event as a sentence of the active language, from its key and args (a bot's choice
+    names its cards from ``cards``, by id). An event whose secret args were left out (the
+    recipient may not see them) reads as its public sentence; a key this client does not know,
+    or args that do not fit it, read as a line that names the key."""
     try:
-        return strict_event_line(event, names, view, cards)
+        return strict_event_line(event, names, edition, cards)
     except MissingText:
-        return _("(an event this client does not know: {key})").format(key=event.get("key", "?"))
+        return _("(an event this client does not know: {key})").format(key=event.key)
 
 
-def strict_prompt(decision: Mapping[str, Any], names: Sequence[str]) -> str:
+def strict_prompt(decision: Decision, names: Sequence[str]) -> str:
     """:func:`render_prompt`, raising :class:`MissingText` where it would ask in general."""
-    key = decision.get("prompt_key") or decision.get("kind")
-    args = decision.get("prompt_args")
-    values = arg_words(args if isinstance(args, Mapping) else {}, names)
-    return fill("prompt", str(key), values)
+    return fill("prompt", decision.kind, arg_words(decision.args, names))
 
 
-def render_prompt(decision: Mapping[str, Any], names: Sequence[str]) -> str:
-    """A decision's prompt in the active language, from its ``prompt_key`` (else its ``kind``)
-    and ``prompt_args`` (protocol/PROTOCOL.md §6; seats named by ``names``). A prompt this
-    client does not know asks to choose."""
+def render_prompt(decision: Decision, names: Sequence[str]) -> str:
+    """A decision's prompt in the active language, from its ``kind`` and ``args``
+    (protocol/PROTOCOL.md §6; seats named by ``names``). A prompt this client does not know
+    asks to choose."""
     try:
         return strict_prompt(decision, names)
     except MissingText:

@@ -20,54 +20,55 @@ from typing import IO, Any
 from protocol.errors import ErrorCode
 from selfish_tui.i18n import _, keyed, pgettext
 
-CARD_KEYS: dict[str, tuple[str, ...]] = {
-    "space": (
-        "oxygen",
-        "oxygen2",
-        "rocket_booster",
-        "tractor_beam",
-        "laser_blast",
-        "hole_in_suit",
-        "tether",
-        "shield",
-        "hack_suit",
-        "oxygen_siphon",
-        "blank_space",
-        "cosmic_radiation",
-        "useful_junk",
-        "solar_flare",
-        "meteoroid",
-        "gravitational_anomaly",
-        "wormhole",
-        "mysterious_nebula",
-        "asteroid_field",
-        "hyperspace",
-    ),
-    "shipwrecked": (
-        "food",
-        "food2",
-        "pirate",
-        "ride_the_wave",
-        "lost",
-        "freestyle_sprint",
-        "dive",
-        "rogue_wave",
-        "message_in_a_bottle",
-        "calm_waters",
-        "sea_monster",
-        "ocean_debris",
-        "shark_bait",
-        "freeloader",
-        "whirlpool",
-        "hurricane",
-        "island_call",
-        "davy_jones_locker",
-        "raft_drift",
-        "counter_current",
-        "feeding_frenzy",
-    ),
+CARD_KEYS: dict[str, dict[str, str]] = {
+    "space": {
+        "oxygen": "resource",
+        "oxygen2": "resource",
+        "rocket_booster": "action",
+        "tractor_beam": "action",
+        "laser_blast": "action",
+        "hole_in_suit": "action",
+        "tether": "action",
+        "shield": "action",
+        "hack_suit": "action",
+        "oxygen_siphon": "action",
+        "blank_space": "location",
+        "cosmic_radiation": "location",
+        "useful_junk": "location",
+        "solar_flare": "location",
+        "meteoroid": "location",
+        "gravitational_anomaly": "location",
+        "wormhole": "location",
+        "mysterious_nebula": "location",
+        "asteroid_field": "location",
+        "hyperspace": "location",
+    },
+    "shipwrecked": {
+        "food": "resource",
+        "food2": "resource",
+        "pirate": "action",
+        "ride_the_wave": "action",
+        "lost": "action",
+        "freestyle_sprint": "action",
+        "dive": "action",
+        "rogue_wave": "action",
+        "message_in_a_bottle": "action",
+        "calm_waters": "location",
+        "sea_monster": "location",
+        "ocean_debris": "location",
+        "shark_bait": "location",
+        "freeloader": "location",
+        "whirlpool": "location",
+        "hurricane": "location",
+        "island_call": "location",
+        "davy_jones_locker": "location",
+        "raft_drift": "location",
+        "counter_current": "location",
+        "feeding_frenzy": "location",
+    },
 }
-"""Every card key of each edition, as the engine's catalogue names them."""
+"""Every card key of each edition, with its kind (resource, action or location), as the
+engine's cards have them."""
 
 CONTEXTS = ("card", "card short", "card text")
 """The msgctxt of a card's name, its short name for the board's narrow cells, and its text."""
@@ -99,10 +100,17 @@ def card_kind(kind: str) -> str:
     return words.get(kind, kind)
 
 
-def error_message(code: str) -> str:
+def error_message(code: str, args: Mapping[str, object] | None = None) -> str:
     """The message for an error code (There is no room with that code. / 没有这个代码的房间。
-    for ``no_such_room``); for a code newer than the client, a refusal that names it."""
-    return keyed("error", code) or _("The server refused: {code}").format(code=code)
+    for ``no_such_room``), its placeholders filled from the error's ``args``; for a code newer
+    than the client, a refusal that names it."""
+    text = keyed("error", code)
+    if text is None:
+        return _("The server refused: {code}").format(code=code)
+    try:
+        return text.format_map(args or {})
+    except (KeyError, IndexError, ValueError):
+        return text
 
 
 def extract_keys(
@@ -123,8 +131,8 @@ def extract_keys(
     for context, keys in KEYED_CONTEXTS.items():
         for key in keys:
             yield 0, "pgettext", (context, key), ["selfish_tui/event_text.py"]
-    for edition, keys in CARD_KEYS.items():
-        for key in keys:
+    for edition, kinds in CARD_KEYS.items():
+        for key in kinds:
             for context in CONTEXTS:
                 yield 0, "pgettext", (context, key), [f"{edition} card"]
     for code in ErrorCode:

@@ -13,10 +13,10 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
+from protocol.game_types import Choice, Decision, Event, View
 from selfish_tui import i18n
 from selfish_tui.event_text import (
     CHOICE_KEYS,
@@ -28,26 +28,23 @@ from selfish_tui.event_text import (
     strict_prompt,
     view_cards,
 )
-from selfish_tui.keyed_text import CARD_KEYS
+from selfish_tui.keyed_text import CARD_KEYS, card_name
 from server.bots.levels import choose
-from server.engine.cards import CATALOGUE
 from server.engine.game import Game
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-ENGLISH_CARD_NAMES = {
-    entry["name"] for cards in CATALOGUE.values() for entry in cards.values() if entry["name"]
-}
+ENGLISH_CARD_NAMES = {card_name(key) for cards in CARD_KEYS.values() for key in cards}
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
 
 @dataclass
 class Sent:
-    """What the engine sent in the games played: events (as their recipients got them), and
-    decisions and choices with the view they came in."""
+    """What the engine sent in the games played, read as a client reads it: events (as their
+    recipients got them, with the table's names), and decisions and choices with their view."""
 
-    events: list[dict[str, Any]] = field(default_factory=list)
-    decisions: list[tuple[dict[str, Any], list[str]]] = field(default_factory=list)
-    choices: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    events: list[tuple[Event, tuple[str, ...]]] = field(default_factory=list)
+    decisions: list[tuple[Decision, tuple[str, ...]]] = field(default_factory=list)
+    choices: list[tuple[Choice, View]] = field(default_factory=list)
 
 
 def played(games: int = 40) -> Sent:
@@ -62,19 +59,20 @@ def played(games: int = 40) -> Sent:
             level = "basic" if seed % 2 else "random"
             while not game.over:
                 seat = next(s for s in range(len(game.names)) if game.legal(s))
-                view = game.view(seat)
-                sent.decisions.append((view["decision"], view["names"]))
-                for choice in view["legal"]:
-                    shape = (str(choice["do"]), tuple(sorted(choice)))
-                    if shape not in shapes or choice["do"] in ("play", "take", "pick"):
+                wire = game.view(seat)
+                view = View.from_wire(wire)
+                assert view.own is not None and view.own.decision is not None
+                sent.decisions.append((view.own.decision, view.public.names))
+                for choice in view.legal:
+                    shape = (choice.do, tuple(sorted(choice.to_wire())))
+                    if shape not in shapes or choice.do in ("play", "take", "pick"):
                         shapes.add(shape)
                         sent.choices.append((choice, view))
-                game.apply(seat, choose(level, view, chooser))
+                game.apply(seat, choose(level, wire, chooser))
+            names = tuple(game.names)
             for event in game.log:
                 for recipient in {None, *(event.to or ())}:
-                    wire = event.as_dict(recipient)
-                    if wire is not None:
-                        sent.events.append({**wire, "names": list(game.names)})
+                    sent.events.append((Event.from_wire(event.to_wire(recipient)), names))
     return sent
 
 
@@ -100,9 +98,9 @@ def check_words(text: str, language: str) -> None:
 
 def test_every_event_renders_from_its_key_and_args(sent: Sent, language: str) -> None:
     keys = set()
-    for event in sent.events:
-        keys.add(event["key"])
-        check_words(strict_event_line(event, event["names"]), language)
+    for event, names in sent.events:
+        keys.add(event.key)
+        check_words(strict_event_line(event, names), language)
     assert keys <= set(EVENT_KEYS)
     assert len(keys) > 40  # the games went through most of the rules
 
@@ -110,7 +108,7 @@ def test_every_event_renders_from_its_key_and_args(sent: Sent, language: str) ->
 def test_every_prompt_renders_from_its_key_and_args(sent: Sent, language: str) -> None:
     keys = set()
     for decision, names in sent.decisions:
-        keys.add(decision["prompt_key"])
+        keys.add(decision.kind)
         check_words(strict_prompt(decision, names), language)
     assert keys <= set(PROMPT_KEYS)
     assert {"actions", "pay", "give", "react", "take", "pick", "shark_bait"} <= keys
@@ -119,9 +117,9 @@ def test_every_prompt_renders_from_its_key_and_args(sent: Sent, language: str) -
 def test_every_choice_renders_from_its_typed_values(sent: Sent, language: str) -> None:
     kinds = set()
     for choice, view in sent.choices:
-        kinds.add(choice["do"])
-        label = strict_choice_label({k: v for k, v in choice.items() if k != "label"}, view)
-        check_words(label, language)
+        kinds.add(choice.do)
+        names, edition = view.public.names, view.public.edition
+        check_words(strict_choice_label(choice, names, edition, view_cards(view)), language)
     assert kinds <= set(CHOICE_KEYS)
     assert set(CHOICE_KEYS) - {"play.on", "stay.discarding"} == kinds
 
@@ -131,13 +129,14 @@ def test_the_rooms_events_render_with_a_bots_choice(sent: Sent, language: str) -
     make for the seat: its own reader sees the choice, the others that the bot decided."""
     names = NAMES[:2]
     for key in ("away.left", "away.back", "away.idle", "away.gone"):
-        check_words(strict_event_line({"key": key, "args": {"player": 1}}, names), language)
+        check_words(strict_event_line(Event("away", key, 1, {"player": 1}), names), language)
     for choice, view in sent.choices:
+        names, edition, cards = view.public.names, view.public.edition, view_cards(view)
         for key in ("bot", "timeout"):
-            whole = {"key": key, "args": {"player": 0, "choice": choice}}
-            line = strict_event_line(whole, view["names"], view, view_cards(view))
+            whole = Event(key, key, 0, {"player": 0, "choice": choice})
+            line = strict_event_line(whole, names, edition, cards)
             check_words(line, language)
-            hidden = strict_event_line({"key": key, "args": {"player": 0}}, view["names"])
+            hidden = strict_event_line(Event(key, key, 0, {"player": 0}), names)
             check_words(hidden, language)
             assert hidden != line
 

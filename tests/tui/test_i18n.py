@@ -23,6 +23,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets._footer import FooterKey
 
 from protocol.errors import ErrorCode
+from protocol.game_types import Card, Choice, Decision, Event
+from protocol.vocabulary import EVENTS
 from selfish_tui import i18n
 from selfish_tui.event_text import (
     KEYED_CONTEXTS,
@@ -293,95 +295,91 @@ def test_plural_forms() -> None:
 # --- sentence templates ----------------------------------------------------------------------
 
 
+def event(key: str, **args: object) -> Event:
+    """An event as a client reads it off the wire."""
+    return Event.from_wire({"kind": EVENTS[key].kind, "key": key, "seat": None, "args": args})
+
+
+def card(card_id: int, key: str, direction: str | None = None) -> dict[str, object]:
+    """A game card's wire form."""
+    return {"id": card_id, "key": key, "kind": "action", "value": 0, "dir": direction}
+
+
 def test_a_sentence_renders_in_each_language_from_the_same_arguments() -> None:
-    event = {
-        "key": "play.on",
-        "args": {"player": 0, "card": {"id": 3, "key": "pirate", "dir": "N"}, "target": 1},
-    }
-    assert render_event(event, ["Ann", "Bob"]) == "Ann plays Pirate ↑N on Bob."
+    played = event("play.on", player=0, card=card(3, "pirate", "N"), target=1)
+    assert render_event(played, ["Ann", "Bob"]) == "Ann plays Pirate ↑N on Bob."
     i18n.set_language("zh")
-    assert render_event(event, ["Ann", "Bob"]) == "Ann对Bob使用了海盗 ↑北。"
+    assert render_event(played, ["Ann", "Bob"]) == "Ann对Bob使用了海盗 ↑北。"
     assert card_list(["氧气", "双张氧气"]) == "氧气、双张氧气"
     assert card_list([]) == "无"
 
 
 def test_a_redacted_event_reads_as_its_public_sentence() -> None:
-    whole = {"key": "draw", "args": {"player": 0, "card": {"id": 3, "key": "shield"}}}
-    hidden = {"key": "draw", "args": {"player": 0}}
+    whole = event("draw", player=0, card=card(3, "shield"))
+    hidden = event("draw", player=0)
     assert render_event(whole, ["Ann"]) == "Ann draws Shield."
     assert render_event(hidden, ["Ann"]) == "Ann draws a card."
     i18n.set_language("zh")
     assert render_event(hidden, ["Ann"]) == "Ann抽了一张牌。"
 
 
-def test_an_unknown_key_or_missing_arg_reads_as_a_line_naming_the_key() -> None:
+def test_a_key_or_arg_the_client_lacks_reads_as_a_line_naming_the_key() -> None:
     """Never another text (there is no server sentence to fall back on)."""
-    assert render_event({"key": "comet", "args": {}}, []) == (
-        "(an event this client does not know: comet)"
-    )
-    assert render_event({"key": "play.on", "args": {"player": 0}}, ["Ann"]) == (
-        "(an event this client does not know: play.on)"
-    )
-    assert render_prompt({"kind": "comet", "prompt_key": "comet"}, []) == "Choose:"
+    comet = Event("info", "comet", None, {})
+    assert render_event(comet, []) == "(an event this client does not know: comet)"
+    # A seat the names do not have leaves its placeholder unfilled.
+    stray = event("play.on", player=0, card=card(3, "pirate"), target=7)
+    assert render_event(stray, ["Ann"]) == "(an event this client does not know: play.on)"
+    assert render_prompt(Decision("comet"), []) == "Choose:"
     i18n.set_language("zh")
-    assert render_event({"key": "comet", "args": {}}, []) == "（本客户端不认识的事件：comet）"  # noqa: RUF001
+    assert render_event(comet, []) == "（本客户端不认识的事件：comet）"  # noqa: RUF001
 
 
 def test_hostile_values_are_inserted_as_they_are() -> None:
     """A name with braces or markup is a value: it is never read as a template."""
     name = "{player}[bold]x[/]"
     assert fill("choice", "swap", {"player": name}) == f"Swap places with {name}"
-    swap = {"do": "swap", "target": 1}
-    assert choice_label(swap, {"names": ["Ann", name]}) == f"Swap places with {name}"
+    swap = Choice("swap", target=1)
+    assert choice_label(swap, ["Ann", name], "space", {}) == f"Swap places with {name}"
 
 
 def test_a_prompt_and_a_choice_render_in_each_language_from_keys_alone() -> None:
-    decision = {
-        "kind": "react",
-        "prompt_key": "react",
-        "prompt_args": {"player": 1, "card": {"id": 9, "key": "tractor_beam", "dir": None}},
-        "reveal": [],
-    }
-    view = {
-        "names": ["Ann", "Bob"],
-        "edition": "space",
-        "hand": [{"id": 4, "key": "shield", "kind": "action", "value": 0, "dir": None}],
-        "decision": decision,
-    }
-    block, accept = {"do": "block", "card": 4}, {"do": "accept"}
-    assert render_prompt(decision, view["names"]) == "Bob plays Tractor Beam on you."
-    assert choice_label(block, view) == "Block with Shield"
-    assert choice_label(accept, view) == "Do not block"
+    decision = Decision.from_wire(
+        {"kind": "react", "args": {"player": 1, "card": card(9, "tractor_beam")}, "reveal": []}
+    )
+    shield = Card.from_wire(card(4, "shield"))
+    names = ["Ann", "Bob"]
+    block, accept = Choice("block", card=4), Choice("accept")
+    assert render_prompt(decision, names) == "Bob plays Tractor Beam on you."
+    assert choice_label(block, names, "space", {4: shield}) == "Block with Shield"
+    assert choice_label(accept, names, "space", {}) == "Do not block"
     i18n.set_language("zh")
-    assert render_prompt(decision, view["names"]) == "Bob对你使用了牵引光束。"
-    assert choice_label(block, view) == "用护盾阻挡"
-    assert choice_label(accept, view) == "不阻挡"
+    assert render_prompt(decision, names) == "Bob对你使用了牵引光束。"
+    assert choice_label(block, names, "space", {4: shield}) == "用护盾阻挡"
+    assert choice_label(accept, names, "space", {}) == "不阻挡"
 
 
 def test_a_bots_choice_renders_as_its_label_in_the_active_language() -> None:
     names = ["Ann", "Bob"]
-    event = {"key": "timeout", "args": {"player": 0, "choice": {"do": "swap", "target": 1}}}
-    assert (
-        render_event(event, names) == "Ann ran out of time; their bot chose: Swap places with Bob."
-    )
-    hidden = {"key": "timeout", "args": {"player": 0}}
+    timeout = event("timeout", player=0, choice={"do": "swap", "target": 1})
+    said = "Ann ran out of time; their bot chose: Swap places with Bob."
+    assert render_event(timeout, names) == said
+    hidden = event("timeout", player=0)
     assert render_event(hidden, names) == "Ann ran out of time; their bot decided."
     # Its cards by id from what the client has seen (they have left the hand since).
-    paid = {"key": "bot", "args": {"player": 0, "choice": {"do": "pay", "cards": [5, 6]}}}
-    seen = {5: {"id": 5, "key": "food", "dir": "N"}}
-    assert render_event(paid, names, None, seen) == (
+    paid = event("bot", player=0, choice={"do": "pay", "cards": [5, 6]})
+    seen = {5: Card(5, "food", "resource", 1, "N")}
+    assert render_event(paid, names, "shipwrecked", seen) == (
         "Ann is away; their bot chose: Pay with Food ↑N and a card."
     )
     i18n.set_language("zh")
-    assert render_event(event, names) == "Ann超时了；电脑替其选择了：与Bob交换位置。"  # noqa: RUF001
+    assert render_event(timeout, names) == "Ann超时了；电脑替其选择了：与Bob交换位置。"  # noqa: RUF001
     assert render_event(hidden, names) == "Ann超时了；电脑替其做了决定。"  # noqa: RUF001
 
 
-def test_a_choice_that_does_not_resolve_says_so_in_the_active_language() -> None:
+def test_a_choice_whose_card_the_client_has_not_seen_says_a_card() -> None:
     i18n.set_language("zh")
-    view = {"names": ["Ann"], "hand": [], "edition": "space"}
-    assert choice_label({"do": "play", "card": 7}, view) == "使用一张牌"
-    assert choice_label({"do": "comet"}, view) == "（本客户端不认识的选项：comet）"  # noqa: RUF001
+    assert choice_label(Choice("play", card=7), ["Ann"], "space", {}) == "使用一张牌"
 
 
 # --- cells -----------------------------------------------------------------------------------
