@@ -120,15 +120,15 @@ async def test_the_tutorial_teaches_each_lesson_once_when_it_first_matters(
             room = current_room(app)
             prompts = screen.query(PromptPanel) if isinstance(screen, TableScreen) else None
             if prompts and screen._ready and room is not None and room.view:
-                legal = room.view.get("legal") or []
+                legal = list(room.view.legal)
                 prompt = prompts.first()
                 if legal and prompt.choices == legal:
                     await press_choice(pilot, prompt, pick(legal, rng))
                     continue
             await pilot.pause(0.01)
         room = current_room(app)
-        assert room is not None and room.view is not None and room.view["over"]
-        assert room.view["seats"] == tutorial.BOTS + 1
+        assert room is not None and room.view is not None and room.view.public.over
+        assert room.view.public.seats == tutorial.BOTS + 1
 
     keys = [key for key, _seen, _text in shown]
     assert sorted(keys) == sorted(LESSONS[edition])  # every lesson, each once
@@ -233,7 +233,7 @@ async def test_the_first_run_offers_the_tutorial_once_and_remembers(
         room = current_room(app)
         assert room is not None
         await wait_for(pilot, lambda: room.view is not None)
-        assert room.view is not None and room.view["seats"] == (3 if accepted else 4)
+        assert room.view is not None and room.view.public.seats == (3 if accepted else 4)
     assert not paths.first_run()  # asked once: the answer is kept
     assert (
         '"accepted": ' + ("true" if accepted else "false")
