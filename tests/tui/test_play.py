@@ -280,5 +280,5 @@ async def test_the_new_room_dialog_sets_when_bots_step_in(server_port: int) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         # Edition, seats, bots, level, timer: five tabs to "Bots step in"; the next preset.
         room = await create_room(pilot, app, *["tab"] * 5, "enter", "down", "enter")
-        await wait_for(pilot, lambda: "left_grace" in room.info)
+        await wait_for(pilot, lambda: room.info is not None and room.info.left_grace == 30)
         assert (room.info.left_grace, room.info.idle_grace) == (30, 60)
