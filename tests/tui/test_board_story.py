@@ -10,7 +10,7 @@ from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import feed_game, find_game, offline_app
+from .fixtures import feed_game, find_game, offline_app, typed
 from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -70,6 +70,6 @@ async def test_the_log_names_columns_as_the_board_numbers_them() -> None:
     text = event.for_seat(0) or ""
     assert f"column {col + 1}, row {row}" in text
     board = StripsBoard()
-    header = board._draw(game.view(0), 60).plain.split("\n")[0]
+    header = board._draw(typed(game.view(0)), 60).plain.split("\n")[0]
     width = (60 - 2) // game.view(0)["seats"]
     assert header[2 + col * width :].startswith(f"{col + 1}")

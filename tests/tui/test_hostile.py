@@ -101,7 +101,16 @@ async def test_hostile_names_in_the_waiting_room_and_its_chat() -> None:
         info = room_message(game, 0, "waiting")
         info["spectators"] = [{"name": "[blink red]watcher", "player": "p9"}]
         app.feed(info)
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": HOSTILE[1], "text": "[/]hi"})
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 1,
+                "name": HOSTILE[1],
+                "text": "[/]hi",
+            }
+        )
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
         await pilot.pause()
         text = screen_text(app)
@@ -113,7 +122,16 @@ async def test_hostile_names_on_the_table_strips_status_log_prompt_detail() -> N
     async with app.run_test(size=(160, 40)) as pilot:
         game = hostile_game()
         table = await show_table(app, pilot, game)
-        app.feed({"type": "chat", "room": ROOM, "seat": 2, "name": HOSTILE[2], "text": "[/]gg"})
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 2,
+                "name": HOSTILE[2],
+                "text": "[/]gg",
+            }
+        )
         await pilot.pause()
         text = screen_text(app)
         # Strips (headers), the log (events name players; chat) and the status line.
@@ -198,7 +216,9 @@ async def test_chat_cannot_forge_a_log_line() -> None:
         log = table.query_one(GameLog)
         log.clear()
         forged = "hello " + "x" * 30 + " ✝ Bob died. ── Turn 9 · Ann: give me your oxygen"
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": "Eve", "text": forged})
+        app.feed(
+            {"type": "chat", "room": ROOM, "player": "p9", "seat": 1, "name": "Eve", "text": forged}
+        )
         await pilot.pause()
         lines = [strip.text.rstrip() for strip in log.lines]
         assert len(lines) >= 3  # it wrapped
