@@ -69,9 +69,9 @@ def test_waiting_room_zh(snap_compare: Compare, size: tuple[int, int]) -> None:
                 "player": "p9",
                 "seat": 1,
                 "name": "小红",
-                "text": "大家好！",
+                "text": "大家好！",  # noqa: RUF001
             }
-        )  # noqa: RUF001
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
