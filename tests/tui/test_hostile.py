@@ -322,8 +322,8 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
             host = app.lobby.query_one(DataTable).get_cell_at(Coordinate(0, 6))
             assert str(host) == "Evil"
             assert "Oops!" in text
-            assert app.lobby.rooms[0]["host"] == "Evil"
-            assert app.lobby.rooms[0]["room"] == "ABCD"
+            assert app.lobby.rooms[0].host == "Evil"
+            assert app.lobby.rooms[0].room == "ABCD"
 
 
 async def test_escape_sequences_in_a_refused_hello_never_reach_the_screen() -> None:
