@@ -125,23 +125,19 @@ def strip(choice: Choice) -> Choice:
     return choice
 
 
-def same(a: object, b: object) -> bool:
-    """Whether ``a`` and ``b`` are the same choice value, types included: ``48.0`` is not ``48``
-    and ``True`` is not ``1`` (Python's ``==`` says they are); a tuple and a list with the same
-    items are the same (a list is how a tuple comes back from the wire or the store)."""
-    if isinstance(a, list | tuple):
-        return (
-            isinstance(b, list | tuple)
-            and len(a) == len(b)
-            and all(same(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, dict):
-        return (
-            isinstance(b, dict)
-            and a.keys() == b.keys()
-            and all(same(value, b[key]) for key, value in a.items())
-        )
-    return type(a) is type(b) and a == b
+def exact(option: Choice, wanted: Choice) -> bool:
+    """Whether ``wanted``, equal to ``option`` by ``==``, is it types included: ``48.0`` is not
+    ``48`` and ``True`` is not ``1`` (Python's ``==`` says they are). An option's values are
+    strings, integers and flat lists of integers, so one level of lists is all there is to see."""
+    for key, value in option.items():
+        other = wanted[key]
+        if type(other) is not type(value):
+            return False
+        if isinstance(value, list) and isinstance(other, list):
+            for item, given in zip(value, other, strict=True):
+                if type(given) is not type(item):
+                    return False
+    return True
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .actions import Answer, Choice, Decision, Picks, same, strip
+from .actions import Answer, Choice, Decision, Picks, exact, strip
 from .cards import Edition
 from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
@@ -121,7 +121,7 @@ class Game:
         option = _matching(options, wanted)
         if option is None:
             raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
-        if wanted is not choice and not same(decorate(self, seat, option), choice):
+        if wanted is not choice and not _decorated_as(decorate(self, seat, option), choice):
             # a choice copied from a view is copied whole: its label and fatal mark too
             raise IllegalChoice(f"not a choice of seat {seat}'s view: {choice!r}")
         log = self.rules.log
@@ -147,16 +147,19 @@ class Game:
 
 
 def _matching(options: list[Choice], wanted: Choice) -> Choice | None:
-    """The option ``wanted`` is, types included (``{"card": 48.0}`` is not ``{"card": 48}``).
-    Python's ``==`` (in C) finds the candidate; a list where an option holds a tuple needs the
-    full comparison."""
+    """The option ``wanted`` is, types included (``{"card": 48.0}`` is not ``{"card": 48}``):
+    Python's ``==`` (in C) finds the one candidate, as no two options are equal, and
+    :func:`actions.exact` checks its types."""
     try:
         option = options[options.index(wanted)]
     except ValueError:
-        option = None
-    if option is not None and same(option, wanted):
-        return option
-    return next((o for o in options if same(o, wanted)), None)
+        return None
+    return option if exact(option, wanted) else None
+
+
+def _decorated_as(shown: Choice, choice: Choice) -> bool:
+    """Whether ``choice`` is the view's ``shown`` choice, label and fatal mark included."""
+    return shown == choice and exact(shown, choice)
 
 
 def replay(
