@@ -153,20 +153,25 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
 
 
 def distinct_pairs(cards: list[Card]) -> list[tuple[Card, Card]]:
-    """Every way to choose 2 of ``cards`` that differs by type and direction."""
+    """Every way to choose 2 of ``cards`` that differs by type and direction, in the order of
+    the first pair of each kind (by position of its first card, then of its second)."""
+    sigs = [card.sig for card in cards]
     seen: set[tuple[str, str]] = set()
+    firsts: set[str] = set()
     out: list[tuple[Card, Card]] = []
     count = len(cards)
     for i in range(count - 1):
+        a = sigs[i]
+        if a in firsts:  # a copy of an earlier card: each pair it starts is listed already
+            continue
+        firsts.add(a)
         first = cards[i]
-        a = first.sig
         for j in range(i + 1, count):
-            second = cards[j]
-            b = second.sig
+            b = sigs[j]
             sig = (a, b) if a <= b else (b, a)
             if sig not in seen:
                 seen.add(sig)
-                out.append((first, second))
+                out.append((first, cards[j]))
     return out
 
 

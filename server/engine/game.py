@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .actions import Answer, Choice, Decision, Picks, exact, strip
+from .actions import SIMULTANEOUS, Answer, Choice, Decision, Picks, exact, strip
 from .cards import Edition
 from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
@@ -45,7 +45,9 @@ class Game:
         self.decisions: list[tuple[int, Choice]] = []
         self._flow = self.rules.run()
         self.picked: dict[int, Choice] = {}  # the picks made so far of a simultaneous decision
-        self._decision: Decision | None = None
+        # The open decision (None once the game is over); read it, never set it. A plain
+        # attribute, not a property: it is read several times per decision.
+        self.decision: Decision | None = None
         self._resume(None)
 
     # ------------------------------------------------------------------ reading
@@ -74,22 +76,22 @@ class Game:
         """Every event so far, unredacted: filter with ``Event.for_seat``."""
         return self.rules.log
 
-    @property
-    def decision(self) -> Decision | None:
-        """The open decision (None once the game is over)."""
-        return self._decision
-
     def pending_seats(self) -> list[int]:
         """Seats that must decide now (a simultaneous pick already made is not pending)."""
-        if self._decision is None:
+        decision = self.decision
+        if decision is None:
             return []
-        return [seat for seat in self._decision.options if seat not in self.picked]
+        picked = self.picked
+        if not picked:
+            return list(decision.options)
+        return [seat for seat in decision.options if seat not in picked]
 
     def legal(self, seat: int) -> list[Choice]:
         """That seat's legal choices now; empty when it has nothing to decide."""
-        if self._decision is None or seat in self.picked:
+        decision = self.decision
+        if decision is None or seat in self.picked:
             return []
-        return self._decision.options.get(seat, [])
+        return decision.options.get(seat, [])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
@@ -111,23 +113,24 @@ class Game:
     def apply(self, seat: int, choice: Choice) -> list[Event]:
         """Take ``seat``'s choice (one of ``legal(seat)``, types included); return new events.
         The view's ``label`` and ``fatal`` may be left out, but when given must be the view's."""
-        decision = self._decision
+        decision = self.decision
         if decision is None:
             raise GameOver("the game is over")
         options = decision.options.get(seat)
         if options is None or seat in self.picked:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
-        wanted = strip(choice)
+        decorated = "label" in choice or "fatal" in choice
+        wanted = strip(choice) if decorated else choice
         option = _matching(options, wanted)
         if option is None:
             raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
-        if wanted is not choice and not _decorated_as(decorate(self, seat, option), choice):
+        if decorated and not _decorated_as(decorate(self, seat, option), choice):
             # a choice copied from a view is copied whole: its label and fatal mark too
             raise IllegalChoice(f"not a choice of seat {seat}'s view: {choice!r}")
         log = self.rules.log
         start = len(log)
         self.decisions.append((seat, option))
-        if decision.simultaneous:
+        if decision.kind in SIMULTANEOUS:
             self.picked[seat] = option
             self.rules.say("pick", "pick", seat, player=seat)
             if len(self.picked) < len(decision.options):
@@ -141,20 +144,20 @@ class Game:
 
     def _resume(self, answer: Answer) -> None:
         try:
-            self._decision = self._flow.send(answer)
+            self.decision = self._flow.send(answer)
         except StopIteration:
-            self._decision = None
+            self.decision = None
 
 
 def _matching(options: list[Choice], wanted: Choice) -> Choice | None:
     """The option ``wanted`` is, types included (``{"card": 48.0}`` is not ``{"card": 48}``):
     Python's ``==`` (in C) finds the one candidate, as no two options are equal, and
-    :func:`actions.exact` checks its types."""
+    :func:`actions.exact` checks its types (unless it is the option itself, as a bot's is)."""
     try:
         option = options[options.index(wanted)]
     except ValueError:
         return None
-    return option if exact(option, wanted) else None
+    return option if option is wanted or exact(option, wanted) else None
 
 
 def _decorated_as(shown: Choice, choice: Choice) -> bool:

@@ -272,5 +272,5 @@ def _resume(template: Game, state: State, last_moved: int | None) -> Game:
     game.decisions = []
     game._flow = flow
     game.picked = {}
-    game._decision = decision
+    game.decision = decision
     return game
