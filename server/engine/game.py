@@ -12,7 +12,7 @@ from .events import Event
 from .rules import Rules
 from .state import State
 from .variants import check_variants
-from .views import build_view, decorate, public_view, seat_view, snapshot
+from .views import build_view, public_view, seat_view, snapshot
 
 
 class Game:
@@ -73,7 +73,7 @@ class Game:
 
     @property
     def log(self) -> list[Event]:
-        """Every event so far, unredacted: filter with ``Event.for_seat``."""
+        """Every event so far, unredacted: redact with ``Event.to_wire``."""
         return self.rules.log
 
     def pending_seats(self) -> list[int]:
@@ -111,22 +111,37 @@ class Game:
 
     # ------------------------------------------------------------------ deciding
     def apply(self, seat: int, choice: Choice) -> list[Event]:
-        """Take ``seat``'s choice (one of ``legal(seat)``, types included); return new events.
-        The view's ``label`` and ``fatal`` may be left out, but when given must be the view's."""
+        """Take ``seat``'s choice (one of ``legal(seat)``, types included, with or without the
+        view's ``fatal`` mark); return the new events."""
+        options = self._options(seat)
+        wanted = strip(choice)
+        option = _matching(options, wanted)
+        if option is None:
+            raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
+        return self._take(seat, option)
+
+    def choose(self, seat: int, index: int) -> list[Event]:
+        """Take choice number ``index`` of ``legal(seat)`` (what a client's ``act`` sends);
+        return the new events."""
+        options = self._options(seat)
+        if not 0 <= index < len(options):
+            raise IllegalChoice(f"seat {seat} has {len(options)} choices, not a number {index}")
+        return self._take(seat, options[index])
+
+    def _options(self, seat: int) -> list[Choice]:
+        """``legal(seat)``, or the reason it may not decide."""
         decision = self.decision
         if decision is None:
             raise GameOver("the game is over")
         options = decision.options.get(seat)
         if options is None or seat in self.picked:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
-        decorated = "label" in choice or "fatal" in choice
-        wanted = strip(choice) if decorated else choice
-        option = _matching(options, wanted)
-        if option is None:
-            raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
-        if decorated and not _decorated_as(decorate(self, seat, option), choice):
-            # a choice copied from a view is copied whole: its label and fatal mark too
-            raise IllegalChoice(f"not a choice of seat {seat}'s view: {choice!r}")
+        return options
+
+    def _take(self, seat: int, option: Choice) -> list[Event]:
+        """Apply ``option``, one of the seat's legal choices."""
+        decision = self.decision
+        assert decision is not None
         log = self.rules.log
         start = len(log)
         self.decisions.append((seat, option))
@@ -158,11 +173,6 @@ def _matching(options: list[Choice], wanted: Choice) -> Choice | None:
     except ValueError:
         return None
     return option if option is wanted or exact(option, wanted) else None
-
-
-def _decorated_as(shown: Choice, choice: Choice) -> bool:
-    """Whether ``choice`` is the view's ``shown`` choice, label and fatal mark included."""
-    return shown == choice and exact(shown, choice)
 
 
 def replay(
