@@ -58,8 +58,14 @@ def get_seat_count(m: Wire, key: str, where: str) -> int:
     return value
 
 
-def get_opt_int(m: Wire, key: str, where: str) -> int | None:
-    """The integer or null ``m[key]`` (missing is null)."""
+def _present(m: Wire, key: str, where: str, may_miss: bool) -> None:
+    if not may_miss and key not in m:
+        raise MalformedMessage(f"{where}.{key}", "present (null when there is none)")
+
+
+def get_opt_int(m: Wire, key: str, where: str, *, may_miss: bool = False) -> int | None:
+    """The integer or null ``m[key]`` (``may_miss``: a missing key is null)."""
+    _present(m, key, where, may_miss)
     value = m.get(key)
     return None if value is None else as_int(value, f"{where}.{key}")
 
@@ -69,8 +75,9 @@ def get_str(m: Wire, key: str, where: str) -> str:
     return as_str(m.get(key), f"{where}.{key}")
 
 
-def get_opt_str(m: Wire, key: str, where: str) -> str | None:
-    """The string or null ``m[key]`` (missing is null)."""
+def get_opt_str(m: Wire, key: str, where: str, *, may_miss: bool = False) -> str | None:
+    """The string or null ``m[key]`` (``may_miss``: a missing key is null)."""
+    _present(m, key, where, may_miss)
     value = m.get(key)
     return None if value is None else as_str(value, f"{where}.{key}")
 

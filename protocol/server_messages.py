@@ -94,7 +94,7 @@ def read_server(value: object) -> ServerMessage:
     cls = SERVER_MESSAGES.get(kind)
     if cls is None:
         raise MalformedMessage("message.type", "a server message type")
-    return cls.read(m, get_opt_int(m, "id", kind))
+    return cls.read(m, get_opt_int(m, "id", kind, may_miss=True))
 
 
 @message("welcome")
@@ -174,7 +174,7 @@ class ErrorMessage(ServerMessage):
             code=get_str(m, "code", "error"),
             message=get_str(m, "message", "error"),
             args={} if args is None else _error_args(args, "error.args"),
-            room=get_opt_str(m, "room", "error"),
+            room=get_opt_str(m, "room", "error", may_miss=True),
         )
 
     @property
