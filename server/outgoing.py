@@ -158,7 +158,7 @@ class Broadcaster:
 
     def __init__(self, room: Room) -> None:
         self._room = room
-        self._frames: StateFrames | None = None  # the current version's state frames
+        self._frames = StateFrames(room.code)  # the state frames, kept across versions
 
     def seat_index(self, player: str) -> int | None:
         """The seat ``player`` reads as (None: a spectator)."""
@@ -203,10 +203,8 @@ class Broadcaster:
         """The state frames of the current version, built once per change."""
         room = self._room
         assert room.game is not None
-        frames = self._frames
-        if frames is None or frames.game is not room.game or frames.version != room.version:
-            frames = self._frames = StateFrames(room.game, room.code, room.version)
-        return frames
+        self._frames.update(room.game, room.version)
+        return self._frames
 
     def events(self, events: list[Event]) -> None:
         """Send ``events`` to every member who may read some of them."""

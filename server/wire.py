@@ -51,8 +51,8 @@ def encode_events(room: str, events: list[Event], seat: int | None, history: boo
 
 
 def _pairs(mapping: dict[str, Any]) -> bytes:
-    """The packed key/value pairs of ``mapping``: a map's bytes after its header."""
-    return b"".join(encode_body(key) + encode_body(value) for key, value in mapping.items())
+    """The packed key/value pairs of ``mapping``: its packed map without the map's header."""
+    return encode_body(mapping)[len(_map_header(len(mapping))) :]
 
 
 def _map_header(size: int) -> bytes:
@@ -61,16 +61,38 @@ def _map_header(size: int) -> bytes:
 
 
 class StateFrames:
-    """The ``state`` frames of one version of a room's game: the public part of the view is
-    packed when the frames are made, each seat's part when that seat's frame is asked for."""
+    """The ``state`` frames of a room's game, kept from one version to the next.
 
-    def __init__(self, game: Game, room: str, version: int) -> None:
-        self.game = game
+    :meth:`update` to a new version builds and packs the public part of the view once for every
+    recipient. A seat's own part is packed when its frame is first asked for in a version, and
+    only if it differs from what that seat was sent before: a seat with nothing to decide keeps
+    its packed part for as long as it holds the same cards (compared by their ids; its part is
+    its hand and resources then), while a deciding seat's part is new at every version.
+    """
+
+    def __init__(self, room: str) -> None:
+        self._room = room
+        self.version: int | None = None  # the version the frames are of (None: none yet)
+        self._game: Game | None = None
+        self._shared = b""
+        self._spectator = _pairs(SPECTATOR_SEAT_PART)
+        # seat -> (the ids of its hand, its packed part) while it has nothing to decide
+        self._idle: dict[int, tuple[tuple[int, ...], bytes]] = {}
+        self._deciding: dict[int, bytes] = {}  # this version's parts of the seats deciding
+        #: How many seat parts were built and packed (a test reads it: unchanged ones are not).
+        self.packed_parts = 0
+
+    def update(self, game: Game, version: int) -> None:
+        """Make the frames those of ``version`` of ``game`` (nothing to do if they are)."""
+        if version == self.version:
+            return
+        self._game = game  # a rematch's game: a kept part is its seat's if it is the same
         self.version = version
+        self._deciding = {}
         public = game.public_view()
         for key in SEAT_KEYS:  # the public view's seat keys hold nothing; each frame adds its own
             del public[key]
-        head = {"type": StateMessage.TYPE, "room": room, "version": version}
+        head = {"type": StateMessage.TYPE, "room": self._room, "version": version}
         self._shared = b"".join(
             (
                 _map_header(len(head) + 1),
@@ -80,7 +102,6 @@ class StateFrames:
                 _pairs(public),
             )
         )
-        self._spectator = _pairs(SPECTATOR_SEAT_PART)
 
     def frame(self, seat: int | None) -> bytes:
         """The complete frame (length prefix included) for ``seat`` (None: a spectator)."""
@@ -89,5 +110,26 @@ class StateFrames:
     def frame_parts(self, seat: int | None) -> tuple[bytes, bytes, bytes]:
         """:meth:`frame` in three pieces (length prefix, shared part, the seat's part), for a
         caller that writes them with other frames without joining them first."""
-        part = self._spectator if seat is None else _pairs(self.game.seat_view(seat))
+        part = self._spectator if seat is None else self._seat_part(seat)
         return HEADER.pack(len(self._shared) + len(part)), self._shared, part
+
+    def _seat_part(self, seat: int) -> bytes:
+        """The packed own part of ``seat``'s view in this version."""
+        game = self._game
+        assert game is not None
+        if game.legal(seat):
+            part = self._deciding.get(seat)
+            if part is None:
+                part = self._deciding[seat] = self._pack_part(game, seat)
+            return part
+        hand = tuple([card.id for card in game.rules.state.hands[seat]])
+        kept = self._idle.get(seat)
+        if kept is not None and kept[0] == hand:
+            return kept[1]
+        part = self._pack_part(game, seat)
+        self._idle[seat] = (hand, part)
+        return part
+
+    def _pack_part(self, game: Game, seat: int) -> bytes:
+        self.packed_parts += 1
+        return _pairs(game.seat_view(seat))

@@ -299,10 +299,10 @@ class StripsBoard(Widget, can_focus=True):
 
 def piles(view: View) -> str:
     """The public piles (RULES C4) in a few words: the deck's size and the discard pile."""
-    discard = view.get("discard") or []
+    discard = view.get("discard") or []  # card ids; the top card comes whole
     top = ""
-    if discard:
-        card = discard[-1]
+    card = view.get("discard_top")
+    if card:
         name = card_name(str(card.get("key", "")), str(card.get("name")))
         top = _(", top: {card}").format(card=name)
     piles = _("deck {count} · discards {discards}")

@@ -124,8 +124,11 @@ def public_view(game: GameLike) -> dict[str, Any]:
             {"col": col, "row": row, "card": location_dict(loc)}
             for (col, row), loc in sorted(state.board.items())
         ],
-        "discard": [card_dict(card) for card in state.discard],
-        "loc_discard": [location_dict(loc) for loc in state.loc_discard],
+        # The piles by card id, and the top card whole: the discard pile was most of a
+        # view's bytes, and a client shows its size and its top card.
+        "discard": [card.id for card in state.discard],
+        "discard_top": card_dict(state.discard[-1]) if state.discard else None,
+        "loc_discard": [loc.id for loc in state.loc_discard],
     }
     view.update(SPECTATOR_SEAT_PART)
     view["legal"] = []  # every view gets a list of its own

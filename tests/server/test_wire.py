@@ -11,30 +11,76 @@ from server.engine import Game
 from server.wire import StateFrames, encode
 
 
-def test_state_frames_decode_to_the_full_views_through_whole_games() -> None:
+def _decoded(data: bytes) -> dict[str, object]:
+    assert int.from_bytes(data[:4], "big") == len(data) - 4
+    message: dict[str, object] = msgpack.unpackb(data[4:], raw=False)
+    return message
+
+
+def test_state_frames_decode_to_the_full_views_through_whole_games_and_rematches() -> None:
     for edition in ("space", "shipwrecked"):
+        frames = StateFrames("ABCD")  # one room's frames, kept across versions and games
+        version = 0
         for seed in range(3):
             game = Game(edition, ["a", "b", "c", "d"], seed)
             rng = random.Random(seed)
-            version = 0
             while True:
-                frames = StateFrames(game, "ABCD", version)
+                frames.update(game, version)
                 for seat in (None, 0, 1, 2, 3):
-                    data = frames.frame(seat)
-                    assert int.from_bytes(data[:4], "big") == len(data) - 4
-                    message = msgpack.unpackb(data[4:], raw=False)
+                    message = _decoded(frames.frame(seat))
                     assert message == {
                         "type": "state",
                         "room": "ABCD",
                         "version": version,
                         "view": normalize(game.view(seat)),
                     }
-                    assert list(message["view"]) == list(game.view(seat))  # same order
+                    assert list(message["view"]) == list(game.view(seat))  # type: ignore[call-overload]
                 if game.over:
                     break
                 seat = game.pending_seats()[0]
                 game.apply(seat, rng.choice(game.legal(seat)))
                 version += 1
+            version += 1  # a rematch starts past the last version
+
+
+def _idle_seats(game: Game) -> list[int]:
+    return [seat for seat in range(len(game.names)) if not game.legal(seat)]
+
+
+def test_an_idle_seat_s_part_is_packed_again_only_when_its_hand_changes() -> None:
+    game = Game("space", ["a", "b", "c", "d"], 5)
+    rng = random.Random(5)
+    frames = StateFrames("ABCD")
+    sent: dict[int, list[int]] = {}  # seat -> its hand when it was last sent an idle part
+    reused = repacked = 0
+    for version in range(80):
+        frames.update(game, version)
+        for seat in _idle_seats(game):
+            hand = [card.id for card in game.rules.state.hands[seat]]
+            before = frames.packed_parts
+            frames.frame(seat)
+            kept = sent.get(seat) == hand
+            assert frames.packed_parts == before + (0 if kept else 1)
+            reused += kept
+            repacked += not kept
+            sent[seat] = hand
+        if game.over:
+            break
+        seat = game.pending_seats()[0]
+        game.apply(seat, rng.choice(game.legal(seat)))
+    assert reused > 0 and repacked > 0  # both cases were met
+
+
+def test_a_deciding_seat_s_part_is_packed_once_per_version_for_all_its_connections() -> None:
+    game = Game("shipwrecked", ["a", "b", "c"], 2)
+    frames = StateFrames("ABCD")
+    frames.update(game, 0)
+    seat = game.pending_seats()[0]
+    first = frames.frame(seat)
+    packed = frames.packed_parts
+    assert frames.frame(seat) == first and frames.packed_parts == packed  # a second connection
+    frames.update(game, 0)  # the same version again: nothing is rebuilt
+    assert frames.frame(seat) == first and frames.packed_parts == packed
 
 
 def test_views_split_into_public_and_seat_parts() -> None:
