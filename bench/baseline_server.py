@@ -128,7 +128,7 @@ class Conn(asyncio.Protocol):
             self.send(
                 {
                     "type": "welcome",
-                    "protocol": 1,
+                    "protocol": 2,
                     "player": f"p{Conn.count}",
                     "token": f"t{Conn.count}",
                     "server": "baseline",

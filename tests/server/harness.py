@@ -19,9 +19,9 @@ from protocol.errors import ProtocolError
 from protocol.messages import PROTOCOL_VERSION, parse_client
 from protocol.server_messages import ErrorMessage, ServerMessage, read_server
 from server.config import SHARED_ADDRESS, ServerConfig
-from server.lobby import Lobby, Player
-from server.store import Store
-from server.wire import encode
+from server.lobby.lobby import Lobby, Player
+from server.rooms.wire import encode
+from server.store.store import Store
 
 Message = dict[str, Any]
 

@@ -3,7 +3,7 @@ the name in their own language without reading it; a human named like a bot carr
 
 from __future__ import annotations
 
-from server.seats import Seat, Seats
+from server.rooms.seats import Seat, Seats
 
 
 def test_a_seated_bot_has_its_number_and_a_human_named_like_a_bot_has_none() -> None:
@@ -13,7 +13,7 @@ def test_a_seated_bot_has_its_number_and_a_human_named_like_a_bot_has_none() -> 
     assert bot.name == "Bot 2" and bot.bot_number == 2  # "Bot 1" was taken by the human
     assert human.bot_number is None
     wire = seats.wire(lambda player: True)
-    assert [entry and entry["bot_number"] for entry in wire] == [None, 2, None]
+    assert [entry and entry.bot_number for entry in wire] == [None, 2, None]
 
 
 def test_the_number_survives_the_store_and_a_leaver_s_bot_has_none() -> None:

@@ -3,7 +3,7 @@ longer holds it: the seat freed, left, taken over by a bot, or given to someone 
 
 from __future__ import annotations
 
-from server.seats import Seats
+from server.rooms.seats import Seats
 
 
 def test_a_seated_player_is_found_and_a_stranger_is_not() -> None:

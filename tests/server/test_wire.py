@@ -1,4 +1,5 @@
-"""server.wire: state frames built from a shared part are the messages the room used to encode."""
+"""server.rooms.wire: state frames built from a shared part are the messages the room used to
+encode."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import random
 import msgpack
 
 from protocol.codec import normalize
+from protocol.server_messages import ChatMessage
 from server.engine import Game
-from server.wire import StateFrames, encode
+from server.rooms.wire import StateFrames, encode
 
 
 def _decoded(data: bytes) -> dict[str, object]:
@@ -93,5 +95,5 @@ def test_views_split_into_public_and_seat_parts() -> None:
 def test_encode_matches_protocol_encode() -> None:
     from protocol.codec import encode as protocol_encode
 
-    message = {"type": "events", "room": "ABCD", "events": [{"kind": "x", "text": "é", "seat": 1}]}
-    assert encode(message) == protocol_encode(message)
+    message = ChatMessage(room="ABCD", player="p1", name="Ann é", seat=1, text="hé")
+    assert encode(message) == protocol_encode(message.to_wire())

@@ -10,9 +10,9 @@ from typing import Any, Protocol
 
 from protocol.errors import MalformedMessage
 from protocol.server_messages import ChatMessage
-from server.outgoing import Broadcaster
-from server.scheduler import Handle, Scheduler
-from server.store import Store
+from server.rooms.outgoing import Broadcaster
+from server.rooms.scheduler import Handle, Scheduler
+from server.store.store import Store
 
 SPECTATOR, PLAYER = "spectator", "player"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from protocol.vocabulary import EVENTS
 from server.engine import Event
-from server.store import Store
+from server.store.store import Store
 
 Message = dict[str, Any]
 
