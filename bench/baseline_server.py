@@ -139,7 +139,8 @@ class Conn(asyncio.Protocol):
             code = f"R{len(Conn.rooms)}"
             self.room = Conn.rooms[code] = BaselineRoom(code)
             self.room.members.append(self)
-            self.send({"type": "joined", "room": code, "role": "player", "seat": 0, **reply})
+            joined = {"type": "joined", "room": code, "role": "player", "seat": 0}
+            self.send({**joined, "edition": "space", **reply})
         elif kind == "join_room":
             room = Conn.rooms[msg["room"]]
             self.room = room
@@ -150,6 +151,7 @@ class Conn(asyncio.Protocol):
                     "room": room.code,
                     "role": "player",
                     "seat": len(room.members) - 1,
+                    "edition": "space",
                     **reply,
                 }
             )
