@@ -39,15 +39,47 @@ def encode(message: ServerMessage) -> bytes:
 
 def encode_events(room: str, events: list[Event], seat: int | None, history: bool = False) -> bytes:
     """The ``events`` frame of ``events`` as ``seat`` (None: a spectator) may see them."""
+    return _events_frame(room, [event.to_wire(seat) for event in events], history)
+
+
+def _events_frame(room: str, wires: list[dict[str, object]], history: bool = False) -> bytes:
     body = encode_body(
-        {
-            "type": EventsMessage.TYPE,
-            "room": room,
-            "history": history,
-            "events": [event.to_wire(seat) for event in events],
-        }
+        {"type": EventsMessage.TYPE, "room": room, "history": history, "events": wires}
     )
     return HEADER.pack(len(body)) + body
+
+
+class EventFrames:
+    """The ``events`` frames of one change, one per audience: each event is put in wire form
+    once as everyone outside its ``to`` sees it, and once more only for the seats it is
+    addressed to (their frame differs in those events alone). No events: empty frames."""
+
+    def __init__(self, room: str, events: list[Event]) -> None:
+        self._room = room
+        self._events = events
+        self._public = [event.to_wire(None) for event in events]
+        #: The seats some event is addressed to: the others all get the public frame.
+        self.private = {seat for event in events if event.to is not None for seat in event.to}
+        self._frames: dict[int | None, bytes] = {}
+
+    def frame(self, seat: int | None) -> bytes:
+        """The frame ``seat`` (None: a spectator) gets, made once per audience."""
+        key = seat if seat in self.private else None
+        data = self._frames.get(key)
+        if data is None:
+            data = self._frames[key] = self._make(key)
+        return data
+
+    def _make(self, seat: int | None) -> bytes:
+        if not self._events:
+            return b""
+        wires = self._public
+        if seat is not None:
+            wires = [
+                event.to_wire(seat) if event.to is not None and seat in event.to else public
+                for event, public in zip(self._events, wires, strict=True)
+            ]
+        return _events_frame(self._room, wires)
 
 
 def _pairs(mapping: dict[str, Any]) -> bytes:

@@ -10,7 +10,7 @@ import msgpack
 from protocol.codec import normalize
 from protocol.server_messages import ChatMessage
 from server.engine import Game
-from server.rooms.wire import StateFrames, encode
+from server.rooms.wire import EventFrames, StateFrames, encode, encode_events
 
 
 def _decoded(data: bytes) -> dict[str, object]:
@@ -97,3 +97,24 @@ def test_encode_matches_protocol_encode() -> None:
 
     message = ChatMessage(room="ABCD", player="p1", name="Ann é", seat=1, text="hé")
     assert encode(message) == protocol_encode(message.to_wire())
+
+
+def test_event_frames_are_each_audience_s_events_through_whole_games() -> None:
+    for edition in ("space", "shipwrecked"):
+        game = Game(edition, ["a", "b", "c"], 11)
+        rng = random.Random(11)
+        private_seen = 0
+        while not game.over:
+            seat = game.pending_seats()[0]
+            events = game.apply(seat, rng.choice(game.legal(seat)))
+            said = EventFrames("ABCD", events)
+            for reader in (None, 0, 1, 2):
+                expected = encode_events("ABCD", events, reader) if events else b""
+                assert said.frame(reader) == expected
+            private_seen += bool(said.private)
+        assert private_seen  # events addressed to some seats were met
+
+
+def test_no_events_make_empty_frames() -> None:
+    said = EventFrames("ABCD", [])
+    assert said.frame(None) == said.frame(0) == b""
