@@ -97,13 +97,15 @@ class Game:
         """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
         return build_view(self, seat)
 
-    def public_view(self) -> dict[str, Any]:
-        """The spectator view, which every seat's view extends (same as ``view(None)``)."""
-        return public_view(self)
+    def public_view(self, shared: bool = False) -> dict[str, Any]:
+        """The spectator view, which every seat's view extends (same as ``view(None)``);
+        ``shared`` as in ``views.public_view``."""
+        return public_view(self, shared)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``)."""
-        return seat_view(self, seat)
+    def seat_view(self, seat: int, shared: bool = False) -> dict[str, Any]:
+        """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``);
+        ``shared`` as in ``views.seat_view``."""
+        return seat_view(self, seat, shared)
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state, secrets included: for comparisons and debugging only."""

@@ -121,7 +121,7 @@ class StateFrames:
         self._game = game  # a rematch's game: a kept part is its seat's if it is the same
         self.version = version
         self._deciding = {}
-        public = game.public_view()
+        public = game.public_view(shared=True)  # packed at once: its cards' maps are not copied
         for key in SEAT_KEYS:  # the public view's seat keys hold nothing; each frame adds its own
             del public[key]
         head = {"type": StateMessage.TYPE, "room": self._room, "version": version}
@@ -164,4 +164,4 @@ class StateFrames:
 
     def _pack_part(self, game: Game, seat: int) -> bytes:
         self.packed_parts += 1
-        return _pairs(game.seat_view(seat))
+        return _pairs(game.seat_view(seat, shared=True))

@@ -118,3 +118,17 @@ def test_event_frames_are_each_audience_s_events_through_whole_games() -> None:
 def test_no_events_make_empty_frames() -> None:
     said = EventFrames("ABCD", [])
     assert said.frame(None) == said.frame(0) == b""
+
+
+def test_a_view_handed_out_is_a_copy_that_a_reader_may_change() -> None:
+    game = Game("space", ["a", "b"], 3)
+    seat = game.pending_seats()[0]
+    frames = StateFrames("ABCD")
+    frames.update(game, 0)
+    before = frames.frame(seat)
+    view = game.view(seat)
+    view["hand"][0]["kind"] = "magic"  # a reader's own business
+    again = StateFrames("ABCD")
+    again.update(game, 0)
+    assert again.frame(seat) == before
+    assert game.view(seat)["hand"][0]["kind"] != "magic"
