@@ -39,7 +39,7 @@ def encode(message: ServerMessage) -> bytes:
 
 def encode_events(room: str, events: list[Event], seat: int | None, history: bool = False) -> bytes:
     """The ``events`` frame of ``events`` as ``seat`` (None: a spectator) may see them."""
-    return _events_frame(room, [event.to_wire(seat) for event in events], history)
+    return _events_frame(room, [event.to_wire(seat, shared=True) for event in events], history)
 
 
 def _events_frame(room: str, wires: list[dict[str, object]], history: bool = False) -> bytes:
@@ -57,7 +57,7 @@ class EventFrames:
     def __init__(self, room: str, events: list[Event]) -> None:
         self._room = room
         self._events = events
-        self._public = [event.to_wire(None) for event in events]
+        self._public = [event.to_wire(None, shared=True) for event in events]
         #: The seats some event is addressed to: the others all get the public frame.
         self.private = {seat for event in events if event.to is not None for seat in event.to}
         self._frames: dict[int | None, bytes] = {}
@@ -76,7 +76,9 @@ class EventFrames:
         wires = self._public
         if seat is not None:
             wires = [
-                event.to_wire(seat) if event.to is not None and seat in event.to else public
+                event.to_wire(seat, shared=True)
+                if event.to is not None and seat in event.to
+                else public
                 for event, public in zip(self._events, wires, strict=True)
             ]
         return _events_frame(self._room, wires)
