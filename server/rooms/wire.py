@@ -6,8 +6,10 @@ events are protocol.game_types's wire maps: tests/protocol reads them back with 
 that a change costs no conversion: every seat's view is the spectator view with the keys of
 ``views.SEAT_KEYS`` replaced, and a msgpack map is its header followed by its key/value pairs,
 so a state frame for one recipient is the packed public pairs (packed once per change, whatever
-the number of recipients) followed by that seat's own pairs. The decoded message equals
-``StateMessage(room=..., version=..., view=View.from_wire(game.view(seat))).to_wire()``.
+the number of recipients) followed by that seat's own pairs (packed again only when they
+changed, :class:`StateFrames`). The decoded message equals
+``StateMessage(room=..., version=..., view=View.from_wire(game.view(seat))).to_wire()``. An
+``events`` frame is made once per audience (:class:`EventFrames`).
 """
 
 from __future__ import annotations
@@ -120,7 +122,9 @@ class StateFrames:
         """Make the frames those of ``version`` of ``game`` (nothing to do if they are)."""
         if version == self.version:
             return
-        self._game = game  # a rematch's game: a kept part is its seat's if it is the same
+        # A kept part stays right for a rematch's game too: it is the seat's hand and
+        # resources, the same for the same cards (the edition does not change).
+        self._game = game
         self.version = version
         self._deciding = {}
         public = game.public_view(shared=True)  # packed at once: its cards' maps are not copied
