@@ -306,7 +306,7 @@ async def play(
                 del sent[me]
             legal = msg["view"]["legal"]
             if legal:
-                choice = next((c for c in legal if not c.get("fatal")), legal[0])
+                choice = next((i for i, c in enumerate(legal) if not c.get("fatal")), 0)
                 act = {"type": "act", "room": code, "version": msg["version"], "choice": choice}
                 asyncio.get_running_loop().call_later(THINK, _act, me, act, sent)
 

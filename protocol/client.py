@@ -11,8 +11,8 @@ same on asyncio, on threads and in a test that feeds one byte at a time. h11 is 
     sock.sendall(conn.data_to_send())
     for event in conn.receive_data(sock.recv(65536)):   # one at a time, as h11's next_event
         if isinstance(event, Welcome): saved_token = event.token
-        elif isinstance(event, State) and event.view["legal"]:
-            conn.send(Act(room=event.room, version=event.version, choice=...))
+        elif isinstance(event, State) and event.view.legal:
+            conn.send(Act(room=event.room, version=event.version, choice=index_in_legal))
     sock.sendall(conn.data_to_send())
 
 What it does for the caller (PROTOCOL.md §2-§3):
@@ -119,8 +119,10 @@ class ClientConnection:
 
     ``token``: resume this identity with the first :meth:`hello`. ``decode`` turns a frame body
     into a message (default: the whole body, checked and bounded as
-    :func:`protocol.codec.decode_server_body` does); a client that needs only some fields
-    may pass a cheaper one (bench/load.py does).
+    :func:`protocol.codec.decode_server_body` does), and ``read`` that message into its
+    typed form (default: :func:`protocol.server_messages.read_server`, which checks every field).
+    A client that needs only some fields may pass cheaper ones (bench/load.py does: it reads
+    of a state only how many choices it has).
     """
 
     def __init__(
@@ -129,6 +131,7 @@ class ClientConnection:
         *,
         max_frame: int | None = MAX_SERVER_FRAME,
         decode: Callable[[bytes], Message] = decode_server_body,
+        read: Callable[[object], ServerMessage] = read_server,
     ) -> None:
         self.state = ConnState.IDLE
         self.token = token
@@ -139,6 +142,7 @@ class ClientConnection:
         self._broken: FrameError | None = None  # a bad frame after those bodies
         self._eof = False
         self._decode = decode
+        self._read = read
         self._out = bytearray()
         self._next_id = 1
         self._pending: dict[int, Request] = {}
@@ -289,7 +293,7 @@ class ClientConnection:
 
     def _event(self, raw: Message) -> Event:
         try:
-            message = read_server(raw)
+            message = self._read(raw)
             request = self._answered(message)
         except MalformedMessage as exc:
             self._close()

@@ -1,4 +1,4 @@
-"""Message catalogue: typed client requests, their validation, and server message builders.
+"""Typed client requests and their validation (the server's messages: protocol.server_messages).
 
 :func:`parse_client` turns a decoded map into one of the request dataclasses below or raises
 :class:`~protocol.errors.ProtocolError` with a stable code. Request objects also serialise
