@@ -25,7 +25,8 @@ connected client: (RSS with every client connected, welcomed and idle - RSS befo
 connect) / N (from the first round). The same load generator then drives
 ``bench/baseline_server.py`` (a bare asyncio server answering each act with a ~500-byte map to
 the 4 members of the room) for ``--baseline-seconds`` and the server's decisions/second is
-printed as a ratio of it. The two are measured in turn, ``--rounds`` times each (default 2:
+printed as a ratio of it, and the server's CPU per decision as a multiple of the baseline's,
+beside both act->state p99s. The two are measured in turn, ``--rounds`` times each (default 2:
 server, baseline, server, baseline), each round taking its share of the windows; the figures
 add up over the rounds and the ratio of each round is printed too. On a shared machine the speed
 drifts by 10-20% within minutes, and one 20-second window each, one after the other, would let
@@ -915,8 +916,18 @@ def main(argv: list[str] | None = None) -> int:
                         for s, b in zip(measured["server"], measured[key], strict=True)
                     )
                 )
+            cost = result["server_cpu_us_per_decision"] / max(
+                1e-9, base["server_cpu_us_per_decision"]
+            )
+            print(
+                f"server CPU per decision = {cost:.2f}x the {name}'s "
+                f"({result['server_cpu_us_per_decision']} / {base['server_cpu_us_per_decision']} "
+                f"us); act->state p99 {result['rtt_ms_p99']} ms (the {name}'s "
+                f"{base['rtt_ms_p99']} ms)"
+            )
             out[key] = public(base)
             out["ratio_to_" + key] = round(ratio, 3)
+            out["cpu_per_decision_to_" + key] = round(cost, 3)
             out["rounds_ratio_to_" + key] = [
                 round(s["decisions_per_second"] / max(1e-9, b["decisions_per_second"]), 3)
                 for s, b in zip(measured["server"], measured[key], strict=True)

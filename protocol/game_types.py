@@ -22,6 +22,7 @@ from protocol.fields import (
     get_bool,
     get_choice_of,
     get_int,
+    get_ints,
     get_items,
     get_opt_int,
     get_opt_str,
@@ -370,8 +371,12 @@ class Pending:
         return {"seat": self.seat, "kind": self.kind, "done": self.done}
 
 
-def _location_of(value: object, where: str) -> Location:
-    return Location.from_wire(value, where)
+def _top_card(m: Mapping[str, Any], key: str, where: str) -> Card | None:
+    """``m[key]``: a card, or None; present either way."""
+    if key not in m:
+        raise MalformedMessage(f"{where}.{key}", "a card or None")
+    value = m[key]
+    return None if value is None else Card.from_wire(value, f"{where}.{key}")
 
 
 @dataclass(frozen=True)
@@ -397,8 +402,11 @@ class PublicView:
     pending: tuple[Pending, ...]
     players: tuple[Player, ...]
     board: tuple[Placed, ...]
-    discard: tuple[Card, ...]
-    loc_discard: tuple[Location, ...]
+    #: The discard piles by card id, bottom first (game cards and location cards are numbered
+    #: apart), and the game discard pile's top card whole (None when the pile is empty).
+    discard: tuple[int, ...]
+    discard_top: Card | None
+    loc_discard: tuple[int, ...]
 
     @classmethod
     def from_wire(cls, value: object, where: str = "view") -> PublicView:
@@ -424,8 +432,9 @@ class PublicView:
             pending=get_items(m, "pending", where, Pending.from_wire),
             players=get_items(m, "players", where, Player.from_wire),
             board=get_items(m, "board", where, Placed.from_wire),
-            discard=get_items(m, "discard", where, Card.from_wire),
-            loc_discard=get_items(m, "loc_discard", where, _location_of),
+            discard=get_ints(m, "discard", where),
+            discard_top=_top_card(m, "discard_top", where),
+            loc_discard=get_ints(m, "loc_discard", where),
         )
 
     def to_wire(self) -> dict[str, Any]:
@@ -450,8 +459,9 @@ class PublicView:
             "pending": [p.to_wire() for p in self.pending],
             "players": [p.to_wire() for p in self.players],
             "board": [p.to_wire() for p in self.board],
-            "discard": [c.to_wire() for c in self.discard],
-            "loc_discard": [c.to_wire() for c in self.loc_discard],
+            "discard": list(self.discard),
+            "discard_top": None if self.discard_top is None else self.discard_top.to_wire(),
+            "loc_discard": list(self.loc_discard),
         }
 
 

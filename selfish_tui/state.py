@@ -191,8 +191,9 @@ class RoomState:
         self.view = localise_view(view, self.info)
         own = view.own
         decision = own.decision if own is not None else None
+        top = view.public.discard_top
         for card in (
-            *view.public.discard,
+            *(() if top is None else (top,)),
             *(decision.reveal if decision is not None else ()),
             *(own.hand if own is not None else ()),
         ):

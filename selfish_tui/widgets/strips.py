@@ -300,10 +300,11 @@ class StripsBoard(Widget, can_focus=True):
 
 def piles(view: View) -> str:
     """The public piles (RULES C4) in a few words: the deck's size and the discard pile."""
-    discard = view.public.discard
+    discard = view.public.discard  # card ids; the top card comes whole
     top = ""
-    if discard:
-        top = _(", top: {card}").format(card=card_name(discard[-1].key))
+    card = view.public.discard_top
+    if card is not None:
+        top = _(", top: {card}").format(card=card_name(card.key))
     piles = _("deck {count} · discards {discards}")
     return piles.format(count=view.public.draw_count, discards=len(discard)) + top
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from server.bots.budget import Budget
 from server.bots.levels import THINKING, choose
+from server.engine.actions import DecisionKind
 from server.engine.cards import Edition
 from server.engine.game import Game
 from server.engine.invariants import check_invariants
@@ -66,15 +67,16 @@ def play_game(
     result.own_turns = [0] * len(levels)
     result.start_row_stays = [0] * len(levels)
     table = tuple(levels)
-    while not game.over:
-        if game.turn > max_turns:
+    own_turns, start_row_stays = result.own_turns, result.start_row_stays
+    while (decision := game.decision) is not None:  # None once the game is over
+        if state.turn > max_turns:
             result.capped = True
             break
         seat = game.pending_seats()[0]
         level = levels[seat]
         if level == "random":
             # Same pick as choose("random", view, rng), without building the whole view.
-            choice = rng.choice(game.legal(seat))
+            choice = rng.choice(decision.options[seat])
         elif deciders is not None and level in deciders:
             choice = deciders[level](game.view(seat), rng)
         elif level in THINKING:
@@ -83,10 +85,10 @@ def play_game(
             result.expert_seconds.append(time.perf_counter() - start)
         else:
             choice = choose(level, game.view(seat), rng)
-        if game.decision is not None and game.decision.kind == "stay_or_move":
-            result.own_turns[seat] += 1
+        if decision.kind is DecisionKind.STAY_OR_MOVE:
+            own_turns[seat] += 1
             if choice["do"] == "stay" and state.rows[seat] == 0:
-                result.start_row_stays[seat] += 1
+                start_row_stays[seat] += 1
         game.apply(seat, choice)
         result.decisions += 1
         if check:

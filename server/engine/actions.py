@@ -117,23 +117,19 @@ def strip(choice: Choice) -> Choice:
     return choice
 
 
-def same(a: object, b: object) -> bool:
-    """Whether ``a`` and ``b`` are the same choice value, types included: ``48.0`` is not ``48``
-    and ``True`` is not ``1`` (Python's ``==`` says they are); a tuple and a list with the same
-    items are the same (a list is how a tuple comes back from the wire or the store)."""
-    if isinstance(a, list | tuple):
-        return (
-            isinstance(b, list | tuple)
-            and len(a) == len(b)
-            and all(same(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, dict):
-        return (
-            isinstance(b, dict)
-            and a.keys() == b.keys()
-            and all(same(value, b[key]) for key, value in a.items())
-        )
-    return type(a) is type(b) and a == b
+def exact(option: Choice, wanted: Choice) -> bool:
+    """Whether ``wanted``, equal to ``option`` by ``==``, is it types included: ``48.0`` is not
+    ``48`` and ``True`` is not ``1`` (Python's ``==`` says they are). An option's values are
+    strings, integers and flat lists of integers, so one level of lists is all there is to see."""
+    for key, value in option.items():
+        other = wanted[key]
+        if type(other) is not type(value):
+            return False
+        if isinstance(value, list) and isinstance(other, list):
+            for item, given in zip(value, other, strict=True):
+                if type(given) is not type(item):
+                    return False
+    return True
 
 
 def distinct(cards: Iterable[Card]) -> list[Card]:
@@ -149,20 +145,25 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
 
 
 def distinct_pairs(cards: list[Card]) -> list[tuple[Card, Card]]:
-    """Every way to choose 2 of ``cards`` that differs by type and direction."""
+    """Every way to choose 2 of ``cards`` that differs by type and direction, in the order of
+    the first pair of each kind (by position of its first card, then of its second)."""
+    sigs = [card.sig for card in cards]
     seen: set[tuple[str, str]] = set()
+    firsts: set[str] = set()
     out: list[tuple[Card, Card]] = []
     count = len(cards)
     for i in range(count - 1):
+        a = sigs[i]
+        if a in firsts:  # a copy of an earlier card: each pair it starts is listed already
+            continue
+        firsts.add(a)
         first = cards[i]
-        a = first.sig
         for j in range(i + 1, count):
-            second = cards[j]
-            b = second.sig
+            b = sigs[j]
             sig = (a, b) if a <= b else (b, a)
             if sig not in seen:
                 seen.add(sig)
-                out.append((first, second))
+                out.append((first, cards[j]))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Edition(Enum):
@@ -49,6 +50,9 @@ class Card:
     # Equal exactly for copies that differ in nothing (type and direction); a str, whose hash
     # Python caches, because choices are deduplicated by it in sets (actions.distinct).
     sig: str = field(init=False, compare=False, repr=False)
+    # Its wire form (protocol.game_types.Card), made once: views and events send cards all
+    # the time. Never handed out: events.card_dict gives a copy, which a reader may change.
+    wire: dict[str, Any] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         ctype = self.type
@@ -56,6 +60,8 @@ class Card:
         object.__setattr__(self, "value", ctype.value)
         object.__setattr__(self, "is_action", ctype.kind is Kind.ACTION)
         object.__setattr__(self, "sig", f"{ctype.key} {self.dir}" if self.dir else ctype.key)
+        wire = {"id": self.id, "key": ctype.key, "kind": ctype.kind.value, "value": ctype.value}
+        object.__setattr__(self, "wire", {**wire, "dir": self.dir})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +84,12 @@ class Location:
     shark: bool
     # The location type's key, e.g. ``"wormhole"``: copied because it is read on every move.
     key: str = field(init=False, compare=False, repr=False)
+    # Its wire form (protocol.game_types.Location), made once; events.location_dict copies it.
+    wire: dict[str, Any] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "key", self.type.key)
+        object.__setattr__(self, "wire", {"id": self.id, "key": self.type.key, "shark": self.shark})
 
 
 R, A = Kind.RESOURCE, Kind.ACTION

@@ -40,36 +40,37 @@ class Event:
             return self.args
         return {name: value for name, value in self.args.items() if name not in self.secret}
 
-    def to_wire(self, seat: int | None) -> dict[str, object]:
+    def to_wire(self, seat: int | None, shared: bool = False) -> dict[str, object]:
         """The event as ``seat`` (None: a spectator) may see it, in wire form
-        (protocol.game_types.Event): ``kind``, ``key``, ``seat`` and ``args``."""
-        args = {name: wire_value(value) for name, value in self.visible_args(seat).items()}
+        (protocol.game_types.Event): ``kind``, ``key``, ``seat`` and ``args``. ``shared``: its
+        cards are their own wire maps, for a caller that only packs them (the server)."""
+        args = {name: wire_value(value, shared) for name, value in self.visible_args(seat).items()}
         return {"kind": self.kind, "key": self.key, "seat": self.seat, "args": args}
 
 
 def card_dict(card: Card) -> dict[str, Any]:
-    """A game card in wire form (protocol.game_types.Card)."""
-    return {
-        "id": card.id,
-        "key": card.key,
-        "kind": card.type.kind.value,
-        "value": card.value,
-        "dir": card.dir,
-    }
+    """A game card in wire form (protocol.game_types.Card): ``id``, ``key``, ``kind``,
+    ``value``, ``dir``: a copy of the card's own map (copying it costs less than building it)."""
+    return dict(card.wire)
 
 
 def location_dict(loc: Location) -> dict[str, Any]:
-    """A location card in wire form (protocol.game_types.Location)."""
-    return {"id": loc.id, "key": loc.key, "shark": loc.shark}
+    """A location card in wire form (protocol.game_types.Location): ``id``, ``key``,
+    ``shark``: a copy of the card's own map."""
+    return dict(loc.wire)
 
 
-def wire_value(value: Any) -> Any:
-    """An event or decision argument in wire form: cards as maps, a cell as [col, row],
-    lists element by element (a choice, a map of plain values, stays as it is)."""
+def wire_value(value: Any, shared: bool = False) -> Any:
+    """An event or decision argument in wire form: cards as maps (with ``shared``, the cards'
+    own, not copies), a cell as [col, row], lists element by element (a choice, a map of plain
+    values, stays as it is)."""
     if isinstance(value, Card):
-        return card_dict(value)
+        return value.wire if shared else card_dict(value)
     if isinstance(value, Location):
-        return location_dict(value)
-    if isinstance(value, tuple | list):
-        return [wire_value(item) for item in value]
+        return value.wire if shared else location_dict(value)
+    if isinstance(value, _SEQUENCES):
+        return [wire_value(item, shared) for item in value]
     return value
+
+
+_SEQUENCES = (tuple, list)

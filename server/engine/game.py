@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .actions import Answer, Choice, Decision, Picks, same, strip
+from .actions import SIMULTANEOUS, Answer, Choice, Decision, Picks, exact, strip
 from .cards import Edition
 from .errors import GameOver, IllegalChoice, NotYourDecision
 from .events import Event
@@ -45,7 +45,9 @@ class Game:
         self.decisions: list[tuple[int, Choice]] = []
         self._flow = self.rules.run()
         self.picked: dict[int, Choice] = {}  # the picks made so far of a simultaneous decision
-        self._decision: Decision | None = None
+        # The open decision (None once the game is over); read it, never set it. A plain
+        # attribute, not a property: it is read several times per decision.
+        self.decision: Decision | None = None
         self._resume(None)
 
     # ------------------------------------------------------------------ reading
@@ -74,34 +76,36 @@ class Game:
         """Every event so far, unredacted: redact with ``Event.to_wire``."""
         return self.rules.log
 
-    @property
-    def decision(self) -> Decision | None:
-        """The open decision (None once the game is over)."""
-        return self._decision
-
     def pending_seats(self) -> list[int]:
         """Seats that must decide now (a simultaneous pick already made is not pending)."""
-        if self._decision is None:
+        decision = self.decision
+        if decision is None:
             return []
-        return [seat for seat in self._decision.options if seat not in self.picked]
+        picked = self.picked
+        if not picked:
+            return list(decision.options)
+        return [seat for seat in decision.options if seat not in picked]
 
     def legal(self, seat: int) -> list[Choice]:
         """That seat's legal choices now; empty when it has nothing to decide."""
-        if self._decision is None or seat in self.picked:
+        decision = self.decision
+        if decision is None or seat in self.picked:
             return []
-        return self._decision.options.get(seat, [])
+        return decision.options.get(seat, [])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
         return build_view(self, seat)
 
-    def public_view(self) -> dict[str, Any]:
-        """The spectator view, which every seat's view extends (same as ``view(None)``)."""
-        return public_view(self)
+    def public_view(self, shared: bool = False) -> dict[str, Any]:
+        """The spectator view, which every seat's view extends (same as ``view(None)``);
+        ``shared`` as in ``views.public_view``."""
+        return public_view(self, shared)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``)."""
-        return seat_view(self, seat)
+    def seat_view(self, seat: int, shared: bool = False) -> dict[str, Any]:
+        """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``);
+        ``shared`` as in ``views.seat_view``."""
+        return seat_view(self, seat, shared)
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state, secrets included: for comparisons and debugging only."""
@@ -128,7 +132,7 @@ class Game:
 
     def _options(self, seat: int) -> list[Choice]:
         """``legal(seat)``, or the reason it may not decide."""
-        decision = self._decision
+        decision = self.decision
         if decision is None:
             raise GameOver("the game is over")
         options = decision.options.get(seat)
@@ -138,12 +142,12 @@ class Game:
 
     def _take(self, seat: int, option: Choice) -> list[Event]:
         """Apply ``option``, one of the seat's legal choices."""
-        decision = self._decision
+        decision = self.decision
         assert decision is not None
         log = self.rules.log
         start = len(log)
         self.decisions.append((seat, option))
-        if decision.simultaneous:
+        if decision.kind in SIMULTANEOUS:
             self.picked[seat] = option
             self.rules.say("pick", "pick", seat, player=seat)
             if len(self.picked) < len(decision.options):
@@ -157,22 +161,20 @@ class Game:
 
     def _resume(self, answer: Answer) -> None:
         try:
-            self._decision = self._flow.send(answer)
+            self.decision = self._flow.send(answer)
         except StopIteration:
-            self._decision = None
+            self.decision = None
 
 
 def _matching(options: list[Choice], wanted: Choice) -> Choice | None:
-    """The option ``wanted`` is, types included (``{"card": 48.0}`` is not ``{"card": 48}``).
-    Python's ``==`` (in C) finds the candidate; a list where an option holds a tuple needs the
-    full comparison."""
+    """The option ``wanted`` is, types included (``{"card": 48.0}`` is not ``{"card": 48}``):
+    Python's ``==`` (in C) finds the one candidate, as no two options are equal, and
+    :func:`actions.exact` checks its types (unless it is the option itself, as a bot's is)."""
     try:
         option = options[options.index(wanted)]
     except ValueError:
-        option = None
-    if option is not None and same(option, wanted):
-        return option
-    return next((o for o in options if same(o, wanted)), None)
+        return None
+    return option if option is wanted or exact(option, wanted) else None
 
 
 def replay(

@@ -78,7 +78,7 @@ def hidden(view: Mapping[str, Any]) -> Hidden:
     if seat is None:
         raise ValueError("a spectator's view has no seat to search for")
     seen = {card["id"] for card in view["hand"]}
-    seen.update(card["id"] for card in view["discard"])
+    seen.update(view["discard"])
     cards = tuple(card.id for card in GAME_DECKS[edition] if card.id not in seen)
     counts = {
         player["seat"]: player["hand_count"]
@@ -86,7 +86,7 @@ def hidden(view: Mapping[str, Any]) -> Hidden:
         if player["seat"] != seat and player["hand_count"]
     }
     on_table = {entry["card"]["id"] for entry in view["board"]}
-    on_table.update(loc["id"] for loc in view["loc_discard"])
+    on_table.update(view["loc_discard"])
     locations = tuple(loc.id for loc in LOCATION_DECKS[edition] if loc.id not in on_table)
     return Hidden(cards, counts, view["draw_count"], locations)
 
@@ -133,7 +133,7 @@ def arrange(
         names=list(view["names"]),
         rng=rng,
         draw=[deck[card_id] for card_id in draw],
-        discard=[deck[card["id"]] for card in view["discard"]],
+        discard=[deck[card_id] for card_id in view["discard"]],
         hands=[
             own if o == seat else [deck[card_id] for card_id in hands.get(o, ())]
             for o in range(seats)
@@ -142,7 +142,7 @@ def arrange(
         rows=[player["row"] for player in players],
         alive=[player["alive"] for player in players],
         loc_draw=[places[loc_id] for loc_id in loc_draw],
-        loc_discard=[places[loc["id"]] for loc in view["loc_discard"]],
+        loc_discard=[places[loc_id] for loc_id in view["loc_discard"]],
         board={
             (entry["col"], entry["row"]): places[entry["card"]["id"]] for entry in view["board"]
         },
@@ -274,5 +274,5 @@ def _resume(template: Game, state: State, last_moved: int | None) -> Game:
     game.decisions = []
     game._flow = flow
     game.picked = {}
-    game._decision = decision
+    game.decision = decision
     return game

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from .actions import Answer, Choice, Decision, DecisionKind, all_picks, ints_of, one_choice
+from .actions import (
+    ALWAYS_ASKED,
+    Answer,
+    Choice,
+    Decision,
+    DecisionKind,
+    all_picks,
+    ints_of,
+    one_choice,
+)
 from .cards import Card, Location
 from .edition import Asking, EditionRules
 from .events import Event
@@ -56,7 +65,7 @@ class Tabletop:
     ) -> Asking:
         """Open a one-seat decision; a single option is taken at once unless the kind is
         always asked. ``args``: the decision's (protocol/vocabulary.py ``DECISIONS``)."""
-        if len(options) == 1 and not kind.always_asked:
+        if len(options) == 1 and kind not in ALWAYS_ASKED:
             return options[0]
         answer = yield Decision(
             kind, {seat: options}, args, {seat: reveal} if reveal is not None else {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .actions import Choice, Decision
+from .cards import Card
 from .events import card_dict, location_dict, wire_value
 from .rules import Rules
 
@@ -58,10 +59,13 @@ def build_view(game: GameLike, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def seat_view(game: GameLike, seat: int) -> dict[str, Any]:
+def seat_view(game: GameLike, seat: int, shared: bool = False) -> dict[str, Any]:
     """The :data:`SEAT_KEYS` part of ``seat``'s view: with :func:`public_view` it makes the
-    whole view, so a server can build the shared part once per change for every seat."""
+    whole view, so a server can build the shared part once per change for every seat.
+    ``shared``: the hand's cards are the cards' own wire maps, not copies, for a caller that
+    only packs the view (the server's frames) and must not change them."""
     state = game.rules.state
+    hand = state.hands[seat]
     decision = game.decision
     legal: list[Choice] = [decorate(game, seat, choice) for choice in game.legal(seat)]
     mine = None
@@ -73,15 +77,16 @@ def seat_view(game: GameLike, seat: int) -> dict[str, Any]:
         }
     return {
         "seat": seat,
-        "hand": [card_dict(c) for c in state.hands[seat]],
+        "hand": [c.wire for c in hand] if shared else [card_dict(c) for c in hand],
         "resources": state.units(seat),
         "decision": mine,
         "legal": legal,
     }
 
 
-def public_view(game: GameLike) -> dict[str, Any]:
-    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets)."""
+def public_view(game: GameLike, shared: bool = False) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
+    ``shared``: location and card maps are the cards' own, as in :func:`seat_view`."""
     rules = game.rules
     state = rules.state
     decision = game.decision
@@ -121,15 +126,25 @@ def public_view(game: GameLike) -> dict[str, Any]:
             for o in range(state.seats)
         ],
         "board": [
-            {"col": col, "row": row, "card": location_dict(loc)}
+            {"col": col, "row": row, "card": loc.wire if shared else location_dict(loc)}
             for (col, row), loc in sorted(state.board.items())
         ],
-        "discard": [card_dict(card) for card in state.discard],
-        "loc_discard": [location_dict(loc) for loc in state.loc_discard],
+        # The piles by card id, and the top card whole: the discard pile was most of a
+        # view's bytes, and a client shows its size and its top card.
+        "discard": [card.id for card in state.discard],
+        "discard_top": _top(state.discard, shared),
+        "loc_discard": [loc.id for loc in state.loc_discard],
     }
     view.update(SPECTATOR_SEAT_PART)
     view["legal"] = []  # every view gets a list of its own
     return view
+
+
+def _top(pile: list[Card], shared: bool) -> dict[str, Any] | None:
+    """A pile's top card in wire form (its own map if ``shared``), None for an empty pile."""
+    if not pile:
+        return None
+    return pile[-1].wire if shared else card_dict(pile[-1])
 
 
 def decorate(game: GameLike, seat: int, choice: Choice) -> Choice:

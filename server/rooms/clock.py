@@ -18,7 +18,7 @@ from collections.abc import Callable
 from server.config import ServerConfig
 from server.engine import Game
 from server.rooms.scheduler import Handle, Scheduler
-from server.rooms.seats import Seat, Seats
+from server.rooms.seats import Seat, Seats, SeatState
 
 # How early a timer may fire and still count as on time (the loop's clock is a float).
 _SLACK = 0.001
@@ -49,6 +49,7 @@ class TurnClock:
         self._noticed: set[int] = set()  # seats whose idle countdown has been told
         self._opened: dict[int, float] = {}  # seat -> when its open decision opened
         self._handle: Handle | None = None
+        self._at = 0.0  # when the timer of ``_handle`` fires
         self.thinking: int | None = None  # the seat a worker process is deciding for
 
     def now(self) -> float:
@@ -57,21 +58,25 @@ class TurnClock:
 
     def delay(self, seat: Seat) -> float | None:
         """How long ``seat`` has for a decision (None: as long as it likes)."""
-        if seat.automated:
-            return self._config.bot_delay
-        if seat.away:
-            return self._config.away_delay
-        timer, idle = self._human_delays(seat)
-        if timer is None or idle is None:
-            return timer if idle is None else idle
-        return min(timer, idle)
+        return self._delay(seat)[0]
 
     def idle_due(self, seat: Seat) -> bool:
         """Whether a present human's deadline is the idle grace's, not the turn timer's."""
-        if seat.automated or seat.away:
-            return False
+        return self._delay(seat)[1]
+
+    def _delay(self, seat: Seat) -> tuple[float | None, bool]:
+        """:meth:`delay` and :meth:`idle_due` of ``seat``, worked out together."""
+        state = seat.state
+        if state is SeatState.BOT or state is SeatState.LEFT:  # Seat.automated
+            return self._config.bot_delay, False
+        if state is SeatState.AWAY:
+            return self._config.away_delay, False
         timer, idle = self._human_delays(seat)
-        return idle is not None and (timer is None or idle < timer)
+        if idle is None:
+            return timer, False
+        if timer is None or idle < timer:
+            return idle, True
+        return timer, False
 
     def _human_delays(self, seat: Seat) -> tuple[float | None, float | None]:
         """A present human's turn timer and idle grace, in seconds (None: none applies)."""
@@ -110,51 +115,55 @@ class TurnClock:
 
     def deadlines(self) -> dict[int, float]:
         """Seat -> deadline, for every open decision that has one (not the thinking seat's)."""
+        return {index: due for index, (_seat, due, _idle) in self._open().items()}
+
+    def _open(self, thinking: bool = False) -> dict[int, tuple[Seat, float, bool]]:
+        """Seat index -> (its seat, its deadline, whether it is the idle grace's), for every
+        open decision that has a deadline, in seat order (the thinking seat's only if
+        ``thinking``)."""
+        seats = self._seats()
         out = {}
         for index in sorted(self._opened):
-            due = self.deadline(index)
-            if due is not None and index != self.thinking:
-                out[index] = due
+            seat = seats[index]
+            if seat is None or (index == self.thinking and not thinking):
+                continue
+            delay, idle = self._delay(seat)
+            if delay is not None:
+                out[index] = (seat, self._opened[index] + delay, idle)
         return out
 
     def shown(self) -> list[tuple[Seat, float]]:
         """The seats whose humans have a deadline of the turn timer or the away delay, with
         the seconds they have left (an idle grace's is :meth:`idle_shown`'s)."""
-        return [(seat, left) for seat, left in self._left() if not self.idle_due(seat)]
+        return [(seat, left) for seat, left, idle in self._left() if not idle]
 
     def idle_shown(self) -> list[tuple[int, float]]:
         """(seat, seconds left) of the present humans whose idle grace runs out first, in its
         last ``idle_notice`` seconds."""
         notice = self._notice() + _SLACK
-        return [
-            (seat.index, left)
-            for seat, left in self._left()
-            if self.idle_due(seat) and left <= notice
-        ]
+        return [(seat.index, left) for seat, left, idle in self._left() if idle and left <= notice]
 
     def _notice(self) -> float:
         return self._config.idle_notice * self._config.timer_scale
 
-    def _notices(self) -> dict[int, float]:
-        """Seat -> when its idle countdown is to be shown, for those not told yet."""
-        seats = self._seats()
-        out = {}
-        for index, due in self.deadlines().items():
-            seat = seats[index]
-            if seat is not None and index not in self._noticed and self.idle_due(seat):
-                out[index] = due - self._notice()
-        return out
+    def _notices(self, open_: dict[int, tuple[Seat, float, bool]]) -> dict[int, float]:
+        """Seat -> when its idle countdown is to be shown, for those not told yet (of the open
+        decisions ``open_``, :meth:`_open`'s)."""
+        notice = self._notice()
+        return {
+            index: due - notice
+            for index, (_seat, due, idle) in open_.items()
+            if idle and index not in self._noticed
+        }
 
-    def _left(self) -> list[tuple[Seat, float]]:
+    def _left(self) -> list[tuple[Seat, float, bool]]:
+        """(seat, seconds left, whether it is the idle grace's) of the humans' deadlines."""
         now = self.now()
-        seats = self._seats()
-        out = []
-        for index in sorted(self._opened):
-            seat = seats[index]
-            due = self.deadline(index)
-            if seat is not None and not seat.automated and due is not None:
-                out.append((seat, max(0.0, due - now)))
-        return out
+        return [
+            (seat, max(0.0, due - now), idle)
+            for seat, due, idle in self._open(thinking=True).values()
+            if not seat.automated
+        ]
 
     def cancel(self) -> None:
         """No timer until the next :meth:`schedule`."""
@@ -171,27 +180,39 @@ class TurnClock:
 
     def schedule(self) -> None:
         """Set the timer for the earliest deadline, or the earliest idle countdown to show
-        (none if there is none). One whose time has come is in what was just sent."""
-        self.cancel()
-        times = list(self.deadlines().values())
+        (none if there is none). One whose time has come is in what was just sent.
+
+        A timer already set to fire no later is kept: most decisions move the earliest time
+        later, and a timer that fires early finds nothing due and sets itself again, which
+        costs less than calling one off and setting another at every decision."""
+        open_ = self._open()
+        times = [due for _seat, due, _idle in open_.values()]
         late = self.now() + _SLACK
-        for index, when in self._notices().items():
+        for index, when in self._notices(open_).items():
             if when <= late:
                 self._noticed.add(index)
             else:
                 times.append(when)
-        if times:
-            self._handle = self._scheduler.call_at(min(times), self._fire)
+        if not times:
+            self.cancel()
+            return
+        when = min(times)
+        if self._handle is not None and self._at <= when:
+            return
+        self.cancel()
+        self._at = when
+        self._handle = self._scheduler.call_at(when, self._fire)
 
     def retry_in(self, seconds: float) -> None:
         """Fire again in ``seconds`` (the due seat could not be decided for yet)."""
         self.cancel()
-        self._handle = self._scheduler.call_at(self.now() + seconds, self._fire)
+        self._at = self.now() + seconds
+        self._handle = self._scheduler.call_at(self._at, self._fire)
 
     def _fire(self) -> None:
         self._handle = None
         late = self.now() + _SLACK
-        shown = [index for index, when in self._notices().items() if when <= late]
+        shown = [index for index, when in self._notices(self._open()).items() if when <= late]
         if shown:
             self._noticed.update(shown)
             self._on_notice()

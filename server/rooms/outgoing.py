@@ -32,7 +32,7 @@ from server.rooms.clock import TurnClock
 from server.rooms.grace import Absences, Reason
 from server.rooms.seats import Seat, Seats
 from server.rooms.status import Status
-from server.rooms.wire import StateFrames, encode, encode_events
+from server.rooms.wire import EventFrames, StateFrames, encode, encode_events
 from server.store.history import History
 
 
@@ -233,7 +233,7 @@ class Broadcaster:
 
     def __init__(self, room: RoomState) -> None:
         self._room = room
-        self._frames: StateFrames | None = None  # the current version's state frames
+        self._frames = StateFrames(room.code)  # the state frames, kept across versions
 
     def seat_index(self, player: str) -> int | None:
         """The seat ``player`` reads as (None: a spectator)."""
@@ -278,18 +278,19 @@ class Broadcaster:
         """The state frames of the current version, built once per change."""
         room = self._room
         assert room.game is not None
-        frames = self._frames
-        if frames is None or frames.game is not room.game or frames.version != room.version:
-            frames = self._frames = StateFrames(room.game, room.code, room.version)
-        return frames
+        self._frames.update(room.game, room.version)
+        return self._frames
 
     def events(self, events: list[Event]) -> None:
         """Send ``events`` to every member who may read some of them."""
         room = self._room
+        if not events:
+            return
+        said = EventFrames(room.code, events)
         for player in room.members:
             conn = room.hub.connection(player)
-            if conn is not None and events:
-                conn.send_parts((encode_events(room.code, events, self.seat_index(player)),))
+            if conn is not None:
+                conn.send_parts((said.frame(self.seat_index(player)),))
 
     def change(self, events: list[Event]) -> None:
         """One change: its events, the new state and the timer, to every member. The events
@@ -298,23 +299,15 @@ class Broadcaster:
         timer = self.timer()
         tail = b"" if timer is None else encode(timer)
         frames = self.frames()
-        private: set[int] = set()
-        for event in events:
-            if event.to is not None:
-                private.update(event.to)
-        public = self._events_frame(events, None)
+        said = EventFrames(room.code, events)
+        connection = room.hub.connection
         for player in room.members:
-            conn = room.hub.connection(player)
+            conn = connection(player)
             if conn is None:
                 continue
             seat = self.seat_index(player)
-            head = public if seat not in private else self._events_frame(events, seat)
             # events first, then the state, then the timer, in pieces that are not joined
-            conn.send_parts((head, *frames.frame_parts(seat), tail))
-
-    def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
-        """The ``events`` frame of ``events`` as ``seat`` may see them; b"" if there are none."""
-        return encode_events(self._room.code, events, seat) if events else b""
+            conn.send_parts((said.frame(seat), *frames.frame_parts(seat), tail))
 
     def game(self, player: str) -> None:
         """What a (re)joining member gets: the history (at most ``history_events`` lines, the

@@ -164,6 +164,10 @@ class Seats:
 
     def __init__(self, size: int) -> None:
         self.all: list[Seat | None] = [None] * size
+        # player id -> the seat last given to them: every message a room sends asks whose seat
+        # each member holds, and a scan of the seats per recipient costs more than a lookup.
+        # An entry outlives its seat's becoming a bot's or being left; ``of`` checks it holds.
+        self._by_player: dict[str, Seat] = {}
 
     def __iter__(self) -> Iterator[Seat]:
         """The taken seats, in order."""
@@ -177,7 +181,8 @@ class Seats:
 
     def of(self, player: str) -> Seat | None:
         """The seat ``player`` holds (None for spectators, strangers and those who left)."""
-        return next((seat for seat in self if seat.held_by(player)), None)
+        seat = self._by_player.get(player)
+        return seat if seat is not None and seat.held_by(player) else None
 
     def left_by(self, player: str) -> Seat | None:
         """The seat ``player`` left during the game, if any."""
@@ -213,6 +218,7 @@ class Seats:
         while unique in taken:
             unique, n = f"{name} {n}", n + 1
         seat = self.all[index] = Seat(index, unique, player)
+        self._by_player[player] = seat
         return seat
 
     def seat_bot(self, index: int, level: str) -> Seat:
@@ -228,6 +234,13 @@ class Seats:
 
     def free_seat(self, index: int) -> None:
         """Empty seat ``index``."""
+        seat = self.all[index]
+        if (
+            seat is not None
+            and seat.player is not None
+            and self._by_player.get(seat.player) is seat
+        ):
+            del self._by_player[seat.player]
         self.all[index] = None
 
     def remove_bot(self, index: int) -> None:
@@ -258,4 +271,5 @@ class Seats:
         """The seats of a stored game."""
         seats = cls(len(records))
         seats.all = [Seat.from_record(index, record) for index, record in enumerate(records)]
+        seats._by_player = {seat.player: seat for seat in seats if seat.player is not None}
         return seats

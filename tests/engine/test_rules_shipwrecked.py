@@ -1113,7 +1113,8 @@ def test_C4_shark_picks_are_secret_until_revealed() -> None:
         assert not mentions(game, seat, "food:S"), seat
         view = game.view(seat)
         assert view["players"][1]["hand_count"] == 2
-        assert all(c["dir"] != "S" for c in view["discard"])
+        deck = GAME_DECKS[Edition.SHIPWRECKED]
+        assert all(deck[card_id].dir != "S" for card_id in view["discard"])
     assert ("pick", {"player": 1}) in said(game, 0)
     pick(game, 0, "lost")
     assert ("reveal", {"player": 1, "card": "food:S", "dir": "S"}) in said(game, 2)
@@ -1143,7 +1144,7 @@ def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
     held = state(game).held[2]
     for seat in (0, 1, None):
         view = game.view(seat)
-        assert held.id not in [c["id"] for c in view["discard"]]
+        assert held.id not in view["discard"]
         assert view["players"][2]["hand_count"] == 1 and view["players"][2]["face_down"]
         assert not mentions(game, seat, "food:W")
     assert not any(key == "reveal" and args["player"] == 2 for key, args in said(game, 2))

@@ -130,8 +130,9 @@ public_views = st.builds(
     ).map(tuple),
     players=st.lists(players, max_size=3).map(tuple),
     board=st.lists(st.builds(g.Placed, ints, ints, locations), max_size=3).map(tuple),
-    discard=st.lists(cards, max_size=4).map(tuple),
-    loc_discard=st.lists(locations, max_size=3).map(tuple),
+    discard=st.lists(counts, max_size=4).map(tuple),
+    discard_top=st.none() | cards,
+    loc_discard=st.lists(counts, max_size=3).map(tuple),
 )
 
 

@@ -106,6 +106,8 @@ def _game_view(seat: int | None) -> dict[str, Any]:
         (lambda v: v["sharks"].append([1]), "sharks"),
         (lambda v: v.update(phase="lunch"), "phase"),
         (lambda v: v.pop("discard"), "discard"),
+        (lambda v: v.pop("discard_top"), "discard_top"),
+        (lambda v: v["discard"].append("17"), "discard"),
     ],
 )
 def test_a_view_that_breaks_the_protocol_is_refused(change: Any, where: str) -> None:

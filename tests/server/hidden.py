@@ -8,7 +8,7 @@ Message = dict[str, Any]
 
 # Subtrees that legitimately hold cards: one's own hand, public piles, location cards (whose ids
 # are a separate numbering), and what Hack Suit / Pirate reveals to the looker.
-SKIP = frozenset({"hand", "discard", "board", "loc_discard", "reveal"})
+SKIP = frozenset({"hand", "discard", "discard_top", "board", "loc_discard", "reveal"})
 
 
 def card_ids(obj: Any, out: set[int] | None = None) -> set[int]:

@@ -10,33 +10,79 @@ import msgpack
 from protocol.codec import normalize
 from protocol.server_messages import ChatMessage
 from server.engine import Game
-from server.rooms.wire import StateFrames, encode
+from server.rooms.wire import EventFrames, StateFrames, encode, encode_events
 
 
-def test_state_frames_decode_to_the_full_views_through_whole_games() -> None:
+def _decoded(data: bytes) -> dict[str, object]:
+    assert int.from_bytes(data[:4], "big") == len(data) - 4
+    message: dict[str, object] = msgpack.unpackb(data[4:], raw=False)
+    return message
+
+
+def test_state_frames_decode_to_the_full_views_through_whole_games_and_rematches() -> None:
     for edition in ("space", "shipwrecked"):
+        frames = StateFrames("ABCD")  # one room's frames, kept across versions and games
+        version = 0
         for seed in range(3):
             game = Game(edition, ["a", "b", "c", "d"], seed)
             rng = random.Random(seed)
-            version = 0
             while True:
-                frames = StateFrames(game, "ABCD", version)
+                frames.update(game, version)
                 for seat in (None, 0, 1, 2, 3):
-                    data = frames.frame(seat)
-                    assert int.from_bytes(data[:4], "big") == len(data) - 4
-                    message = msgpack.unpackb(data[4:], raw=False)
+                    message = _decoded(frames.frame(seat))
                     assert message == {
                         "type": "state",
                         "room": "ABCD",
                         "version": version,
                         "view": normalize(game.view(seat)),
                     }
-                    assert list(message["view"]) == list(game.view(seat))  # same order
+                    assert list(message["view"]) == list(game.view(seat))  # type: ignore[call-overload]
                 if game.over:
                     break
                 seat = game.pending_seats()[0]
                 game.apply(seat, rng.choice(game.legal(seat)))
                 version += 1
+            version += 1  # a rematch starts past the last version
+
+
+def _idle_seats(game: Game) -> list[int]:
+    return [seat for seat in range(len(game.names)) if not game.legal(seat)]
+
+
+def test_an_idle_seat_s_part_is_packed_again_only_when_its_hand_changes() -> None:
+    game = Game("space", ["a", "b", "c", "d"], 5)
+    rng = random.Random(5)
+    frames = StateFrames("ABCD")
+    sent: dict[int, list[int]] = {}  # seat -> its hand when it was last sent an idle part
+    reused = repacked = 0
+    for version in range(80):
+        frames.update(game, version)
+        for seat in _idle_seats(game):
+            hand = [card.id for card in game.rules.state.hands[seat]]
+            before = frames.packed_parts
+            frames.frame(seat)
+            kept = sent.get(seat) == hand
+            assert frames.packed_parts == before + (0 if kept else 1)
+            reused += kept
+            repacked += not kept
+            sent[seat] = hand
+        if game.over:
+            break
+        seat = game.pending_seats()[0]
+        game.apply(seat, rng.choice(game.legal(seat)))
+    assert reused > 0 and repacked > 0  # both cases were met
+
+
+def test_a_deciding_seat_s_part_is_packed_once_per_version_for_all_its_connections() -> None:
+    game = Game("shipwrecked", ["a", "b", "c"], 2)
+    frames = StateFrames("ABCD")
+    frames.update(game, 0)
+    seat = game.pending_seats()[0]
+    first = frames.frame(seat)
+    packed = frames.packed_parts
+    assert frames.frame(seat) == first and frames.packed_parts == packed  # a second connection
+    frames.update(game, 0)  # the same version again: nothing is rebuilt
+    assert frames.frame(seat) == first and frames.packed_parts == packed
 
 
 def test_views_split_into_public_and_seat_parts() -> None:
@@ -51,3 +97,38 @@ def test_encode_matches_protocol_encode() -> None:
 
     message = ChatMessage(room="ABCD", player="p1", name="Ann é", seat=1, text="hé")
     assert encode(message) == protocol_encode(message.to_wire())
+
+
+def test_event_frames_are_each_audience_s_events_through_whole_games() -> None:
+    for edition in ("space", "shipwrecked"):
+        game = Game(edition, ["a", "b", "c"], 11)
+        rng = random.Random(11)
+        private_seen = 0
+        while not game.over:
+            seat = game.pending_seats()[0]
+            events = game.apply(seat, rng.choice(game.legal(seat)))
+            said = EventFrames("ABCD", events)
+            for reader in (None, 0, 1, 2):
+                expected = encode_events("ABCD", events, reader) if events else b""
+                assert said.frame(reader) == expected
+            private_seen += bool(said.private)
+        assert private_seen  # events addressed to some seats were met
+
+
+def test_no_events_make_empty_frames() -> None:
+    said = EventFrames("ABCD", [])
+    assert said.frame(None) == said.frame(0) == b""
+
+
+def test_a_view_handed_out_is_a_copy_that_a_reader_may_change() -> None:
+    game = Game("space", ["a", "b"], 3)
+    seat = game.pending_seats()[0]
+    frames = StateFrames("ABCD")
+    frames.update(game, 0)
+    before = frames.frame(seat)
+    view = game.view(seat)
+    view["hand"][0]["kind"] = "magic"  # a reader's own business
+    again = StateFrames("ABCD")
+    again.update(game, 0)
+    assert again.frame(seat) == before
+    assert game.view(seat)["hand"][0]["kind"] != "magic"
