@@ -13,9 +13,10 @@ from textual.widgets import Static
 
 from selfish_tui import i18n
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.front_door import FrontDoor, from_environment
 from selfish_tui.screens.confirm import ConfirmScreen
-from selfish_tui.screens.lobby import WaitingRoomScreen
+from selfish_tui.screens.waiting_room import WaitingRoomScreen
 
 from .fixtures import ROOM, feed_game, find_game
 from .pilot import table_shown, wait_for
@@ -60,7 +61,7 @@ DOORS = {
 
 
 async def quit_question(door: FrontDoor) -> str:
-    app = SelfishApp(name="Ann", front_door=door)
+    app = SelfishApp(RemoteLobby(front_door=door), name="Ann")
     app.player_id = "p0"
     game = find_game("space", deciding("actions", "space", min_turn=2))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -95,7 +96,7 @@ def test_the_environment_names_the_front_door() -> None:
 
 
 async def test_a_keyless_ssh_player_sees_the_resume_code_once_seated() -> None:
-    app = SelfishApp(name="Ann", front_door=FrontDoor("ssh", resume_command=COMMAND))
+    app = SelfishApp(RemoteLobby(front_door=FrontDoor("ssh", resume_command=COMMAND)), name="Ann")
     app.player_id = "p0"
     game = find_game("space", deciding("actions", "space", min_turn=2))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -108,7 +109,7 @@ async def test_a_keyless_ssh_player_sees_the_resume_code_once_seated() -> None:
 
 
 async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
-    app = SelfishApp(name="Ann", front_door=FrontDoor("ssh", resume_command=COMMAND))
+    app = SelfishApp(RemoteLobby(front_door=FrontDoor("ssh", resume_command=COMMAND)), name="Ann")
     app.player_id = "p0"
     async with app.run_test(size=(80, 24)) as pilot:
         app.feed(

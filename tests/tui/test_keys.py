@@ -35,7 +35,7 @@ def manual_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 def recording_app() -> tuple[Any, list[dict[str, Any]]]:
     app = offline_app()
     sent: list[dict[str, Any]] = []
-    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    app.act = lambda room, version, choice: sent.append(choice) or True  # type: ignore[method-assign]
     return app, sent
 
 
