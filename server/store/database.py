@@ -1,7 +1,7 @@
 """One SQLite connection and its write path: group commit, and an outage that loses nothing.
 
 Group commit: a write joins the open transaction and calls :attr:`Database.on_write`; the server
-(``server.outbox.Outbox``) commits once per event-loop tick and only then sends the messages of
+(``server.net.outbox.Outbox``) commits once per event-loop tick and only then sends the messages of
 that tick, so whatever a client has seen survives a crash, and the server pays for one commit
 per tick instead of one per write. Without ``on_write`` (tools, tests using the store
 directly) every write commits at once.

@@ -1,7 +1,7 @@
 """Rooms nobody plays in: they expire, and a full server takes back the idlest.
 
 Squatters used to keep rooms for good: connected, they never let a room go vacant
-(``server.vacancy``), and 100 addresses filled all 1,000 rooms in 0.8 s. Two rules now:
+(``server.rooms.vacancy``), and 100 addresses filled all 1,000 rooms in 0.8 s. Two rules now:
 
 - a room whose game nobody starts closes ``waiting_room_timeout`` seconds after it was created,
   and a finished room that nobody rematches as long after its game ended;
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from server.room import Room, Status
+from server.rooms.room import Room, Status
 
 
 def expired(rooms: Iterable[Room], now: float, timeout: float) -> list[Room]:

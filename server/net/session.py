@@ -9,7 +9,7 @@ read cost about a fifth of the server's CPU.
 A session enforces the per-connection limits (frame size, message rate, idle time, time to say
 hello, unread output) so that a misbehaving client only ever hurts itself. The message rate is
 charged per frame before the frame is decoded, to the connection and to its address
-(``server.ratelimit``), and so are the frame's bytes to its address's budget (decoding costs
+(``server.limits.ratelimit``), and so are the frame's bytes to its address's budget (decoding costs
 per byte: 64 KiB of empty lists is 65,000 objects): a flooding client costs the server little
 more than the read, gets one ``rate_limited`` error per second, and is cut off once
 ``flood_limit`` frames were dropped. Frames before ``hello`` are charged alike.
@@ -34,13 +34,13 @@ from protocol.codec import decode_body
 from protocol.errors import ErrorCode, FrameError, ProtocolError
 from protocol.framing import FrameDecoder
 from protocol.messages import Hello, Ping, parse_client, reply, request_id
-from server.addresses import address_group
 from server.config import ServerConfig
-from server.limits import TokenBucket
-from server.lobby import Lobby, Player
-from server.outbox import Outbox
-from server.outgoing import error_message
-from server.wire import encode
+from server.limits.addresses import address_group
+from server.limits.bucket import TokenBucket
+from server.lobby.lobby import Lobby, Player
+from server.net.outbox import Outbox
+from server.rooms.outgoing import error_message
+from server.rooms.wire import encode
 
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
@@ -56,7 +56,7 @@ RATE_REPLY_INTERVAL = 1.0
 
 
 class Registry(Protocol):
-    """Where sessions are counted (``server.tcp.RunningServer``)."""
+    """Where sessions are counted (``server.net.tcp.RunningServer``)."""
 
     def admit(self, session: Session) -> bool:
         """Count a new connection; False (after telling the client why) if it is refused."""
@@ -82,7 +82,7 @@ class Session(asyncio.Protocol):
         self.outbox = outbox
         self.registry = registry
         self._loop = asyncio.get_running_loop()
-        self._out: list[bytes] = []  # frames queued this tick (see server.outbox)
+        self._out: list[bytes] = []  # frames queued this tick (see server.net.outbox)
         self.address = ""  # the client's IP address (an IPv6 one's network, see connection_made)
         self.peer = ""  # address:port, for the log
         self.decoder = FrameDecoder(config.max_frame)
@@ -108,7 +108,7 @@ class Session(asyncio.Protocol):
         # uvloop's transports implement asyncio.Transport without subclassing it
         self.transport = cast(asyncio.Transport, transport)
         ip, self.peer = self.identify(transport)
-        # what every per-address limit counts: an IPv6 client as its /64 (server.addresses)
+        # what every per-address limit counts: an IPv6 client as its /64 (server.limits.addresses)
         self.address = address_group(ip, self.config.ipv6_prefix)
         if not self.registry.admit(self):
             self.closing = True
@@ -230,7 +230,9 @@ class Session(asyncio.Protocol):
     def send(self, message: dict[str, Any]) -> None:
         """Queue one frame; it is written at the end of the tick, after the store commits."""
         if not self.closing:
-            self.send_parts((encode(message),))  # server.wire.encode: one Packer for the server
+            self.send_parts(
+                (encode(message),)
+            )  # server.rooms.wire.encode: one Packer for the server
 
     def send_frame(self, data: bytes) -> None:
         """Queue one frame that is already encoded (a broadcast encodes once for everyone)."""

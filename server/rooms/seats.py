@@ -17,7 +17,7 @@ class SeatState(StrEnum):
 
     PRESENT = "present"  # its human (connected or not: a dropped connection keeps the seat)
     # its human missed decisions in a row, let one wait past the idle grace, or has been gone
-    # past the left grace (server.grace): a bot decides after away_delay until they are back
+    # past the left grace (server.rooms.grace): a bot decides after away_delay until they are back
     AWAY = "away"
     LEFT = "left"  # its human left the running game: a bot plays it until the game ends
     BOT = "bot"  # a server bot's seat
@@ -97,7 +97,7 @@ class Seat:
 
     def mark_away(self) -> None:
         """The human, connected, let a decision wait past the idle grace, or has been
-        disconnected past the left grace (server.grace): away until they act or come back."""
+        disconnected past the left grace (server.rooms.grace): away until they act or come back."""
         self.state = SeatState.AWAY
 
     def to_bot(self) -> None:

@@ -4,13 +4,13 @@ The store speaks in plain values (names, seat records, choice maps, event record
 them in SQLite: lists and maps as JSON, choices as the msgpack maps they are on the wire. It
 knows nothing of frames or rooms. Its parts:
 
-- ``server.database``: the connection, the per-tick group commit and what an outage keeps in
+- ``server.store.database``: the connection, the per-tick group commit and what an outage keeps in
   memory (the server refuses every request that needs a write while :attr:`Store.writable` is
   False, and :meth:`Store.create_game` raises :class:`StoreUnavailable`);
-- ``server.schema``: the tables and migrations;
-- ``server.records``: rows read back as :class:`StoredGame`; one that cannot be read marks its
+- ``server.store.schema``: the tables and migrations;
+- ``server.store.records``: rows read back as :class:`StoredGame`; one that cannot be read marks its
   game abandoned with a log line instead of stopping the server;
-- ``server.tokens``: tokens are stored as their SHA-256, so the database alone does not let
+- ``server.store.tokens``: tokens are stored as their SHA-256, so the database alone does not let
   anyone speak as a player.
 
 Game ids are handed out from a counter in memory, never from the database, so a transaction
@@ -27,8 +27,8 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-from server.database import Connect, Database, connect
-from server.records import (
+from server.store.database import Connect, Database, connect
+from server.store.records import (
     GAME_COLUMNS,
     CorruptRow,
     StoredGame,
@@ -39,14 +39,14 @@ from server.records import (
     json_text,
     player_from_row,
 )
-from server.schema import create
-from server.tokens import is_hash, token_hash
+from server.store.schema import create
+from server.store.tokens import is_hash, token_hash
 
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
 
-# A game over, as replays list it (see server.schema's replays): for everyone if public, else
+# A game over, as replays list it (see server.store.schema's replays): for everyone if public, else
 # for each player seated in it.
 _INDEX_REPLAY = (
     "INSERT OR IGNORE INTO replays (viewer, game) SELECT '', id FROM games WHERE id = ? "
@@ -83,7 +83,7 @@ class Store:
         # half of what appending a decision cost.
         self._pack_choice: Callable[[object], bytes] = msgpack.Packer(use_bin_type=True).pack
 
-    # -- the write path (server.database) ----------------------------------------------------
+    # -- the write path (server.store.database) ----------------------------------------------------
 
     @property
     def on_write(self) -> Callable[[], None] | None:
@@ -107,7 +107,7 @@ class Store:
 
     def commit(self) -> None:
         """Commit the open transaction, if any (a failure starts an outage, see
-        ``server.database``)."""
+        ``server.store.database``)."""
         self._db.commit()
 
     def retry(self) -> bool:
@@ -301,7 +301,7 @@ class Store:
 
     def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
         """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
-        of games stored (server.schema's replays)."""
+        of games stored (server.store.schema's replays)."""
         cursor = _MAX_ID if before is None else before
         ids: set[int] = set()
         for viewer in ("", player) if player else ("",):
@@ -358,7 +358,7 @@ class Store:
             game.events.append(event_from_row(game.id, position, event))
         return game
 
-    # -- retention (server.retention) -------------------------------------------------------
+    # -- retention (server.store.retention) -------------------------------------------------------
 
     def prune_games(self, ended_before: float) -> int:
         """Delete abandoned games (and their decisions) that ended before ``ended_before``;

@@ -1,7 +1,7 @@
 """The server deciding for a seat: a server bot's own turn, a seat whose human left or is away,
 a present human whose time ran out (a timeout; ``away_after`` in a row mark the seat away), and
 a connected human who let the decision wait past the room's idle grace (the seat is away at
-once, see ``server.grace``).
+once, see ``server.rooms.grace``).
 
 Plain levels decide on the spot; a thinking level (``expert``) decides in a worker process
 (``server.bots.pool``) while the loop serves every other table, and its choice counts only if
@@ -21,12 +21,12 @@ from typing import Any, Protocol
 from server.bots import pool
 from server.bots.budget import DEFAULT_BUDGET
 from server.bots.levels import choose
-from server.clock import TurnClock
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
 from server.engine.actions import strip
-from server.seats import Seat, Seats
-from server.store import Store
+from server.rooms.clock import TurnClock
+from server.rooms.seats import Seat, Seats
+from server.store.store import Store
 
 log = logging.getLogger("selfish.server")
 

@@ -3,7 +3,7 @@
 Embedding::
 
     from server.config import ServerConfig
-    from server.tcp import start_server
+    from server.net.tcp import start_server
 
     running = await start_server(ServerConfig(port=0, bot_delay=0.2, allow_seed=True))
     print(running.port)        # the port actually bound (port=0 picks a free one)
@@ -12,7 +12,7 @@ Embedding::
 
 ``ServerConfig()`` defaults to 127.0.0.1, an in-memory store and the protocol's limits.
 
-Every accepted connection gets a :class:`server.session.Session` as its protocol; the running
+Every accepted connection gets a :class:`server.net.session.Session` as its protocol; the running
 server only counts them (the connection limits) and, on shutdown, waits for them to close.
 """
 
@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
 from server.config import ServerConfig
-from server.lobby import Lobby
-from server.outbox import Outbox
-from server.outgoing import bye_message, error_message
-from server.session import Session
-from server.store import Store
+from server.lobby.lobby import Lobby
+from server.net.outbox import Outbox
+from server.net.session import Session
+from server.rooms.outgoing import bye_message, error_message
+from server.store.store import Store
 
 log = logging.getLogger("selfish.server")
 

@@ -1,14 +1,14 @@
 """The turn clock: when each open decision of a table is due, on an injected scheduler.
 
-A decision opens for a seat when the game starts waiting for it; it is due after the seat's
-delay: ``bot_delay`` for a seat a bot plays, ``away_delay`` for an away human; for a present
-human, the room's timer or, if the player is connected, the room's idle grace (``server.grace``),
-whichever is shorter (both times ``timer_scale``), never for a disconnected player in a room
-without a timer (``server.grace`` hands that seat to its bot). One timer per table fires at the
-earliest deadline and tells the table which seat is due; the seat a thinking bot decides for
-has no deadline until its answer comes. An idle grace's countdown is shown only in its last
-``idle_notice`` seconds (a countdown at every decision would be noise): the same timer wakes the
-table when one enters them (``on_notice``), so that it tells every member.
+A decision opens for a seat when the game starts waiting for it; it is due after the seat's delay:
+``bot_delay`` for a seat a bot plays, ``away_delay`` for an away human; for a present human, the
+room's timer or, if the player is connected, the room's idle grace (``server.rooms.grace``),
+whichever is shorter (both times ``timer_scale``), never for a disconnected player in a room without
+a timer (``server.rooms.grace`` hands that seat to its bot). One timer per table fires at the
+earliest deadline and tells the table which seat is due; the seat a thinking bot decides for has no
+deadline until its answer comes. An idle grace's countdown is shown only in its last ``idle_notice``
+seconds (a countdown at every decision would be noise): the same timer wakes the table when one
+enters them (``on_notice``), so that it tells every member.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from server.config import ServerConfig
 from server.engine import Game
-from server.scheduler import Handle, Scheduler
-from server.seats import Seat, Seats
+from server.rooms.scheduler import Handle, Scheduler
+from server.rooms.seats import Seat, Seats
 
 # How early a timer may fire and still count as on time (the loop's clock is a float).
 _SLACK = 0.001

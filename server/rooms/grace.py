@@ -9,7 +9,7 @@ Two reasons, as the ``timer`` message names them (:class:`Reason`):
   game does not hand every seat to bots before its players could reconnect.
 - ``idle``: the seat's player is connected and its decision has been open for the room's
   ``idle_grace`` (unless the turn timer runs out first): the bot decides and the seat is marked
-  away. That deadline is the turn clock's (``server.clock``).
+  away. That deadline is the turn clock's (``server.rooms.clock``).
 
 :class:`Absences` keeps the ``left`` countdowns of one room, with one timer at the earliest.
 """
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
-from server.scheduler import Handle, Scheduler
-from server.seats import Seats, SeatState
+from server.rooms.scheduler import Handle, Scheduler
+from server.rooms.seats import Seats, SeatState
 
 # How early a timer may fire and still count as on time (the loop's clock is a float).
 _SLACK = 0.001

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from server.engine import Event
-from server.store import Store
+from server.store.store import Store
 
 Message = dict[str, Any]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.config import ServerConfig
-from server.store import Store
+from server.store.store import Store
 
 log = logging.getLogger("selfish.server")
 

@@ -1,9 +1,9 @@
 """The lobby: identities, rooms by code, the server's lifecycle, and the dispatch of every
-request after ``hello`` (to ``server.handlers``).
+request after ``hello`` (to ``server.lobby.handlers``).
 
 The lobby is transport-agnostic: it talks to connections through the small
-:class:`~server.players.Connection` protocol (``server.session.Session`` implements it over TCP;
-the tests' harness drives the lobby directly, on a fake clock).
+:class:`~server.lobby.players.Connection` protocol (``server.net.session.Session`` implements it
+over TCP; the tests' harness drives the lobby directly, on a fake clock).
 """
 
 from __future__ import annotations
@@ -24,23 +24,23 @@ from protocol.messages import (
     Sync,
     welcome,
 )
-from server import idle_rooms
-from server.addresses import address_group
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
-from server.handlers import HANDLERS, WRITES, joined
+from server.limits.addresses import address_group
+from server.limits.ratelimit import Limits
+from server.lobby.handlers import HANDLERS, WRITES, joined
+from server.lobby.players import Connection, Message, Player, new_player_id
 from server.memory import release_free_memory
-from server.outgoing import bye_message
-from server.players import Connection, Message, Player, new_player_id
-from server.presence import PresenceBroadcasts
-from server.ratelimit import Limits
-from server.restore import restore_room
-from server.retention import Retention
-from server.room import Room
-from server.scheduler import Handle, Scheduler
-from server.store import Store
-from server.tokens import new_token, token_hash
-from server.vacancy import Vacancy
+from server.rooms import idle_rooms
+from server.rooms.outgoing import bye_message
+from server.rooms.presence import PresenceBroadcasts
+from server.rooms.restore import restore_room
+from server.rooms.room import Room
+from server.rooms.scheduler import Handle, Scheduler
+from server.rooms.vacancy import Vacancy
+from server.store.retention import Retention
+from server.store.store import Store
+from server.store.tokens import new_token, token_hash
 
 __all__ = ["Connection", "Lobby", "Player", "server_version"]
 
@@ -330,7 +330,7 @@ class Lobby:
 
     def reclaim_room(self) -> bool:
         """On a full server: close the idlest waiting or finished room (see
-        server.idle_rooms); False if every room belongs to people who act."""
+        server.rooms.idle_rooms); False if every room belongs to people who act."""
         room = idle_rooms.idlest(
             self.rooms.values(), self.scheduler.time(), self.config.idle_room_grace
         )
@@ -340,7 +340,7 @@ class Lobby:
         return True
 
     def _close_vacant(self, room: Room) -> None:
-        """Close a room nobody is connected to (see server.vacancy); a started game is
+        """Close a room nobody is connected to (see server.rooms.vacancy); a started game is
         recorded as abandoned."""
         if room.closed:
             return
@@ -365,5 +365,5 @@ class Lobby:
         code = getattr(req, "room", None)
         room = self.rooms.get(code) if isinstance(code, str) else None
         if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
-            # its people act (server.idle_rooms); asking for the room again is no act
+            # its people act (server.rooms.idle_rooms); asking for the room again is no act
             room.active_at = self.scheduler.time()

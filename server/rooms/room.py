@@ -1,11 +1,12 @@
 """A room: its members (seated humans and spectators), its lifecycle and the acts of its game.
 
-Its parts live beside it: seats (``server.seats``), statuses and what each allows
-(``server.status``), the turn clock (``server.clock``), the graces before a missing player's bot
-takes over (``server.grace``), the server's own decisions (``server.autoplay``), its own log
-lines (``server.history``), spectators (``server.spectators``) and the messages out
-(``server.outgoing``). A request either raises
-:class:`ProtocolError` before changing anything, or applies completely (engine, store, messages).
+Its parts live beside it: seats (``server.rooms.seats``), statuses and what each allows
+(``server.rooms.status``), the turn clock (``server.rooms.clock``), the graces before a missing
+player's bot takes over (``server.rooms.grace``), the server's own decisions
+(``server.rooms.autoplay``), its own log lines (``server.store.history``), spectators
+(``server.rooms.spectators``) and the messages out (``server.rooms.outgoing``). A request either
+raises :class:`ProtocolError` before changing anything, or applies completely (engine, store,
+messages).
 """
 
 from __future__ import annotations
@@ -18,21 +19,21 @@ from typing import Any, Protocol
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
-from server import outgoing
-from server.autoplay import Autoplay
 from server.bots import pool
-from server.clock import TurnClock
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game
-from server.grace import Absences
-from server.history import History, seat_event
-from server.room_list import pack_entry
-from server.scheduler import Scheduler
-from server.seats import Seat, Seats, SeatState
-from server.spectators import PLAYER, SPECTATOR, Spectators
-from server.status import Status as Status  # re-exported: the lobby and others import it here
-from server.status import Step, check, check_version
-from server.store import Store, StoreUnavailable
+from server.rooms import outgoing
+from server.rooms.autoplay import Autoplay
+from server.rooms.clock import TurnClock
+from server.rooms.grace import Absences
+from server.rooms.room_list import pack_entry
+from server.rooms.scheduler import Scheduler
+from server.rooms.seats import Seat, Seats, SeatState
+from server.rooms.spectators import PLAYER, SPECTATOR, Spectators
+from server.rooms.status import Status as Status  # re-exported: the lobby and others import it here
+from server.rooms.status import Step, check, check_version
+from server.store.history import History, seat_event
+from server.store.store import Store, StoreUnavailable
 
 log = logging.getLogger("selfish.server")
 
@@ -101,7 +102,7 @@ class Room:
         self.closed = False
         now = hub.scheduler.time()
         # since when no game runs here, and when a seated person last sent anything about the
-        # room (server.idle_rooms closes rooms nobody plays in)
+        # room (server.rooms.idle_rooms closes rooms nobody plays in)
         self.idle_since = now
         self.active_at = now
         self._packed_summary: bytes | None = None
@@ -143,7 +144,7 @@ class Room:
         return outgoing.room_summary(self)
 
     def packed_summary(self) -> bytes:
-        """:meth:`summary`, packed once per change (server.room_list)."""
+        """:meth:`summary`, packed once per change (server.rooms.room_list)."""
         if self._packed_summary is None:
             self._packed_summary = pack_entry(self.summary())
         return self._packed_summary
@@ -206,7 +207,7 @@ class Room:
 
     def leave(self, player: str, announce: bool = True) -> None:
         """Remove ``player``; during a game (or after it) their seat is kept for a bot. Without
-        ``announce`` the caller sends the ``room`` update (coalesced, see server.presence)."""
+        ``announce`` the caller sends the ``room`` update (coalesced, see server.rooms.presence)."""
         if player not in self.members:
             raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
         if self.closed:  # the server is stopping: what it keeps stored stays as it is
@@ -253,7 +254,7 @@ class Room:
             raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
 
     def chat(self, player: str, name: str, text: str) -> None:
-        """Send a member's chat line (a spectator's, during a game, see server.spectators)."""
+        """Send a member's chat line (a spectator's, during a game, see server.rooms.spectators)."""
         seat = self.seat_of(player)
         if seat is None:
             self.watchers.chat(outgoing.chat_message(self.code, player, name, None, text))
@@ -429,7 +430,7 @@ class Room:
         self.out.timer_now()
 
     def _count_absences(self) -> bool:
-        """Start or stop the ``left`` countdowns (server.grace); True if any did."""
+        """Start or stop the ``left`` countdowns (server.rooms.grace); True if any did."""
         if not self.playing():
             self.absences.stop()
             return False
@@ -468,7 +469,7 @@ class Room:
     def seat_event(
         self, kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
     ) -> Event:
-        """An event of the room about seat ``index`` (see :func:`server.history.seat_event`)."""
+        """An event of the room about seat ``index`` (:func:`server.store.history.seat_event`)."""
         return seat_event(self.table.names(), kind, key, index, to, **args)
 
     def _announce(self, events: list[Event]) -> None:

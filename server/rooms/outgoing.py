@@ -1,6 +1,6 @@
 """What the server sends: a builder for every server→client message of a room's life (``room``,
 ``events``, ``timer``, ``game_over``, ``chat``, ``bye``, ``error``; ``state`` frames are
-``server.wire``'s), and :class:`Broadcaster`, which sends them to a room's members.
+``server.rooms.wire``'s), and :class:`Broadcaster`, which sends them to a room's members.
 
 A message that every member reads alike is encoded once for all of them; a ``state`` frame is
 the shared public part, packed once per change, and each seat's own part.
@@ -8,25 +8,107 @@ the shared public part, packed once per change, and each seat's own part.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
-from server.engine import EngineError, Event, GameOver, IllegalChoice, NotYourDecision
-from server.grace import Reason
-from server.seats import Seat
-from server.wire import StateFrames, encode
-
-if TYPE_CHECKING:
-    from server.room import Room
+from server.config import ServerConfig
+from server.engine import EngineError, Event, Game, GameOver, IllegalChoice, NotYourDecision
+from server.rooms.clock import TurnClock
+from server.rooms.grace import Absences, Reason
+from server.rooms.seats import Seat, Seats
+from server.rooms.status import Status
+from server.rooms.wire import StateFrames, encode
+from server.store.history import History
 
 Message = dict[str, Any]
+
+
+class Outlet(Protocol):
+    """A member's live connection, as a room writes to it."""
+
+    def send_parts(self, parts: tuple[bytes, ...]) -> None:
+        """Queue already encoded frames, given in pieces that are written as they are."""
+
+
+class Members(Protocol):
+    """What a room's messages need of the lobby: who is connected, and how they are named."""
+
+    def connected(self, player: str) -> bool:
+        """Whether the player has a live connection."""
+
+    def connection(self, player: str) -> Outlet | None:
+        """The player's live connection, if any."""
+
+    def player_name(self, player: str) -> str:
+        """A player's current display name."""
+
+
+class Watchers(Protocol):
+    """A room's spectators, as its messages list and count them."""
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def __len__(self) -> int: ...
+
+
+class RoomState(Protocol):
+    """What the messages read of a room (``server.rooms.room.Room`` is one): declared here so
+    that the room imports its messages, not the other way round."""
+
+    @property
+    def hub(self) -> Members: ...
+    @property
+    def config(self) -> ServerConfig: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def edition(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def public(self) -> bool: ...
+    @property
+    def timer(self) -> int: ...
+    @property
+    def left_grace(self) -> int: ...
+    @property
+    def idle_grace(self) -> int: ...
+    @property
+    def autostart(self) -> bool: ...
+    @property
+    def variants(self) -> tuple[str, ...]: ...
+    @property
+    def host(self) -> str | None: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def game_id(self) -> int | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def table(self) -> Seats: ...
+    @property
+    def members(self) -> dict[str, str]: ...
+    @property
+    def watchers(self) -> Watchers: ...
+    @property
+    def absences(self) -> Absences: ...
+    @property
+    def clock(self) -> TurnClock: ...
+    @property
+    def history(self) -> History: ...
+
+    def seat_of(self, player: str) -> Seat | None:
+        """The seat ``player`` sits in (None: a spectator)."""
 
 
 # ------------------------------------------------------------------------------- builders
 
 
-def room_message(room: Room) -> Message:
+def room_message(room: RoomState) -> Message:
     """The ``room`` message: settings, seats and spectators."""
     hub = room.hub
     return {
@@ -48,7 +130,7 @@ def room_message(room: Room) -> Message:
     }
 
 
-def room_summary(room: Room) -> Message:
+def room_summary(room: RoomState) -> Message:
     """The room's entry in ``rooms`` (list_rooms)."""
     table = room.table
     host = None if room.host is None else table.of(room.host)
@@ -79,7 +161,7 @@ def timer_message(
     grace: Iterable[tuple[int, Reason, float]] = (),
 ) -> Message:
     """The ``timer`` message: the seats whose humans have a deadline and their seconds left;
-    ``grace``, the seats whose bot takes over in so many seconds, and why (server.grace)."""
+    ``grace``, the seats whose bot takes over in so many seconds, and why (server.rooms.grace)."""
     return {
         "type": "timer",
         "room": room,
@@ -95,7 +177,7 @@ def timer_message(
     }
 
 
-def grace_countdowns(room: Room) -> list[tuple[int, Reason, float]]:
+def grace_countdowns(room: RoomState) -> list[tuple[int, Reason, float]]:
     """(seat, reason, seconds left) of every running countdown before a bot takes a seat."""
     left = [(seat, Reason.LEFT, seconds) for seat, seconds in room.absences.shown()]
     idle = [(seat, Reason.IDLE, seconds) for seat, seconds in room.clock.idle_shown()]
@@ -165,17 +247,10 @@ def wire_events(events: Iterable[Event], seat: int | None) -> list[Message]:
 # ------------------------------------------------------------------------------- sending
 
 
-class Outlet(Protocol):
-    """A member's live connection, as a room writes to it."""
-
-    def send_parts(self, parts: tuple[bytes, ...]) -> None:
-        """Queue already encoded frames, given in pieces that are written as they are."""
-
-
 class Broadcaster:
     """Sends one room's messages to its members, each as its seat may read them."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomState) -> None:
         self._room = room
         self._frames: StateFrames | None = None  # the current version's state frames
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from server.config import ServerConfig
-from server.limits import TokenBucket
+from server.limits.bucket import TokenBucket
 
 Clock = Callable[[], float]
 

@@ -12,8 +12,8 @@ the game changes, bots, start, the end, goes out at once: it comes before the st
 
 from __future__ import annotations
 
-from server.room import Room
-from server.scheduler import Handle, Scheduler
+from server.rooms.room import Room
+from server.rooms.scheduler import Handle, Scheduler
 
 
 class PresenceBroadcasts:

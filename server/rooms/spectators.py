@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
-from server.outgoing import Broadcaster
-from server.scheduler import Handle, Scheduler
-from server.store import Store
+from server.rooms.outgoing import Broadcaster
+from server.rooms.scheduler import Handle, Scheduler
+from server.store.store import Store
 
 Message = dict[str, Any]
 SPECTATOR, PLAYER = "spectator", "player"

@@ -2,7 +2,7 @@
 
 A :class:`Player` survives reconnects (by token) and, through the store, restarts; its
 connection comes and goes. The lobby talks to connections through the small
-:class:`Connection` protocol (``server.session.Session`` implements it over TCP, the tests'
+:class:`Connection` protocol (``server.net.session.Session`` implements it over TCP, the tests'
 harness in memory).
 """
 

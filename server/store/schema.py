@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from server.database import Database
-from server.tokens import token_hash
+from server.store.database import Database
+from server.store.tokens import token_hash
 
 log = logging.getLogger("selfish.server")
 

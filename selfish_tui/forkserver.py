@@ -5,7 +5,7 @@ Starting a fresh Python for each session costs about 0.35 CPU-seconds, most of i
 Textual (ssh-gateway note); a fork of a process that has done that starts in a few milliseconds
 and shares the imported code's memory pages with every other session.
 
-Run as ``python -m server.gateway.forkserver FD`` where FD is one end of a ``SOCK_SEQPACKET``
+Run as ``python -m selfish_tui.forkserver FD`` where FD is one end of a ``SOCK_SEQPACKET``
 socket pair whose other end the gateway keeps (:mod:`server.gateway.spawner`). Each datagram is
 JSON. The gateway sends ``{"id": n, "argv": [...], "env": {...}}`` with the PTY's slave end
 attached (SCM_RIGHTS); the fork server answers ``{"id": n, "pid": p}`` (or ``"error"``) and,
@@ -176,7 +176,7 @@ class ForkServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: ``python -m server.gateway.forkserver FD``."""
+    """Entry point: ``python -m selfish_tui.forkserver FD``."""
     args = sys.argv[1:] if argv is None else argv
     control = socket.socket(fileno=int(args[0]))
     preload()

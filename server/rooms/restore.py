@@ -6,11 +6,11 @@ import random
 
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from server.engine import replay
-from server.room import Hub, Room
-from server.seats import Seats
-from server.spectators import PLAYER
-from server.status import Status
-from server.store import StoredGame
+from server.rooms.room import Hub, Room
+from server.rooms.seats import Seats
+from server.rooms.spectators import PLAYER
+from server.rooms.status import Status
+from server.store.store import StoredGame
 
 
 def restore_room(hub: Hub, stored: StoredGame) -> Room:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from server.config import ServerConfig
-from server.room import Room, Status
-from server.scheduler import Handle, Scheduler
+from server.rooms.room import Room, Status
+from server.rooms.scheduler import Handle, Scheduler
 
 log = logging.getLogger("selfish.server")
 

@@ -3,7 +3,7 @@
 ``protocol.messages.REQUESTS`` maps a wire ``type`` to its request class; :data:`HANDLERS`
 maps that class to what the server does with it (registered by :func:`handles`, which also has
 mypy check that the function takes that class). The lobby looks the handler up by the
-request's class (:meth:`server.lobby.Lobby.handle`). A handler checks what it needs, raises
+request's class (:meth:`server.lobby.lobby.Lobby.handle`). A handler checks what it needs, raises
 :class:`~protocol.errors.ProtocolError` to refuse (before anything changed), and otherwise
 replies to ``conn`` before anything it broadcasts: a client reads ``ok``, then the broadcast.
 """
@@ -11,8 +11,9 @@ replies to ``conn`` before anything it broadcasts: a client reads ``ok``, then t
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
@@ -35,20 +36,49 @@ from protocol.messages import (
     check_chat,
     reply,
 )
-from server.addresses import address_group
 from server.engine import CATALOGUE, Edition, check_variants
-from server.players import Connection, Message, Player
-from server.room import Room, Status
-from server.room_list import rooms_frame
-from server.wire import encode
-
-if TYPE_CHECKING:
-    from server.lobby import Lobby
+from server.errorlog import ErrorLog
+from server.limits.addresses import address_group
+from server.limits.ratelimit import Limits
+from server.lobby.players import Connection, Message, Player
+from server.rooms.presence import PresenceBroadcasts
+from server.rooms.room import Hub, Room, Status
+from server.rooms.room_list import rooms_frame
+from server.rooms.vacancy import Vacancy
+from server.rooms.wire import encode
 
 log = logging.getLogger("selfish.server")
 
+
+class Lobby(Hub, Protocol):
+    """What the handlers need of the lobby (``server.lobby.lobby.Lobby`` is it): declared here
+    so that the lobby imports its handlers, not the other way round."""
+
+    @property
+    def errors(self) -> ErrorLog: ...
+    @property
+    def limits(self) -> Limits: ...
+    @property
+    def presence(self) -> PresenceBroadcasts: ...
+    @property
+    def vacancy(self) -> Vacancy: ...
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+    @property
+    def rooms_by_address(self) -> Counter[str]: ...
+
+    def add_room(self, room: Room, creator: str | None) -> None:
+        """Open ``room`` under its code, counted for the address it was created from."""
+
+    def new_code(self, public: bool = True) -> str:
+        """A free room code."""
+
+    def reclaim_room(self) -> bool:
+        """On a full server: close the idlest waiting or finished room, if one may go."""
+
+
 R = TypeVar("R", bound=Request)
-Handler = Callable[["Lobby", Connection, Player, R], None]
+Handler = Callable[[Lobby, Connection, Player, R], None]
 
 #: Request class -> its handler: every request of ``protocol.messages.REQUESTS`` but ``hello``.
 HANDLERS: dict[type[Request], Handler[Any]] = {}
@@ -138,7 +168,7 @@ def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
 
 @handles(ListRooms)
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
-    """The public rooms that are not over (server.room_list: each entry packed once)."""
+    """The public rooms that are not over (server.rooms.room_list: each entry packed once)."""
     entries = (
         r.packed_summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER
     )
@@ -168,7 +198,7 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
     # Last, once the request is known to be good: a full server makes room by closing the
-    # idlest room nobody plays in (server.idle_rooms).
+    # idlest room nobody plays in (server.rooms.idle_rooms).
     if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
         raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     room = Room(
@@ -223,7 +253,7 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
     player.rooms.append(room.code)
     lobby.errors.line(logging.INFO, "room %s: %s joined as %s", room.code, player.name, req.as_)
     conn.send(joined(room, player.id, req.id))
-    # The joiner gets the room at once; the others' update is coalesced (server.presence), as
+    # The joiner gets the room at once; the others' update is coalesced (server.rooms.presence), as
     # for every coming and going: joining and leaving at the message rate must not make every
     # member receive a room message per request.
     conn.send(room.room_message())
@@ -285,7 +315,7 @@ def act(lobby: Lobby, conn: Connection, player: Player, req: Act) -> None:
 
 @handles(Chat)
 def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
-    """A line to the room's members (a spectator's during a game: see server.spectators)."""
+    """A line to the room's members (a spectator's during a game: see server.rooms.spectators)."""
     room = _member(lobby, req.room, player)
     text = check_chat(req.text, lobby.config.max_chat)
     limits = lobby.limits

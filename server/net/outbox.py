@@ -15,7 +15,7 @@ import asyncio
 import logging
 from typing import Protocol
 
-from server.store import Store
+from server.store.store import Store
 
 log = logging.getLogger("selfish.server")
 
