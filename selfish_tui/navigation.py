@@ -61,7 +61,7 @@ class Navigation(App[None]):
             self.push_screen(WaitingRoomScreen(room, self.controller))
         self._check_size(self.size.width, self.size.height)
 
-    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
         """Push a screen; on a terminal below 80x24 the too-small notice stays on top of it,
         so a dialog (the unfinished-game question, a confirmation) is never drawn cut off."""
         result = super().push_screen(screen, *args, **kwargs)

@@ -18,7 +18,7 @@ from selfish_tui.front_door import FrontDoor, from_environment
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.waiting_room import WaitingRoomScreen
 
-from .fixtures import ROOM, feed_game, find_game
+from .fixtures import ROOM, feed_game, find_game, offline_local_app
 from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -84,6 +84,28 @@ async def test_the_quit_dialog_names_the_way_back_of_the_front_door(
     assert (english if language == "en" else chinese) in question
     if front.kind != "tcp":
         assert "selfish connect" not in question  # it cannot work for this front door
+
+
+@pytest.mark.parametrize(
+    ("language", "way_back"),
+    [
+        ("en", "It is saved: `selfish play --resume` continues it."),
+        ("zh", "游戏已保存：`selfish play --resume` 可以继续。"),  # noqa: RUF001
+    ],
+)
+async def test_the_quit_dialog_of_a_local_game_names_its_resume(
+    language: str, way_back: str
+) -> None:
+    i18n.set_language(language)
+    app = offline_local_app()
+    game = find_game("space", deciding("actions", "space", min_turn=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: table_shown(app))
+        await pilot.press("q")  # the same as ctrl+q: a local game has no lobby
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert isinstance(app.screen, ConfirmScreen)
+        assert way_back in app.screen.question and "selfish connect" not in app.screen.question
 
 
 def test_the_environment_names_the_front_door() -> None:
