@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 from selfish_tui.controllers.controller import Login
 from selfish_tui.controllers.remote_lobby import RemoteLobby
-from selfish_tui.front_door import FrontDoor
 from selfish_tui.i18n import _
 from selfish_tui.paths import identity_key
 from selfish_tui.screens.servers import ServersScreen
@@ -53,7 +52,6 @@ class LanSearch(RemoteLobby):
         self.login = Login(
             host, port, self.load_token(key), lambda token: self.save_token(key, token)
         )
-        self._front_door = FrontDoor("tcp", address=self.login.address)
         self.shell.open_connection(self.login)
 
     def connection_failed(self, reason: str) -> bool:

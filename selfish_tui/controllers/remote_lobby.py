@@ -23,13 +23,13 @@ class RemoteLobby(Controller):
         super().__init__()
         self.login = login
         self.goto = goto
-        self._front_door = front_door or FrontDoor(
-            "tcp", address=login.address if login is not None else ""
-        )
+        self._front_door = front_door  # None: the client was started by hand on ``login``
 
     @property
     def front_door(self) -> FrontDoor:
-        return self._front_door
+        if self._front_door is not None:
+            return self._front_door
+        return FrontDoor("tcp", address=self.login.address if self.login is not None else "")
 
     def start(self) -> None:
         if self.login is not None:
