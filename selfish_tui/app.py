@@ -23,7 +23,6 @@ from selfish_tui import i18n
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.i18n import N_, _
-from selfish_tui.model import Catalogue
 from selfish_tui.screen_messages import (
     BellToggled,
     ChatSaid,
@@ -109,7 +108,7 @@ class SelfishApp(Session):
         room = self.rooms.get(self.current or "")
         if room is not None:
             self.show_room(room)
-            if room.result_shown and (room.view or {}).get("over"):
+            if room.result_shown and room.over:
                 self.show_game_over(room)
         self.controller.language_switched()
         self._check_size(self.size.width, self.size.height)
@@ -204,29 +203,25 @@ class SelfishApp(Session):
 
         self.push_screen(ConfirmScreen(question, yes=_("Quit"), no=_("Keep playing")), answered)
 
-    def _help_subject(self) -> tuple[str | None, Catalogue | None, list[str]]:
-        """The edition, catalogue and variants the help explains: the current room's, else
-        the game the controller asked for."""
+    def _help_subject(self) -> tuple[str | None, list[str]]:
+        """The edition and variants the help explains: the current room's, else the game the
+        controller asked for."""
         edition, variants = self.controller.game_asked_for()
         room = self.rooms.get(self.current or "")
         if room is None:
-            return edition, None, variants
-        return (
-            room.edition,
-            room.catalogue,
-            [str(v) for v in room.info.get("variants") or []] or variants,
-        )
+            return edition, variants
+        return room.edition, room.variants or variants
 
     def action_help(self) -> None:
         """Show the keys and the rules of the current edition."""
         if isinstance(self.screen, HelpScreen):
             return
-        edition, catalogue, variants = self._help_subject()
+        edition, variants = self._help_subject()
         # One help screen per edition and variants, kept once built: it opens again without
         # redrawing the rules.
         name = "-".join(["help", i18n.current_language(), str(edition), *variants])
         if not self.is_screen_installed(name):
-            self.install_screen(HelpScreen(edition, catalogue, variants), name)
+            self.install_screen(HelpScreen(edition, variants), name)
         self.push_screen(name)
 
     def prepare_help(self, screen_width: int | None = None) -> None:

@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from protocol.server_messages import RoomSummary
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, pgettext, word_cut
 from selfish_tui.screen_messages import RefreshLobby, ServerRequest
@@ -56,7 +57,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.controller = controller
         self.local = not controller.has_lobby
-        self.rooms: list[dict[str, Any]] = []
+        self.rooms: list[RoomSummary] = []
         self.status_text = _("Connecting…")
         self.offline = False
         self._ready = False
@@ -109,7 +110,7 @@ class LobbyScreen(Screen[None]):
         for hint in self.query("#lobby-hint").results(Static):
             hint.update(Text(_("Not connected to the server. r retries now; ctrl+q quits.")))
 
-    def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+    def show_rooms(self, rooms: list[RoomSummary]) -> None:
         """Fill the table from a ``rooms`` message."""
         self.rooms = rooms
         self.offline = False
@@ -119,25 +120,25 @@ class LobbyScreen(Screen[None]):
         keep = table.cursor_row
         table.clear()
         for room in rooms:
-            timer = _("{timer}s").format(timer=room.get("timer")) if room.get("timer") else _("off")
+            timer = _("{timer}s").format(timer=room.timer) if room.timer else _("off")
             # Text, not str: DataTable parses a str cell as markup, and these come from the
             # server (a host named "[/]" must not crash the lobby).
-            edition = edition_name(room.get("edition"))
-            variants = " ".join(str(v) for v in room.get("variants") or [])
+            edition = edition_name(room.edition)
+            variants = " ".join(room.variants)
             cells = [
                 f"{edition} +{variants}" if variants else edition,
-                f"{room.get('filled')}/{room.get('size')}",
-                str(room.get("bots", "")),
-                room_status(room.get("status", "")),
+                f"{room.filled}/{room.size}",
+                str(room.bots),
+                room_status(room.status),
                 timer,
                 # A room whose seated humans all left has no host (null): its bots play on.
-                word_cut(str(room.get("host") or "—"), HOST_WIDTH),
-                str(room.get("spectators", 0)),
+                word_cut(room.host or "—", HOST_WIDTH),
+                str(room.spectators),
             ]
             table.add_row(
-                Text(str(room.get("room")), style="bold"),
+                Text(room.room, style="bold"),
                 *(Text(cell, no_wrap=True, overflow="ellipsis") for cell in cells),
-                key=str(room.get("room")),
+                key=room.room,
             )
         hint = self.query_one("#lobby-hint", Static)
         if self.local:
@@ -167,7 +168,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#rooms", DataTable)
         if not self.rooms or table.cursor_row < 0 or table.cursor_row >= len(self.rooms):
             return None
-        return str(self.rooms[table.cursor_row].get("room"))
+        return self.rooms[table.cursor_row].room
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -175,7 +176,7 @@ class LobbyScreen(Screen[None]):
         if code:
             room = self.rooms[self.query_one("#rooms", DataTable).cursor_row]
             # A game that has begun can only be watched; say so instead of failing.
-            role = "player" if room.get("status") == "waiting" else "spectator"
+            role = "player" if room.status == "waiting" else "spectator"
             self.post_message(ServerRequest({"type": "join_room", "room": code, "as": role}))
 
     def action_watch(self) -> None:

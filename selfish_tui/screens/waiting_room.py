@@ -73,17 +73,17 @@ class WaitingRoomScreen(Screen[None]):
         if not self._ready:
             return  # on_mount draws the latest room info
         info = self.room.info
+        if info is None:
+            return  # drawn when the room's first ``room`` message comes
         seats_box = self.query_one("#seats", Static)
         seats_box.border_title = Text(_("Room {code}").format(code=self.room.code))
         text = Text()
-        edition = edition_name(info.get("edition", ""))
+        edition = edition_name(info.edition)
         timer = (
-            _("{timer} s per decision").format(timer=info.get("timer"))
-            if info.get("timer")
-            else _("no timer")
+            _("{timer} s per decision").format(timer=info.timer) if info.timer else _("no timer")
         )
-        private = _("public") if info.get("public", True) else _("private")
-        variants = ", ".join(str(v) for v in info.get("variants") or [])
+        private = _("public") if info.public else _("private")
+        variants = ", ".join(info.variants)
         settings = f"{edition} · {timer} · {private}" + (
             _(" · variants {variants}").format(variants=variants) if variants else ""
         )
@@ -92,28 +92,28 @@ class WaitingRoomScreen(Screen[None]):
         seats = Table.grid(padding=(0, 1))
         seats.add_column(no_wrap=True)
         seats.add_column(ratio=1)
-        for index, entry in enumerate(info.get("seats") or []):
+        for index, entry in enumerate(info.seats):
             number = Text(f"{index + 1}.")
-            if not entry:
+            if entry is None:
                 seats.add_row(number, Text(_("(free seat)"), style="dim"))
                 continue
             line = Text(seat_name(entry), style=seat_colour(index))
-            if entry.get("kind") == "bot":
-                level = bot_level_name(entry.get("level"))
+            if entry.kind == "bot":
+                level = bot_level_name(entry.level)
                 line.append("  " + _("bot ({level})").format(level=level), style="dim")
-            elif not entry.get("connected", True):
+            elif not entry.connected:
                 line.append("  " + _("offline"), style="dim")
-            if entry.get("player") and entry.get("player") == info.get("host"):
+            if entry.player and entry.player == info.host:
                 line.append("  " + _("host"), style="bold")
             if index == self.room.seat:
                 line.append("  " + _("(you)"))
             seats.add_row(number, line)
         after = Text()
-        watchers = info.get("spectators") or []
+        watchers = info.spectators
         if watchers:
-            names = card_list([str(w.get("name")) for w in watchers])
+            names = card_list([w.name for w in watchers])
             after.append("\n" + _("Watching: {names}").format(names=names) + "\n")
-        free = sum(1 for entry in info.get("seats") or [] if not entry)
+        free = sum(1 for entry in info.seats if entry is None)
         after.append("\n")
         if self.room.is_host:
             after.append(
@@ -159,9 +159,8 @@ class WaitingRoomScreen(Screen[None]):
 
     def action_remove_bot(self) -> None:
         """Remove the bot in the highest bot seat."""
-        bots = [
-            e["seat"] for e in self.room.info.get("seats") or [] if e and e.get("kind") == "bot"
-        ]
+        seats = self.room.info.seats if self.room.info is not None else ()
+        bots = [e.seat for e in seats if e is not None and e.kind == "bot"]
         if bots:
             request = {"type": "remove_bot", "room": self.room.code, "seat": max(bots)}
             self.post_message(ServerRequest(request))

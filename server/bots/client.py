@@ -6,8 +6,9 @@
 It speaks only the wire protocol (its decisions come from the engine's bot functions applied to
 the view it receives, exactly as a remote program would). With ``--create`` it opens a room with
 ``autostart``, so the game begins when the table is full, and it asks for a rematch after each
-game while it is the host. After every game it prints
-``game ROOM finished: winner NAME after T turns`` and exits 0 after K games. If the connection
+game while it is the host. After every game it hands the game's :class:`GameResult` to
+``on_result`` (the selfish CLI prints it in the player's language, selfish_tui/reports.py) and
+it exits 0 after K games. If the connection
 drops (server restart) it reconnects with its token and carries on.
 """
 
@@ -22,13 +23,13 @@ from typing import Any
 from protocol.client import (
     Bye,
     ClientConnection,
-    ConnectionClosed,
     Error,
     Event,
     GameOver,
     Joined,
     RemoteProtocolError,
     RoomUpdate,
+    Said,
     State,
     Welcome,
 )
@@ -67,13 +68,6 @@ class GameResult:
     winner_name: str | None
     turns: int
 
-    def line(self) -> str:
-        """The line ``selfish bot`` prints."""
-        return (
-            f"game {self.room} finished: winner {self.winner_name or 'none'} "
-            f"after {self.turns} turns"
-        )
-
 
 @dataclass
 class CreateSpec:
@@ -92,7 +86,7 @@ class HeadlessBot:
     """A protocol client that plays one seat with an engine bot until ``games`` games end.
 
     ``frames`` records every message received when ``record`` is set (tests inspect it).
-    ``on_line`` receives the per-game lines; ``on_room`` the room code once known.
+    ``on_result`` receives each finished game; ``on_room`` the room code once known.
     """
 
     host: str
@@ -107,7 +101,7 @@ class HeadlessBot:
     record: bool = False
     act_delay: float = 0.0  # think time before each act
     max_rate: float = 15.0  # acts per second at most: stays under the server's default limit
-    on_line: Callable[[str], None] | None = None
+    on_result: Callable[[GameResult], None] | None = None
     on_room: Callable[[str], None] | None = None
     seed: int | None = None
 
@@ -182,8 +176,8 @@ class HeadlessBot:
                 try:
                     # one event at a time: each is handled before the next is made
                     for event in self._conn.receive_data(data):
-                        if self.record and not isinstance(event, ConnectionClosed):
-                            self.frames.append(event.message)
+                        if self.record and isinstance(event, Said):
+                            self.frames.append(event.message.to_wire())
                         await self._on_event(event)
                         if self._done:
                             break
@@ -212,7 +206,7 @@ class HeadlessBot:
             if self.on_room is not None:
                 self.on_room(event.room)
         elif isinstance(event, RoomUpdate):
-            self.host_id = event.message.get("host")
+            self.host_id = event.message.host
         elif isinstance(event, State):
             await self._on_state(event)
         elif isinstance(event, GameOver):
@@ -256,7 +250,8 @@ class HeadlessBot:
     async def _on_state(self, state: State) -> None:
         from server.bots.levels import choose  # lazy so --help stays fast
 
-        view = state.view
+        # The engine's bots read a view in its wire form, and choose one of its legal choices.
+        view = state.view.to_wire()
         version = state.version
         if not view["legal"] or version == self._acted:
             return
@@ -275,13 +270,13 @@ class HeadlessBot:
             choice = await asyncio.to_thread(choose, self.level, view, self._rng, budget)
         else:
             choice = choose(self.level, view, self._rng)
-        self.send(Act(room=state.room, version=version, choice=choice))
+        self.send(Act(room=state.room, version=version, choice=view["legal"].index(choice)))
 
     def _on_game_over(self, over: GameOver) -> None:
         result = GameResult(over.room, over.game, over.winner, over.winner_name, over.turns)
         self.results.append(result)
-        if self.on_line is not None:
-            self.on_line(result.line())
+        if self.on_result is not None:
+            self.on_result(result)
         if len(self.results) >= self.games:
             # Leave politely; the run ends when the server confirms (see _on_message).
             self.send(LeaveRoom(room=over.room))

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.game_types import Choice
 from protocol.messages import (
     Act,
     AddBot,
@@ -33,14 +34,21 @@ from protocol.messages import (
     Request,
     Start,
     Sync,
-    check_chat,
-    reply,
 )
-from server.engine import CATALOGUE, Edition, check_variants
+from protocol.names import check_chat
+from protocol.server_messages import (
+    JoinedMessage,
+    OkMessage,
+    PongMessage,
+    ReplayMessage,
+    ReplaysMessage,
+    ReplaySummary,
+)
+from server.engine import Edition, check_variants
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
-from server.lobby.players import Connection, Message, Player
+from server.lobby.players import Connection, Player
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.room import Hub, Room, Status
 from server.rooms.room_list import rooms_frame
@@ -96,23 +104,21 @@ def handles(kind: type[R]) -> Callable[[Handler[R]], Handler[R]]:
 
 
 # The direct reply to a request without an id, encoded once.
-_OK_FRAME = encode(reply("ok", None))
+_OK_FRAME = encode(OkMessage())
 
 # Requests that need a database write: refused while the store refuses writes.
 WRITES: tuple[type[Request], ...] = (CreateRoom, Start, Rematch, Act)
 
 
-def joined(room: Room, pid: str, request: int | None = None) -> Message:
+def joined(room: Room, pid: str, request: int | None = None) -> JoinedMessage:
     """The ``joined`` message that tells ``pid`` its place in ``room``."""
     seat = room.seat_of(pid)
-    return reply(
-        "joined",
-        request,
+    return JoinedMessage(
+        id=request,
         room=room.code,
         role="spectator" if seat is None else "player",
         seat=None if seat is None else seat.index,
         edition=room.edition,
-        catalogue=CATALOGUE[room.edition],
     )
 
 
@@ -121,7 +127,7 @@ def _ok(conn: Connection, req: Request) -> Callable[[], None]:
     before its broadcast."""
     if req.id is None:  # most acts: the same frame every time
         return lambda: conn.send_frame(_OK_FRAME)
-    return lambda: conn.send(reply("ok", req.id))
+    return lambda: conn.send(OkMessage(id=req.id))
 
 
 def _room(lobby: Lobby, code: str) -> Room:
@@ -145,6 +151,7 @@ def _check_room_quota(lobby: Lobby, player: Player) -> None:
         raise ProtocolError(
             ErrorCode.TOO_MANY_ROOMS,
             f"you are in {len(player.rooms)} rooms already (limit {limit})",
+            {"limit": limit},
         )
 
 
@@ -163,7 +170,7 @@ def _autostart(room: Room) -> None:
 @handles(Ping)
 def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
     """``pong``."""
-    conn.send(reply("pong", req.id))
+    conn.send(PongMessage(id=req.id))
 
 
 @handles(ListRooms)
@@ -190,13 +197,16 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
             ErrorCode.TOO_MANY_ROOMS,
             f"{opened} open rooms were created from your address "
             f"(limit {config.max_rooms_per_address})",
+            {"limit": config.max_rooms_per_address},
         )
     if req.seed is not None and not config.allow_seed:
-        raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION, "this server does not accept seeds", {"field": "seed"}
+        )
     try:
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
+        raise ProtocolError(ErrorCode.BAD_OPTION, str(exc), {"field": "variants"}) from exc
     # Last, once the request is known to be good: a full server makes room by closing the
     # idlest room nobody plays in (server.rooms.idle_rooms).
     if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
@@ -267,7 +277,7 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
 def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -> None:
     """Leave a room (a seat in a started game goes to a bot)."""
     room = _member(lobby, req.room, player)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     if room.code in player.rooms:
         player.rooms.remove(room.code)
     lobby.errors.line(logging.INFO, "room %s: %s left", room.code, player.name)
@@ -283,7 +293,7 @@ def add_bot(lobby: Lobby, conn: Connection, player: Player, req: AddBot) -> None
     room = _member(lobby, req.room, player)
     room.require_host(player.id)
     room.add_bot(req.level)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.broadcast_room()
     _autostart(room)
 
@@ -294,7 +304,7 @@ def remove_bot(lobby: Lobby, conn: Connection, player: Player, req: RemoveBot) -
     room = _member(lobby, req.room, player)
     room.require_host(player.id)
     room.remove_bot(req.seat)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.broadcast_room()
 
 
@@ -322,7 +332,7 @@ def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
     group = address_group(conn.address, lobby.config.ipv6_prefix)
     if not limits.chat.allow(player.id) or not limits.address_chat.allow(group):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.chat(player.id, player.name, text)
 
 
@@ -340,7 +350,7 @@ def back(lobby: Lobby, conn: Connection, player: Player, req: Back) -> None:
     room = _member(lobby, req.room, player)
     if room.seat_of(player.id) is None:
         raise ProtocolError(ErrorCode.NOT_SEATED, "only seated players can be away")
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.back(player.id)
 
 
@@ -353,7 +363,7 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     group = address_group(conn.address, lobby.config.ipv6_prefix)
     if not limits.syncs.allow(player.id) or not limits.address_syncs.allow(group):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many syncs; wait a little and try again")
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     conn.send(room.room_message())
     room.send_game(player.id)
 
@@ -375,20 +385,20 @@ def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplay
     cap = lobby.config.replays_page
     size = cap if req.limit is None else min(req.limit, cap)
     page, after = lobby.store.replay_page(size, player.id, req.before)
-    games = [
-        {
-            "game": g.id,
-            "room": g.room,
-            "edition": g.edition,
-            "variants": g.variants,
-            "names": g.names,
-            "winner": g.winner,
-            "turns": g.turns,
-            "ended": g.ended,
-        }
+    games = tuple(
+        ReplaySummary(
+            game=g.id,
+            room=g.room,
+            edition=g.edition,
+            variants=tuple(g.variants),
+            names=tuple(g.names),
+            winner=g.winner,
+            turns=g.turns or 0,
+            ended=g.ended or 0.0,
+        )
         for g in page
-    ]
-    conn.send(reply("replays", req.id, games=games, next=after))
+    )
+    conn.send(ReplaysMessage(id=req.id, games=games, next=after))
 
 
 @handles(GetReplay)
@@ -404,18 +414,17 @@ def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -
         # a private game's replay (names, seed, decisions) is its players' only
         raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no finished game {req.game}")
     conn.send(
-        reply(
-            "replay",
-            req.id,
+        ReplayMessage(
+            id=req.id,
             game=game.id,
             room=game.room,
             edition=game.edition,
-            variants=game.variants,
-            names=game.names,
+            variants=tuple(game.variants),
+            names=tuple(game.names),
             seed=game.seed,
             winner=game.winner,
-            turns=game.turns,
-            decisions=[[seat, choice] for seat, choice in game.decisions],
+            turns=game.turns or 0,
+            decisions=tuple((seat, Choice.from_wire(choice)) for seat, choice in game.decisions),
         )
     )
 
