@@ -10,7 +10,7 @@ placeholders, so a translation may put the names in any order; the placeholders 
 are already in the active language (:func:`arg_words` turns wire args into them).
 
 The key tables below are every key the client has words for; :func:`extract_keys` of
-keyed_text.py puts them in the catalogue template, and tests/tui/test_catalogue.py plays seeded
+extraction.py puts them in the catalogue template, and tests/tui/test_catalogue.py plays seeded
 games of both editions to check that every key the engine sends is one of them, rendered whole in
 both languages. A key this client does not know (a newer server) reads as a line of its own that
 names the key; never as another text.

@@ -7,17 +7,15 @@ the code of protocol/errors.py); the server sends only the keys. A key newer tha
 shows as itself (a card) or as a general refusal that names its code (an error).
 
 The keys are listed here (and taken from :class:`protocol.errors.ErrorCode`) so that extraction
-(``babel.cfg`` maps this file to :func:`extract_keys`) keeps their entries in the template, with
-the game's sentences' keys (event_text.py); tests/tui/test_catalogue.py checks the card list
-against the engine's cards.
+(``babel.cfg`` maps this file to :func:`selfish_tui.extraction.extract_keys`) keeps their
+entries in the template, with the game's sentences' keys (event_text.py);
+tests/tui/test_catalogue.py checks the card list against the engine's cards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
-from typing import IO, Any
+from collections.abc import Mapping
 
-from protocol.errors import ErrorCode
 from selfish_tui.i18n import _, keyed, pgettext
 
 CARD_KEYS: dict[str, dict[str, str]] = {
@@ -111,29 +109,3 @@ def error_message(code: str, args: Mapping[str, object] | None = None) -> str:
         return text.format_map(args or {})
     except (KeyError, IndexError, ValueError):
         return text
-
-
-def extract_keys(
-    fileobj: IO[bytes],
-    keywords: Mapping[str, Any],
-    comment_tags: Collection[str],
-    options: Mapping[str, Any],
-) -> Iterator[tuple[Any, ...]]:
-    """Babel extraction method (babel.cfg): one ``pgettext(context, key)`` message per card key
-    and context, per error code, and per key of the game's sentences (event_text.py
-    ``KEYED_CONTEXTS``), so extraction puts the keyed entries in the template; and this
-    module's own calls (``_()``), as the python method would find them."""
-    from babel.messages.extract import extract_python  # extraction runs with Babel at hand
-
-    from selfish_tui.event_text import KEYED_CONTEXTS  # it imports this module
-
-    yield from extract_python(fileobj, keywords, comment_tags, dict(options))  # type: ignore[arg-type]
-    for context, keys in KEYED_CONTEXTS.items():
-        for key in keys:
-            yield 0, "pgettext", (context, key), ["selfish_tui/event_text.py"]
-    for edition, kinds in CARD_KEYS.items():
-        for key in kinds:
-            for context in CONTEXTS:
-                yield 0, "pgettext", (context, key), [f"{edition} card"]
-    for code in ErrorCode:
-        yield 0, "pgettext", ("error", code.value), ["protocol/errors.py"]

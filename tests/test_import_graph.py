@@ -13,8 +13,6 @@ import ast
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("server", "protocol", "selfish_tui")
 #: The one client module that may import the server: the embedded server of ``selfish play``.
@@ -158,11 +156,6 @@ def test_no_import_circle_in_the_server_and_protocol() -> None:
     assert cycle is None, "import circle: " + " -> ".join(cycle or ())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="selfish_tui.app imports its screens and the screens import selfish_tui.app "
-    "(the connection controller is taking SelfishApp's modes out on another branch)",
-)
 def test_no_import_circle_in_the_client() -> None:
     cycle = find_cycle(GRAPH)
     assert cycle is None, "import circle: " + " -> ".join(cycle or ())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,13 +12,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from protocol.game_types import View
+from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, ngettext, pgettext
 from selfish_tui.model import goal_word, own_seat, player_name, seat_colour
 from selfish_tui.state import RoomState
 from selfish_tui.widgets.footer import LocalisedFooter
-
-if TYPE_CHECKING:
-    from selfish_tui.app import SelfishApp
 
 
 def fates(view: View) -> list[tuple[int, str]]:
@@ -62,19 +60,15 @@ class GameOverScreen(ModalScreen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "quit_local":
-            return self.selfish.local
+            return not self.controller.has_lobby
         if action == "choose" and parameters == ("leave",):
-            return not self.selfish.local
+            return self.controller.has_lobby
         return True
 
-    def __init__(self, room: RoomState) -> None:
+    def __init__(self, room: RoomState, controller: Controller) -> None:
         super().__init__()
         self.room = room
-
-    @property
-    def selfish(self) -> SelfishApp:
-        """The app, with its Selfish-specific methods."""
-        return self.app  # type: ignore[return-value]
+        self.controller = controller
 
     def compose(self) -> ComposeResult:
         with Vertical(id="gameover-box"):
@@ -119,13 +113,13 @@ class GameOverScreen(ModalScreen[str]):
 
     def _keys(self) -> Text:
         text = Text()
-        if self.selfish.can_rematch(self.room):
+        if self.controller.can_rematch(self.room):
             text.append("r", style="bold reverse")
             text.append(" " + _("rematch") + "  ")
         text.append("v", style="bold reverse")
         text.append(" " + _("view the board") + "  ")
         text.append("q", style="bold reverse")
-        text.append(" " + (_("quit") if self.selfish.local else _("leave the room")))
+        text.append(" " + (_("leave the room") if self.controller.has_lobby else _("quit")))
         text.append("  ")
         text.append("?", style="bold reverse")
         text.append(" " + _("help"))
@@ -137,7 +131,7 @@ class GameOverScreen(ModalScreen[str]):
 
     def action_choose(self, what: str) -> None:
         """Close the dialog with the player's choice."""
-        if what == "rematch" and not self.selfish.can_rematch(self.room):
+        if what == "rematch" and not self.controller.can_rematch(self.room):
             self.notify(_("Only the host can start a rematch."), severity="warning")
             return
         self.dismiss(what)

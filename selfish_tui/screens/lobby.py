@@ -1,32 +1,23 @@
-"""Before the game: the lobby (rooms, create, join, watch), the create and join dialogs, and the
-waiting room where the host adds bots and starts while everyone chats."""
+"""Before the game: the lobby's list of rooms, to create, join or watch one."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
-from textual.content import Content
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
 
-from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from protocol.server_messages import RoomSummary
-from selfish_tui.event_text import card_list
+from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, pgettext, word_cut
-from selfish_tui.model import seat_colour
-from selfish_tui.state import LogEntry, RoomState, seat_name
+from selfish_tui.screen_messages import RefreshLobby, ServerRequest
+from selfish_tui.screens.room_dialogs import CreateRoomScreen, JoinScreen
+from selfish_tui.screens.room_words import edition_name
 from selfish_tui.widgets.footer import LocalisedFooter
-from selfish_tui.widgets.log import GameLog
-
-if TYPE_CHECKING:
-    from selfish_tui.app import SelfishApp
-
 
 HOST_WIDTH = 10
 # The room list's columns and their widths in cells.
@@ -42,19 +33,6 @@ COLUMNS = (
 )
 
 
-def edition_name(edition: object) -> str:
-    """An edition's short name in the active language ('Space', 太空版)."""
-    names = {"space": _("Space"), "shipwrecked": _("Shipwrecked")}
-    return names.get(str(edition), str(edition))
-
-
-def private_label(private: bool) -> str:
-    """The private checkbox's label, which says its state in words."""
-    if private:
-        return _("Private: yes (join by code only)")
-    return _("Private: no (listed in the lobby)")
-
-
 def room_status(status: object) -> str:
     """A room's status word ('waiting', 'playing', 'over') in the active language."""
     words = {
@@ -63,26 +41,6 @@ def room_status(status: object) -> str:
         "over": pgettext("room status", "over"),
     }
     return words.get(str(status), str(status))
-
-
-def bot_level_name(level: object) -> str:
-    """A bot level ('basic', 'random', 'expert') in the active language."""
-    words = {
-        "basic": pgettext("bot level", "basic"),
-        "random": pgettext("bot level", "random"),
-        "expert": pgettext("bot level", "expert"),
-    }
-    return words.get(str(level), str(level))
-
-
-class StateCheckbox(Checkbox):
-    """A checkbox whose mark differs by shape, not only by colour: ✓ when on, blank when off
-    (Textual draws the same X for both), so it reads in 16 colours and with NO_COLOR."""
-
-    @property
-    def _button(self) -> Content:
-        self.BUTTON_INNER = "✓" if self.value else " "
-        return super()._button
 
 
 class LobbyScreen(Screen[None]):
@@ -95,18 +53,14 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", N_("Refresh")),
     ]
 
-    def __init__(self, local: bool = False) -> None:
+    def __init__(self, controller: Controller) -> None:
         super().__init__()
-        self.local = local
+        self.controller = controller
+        self.local = not controller.has_lobby
         self.rooms: list[RoomSummary] = []
         self.status_text = _("Connecting…")
         self.offline = False
         self._ready = False
-
-    @property
-    def selfish(self) -> SelfishApp:
-        """The app, with its Selfish-specific methods."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -208,7 +162,7 @@ class LobbyScreen(Screen[None]):
     def _poll_rooms(self) -> None:
         # Not while offline: the status line already says so, a toast every 5 s would not.
         if self.is_current and not self.local and not self.offline:
-            self.selfish.request({"type": "list_rooms"})
+            self.post_message(ServerRequest({"type": "list_rooms"}))
 
     def _selected(self) -> str | None:
         table = self.query_one("#rooms", DataTable)
@@ -223,25 +177,24 @@ class LobbyScreen(Screen[None]):
             room = self.rooms[self.query_one("#rooms", DataTable).cursor_row]
             # A game that has begun can only be watched; say so instead of failing.
             role = "player" if room.status == "waiting" else "spectator"
-            self.selfish.request({"type": "join_room", "room": code, "as": role})
+            self.post_message(ServerRequest({"type": "join_room", "room": code, "as": role}))
 
     def action_watch(self) -> None:
         """Join the highlighted room as a spectator."""
         code = self._selected()
         if code:
-            self.selfish.request({"type": "join_room", "room": code, "as": "spectator"})
+            self.post_message(ServerRequest({"type": "join_room", "room": code, "as": "spectator"}))
 
     def action_refresh(self) -> None:
         """Ask the server for the room list again (or, while not connected, reconnect now)."""
-        if not self.selfish.retry_now():
-            self.selfish.request({"type": "list_rooms"})
+        self.post_message(RefreshLobby())
 
     def action_create(self) -> None:
         """Open the new-room dialog."""
 
         def created(options: dict[str, Any] | None) -> None:
             if options:
-                self.selfish.request({"type": "create_room", **options})
+                self.post_message(ServerRequest({"type": "create_room", **options}))
 
         self.app.push_screen(CreateRoomScreen(), created)
 
@@ -251,328 +204,6 @@ class LobbyScreen(Screen[None]):
         def chosen(result: tuple[str, str] | None) -> None:
             if result:
                 code, role = result
-                self.selfish.request({"type": "join_room", "room": code, "as": role})
+                self.post_message(ServerRequest({"type": "join_room", "room": code, "as": role}))
 
         self.app.push_screen(JoinScreen(), chosen)
-
-
-# The graces a new room offers (seconds a dropped player, then an idle one, is waited for before
-# the seat's bot plays it: PROTOCOL.md §7), the server's defaults first.
-GRACES = ((LEFT_GRACE, IDLE_GRACE), (30, 60), (120, 300), (300, 600))
-
-
-def minutes(seconds: int) -> str:
-    """A grace as the dialog says it: "30 s", "2 min"."""
-    if seconds % 60:
-        return _("{seconds} s").format(seconds=seconds)
-    return _("{minutes} min").format(minutes=seconds // 60)
-
-
-def grace_label(left: int, idle: int) -> str:
-    """One choice of graces: how long a dropped player, and an idle one, is waited for."""
-    return _("dropped {left} · idle {idle}").format(left=minutes(left), idle=minutes(idle))
-
-
-class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
-    """Edition, seats, bots, bot level, timer, graces, private: everything ``create_room``
-    takes."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="create-box"):
-            with Grid(id="create-grid"):
-                yield Static(_("Edition"))
-                yield Select(
-                    [(edition_name(e), e) for e in ("space", "shipwrecked")],
-                    value="space",
-                    allow_blank=False,
-                    compact=True,
-                    id="new-edition",
-                )
-                yield Static(_("Seats"))
-                yield Select(
-                    [(str(n), n) for n in range(2, 6)],
-                    value=4,
-                    allow_blank=False,
-                    compact=True,
-                    id="new-seats",
-                )
-                yield Static(_("Bots"))
-                yield Select(
-                    [(str(n), n) for n in range(0, 5)],
-                    value=2,
-                    allow_blank=False,
-                    compact=True,
-                    id="new-bots",
-                )
-                yield Static(_("Bot level"))
-                yield Select(
-                    [(bot_level_name(level), level) for level in ("basic", "random", "expert")],
-                    value="basic",
-                    allow_blank=False,
-                    compact=True,
-                    id="new-level",
-                )
-                yield Static(_("Turn timer"))
-                yield Select(
-                    [(_("off"), 0)]
-                    + [(_("{seconds} s").format(seconds=n), n) for n in (30, 60, 120)],
-                    value=0,
-                    allow_blank=False,
-                    compact=True,
-                    id="new-timer",
-                )
-                yield Static(_("Bots step in"))
-                yield Select(
-                    [(grace_label(left, idle), (left, idle)) for left, idle in GRACES],
-                    value=(LEFT_GRACE, IDLE_GRACE),
-                    allow_blank=False,
-                    compact=True,
-                    id="new-grace",
-                )
-                yield Static("")
-                yield StateCheckbox(private_label(False), compact=True, id="new-private")
-            with Horizontal(id="create-buttons"):
-                yield Button(_("Cancel"), id="cancel", compact=True)
-                yield Button(_("Create"), id="create", variant="primary", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#create-box").border_title = _("New room")
-        self.query_one("#new-edition", Select).focus()
-
-    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        # The label says the state in words too, beside the box's mark.
-        event.checkbox.label = private_label(event.value)
-
-    def _value(self, widget_id: str) -> Any:
-        return self.query_one(f"#new-{widget_id}", Select).value
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id != "create":
-            self.dismiss(None)
-            return
-        seats = int(self._value("seats"))
-        bots = min(int(self._value("bots")), seats - 1)
-        left_grace, idle_grace = self._value("grace")
-        self.dismiss(
-            {
-                "edition": str(self._value("edition")),
-                "seats": seats,
-                "bots": bots,
-                "bot_level": str(self._value("level")),
-                "timer": int(self._value("timer")),
-                "left_grace": int(left_grace),
-                "idle_grace": int(idle_grace),
-                "public": not self.query_one("#new-private", Checkbox).value,
-            }
-        )
-
-    def action_cancel(self) -> None:
-        """Close without creating."""
-        self.dismiss(None)
-
-
-class JoinScreen(ModalScreen[tuple[str, str] | None]):
-    """A room code, then join as a player or watch."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="join-box"):
-            yield Static(_("Room code (4 letters, 12 for a private room):"))
-            yield Input(placeholder="QZKX", max_length=12, id="code", compact=True)
-            with Horizontal(id="join-buttons"):
-                yield Button(_("Watch"), id="spectator", compact=True)
-                yield Button(_("Join"), id="player", variant="primary", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#join-box").border_title = _("Join a room")
-        self.query_one("#code", Input).focus()
-
-    def _finish(self, role: str) -> None:
-        code = self.query_one("#code", Input).value.strip().upper()
-        if len(code) not in (4, 12) or not code.isascii() or not code.isalpha():
-            self.notify(_("A room code is 4 letters (12 for a private room)."), severity="warning")
-            return
-        self.dismiss((code, role))
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._finish("player")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self._finish(str(event.button.id))
-
-    def action_cancel(self) -> None:
-        """Close without joining."""
-        self.dismiss(None)
-
-
-class WaitingRoomScreen(Screen[None]):
-    """A room before its game starts: seats, host controls (bots, start) and chat."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add_bot('basic')", N_("Add bot")),
-        Binding("A", "add_bot('random')", N_("Add random bot"), show=False),
-        Binding("e", "add_bot('expert')", N_("Add expert bot"), show=False),
-        Binding("x", "remove_bot", N_("Remove bot")),
-        Binding("s", "start", N_("Start")),
-        Binding("c", "chat", N_("Chat")),
-        Binding("l", "leave", N_("Leave")),
-        Binding("escape", "close_chat", N_("Close chat"), show=False),
-    ]
-
-    def __init__(self, room: RoomState) -> None:
-        super().__init__()
-        self.room = room
-        self._ready = False  # set once on_mount has drawn the room (see TableScreen)
-
-    @property
-    def selfish(self) -> SelfishApp:
-        """The app, with its Selfish-specific methods."""
-        return self.app  # type: ignore[return-value]
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="waiting-top"):
-            yield Static("", id="seats")
-            yield GameLog(self.room, id="waiting-log")
-        yield Input(
-            placeholder=_("Say something (Enter sends, Esc closes)"),
-            id="waiting-chat",
-            max_length=300,
-            compact=True,
-        )
-        yield LocalisedFooter()
-
-    def on_mount(self) -> None:
-        self.query_one("#waiting-log").border_title = _("Chat")
-        self.query_one("#waiting-chat", Input).display = False
-        self._ready = True
-        log = self.query_one(GameLog)
-        for entry in self.room.log:
-            log.add_entry(entry)
-        self.refresh_room()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in {"add_bot", "remove_bot", "start"} and not self.room.is_host)
-
-    def refresh_room(self) -> None:
-        """Redraw the seat list from the latest ``room`` message."""
-        if not self._ready:
-            return  # on_mount draws the latest room info
-        info = self.room.info
-        if info is None:
-            return  # drawn when the room's first ``room`` message comes
-        seats_box = self.query_one("#seats", Static)
-        seats_box.border_title = Text(_("Room {code}").format(code=self.room.code))
-        text = Text()
-        edition = edition_name(info.edition)
-        timer = (
-            _("{timer} s per decision").format(timer=info.timer) if info.timer else _("no timer")
-        )
-        private = _("public") if info.public else _("private")
-        variants = ", ".join(info.variants)
-        settings = f"{edition} · {timer} · {private}" + (
-            _(" · variants {variants}").format(variants=variants) if variants else ""
-        )
-        text.append(f"{settings}\n", style="bold")
-        # One row per seat, a long name wrapping under itself, never under the seat's number.
-        seats = Table.grid(padding=(0, 1))
-        seats.add_column(no_wrap=True)
-        seats.add_column(ratio=1)
-        for index, entry in enumerate(info.seats):
-            number = Text(f"{index + 1}.")
-            if entry is None:
-                seats.add_row(number, Text(_("(free seat)"), style="dim"))
-                continue
-            line = Text(seat_name(entry), style=seat_colour(index))
-            if entry.kind == "bot":
-                level = bot_level_name(entry.level)
-                line.append("  " + _("bot ({level})").format(level=level), style="dim")
-            elif not entry.connected:
-                line.append("  " + _("offline"), style="dim")
-            if entry.player and entry.player == info.host:
-                line.append("  " + _("host"), style="bold")
-            if index == self.room.seat:
-                line.append("  " + _("(you)"))
-            seats.add_row(number, line)
-        after = Text()
-        watchers = info.spectators
-        if watchers:
-            names = card_list([w.name for w in watchers])
-            after.append("\n" + _("Watching: {names}").format(names=names) + "\n")
-        free = sum(1 for entry in info.seats if entry is None)
-        after.append("\n")
-        if self.room.is_host:
-            after.append(
-                _("You are the host: ")
-                + (
-                    _("press s to start.")
-                    if not free
-                    else _(
-                        "a adds a bot (A a random one, e an expert), x removes one; "
-                        "s starts once every seat is filled."
-                    )
-                )
-            )
-        else:
-            after.append(
-                _("Tell friends the code {code}. The host starts the game.").format(
-                    code=self.room.code
-                )
-            )
-        door = self.selfish.front_door
-        if door.resume_command and self.room.role == "player":
-            after.append(
-                "\n\n"
-                + _("If you are cut off, `{command}` brings you back to this seat.").format(
-                    command=door.resume_command
-                ),
-                style="bold",
-            )
-        seats_box.update(Group(text, seats, after))
-        self.refresh_bindings()
-
-    def add_log(self, entry: LogEntry) -> None:
-        """Append a chat or notice line."""
-        if not self._ready:
-            return  # on_mount replays the room's log
-        self.query_one(GameLog).add_entry(entry)
-
-    def action_add_bot(self, level: str) -> None:
-        """Fill the lowest free seat with a bot."""
-        self.selfish.request({"type": "add_bot", "room": self.room.code, "level": level})
-
-    def action_remove_bot(self) -> None:
-        """Remove the bot in the highest bot seat."""
-        seats = self.room.info.seats if self.room.info is not None else ()
-        bots = [e.seat for e in seats if e is not None and e.kind == "bot"]
-        if bots:
-            self.selfish.request({"type": "remove_bot", "room": self.room.code, "seat": max(bots)})
-
-    def action_start(self) -> None:
-        """Start the game (host)."""
-        self.selfish.request({"type": "start", "room": self.room.code})
-
-    def action_leave(self) -> None:
-        """Leave the room and go back to the lobby."""
-        self.selfish.leave_room(self.room)
-
-    def action_chat(self) -> None:
-        """Open the chat input."""
-        chat = self.query_one("#waiting-chat", Input)
-        chat.display = True
-        chat.focus()
-
-    def action_close_chat(self) -> None:
-        """Hide the chat input."""
-        chat = self.query_one("#waiting-chat", Input)
-        chat.value = ""
-        chat.display = False
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.value.strip():
-            self.selfish.send_chat(self.room, event.value.strip())
-        self.action_close_chat()

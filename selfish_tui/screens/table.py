@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
@@ -14,8 +14,18 @@ from textual.widgets import Input, OptionList, Static
 
 from protocol.game_types import Choice, View
 from selfish_tui.choice_keys import CHOICE_KEYS
+from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, pgettext, word_cut
 from selfish_tui.model import catalogue_text_for_choice, choice_cards, choice_label, own_seat
+from selfish_tui.screen_messages import (
+    BellToggled,
+    ChatSaid,
+    ChoiceMade,
+    DecisionDue,
+    LeaveRoom,
+    ResultWanted,
+    TableSettled,
+)
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -24,9 +34,6 @@ from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
 from selfish_tui.widgets.strips import LABEL_WIDTH, StripsBoard
-
-if TYPE_CHECKING:
-    from selfish_tui.app import SelfishApp
 
 
 class TableScreen(Screen[None]):
@@ -51,26 +58,22 @@ class TableScreen(Screen[None]):
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        local = self.selfish.local
+        local = not self.controller.has_lobby
         if action == "leave":
             return not local
         if action == "quit_local":
             return local
         return True
 
-    def __init__(self, room: RoomState) -> None:
+    def __init__(self, room: RoomState, controller: Controller) -> None:
         super().__init__()
         self.room = room
+        self.controller = controller
         self._had_decision = False
         self._summed_up: object = None  # the turn whose "since your last turn" is shown
         # Messages can arrive between push_screen and compose; until on_mount has drawn the
         # room (which includes them, since they are in RoomState) updates are skipped.
         self._ready = False
-
-    @property
-    def selfish(self) -> SelfishApp:
-        """The app, with its Selfish-specific methods."""
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -95,7 +98,7 @@ class TableScreen(Screen[None]):
         self.query_one("#strips").border_title = _("Strips")
         self.query_one("#hand").border_title = _("Hand")
         self.query_one("#log").border_title = _("Log")
-        door = self.selfish.front_door
+        door = self.controller.front_door
         if door.resume_code and self.room.role == "player":
             # Shown for the whole game: the quit dialog says the command around it.
             self.query_one("#log").border_subtitle = Text(
@@ -109,7 +112,7 @@ class TableScreen(Screen[None]):
         self.query_one("#prompt-options", OptionList).focus()
         # Once the table has settled (nobody opens help in its first second): rendering the
         # rules takes the CPU for a moment, which the first frames of the table need more.
-        self.set_timer(1.0, self.selfish.prepare_help)
+        self.set_timer(1.0, lambda: self.post_message(TableSettled()))
 
     def _tell_spectator(self) -> None:
         """Once per room, in the log where chat shows: a spectator's words wait for the end."""
@@ -180,7 +183,7 @@ class TableScreen(Screen[None]):
                     pgettext("since", "Since your last turn"), lines
                 )
         if deciding and not self._had_decision:
-            self.selfish.ring_bell()
+            self.post_message(DecisionDue())
             # Bring the keyboard back to the prompt unless the player is reading or chatting.
             focused = self.focused
             if focused is None or not isinstance(focused, Input | StripsBoard | GameLog):
@@ -274,7 +277,6 @@ class TableScreen(Screen[None]):
         message.stop()
         choice = message.choice
         if choice.fatal and self.room.view is not None:
-            from selfish_tui.screens.confirm import ConfirmScreen
 
             def answered(yes: bool | None) -> None:
                 if yes:
@@ -294,8 +296,11 @@ class TableScreen(Screen[None]):
         self._send_choice(choice)
 
     def _send_choice(self, choice: Choice) -> None:
-        if self.selfish.act(self.room, choice) and (prompt := self._prompt()) is not None:
+        # The prompt clears at once (a second key cannot pick again); the app puts the
+        # choices back if the act cannot go out.
+        if (prompt := self._prompt()) is not None:
             prompt.clear()
+        self.post_message(ChoiceMade(self.room.code, self.room.version, choice))
 
     def on_hand_panel_card_chosen(self, message: HandPanel.CardChosen) -> None:
         message.stop()
@@ -363,44 +368,40 @@ class TableScreen(Screen[None]):
         event.stop()
         text = event.value.strip()
         if text:
-            self.selfish.send_chat(self.room, text)
+            self.post_message(ChatSaid(self.room.code, text))
         self.action_close_chat()
 
     def action_toggle_bell(self) -> None:
         """Turn the bell for 'your turn' on or off."""
-        self.selfish.bell_enabled = not self.selfish.bell_enabled
-        self.notify(
-            _("Bell on: it rings when you must decide.")
-            if self.selfish.bell_enabled
-            else _("Bell off.")
-        )
+        self.post_message(BellToggled())
 
     async def action_quit_local(self) -> None:
         """q in local play: quit (asking first while the game runs)."""
-        await self.selfish.action_quit()
+        await self.app.action_quit()
 
     async def action_leave(self) -> None:
         """Back to the lobby (connected to a server), asking first while our game runs. In
         local play there is no lobby: it is the same as quitting."""
-        app = self.selfish
-        if app.local:
-            await app.action_quit()
+        if not self.controller.has_lobby:
+            await self.app.action_quit()
             return
         room = self.room
         if not room.in_progress():
-            app.leave_room(room)
+            self.post_message(LeaveRoom(room.code))
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                app.leave_room(room)
+                self.post_message(LeaveRoom(room.code))
 
         question = _(
             "Leave this game? A bot plays your seat to the end, and you cannot take it back."
         )
-        app.push_screen(ConfirmScreen(question, yes=_("Leave"), no=_("Keep playing")), answered)
+        self.app.push_screen(
+            ConfirmScreen(question, yes=_("Leave"), no=_("Keep playing")), answered
+        )
 
     def action_show_result(self) -> None:
         """Open the game-over dialog again after closing it to look at the board."""
         if self.room.game_over is not None or self.room.over:
-            self.selfish.show_game_over(self.room)
+            self.post_message(ResultWanted(self.room.code))

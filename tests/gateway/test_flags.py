@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from selfish_tui import arguments
 from selfish_tui import cli as client_cli
 from selfish_tui.client import parse_address
 from selfish_tui.paths import load_token, save_token
@@ -74,5 +75,5 @@ def test_web_flags() -> None:
 
 
 def test_guests_get_a_guest_name() -> None:
-    name = client_cli.guest_name()
+    name = arguments.guest_name()
     assert name.startswith("Guest ") and len(name) <= 24

@@ -12,6 +12,9 @@ import pytest
 from protocol.codec import MessageDecoder, encode
 from selfish_tui import cli
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.hosting import Hosting
+from selfish_tui.controllers.lan_search import LanSearch
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.local import EmbeddedServer
 from server import cli as server_cli
 from tests.lan.conftest import LOOPBACK
@@ -29,22 +32,24 @@ def test_connect_without_an_address_searches_the_chosen_interfaces(
     launched: list[SelfishApp], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert cli.main(["connect", "--name", "Cat"]) == 0
-    search = launched[-1].search
-    assert search is not None and search.interfaces == LOOPBACK and search.wanted is None
+    search = launched[-1].controller
+    assert isinstance(search, LanSearch)
+    assert search.interfaces == LOOPBACK and search.wanted is None
     assert launched[-1].client is None
     monkeypatch.setenv("SELFISH_LAN_INTERFACE", "127.0.0.1,::1")
     assert cli.main(["connect", "Ann's game"]) == 0
-    search = launched[-1].search
-    assert search is not None and search.interfaces == ["127.0.0.1", "::1"]
+    search = launched[-1].controller
+    assert isinstance(search, LanSearch) and search.interfaces == ["127.0.0.1", "::1"]
     assert search.wanted == "Ann's game"
     assert cli.main(["connect", "--lan-interface", "127.0.0.2"]) == 0
-    assert launched[-1].search is not None and launched[-1].search.interfaces == ["127.0.0.2"]
+    search = launched[-1].controller
+    assert isinstance(search, LanSearch) and search.interfaces == ["127.0.0.2"]
 
 
 def test_connect_with_an_address_connects_directly(launched: list[SelfishApp]) -> None:
     assert cli.main(["connect", "127.0.0.1:7890"]) == 0
-    app = launched[-1]
-    assert app.search is None and app.client is not None and app.client.port == 7890
+    lobby = launched[-1].controller
+    assert type(lobby) is RemoteLobby and lobby.login is not None and lobby.login.port == 7890
 
 
 @pytest.mark.parametrize("command", ["connect", "host"])
@@ -70,10 +75,10 @@ def test_host_runs_an_announced_server_and_its_lobby(
     monkeypatch.setattr(logger, "propagate", logger.propagate)
     monkeypatch.setattr(logger, "level", logger.level)
     assert cli.main(["host", "--name", "Ann", "--port", "0", "--lan-name", "Ann's table"]) == 0
-    app = launched[-1]
-    assert app.hosting is not None and app.client is not None
-    assert app.hosting.name == "Ann's table" and app.hosting.problem is None
-    assert app.hosting.addresses == [f"127.0.0.1:{app.client.port}"]  # the chosen interface
+    hosting = launched[-1].controller
+    assert isinstance(hosting, Hosting) and hosting.login is not None
+    assert hosting.plan.name == "Ann's table" and hosting.plan.problem is None
+    assert hosting.plan.addresses == [f"127.0.0.1:{hosting.login.port}"]  # the chosen interface
     assert (tmp_path / "selfish" / "host.sqlite3").exists()  # the host's own store
     assert (tmp_path / "selfish" / "host-server.log").read_text().count("announced on the LAN")
 

@@ -11,7 +11,10 @@ import pytest
 from textual.widgets import DataTable, Input, Static
 
 from protocol.lan import SERVICE_TYPE, LanServer
-from selfish_tui.app import HostPlan, LanSearch, SelfishApp
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.hosting import Hosting, HostPlan
+from selfish_tui.controllers.lan_search import LanSearch
 from selfish_tui.discovery import DiscoveryProblem, ServerFinder, ServersChanged
 from selfish_tui.local import EmbeddedServer
 from selfish_tui.screens.confirm import ConfirmScreen
@@ -51,7 +54,7 @@ async def test_the_list_shows_announced_servers_and_enter_joins(
     names = (str(ann.announce), str(bob.announce))
     saved: dict[str, str] = {}
     search = LanSearch(LOOPBACK, save_token=saved.__setitem__)
-    app = SelfishApp(name="Cat", search=search)
+    app = SelfishApp(search, name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         await wait_for(pilot, lambda: len(rows(app, *names)) == 2, timeout=10)
@@ -73,7 +76,7 @@ async def test_the_list_shows_announced_servers_and_enter_joins(
 
 
 async def test_the_list_updates_live(announced: Callable[..., EmbeddedServer]) -> None:
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+    app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         server = await asyncio.to_thread(announced, "Late")
@@ -87,7 +90,7 @@ async def test_an_address_can_still_be_typed() -> None:
     server = EmbeddedServer(":memory:")  # not announced
     port = server.start()
     try:
-        app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+        app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
             await pilot.press("a", *"nowhere:notaport", "enter")
@@ -104,14 +107,14 @@ async def test_a_server_name_joins_it_when_found(announced: Callable[..., Embedd
     announced("Ann")
     bob = announced("Bob")
     wanted = str(bob.announce).upper()  # names match without regard to case
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK, wanted=wanted))
+    app = SelfishApp(LanSearch(LOOPBACK, wanted=wanted), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.player_id is not None, timeout=10)
         assert app.client is not None and app.client.port == bob.port
 
 
 async def test_an_unknown_name_offers_itself_as_an_address(no_browsing: None) -> None:
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK, wanted="nobody"))
+    app = SelfishApp(LanSearch(LOOPBACK, wanted="nobody"), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         screen = app.screen
@@ -124,7 +127,7 @@ async def test_an_unknown_name_offers_itself_as_an_address(no_browsing: None) ->
 
 
 async def test_no_multicast_says_so_and_moves_to_the_address(no_browsing: None) -> None:
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+    app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         app.screen.post_message(DiscoveryProblem("[Errno 101] Network is unreachable"))
@@ -137,7 +140,7 @@ async def test_no_multicast_says_so_and_moves_to_the_address(no_browsing: None) 
 async def test_hostile_names_are_plain_text_and_other_protocols_are_refused(
     no_browsing: None,
 ) -> None:
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+    app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         odd = LanServer("x." + SERVICE_TYPE, "[b]New[/b]", "127.0.0.1", 9, 0, 0, 2)
@@ -155,7 +158,7 @@ async def test_the_host_shows_its_address_and_asks_before_stopping_games(
     server = announced("Ann")
     games = [0]
     plan = HostPlan("Ann", server.addresses, running_games=lambda: games[0])
-    app = SelfishApp("127.0.0.1", server.port, "Ann", hosting=plan)
+    app = SelfishApp(Hosting(plan, Login("127.0.0.1", server.port)), name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.player_id is not None)
         text = str(app.screen.query_one("#lobby-status", Static).render())
@@ -175,7 +178,7 @@ async def test_the_host_shows_its_address_and_asks_before_stopping_games(
 
 async def test_an_unreachable_server_brings_the_list_back(no_browsing: None) -> None:
     """A server that vanished after it was listed: say so, and choose again."""
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+    app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         with socket.socket() as probe:  # a port nobody listens on
@@ -199,7 +202,7 @@ async def test_news_after_the_choice_changes_nothing(no_browsing: None) -> None:
     server = EmbeddedServer(":memory:")
     port = server.start()
     try:
-        app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK, wanted="Bob"))
+        app = SelfishApp(LanSearch(LOOPBACK, wanted="Bob"), name="Cat")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
             screen = app.screen
@@ -226,7 +229,7 @@ async def test_the_highlight_stays_on_its_server_when_one_appears_above(
             nobody = probe.getsockname()[1]
         bea = LanServer("b." + SERVICE_TYPE, "Bea", "127.0.0.1", nobody, 0, 0, 1)
         cy = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 0, 0, 1)
-        app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK))
+        app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
             app.screen.post_message(ServersChanged([bea, cy]))
@@ -251,7 +254,7 @@ async def test_two_servers_of_the_wanted_name_are_both_shown_with_their_addresse
 ) -> None:
     """`selfish connect NAME` with two servers of that name: it joins neither by chance, the
     second one answering a moment after the first included."""
-    app = SelfishApp(name="Cat", search=LanSearch(LOOPBACK, wanted="Bob"))
+    app = SelfishApp(LanSearch(LOOPBACK, wanted="Bob"), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         screen = app.screen

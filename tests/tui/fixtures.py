@@ -10,6 +10,7 @@ from typing import Any
 
 from protocol.game_types import View
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.local_game import LocalGame, LocalPlan
 from server.engine import Game
 
 NAMES4 = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
@@ -149,6 +150,16 @@ def typed(view: dict[str, Any]) -> View:
 def offline_app() -> SelfishApp:
     """An app with no connection, as the player named 'You' who hosts the room."""
     app = SelfishApp(name="Ann")
+    app.player_id = "p0"
+    return app
+
+
+def offline_local_app(plan: LocalPlan | None = None) -> SelfishApp:
+    """An app for a local game (``plan``) with no connection, as once the embedded server has
+    set it up: the rooms fed to it are shown."""
+    game = LocalGame(plan or LocalPlan())
+    game.started = True
+    app = SelfishApp(game, name="Ann")
     app.player_id = "p0"
     return app
 

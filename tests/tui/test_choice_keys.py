@@ -185,7 +185,7 @@ async def test_an_early_key_and_a_key_for_nothing_get_a_sign(manual_clock: Clock
     game = find_game("space", deciding("actions", "space", min_turn=3))
     app = offline_app()
     sent: list[Choice] = []
-    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    app.act = lambda room, version, choice: sent.append(choice) or True  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
         await pilot.pause()
@@ -216,7 +216,7 @@ async def test_consecutive_prompts_played_by_keys_keep_every_key(
     rng = random.Random(seed)
     app = offline_app()
     sent: list[Choice] = []
-    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    app.act = lambda room, version, choice: sent.append(choice) or True  # type: ignore[method-assign]
 
     def others_until_ours() -> None:
         while not game.over and 0 not in game.pending_seats():
@@ -275,7 +275,7 @@ async def test_a_key_between_a_sent_choice_and_the_next_prompt_gets_a_sign(
     game = find_game("space", deciding("actions", "space", min_turn=3))
     app = offline_app()
     sent: list[Choice] = []
-    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    app.act = lambda room, version, choice: sent.append(choice) or True  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
         await pilot.pause()

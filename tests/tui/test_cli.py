@@ -8,14 +8,15 @@ from typing import Any
 
 import pytest
 
-from selfish_tui import cli
+from selfish_tui import arguments, cli, commands
 from selfish_tui.client import parse_address
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 
 
 def test_play_defaults_and_options() -> None:
     args = cli.build_parser().parse_args(["play"])
     assert (args.edition, args.bots, args.seed, args.resume) == ("space", 3, None, False)
-    assert args.level == cli.NEWCOMER_LEVEL == "expert"
+    assert args.level == arguments.NEWCOMER_LEVEL == "expert"
     assert cli.build_parser().parse_args(["play", "--level", "expert"]).level == "expert"
     args = cli.build_parser().parse_args(
         [
@@ -133,7 +134,7 @@ def test_bot_is_dispatched_to_the_server_package(capsys: pytest.CaptureFixture[s
 
 def test_default_name_is_printable_and_short(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SELFISH_NAME", "Zoë\x07" + "z" * 40)
-    name = cli.default_name()
+    name = arguments.default_name()
     assert name.isprintable() and 1 <= len(name) <= 24 and name.startswith("Zoë")
 
 
@@ -176,17 +177,18 @@ def test_two_names_on_one_login_are_two_identities(
     started: list[tuple[str, str | None]] = []
 
     class FakeApp:
-        def __init__(self, host: str, port: int, name: str, token: str | None, **kw: Any) -> None:
-            started.append((name, token))
-            self.on_token = kw["on_token"]
+        def __init__(self, lobby: RemoteLobby, name: str, **kw: Any) -> None:
+            assert lobby.login is not None
+            started.append((name, lobby.login.token))
+            self.lobby = lobby
 
         def run(self) -> None:
-            self.on_token(f"token-of-{started[-1][0]}")  # the server's welcome
+            self.lobby.keep_token(f"token-of-{started[-1][0]}")  # the server's welcome
 
     monkeypatch.setattr(app_module, "SelfishApp", FakeApp)
     parser = cli.build_parser()
     for name in ("Ann", "Bob", "Ann", "Bob"):
-        cli.connect(parser.parse_args(["connect", "127.0.0.1:7801", "--name", name]))
+        commands.connect(parser.parse_args(["connect", "127.0.0.1:7801", "--name", name]))
     # First runs start fresh; later ones resume each name's own identity, never the other's.
     assert started == [
         ("Ann", None),

@@ -20,6 +20,8 @@ from protocol.framing import frame
 from selfish_tui import client as client_module
 from selfish_tui import i18n
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.messages import ConnectionLost
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
@@ -88,7 +90,7 @@ async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_cho
     version = len(game.decisions) + 1
     timer = [{"seat": 0, "seconds": 30.0, "away": False}]
     async with scripted_server() as (server, port):
-        app = SelfishApp("127.0.0.1", port, "Ann")
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann")
         async with app.run_test(size=(80, 24)) as pilot:
             server.send(welcome(await server.next("hello")))
             server.send(
@@ -128,7 +130,7 @@ async def test_an_unknown_token_is_a_new_player_on_the_same_connection(server_po
     without it, and carries on as a new player (no reconnect)."""
     tokens: list[str] = []
     app = SelfishApp(
-        "127.0.0.1", server_port, "Newcomer", token="forgotten", on_token=tokens.append
+        RemoteLobby(Login("127.0.0.1", server_port, "forgotten", tokens.append)), name="Newcomer"
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.player_id is not None)
@@ -141,7 +143,7 @@ async def test_a_server_that_breaks_the_protocol_is_left_and_tried_again() -> No
     """A welcome that answers no request (it lacks the hello's id) is a broken server: the
     client says so and connects again, as after any loss."""
     async with scripted_server() as (server, port):
-        app = SelfishApp("127.0.0.1", port, "Ann", backoff=(30.0,))
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann", backoff=(30.0,))
         async with app.run_test(size=(80, 24)) as pilot:
             hello = await server.next("hello")
             server.send({**welcome(hello), "id": None})
@@ -157,7 +159,7 @@ async def test_a_welcome_nested_900_deep_is_garbled_data_not_a_hang() -> None:
     """A malicious server's welcome nested 900 deep: the client says the data is garbled (as
     for any broken server) and tries again later, instead of recursing without end."""
     async with scripted_server() as (server, port):
-        app = SelfishApp("127.0.0.1", port, "Ann", backoff=(30.0,))
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann", backoff=(30.0,))
         async with app.run_test(size=(80, 24)) as pilot:
             hello = await server.next("hello")
             body = b"\x85\xa4type\xa7welcome\xa2id" + pack(hello["id"])
@@ -198,7 +200,7 @@ async def test_a_listener_that_never_welcomes_is_said_at_once(
     one that hangs): said after the welcome's time runs out, then r tries again."""
     monkeypatch.setattr(client_module, "WELCOME_TIMEOUT", 0.5)
     async with scripted_server() as (server, port):
-        app = SelfishApp("127.0.0.1", port, "Ann")
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann")
         async with app.run_test(size=(80, 24)) as pilot:
             await server.next("hello")  # and no answer
             said = f"127.0.0.1:{port} does not answer as a Selfish server"

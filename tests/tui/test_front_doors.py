@@ -13,11 +13,12 @@ from textual.widgets import Static
 
 from selfish_tui import i18n
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.front_door import FrontDoor, from_environment
 from selfish_tui.screens.confirm import ConfirmScreen
-from selfish_tui.screens.lobby import WaitingRoomScreen
+from selfish_tui.screens.waiting_room import WaitingRoomScreen
 
-from .fixtures import ROOM, feed_game, find_game
+from .fixtures import ROOM, feed_game, find_game, offline_local_app
 from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -60,7 +61,7 @@ DOORS = {
 
 
 async def quit_question(door: FrontDoor) -> str:
-    app = SelfishApp(name="Ann", front_door=door)
+    app = SelfishApp(RemoteLobby(front_door=door), name="Ann")
     app.player_id = "p0"
     game = find_game("space", deciding("actions", "space", min_turn=2))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -85,6 +86,28 @@ async def test_the_quit_dialog_names_the_way_back_of_the_front_door(
         assert "selfish connect" not in question  # it cannot work for this front door
 
 
+@pytest.mark.parametrize(
+    ("language", "way_back"),
+    [
+        ("en", "It is saved: `selfish play --resume` continues it."),
+        ("zh", "游戏已保存：`selfish play --resume` 可以继续。"),  # noqa: RUF001
+    ],
+)
+async def test_the_quit_dialog_of_a_local_game_names_its_resume(
+    language: str, way_back: str
+) -> None:
+    i18n.set_language(language)
+    app = offline_local_app()
+    game = find_game("space", deciding("actions", "space", min_turn=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: table_shown(app))
+        await pilot.press("q")  # the same as ctrl+q: a local game has no lobby
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert isinstance(app.screen, ConfirmScreen)
+        assert way_back in app.screen.question and "selfish connect" not in app.screen.question
+
+
 def test_the_environment_names_the_front_door() -> None:
     assert from_environment("h:1", {}) == FrontDoor("tcp", address="h:1")
     ssh = from_environment(
@@ -95,7 +118,7 @@ def test_the_environment_names_the_front_door() -> None:
 
 
 async def test_a_keyless_ssh_player_sees_the_resume_code_once_seated() -> None:
-    app = SelfishApp(name="Ann", front_door=FrontDoor("ssh", resume_command=COMMAND))
+    app = SelfishApp(RemoteLobby(front_door=FrontDoor("ssh", resume_command=COMMAND)), name="Ann")
     app.player_id = "p0"
     game = find_game("space", deciding("actions", "space", min_turn=2))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -108,7 +131,7 @@ async def test_a_keyless_ssh_player_sees_the_resume_code_once_seated() -> None:
 
 
 async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
-    app = SelfishApp(name="Ann", front_door=FrontDoor("ssh", resume_command=COMMAND))
+    app = SelfishApp(RemoteLobby(front_door=FrontDoor("ssh", resume_command=COMMAND)), name="Ann")
     app.player_id = "p0"
     async with app.run_test(size=(80, 24)) as pilot:
         app.feed(

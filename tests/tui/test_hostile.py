@@ -20,11 +20,13 @@ from textual.widgets import DataTable
 
 from protocol.codec import MessageDecoder, encode
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.plain import clean, clean_message, fit
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
-from selfish_tui.screens.lobby import WaitingRoomScreen
 from selfish_tui.screens.table import TableScreen
+from selfish_tui.screens.waiting_room import WaitingRoomScreen
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
@@ -312,7 +314,7 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
         {"type": "error", "code": "Oops" + "".join(EVIL) + "!", "message": "x"},
     ]
     async with evil_server({"hello": [welcome], "list_rooms": rooms}) as port:
-        app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann", backoff=(0.05,))
         async with app.run_test(size=(120, 30), notifications=True) as pilot:
             # The error's toast comes last: once it is painted, everything before it is too.
             await wait_for(pilot, lambda: "Oops!" in segments_text(app))
@@ -329,7 +331,7 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
 async def test_escape_sequences_in_a_refused_hello_never_reach_the_screen() -> None:
     refusal = {"type": "error", "code": "bad_name", "message": "No" + "".join(EVIL) + "pe"}
     async with evil_server({"hello": [refusal]}) as port:
-        app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann", backoff=(0.05,))
         async with app.run_test(size=(120, 30), notifications=True) as pilot:
             await wait_for(pilot, lambda: "refused that name" in app.lobby.status_text)
             await pilot.pause()

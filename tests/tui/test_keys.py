@@ -36,7 +36,7 @@ def manual_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 def recording_app() -> tuple[Any, list[Choice]]:
     app = offline_app()
     sent: list[Choice] = []
-    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    app.act = lambda room, version, choice: sent.append(choice) or True  # type: ignore[method-assign]
     return app, sent
 
 

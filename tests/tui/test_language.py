@@ -11,8 +11,10 @@ from collections.abc import Iterator
 import pytest
 from textual.command import CommandPalette
 
-from selfish_tui import cli, i18n
+from selfish_tui import cli, commands, i18n
 from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.screens.help import HelpScreen, rules_for
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
@@ -59,8 +61,13 @@ def test_the_command_line_chooses_the_language(
     for variable, value in environ.items():
         monkeypatch.setenv(variable, value)
     chosen: list[str] = []
-    monkeypatch.setattr(cli, "play", lambda args: chosen.append(i18n.current_language()) or 0)
-    monkeypatch.setattr(cli, "connect", lambda args: chosen.append(i18n.current_language()) or 0)
+
+    def run(args: object) -> int:
+        chosen.append(i18n.current_language())
+        return 0
+
+    monkeypatch.setattr(commands, "play", run)
+    monkeypatch.setattr(commands, "connect", run)
     assert cli.main(argv) == 0
     assert chosen == [language]
 
@@ -149,7 +156,7 @@ async def test_a_mixed_table_each_player_reads_their_own_language(server_port: i
     async def player(language: str, name: str) -> None:
         i18n.own_language(language)  # this task and the app's: the other keeps its own
         goto = None if language == "zh" else ("player", await code)
-        app = SelfishApp("127.0.0.1", server_port, name, goto=goto)
+        app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port), goto=goto), name=name)
         async with app.run_test(size=(80, 24)) as pilot:
             if language == "zh":
                 await wait_for(pilot, lambda: app.player_id is not None)

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.local_game import LocalGame, LocalPlan
 from selfish_tui.local import EmbeddedServer
 from selfish_tui.paths import local_db_path
 
@@ -46,7 +48,7 @@ async def test_a_second_local_game_on_the_same_home_says_why_at_once(
             "(XDG_DATA_HOME=DIR)\n"
         )
         # The first game goes on untouched.
-        app = SelfishApp("127.0.0.1", port, "You", plan=LocalPlan(seed=5))
+        app = SelfishApp(LocalGame(LocalPlan(seed=5), Login("127.0.0.1", port)), name="You")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: table_shown(app))
     finally:

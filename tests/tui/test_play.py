@@ -8,14 +8,18 @@ import random
 import pytest
 from textual.pilot import Pilot
 
-from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.local_game import LocalGame, LocalPlan
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.local import EmbeddedServer
 from selfish_tui.messages import ConnectionLost
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen
-from selfish_tui.screens.lobby import CreateRoomScreen, WaitingRoomScreen
+from selfish_tui.screens.room_dialogs import CreateRoomScreen
 from selfish_tui.screens.table import TableScreen
+from selfish_tui.screens.waiting_room import WaitingRoomScreen
 from selfish_tui.state import RoomState
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.status import StatusLine
@@ -34,7 +38,10 @@ from .pilot import current_room, play_to_end, table_shown, wait_for
 )
 async def test_local_game_to_the_end(server_port: int, edition: str, bots: int, seed: int) -> None:
     app = SelfishApp(
-        "127.0.0.1", server_port, "You", plan=LocalPlan(edition=edition, bots=bots, seed=seed)
+        LocalGame(
+            LocalPlan(edition=edition, bots=bots, seed=seed), Login("127.0.0.1", server_port)
+        ),
+        name="You",
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: table_shown(app))
@@ -66,7 +73,7 @@ async def create_room(pilot: Pilot[None], app: SelfishApp, *keys: str) -> RoomSt
 
 
 async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> None:
-    app = SelfishApp("127.0.0.1", server_port, "Host")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port)), name="Host")
     async with app.run_test(size=(100, 30)) as pilot:
         # Defaults: Space, 4 seats, 2 bots. Make it 3 seats and 1 bot with keys, then create.
         room = await create_room(
@@ -89,7 +96,7 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
 
 
 async def test_the_waiting_room_keys_add_bots_of_each_level(server_port: int) -> None:
-    app = SelfishApp("127.0.0.1", server_port, "Host")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port)), name="Host")
     async with app.run_test(size=(100, 30)) as pilot:
         room = await create_room(pilot, app, "tab", "enter", "down", "enter")  # 5 seats, 2 bots
         await wait_for(pilot, lambda: len(room.info.seats if room.info else ()) == 5)
@@ -100,7 +107,7 @@ async def test_the_waiting_room_keys_add_bots_of_each_level(server_port: int) ->
 
 
 async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: int) -> None:
-    app = SelfishApp("127.0.0.1", server_port, "Quitter")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port)), name="Quitter")
     async with app.run_test(size=(100, 30)) as pilot:
         room = await create_room(pilot, app)  # defaults: Space, 4 seats, 2 bots
         await pilot.press("a")
@@ -121,7 +128,8 @@ async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: i
 
 async def test_keys_help_chat_and_board_cursor(server_port: int) -> None:
     app = SelfishApp(
-        "127.0.0.1", server_port, "You", plan=LocalPlan(edition="space", bots=2, seed=21)
+        LocalGame(LocalPlan(edition="space", bots=2, seed=21), Login("127.0.0.1", server_port)),
+        name="You",
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: table_shown(app))
@@ -151,10 +159,8 @@ async def test_reconnects_and_resumes_with_token(tmp_path: object) -> None:
     first = EmbeddedServer(db, bot_delay=0.0)
     port = first.start()
     app = SelfishApp(
-        "127.0.0.1",
-        port,
-        "You",
-        plan=LocalPlan(edition="shipwrecked", bots=2, seed=8),
+        LocalGame(LocalPlan(edition="shipwrecked", bots=2, seed=8), Login("127.0.0.1", port)),
+        name="You",
         backoff=(0.1, 0.2),
     )
     try:
@@ -243,7 +249,7 @@ class RawPlayer:
 async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
     host = RawPlayer(server_port)
     code = await host.start(edition="shipwrecked", seats=3, bots=2, public=False, autostart=True)
-    app = SelfishApp("127.0.0.1", server_port, "Watcher")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port)), name="Watcher")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: app.player_id is not None)
@@ -267,7 +273,7 @@ async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
 async def test_what_the_network_posts_during_shutdown_is_dropped(server_port: int) -> None:
     """A reply that crosses the exit (the lobby's ``rooms``, a lost connection) arrives when
     Textual has already removed the screens' widgets: it must be dropped, not crash the exit."""
-    app = SelfishApp("127.0.0.1", server_port, "Leaver")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port)), name="Leaver")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.player_id is not None)
     assert not app.is_running and not app.lobby.query("#rooms")
@@ -276,7 +282,7 @@ async def test_what_the_network_posts_during_shutdown_is_dropped(server_port: in
 
 
 async def test_the_new_room_dialog_sets_when_bots_step_in(server_port: int) -> None:
-    app = SelfishApp("127.0.0.1", server_port, "Host")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", server_port)), name="Host")
     async with app.run_test(size=(80, 24)) as pilot:
         # Edition, seats, bots, level, timer: five tabs to "Bots step in"; the next preset.
         room = await create_room(pilot, app, *["tab"] * 5, "enter", "down", "enter")

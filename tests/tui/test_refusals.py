@@ -4,7 +4,7 @@ and a refused name says why."""
 
 from __future__ import annotations
 
-from selfish_tui.screens.lobby import WaitingRoomScreen
+from selfish_tui.screens.waiting_room import WaitingRoomScreen
 from server.engine import Game
 
 from .fixtures import ROOM, offline_app, room_message

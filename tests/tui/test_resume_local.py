@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.local_game import LocalGame, LocalPlan
 from selfish_tui.screens.resume import ResumeScreen
 
 from .pilot import current_room, table_shown, wait_for
@@ -22,12 +24,8 @@ class Player:
             self.token = token
 
         return SelfishApp(
-            "127.0.0.1",
-            self.port,
-            "Resumer",
-            self.token,
-            plan=LocalPlan(**plan),  # type: ignore[arg-type]
-            on_token=keep,
+            LocalGame(LocalPlan(**plan), Login("127.0.0.1", self.port, self.token, keep)),
+            name="Resumer",
         )
 
     async def start_game(self) -> str:

@@ -9,10 +9,11 @@ import pytest
 from textual.pilot import Pilot
 
 from selfish_tui import i18n
-from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.local_game import LocalGame, LocalPlan
 from selfish_tui.tutorial import Tutor
 
-from .fixtures import feed_game, find_game, offline_app
+from .fixtures import feed_game, find_game, offline_local_app
 from .test_snapshots import Compare, deciding
 
 LANGUAGES = [pytest.param("en", id="en"), pytest.param("zh", id="zh")]
@@ -28,8 +29,9 @@ def english_afterwards() -> Iterator[None]:
 def test_shark_pick_lesson(snap_compare: Compare, language: str) -> None:
     i18n.set_language(language)
     game = find_game("shipwrecked", deciding("pick", "shipwrecked"))
-    app = offline_app()
-    tutor = app.tutor = Tutor("shipwrecked")
+    app = offline_local_app(LocalPlan(edition="shipwrecked", tutorial=True))
+    assert isinstance(app.controller, LocalGame)
+    tutor = app.controller.tutor = Tutor("shipwrecked")
     tutor.shown = [lesson.key for lesson in tutor.lessons if lesson.key != "shark_pick"]
 
     async def run_before(pilot: Pilot[None]) -> None:
@@ -42,10 +44,11 @@ def test_shark_pick_lesson(snap_compare: Compare, language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_first_run_offer(snap_compare: Compare, language: str) -> None:
     i18n.set_language(language)
-    app = SelfishApp(name="Ann", plan=LocalPlan(offer_tutorial=True))
+    game = LocalGame(LocalPlan(offer_tutorial=True))
+    app = SelfishApp(game, name="Ann")
 
     async def run_before(pilot: Pilot[None]) -> None:
-        pilot.app._start_local_game()  # type: ignore[attr-defined]
+        game.start_game()
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

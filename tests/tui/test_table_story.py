@@ -12,18 +12,29 @@ from textual.widgets import Checkbox, Static
 from textual.widgets._toast import Toast
 
 from protocol.game_types import Event
-from selfish_tui import cli
-from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui import arguments, cli
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.event_text import render_event
 from selfish_tui.model import SEAT_COLOURS
-from selfish_tui.screens.lobby import CreateRoomScreen
+from selfish_tui.screens.room_dialogs import CreateRoomScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.status import StatusLine
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import NAMES4, ROOM, drive, feed_game, find_game, offline_app, typed
+from .fixtures import (
+    NAMES4,
+    ROOM,
+    drive,
+    feed_game,
+    find_game,
+    offline_app,
+    offline_local_app,
+    typed,
+)
 from .pilot import wait_for
 from .test_snapshots import deciding
 
@@ -110,7 +121,7 @@ async def test_an_unreachable_server_says_so_at_once_and_r_retries() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # closed again: nothing listens there
-    app = SelfishApp("127.0.0.1", port, "Ann")
+    app = SelfishApp(RemoteLobby(Login("127.0.0.1", port)), name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "refused" in app.lobby.status_text, timeout=10)
         status = app.lobby.status_text
@@ -133,14 +144,12 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         cli.main(["--version"])
     assert exit_.value.code == 0
-    assert capsys.readouterr().out.startswith(f"selfish {cli.version()}")
+    assert capsys.readouterr().out.startswith(f"selfish {arguments.version()}")
 
 
 async def test_local_play_footer_says_quit_and_one_card_is_singular() -> None:
     game = find_game("space", deciding("actions", "space", min_turn=3))
-    app = SelfishApp(name="Ann", plan=LocalPlan())
-    app.player_id = "p0"
-    app._plan_done = True  # as once the embedded server has set the game up
+    app = offline_local_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
         await pilot.pause()
@@ -297,7 +306,7 @@ async def test_a_sent_choice_is_not_left_under_your_move_new(
 
     game = find_game("space", deciding("actions", "space", min_turn=3))
     app = offline_app()
-    monkeypatch.setattr(app, "act", lambda room, choice: True)
+    monkeypatch.setattr(app, "act", lambda room, version, choice: True)
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
         await pilot.pause()
@@ -318,12 +327,7 @@ async def test_the_game_over_dialog_shows_its_own_keys_in_the_footer(local: bool
 
     from selfish_tui.screens.gameover import GameOverScreen
 
-    if local:
-        app = SelfishApp(name="Ann", plan=LocalPlan())
-        app.player_id = "p0"
-        app._plan_done = True
-    else:
-        app = offline_app()
+    app = offline_local_app() if local else offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, find_game("space", None), 0)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))

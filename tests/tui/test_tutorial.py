@@ -12,7 +12,9 @@ import pytest
 
 from protocol.game_types import View
 from selfish_tui import cli, i18n, paths, tutorial
-from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.app import SelfishApp
+from selfish_tui.controllers.controller import Login
+from selfish_tui.controllers.local_game import LocalGame, LocalPlan
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.lesson import LessonScreen, TutorialOfferScreen
@@ -80,24 +82,23 @@ async def test_the_tutorial_teaches_each_lesson_once_when_it_first_matters(
     server_port: int, edition: str, language: str
 ) -> None:
     i18n.set_language(language)
-    app = SelfishApp(
-        "127.0.0.1", server_port, "You", plan=LocalPlan(edition=edition, tutorial=True)
-    )
+    game = LocalGame(LocalPlan(edition=edition, tutorial=True), Login("127.0.0.1", server_port))
+    app = SelfishApp(game, name="You")
     views: list[View] = []  # every view of our room, in order
     due_at: dict[str, int] = {}  # lesson -> index of the view that opened it
     shown: list[tuple[str, int, str]] = []  # (lesson, views seen by then, its text)
 
     async with app.run_test(size=(80, 24)) as pilot:
-        teach = app._teach
+        teach = game.teach
 
         def spy(room: Any) -> None:
-            before = len(app.tutor.shown) if app.tutor else 0
+            before = len(game.tutor.shown) if game.tutor else 0
             views.append(room.view)
             teach(room)
-            for key in (app.tutor.shown if app.tutor else [])[before:]:
+            for key in (game.tutor.shown if game.tutor else [])[before:]:
                 due_at[key] = len(views) - 1
 
-        app._teach = spy  # type: ignore[method-assign]
+        game.teach = spy  # type: ignore[method-assign]
         await wait_for(pilot, lambda: table_shown(app) or isinstance(app.screen, LessonScreen))
         rng = random.Random(0)  # the newcomer bench/tutorial_seed.py calls "presser 0"
         last: LessonScreen | None = None
@@ -150,11 +151,12 @@ async def test_the_tutorial_teaches_each_lesson_once_when_it_first_matters(
 async def test_lessons_due_together_open_one_after_another() -> None:
     """Welcome, draw and actions are due at our first decision: three dialogs, in order, the
     next only once the one before is closed."""
-    app = SelfishApp(plan=LocalPlan(edition="space", tutorial=True))
+    game = LocalGame(LocalPlan(edition="space", tutorial=True))
+    app = SelfishApp(game)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.tutor = tutorial.Tutor("space")
+        game.tutor = tutorial.Tutor("space")
         room = tutorial_room(app)
-        app._teach(room)
+        game.teach(room)
         await pilot.pause()
         opened = []
         while isinstance(app.screen, LessonScreen):
@@ -162,7 +164,7 @@ async def test_lessons_due_together_open_one_after_another() -> None:
             await pilot.press("enter")
             await pilot.pause()
         assert opened == ["welcome", "draw", "actions"]
-        app._teach(room)  # the same moment again: nothing more
+        game.teach(room)  # the same moment again: nothing more
         await pilot.pause()
         assert not isinstance(app.screen, LessonScreen)
 
@@ -179,21 +181,23 @@ def tutorial_room(app: SelfishApp) -> Any:
 
 
 async def test_resuming_an_unfinished_tutorial_keeps_teaching() -> None:
-    app = SelfishApp(plan=LocalPlan(edition="space", tutorial=True))
+    game = LocalGame(LocalPlan(edition="space", tutorial=True))
+    app = SelfishApp(game)
     async with app.run_test(size=(80, 24)) as pilot:
         room = tutorial_room(app)
         room.edition = "space"
-        app._resume_local(room)
+        game.resume(room)
         await pilot.pause()
-        assert app.tutor is not None
+        assert game.tutor is not None
         assert isinstance(app.screen, LessonScreen) and app.screen.lesson.key == "welcome"
 
 
 async def test_f2_shows_the_open_lesson_in_the_other_language() -> None:
-    app = SelfishApp(plan=LocalPlan(edition="space", tutorial=True))
+    game = LocalGame(LocalPlan(edition="space", tutorial=True))
+    app = SelfishApp(game)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.tutor = tutorial.Tutor("space")
-        app._teach(tutorial_room(app))
+        game.tutor = tutorial.Tutor("space")
+        game.teach(tutorial_room(app))
         await pilot.pause()
         assert isinstance(app.screen, LessonScreen) and app.screen.lesson.key == "welcome"
         await pilot.press("f2")
@@ -214,18 +218,14 @@ async def test_the_first_run_offers_the_tutorial_once_and_remembers(
 ) -> None:
     assert paths.first_run()
     plan = LocalPlan(edition="shipwrecked", offer_tutorial=paths.first_run())
-    app = SelfishApp(
-        "127.0.0.1",
-        server_port,
-        "New",
-        plan=plan,
-        on_tutorial_answer=paths.remember_tutorial_answer,
-    )
+    login = Login("127.0.0.1", server_port)
+    game = LocalGame(plan, login, on_tutorial_answer=paths.remember_tutorial_answer)
+    app = SelfishApp(game, name="New")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TutorialOfferScreen))
         await pilot.press(key)
         await wait_for(pilot, lambda: table_shown(app) or isinstance(app.screen, LessonScreen))
-        assert (app.tutor is not None) is accepted
+        assert (game.tutor is not None) is accepted
         assert isinstance(app.screen, LessonScreen) is accepted
         room = current_room(app)
         assert room is not None
@@ -237,12 +237,11 @@ async def test_the_first_run_offers_the_tutorial_once_and_remembers(
         in (data_home / "tutorial.json").read_text()
     )
     # The next `selfish play` asks nothing: no offer, the plan's own game.
-    again = SelfishApp(
-        "127.0.0.1", server_port, "New", plan=LocalPlan(offer_tutorial=paths.first_run())
-    )
+    game = LocalGame(LocalPlan(offer_tutorial=paths.first_run()), login)
+    again = SelfishApp(game, name="New")
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: table_shown(again))
-        assert again.tutor is None
+        assert game.tutor is None
 
 
 def test_a_player_with_local_games_is_not_offered_the_tutorial(data_home: Path) -> None:

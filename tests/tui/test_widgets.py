@@ -66,7 +66,7 @@ async def test_board_hand_and_number_keys() -> None:
     game = find_game("shipwrecked", deciding("actions", "shipwrecked", min_turn=8, sharks=2))
     app = offline_app()
     sent: list[Choice] = []
-    app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
+    app.act = lambda room, version, choice: sent.append(choice) or True  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
         await pilot.pause()

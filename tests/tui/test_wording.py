@@ -24,7 +24,6 @@ from textual.widgets._footer import FooterKey
 
 from protocol.game_types import Card, Choice
 from selfish_tui import cli, i18n, wrapping
-from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.help_format import wrap_cells
 from selfish_tui.model import compass_legend
 from selfish_tui.screens.help import help_markdown, join_wide_breaks
@@ -34,7 +33,15 @@ from selfish_tui.widgets.prompt import PromptPanel, actions_question
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import ROOM, feed_game, find_game, offline_app, room_message, typed
+from .fixtures import (
+    ROOM,
+    feed_game,
+    find_game,
+    offline_app,
+    offline_local_app,
+    room_message,
+    typed,
+)
 from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -91,9 +98,7 @@ async def test_the_local_tables_footer_says_quit_once(code: str) -> None:
     """In `selfish play` q and ctrl+q both quit: the footer says so once ("^q Quit"), not
     "q Quit ^q Quit" ("q 退出 ^q 退出")."""
     with language(code):
-        app = SelfishApp(name="Ann", plan=LocalPlan())
-        app.player_id = "p0"
-        app._plan_done = True
+        app = offline_local_app()
         async with app.run_test(size=(80, 24)) as pilot:
             feed_game(app, find_game("space", deciding("actions", "space", min_turn=2)), 0)
             await wait_for(pilot, lambda: table_shown(app))
