@@ -339,21 +339,21 @@ class Standings:
 
     def recompute(self) -> int:
         """Clear the records and ratings and record every finished game again, in the order
-        they ended; returns how many. A row that cannot be read is left out (logged)."""
+        they ended, in one transaction; returns how many. A row that cannot be read is left
+        out (logged)."""
+        count = 0
+        last = -1
         with self._db.transaction():
             for table in ("seated", "standings", "rating_changes"):
                 self._db.write(f"DELETE FROM {table}", ())
-        count = 0
-        last = -1
-        while True:
-            rows = self._db.read(
-                f"SELECT {GAME_COLUMNS}, finished FROM games WHERE status = 'over' "
-                "AND finished > ? ORDER BY finished LIMIT 1000",
-                (last,),
-            )
-            if not rows:
-                break
-            with self._db.transaction():
+            while True:
+                rows = self._db.read(
+                    f"SELECT {GAME_COLUMNS}, finished FROM games WHERE status = 'over' "
+                    "AND finished > ? ORDER BY finished LIMIT 1000",
+                    (last,),
+                )
+                if not rows:
+                    break
                 for row in rows:
                     last = int(row[-1])
                     try:
@@ -364,6 +364,11 @@ class Standings:
                     self.record(game, game.ended if game.ended is not None else time.time())
                     count += 1
         return count
+
+    def snapshot(self) -> dict[tuple[str, str], tuple[Any, ...]]:
+        """Every standing as a row, by (player, edition): to compare two computations."""
+        rows = self._db.read(f"SELECT {_STANDING_COLUMNS} FROM standings")
+        return {(str(row[0]), str(row[1])): tuple(row) for row in rows}
 
 
 def _key(entrant: Entrant) -> str | None:

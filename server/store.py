@@ -298,11 +298,15 @@ class Store:
             return []
         return self.standings.record(stored, ended)
 
-    def recompute_ratings(self) -> int:
-        """Records and ratings rebuilt from the stored games (``--recompute-ratings``);
-        returns how many finished games were counted."""
+    def recompute_ratings(self) -> tuple[int, int]:
+        """Records and ratings rebuilt from the stored games (``--recompute-ratings``):
+        (finished games counted, standings that came out different from the stored ones)."""
         self.commit()
-        return self.standings.recompute()
+        before = self.standings.snapshot()
+        count = self.standings.recompute()
+        after = self.standings.snapshot()
+        differ = sum(1 for key in before.keys() | after.keys() if before.get(key) != after.get(key))
+        return count, differ
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every game still being played, with its decisions, oldest first. A game that cannot
