@@ -86,7 +86,7 @@ def test_renaming_the_seats_keeps_the_check() -> None:
 def test_a_changed_seed_is_refused() -> None:
     document = json.loads(write(exported(GAME)))
     document["seed"] += 1
-    with pytest.raises(RecordMismatch, match="seed or (the )?decisions"):
+    with pytest.raises(RecordMismatch, match=r"seed or (the )?decisions"):
         check(read(json.dumps(document)))
 
 
