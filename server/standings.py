@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,6 +151,20 @@ class Change:
     before: Skill
     after: Skill
 
+    def row(self, game: int) -> tuple[Any, ...]:
+        """As ``rating_changes`` keeps it."""
+        before, after = self.before, self.after
+        return (
+            game,
+            self.seat,
+            self.player,
+            self.rank,
+            before.mu,
+            before.sigma,
+            after.mu,
+            after.sigma,
+        )
+
     def to_wire(self) -> RatingChange:
         """As ``replay`` and ``game_over`` carry it."""
         return RatingChange(
@@ -177,12 +191,93 @@ def entrants(game: StoredGame) -> list[Entrant]:
     return out
 
 
-def is_rated(game: StoredGame) -> bool:
-    """Whether a stored game counts for ratings (games stored before the seed was noted as
-    chosen or not count as seeded: unrated)."""
+def is_rated(game: StoredGame, seats: list[Entrant] | None = None) -> bool:
+    """Whether a stored game (its ``seats``, if already read) counts for ratings (games stored
+    before the seed was noted as chosen or not count as seeded: unrated)."""
     public = game.settings.get("public", True) is True
     seeded = game.settings.get("seeded", True) is not False
-    return ratings.rated(public, seeded, game.variants, entrants(game))
+    return ratings.rated(public, seeded, game.variants, entrants(game) if seats is None else seats)
+
+
+_INSERT_SEATED = (
+    "INSERT INTO seated (player, game, seat, public) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player, game) DO NOTHING"
+)
+_INSERT_CHANGE = (
+    "INSERT INTO rating_changes (game, seat, player, rank, mu_before, sigma_before, mu_after, "
+    "sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+@dataclass
+class Tally:
+    """What one finished game changes: the ``seated`` rows, whether it is rated, its rating
+    changes, and the standings of everyone with a record in it (as they are after it)."""
+
+    game: int
+    seated: list[tuple[Any, ...]]
+    rated: bool
+    changes: list[Change]
+    standings: list[Standing]
+
+
+def tally_game(game: StoredGame, ended: float, load: Callable[[str, str], Standing]) -> Tally:
+    """Count finished ``game`` in the standings ``load(key, name)`` gives (changing them):
+    the one reckoning of records and ratings, game by game and in a recomputation alike."""
+    public = game.settings.get("public", True) is True
+    seats = entrants(game)
+    seated = []
+    for entrant, seat in zip(seats, game.seats, strict=True):
+        holder = _holder(entrant, seat)
+        if holder is not None:
+            seated.append((holder, game.id, entrant.seat, int(public)))
+    standings: dict[str, Standing] = {}
+    for entrant in seats:
+        key = _key(entrant)
+        if key is None or key in standings:
+            continue
+        name = game.names[entrant.seat] if entrant.level is None else entrant.level
+        standing = load(key, name)
+        standing.name = name
+        standings[key] = standing
+    for key, standing in standings.items():
+        won = any(e.seat == game.winner and not e.left for e in seats if _key(e) == key)
+        standing.games += 1
+        standing.wins += won
+        standing.no_winner += game.winner is None
+        standing.streak = standing.streak + 1 if won else 0
+        standing.best_streak = max(standing.best_streak, standing.streak)
+        standing.last_played = ended
+    rated = is_rated(game, seats)
+    changes = _rate(game, seats, standings) if rated else []
+    return Tally(game.id, seated, rated, changes, list(standings.values()))
+
+
+def _rate(game: StoredGame, seats: list[Entrant], standings: dict[str, Standing]) -> list[Change]:
+    """Move the ratings of a rated game's people (bots are anchors; guests keep nothing)."""
+    before = []
+    for entrant in seats:
+        if entrant.level is not None:
+            before.append(Skill(*ratings.BOT_ANCHORS[entrant.level]))
+        else:
+            key = _key(entrant)
+            skill = None if key is None else standings[key].skill
+            before.append(skill or ratings.NEW)
+    places = ratings.ranks(seats, game.winner)
+    after = ratings.update(before, places, [e.level is not None for e in seats])
+    changes = []
+    for entrant, old, new, place in zip(seats, before, after, places, strict=True):
+        key = _key(entrant)
+        if key is None:
+            continue  # a guest keeps nothing
+        standing = standings[key]
+        standing.mu, standing.sigma = new.mu, new.sigma
+        if entrant.level is not None:
+            continue  # an anchor: the same before and after
+        standing.rated_games += 1
+        standing.ranked = not new.provisional
+        changes.append(Change(entrant.seat, key, place, old, new))
+    return changes
 
 
 class Standings:
@@ -197,81 +292,27 @@ class Standings:
         """Record finished ``game`` (its result already in its row): who sat where, everyone's
         record, and its rating changes if it is rated (then its row says it is). Writes join
         the open transaction."""
-        public = game.settings.get("public", True) is True
-        seats = entrants(game)
-        for entrant, seat in zip(seats, game.seats, strict=True):
-            holder = _holder(entrant, seat)
-            if holder is not None:
-                self._db.write(
-                    "INSERT INTO seated (player, game, seat, public) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (player, game) DO NOTHING",
-                    (holder, game.id, entrant.seat, int(public)),
-                )
-        standings = self._load(game, seats)
-        for key, standing in standings.items():
-            won = any(e.seat == game.winner and not e.left for e in seats if _key(e) == key)
-            standing.games += 1
-            standing.wins += won
-            standing.no_winner += game.winner is None
-            standing.streak = standing.streak + 1 if won else 0
-            standing.best_streak = max(standing.best_streak, standing.streak)
-            standing.last_played = ended
-        changes = []
-        if is_rated(game):
-            self._db.write("UPDATE games SET rated = 1 WHERE id = ?", (game.id,))
-            changes = self._rate(game, seats, standings)
-        for standing in standings.values():
+        tally = tally_game(game, ended, lambda key, name: self._load(key, game.edition, name))
+        self._write(tally)
+        return tally.changes
+
+    def _load(self, key: str, edition: str, name: str) -> Standing:
+        """The stored standing of ``key`` in ``edition`` (a new one for a newcomer)."""
+        rows = self._db.read(
+            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?",
+            (key, edition),
+        )
+        return _standing(rows[0]) if rows else Standing(key, edition, name)
+
+    def _write(self, tally: Tally) -> None:
+        for row in tally.seated:
+            self._db.write(_INSERT_SEATED, row)
+        if tally.rated:
+            self._db.write("UPDATE games SET rated = 1 WHERE id = ?", (tally.game,))
+        for change in tally.changes:
+            self._db.write(_INSERT_CHANGE, change.row(tally.game))
+        for standing in tally.standings:
             self._db.write(_UPSERT, standing.row())
-        return changes
-
-    def _load(self, game: StoredGame, seats: list[Entrant]) -> dict[str, Standing]:
-        """The standings of everyone with a record in ``game`` (new ones for newcomers)."""
-        out: dict[str, Standing] = {}
-        for entrant in seats:
-            key = _key(entrant)
-            if key is None or key in out:
-                continue
-            name = game.names[entrant.seat] if entrant.level is None else entrant.level
-            rows = self._db.read(
-                f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?",
-                (key, game.edition),
-            )
-            standing = _standing(rows[0]) if rows else Standing(key, game.edition, name)
-            standing.name = name
-            out[key] = standing
-        return out
-
-    def _rate(
-        self, game: StoredGame, seats: list[Entrant], standings: dict[str, Standing]
-    ) -> list[Change]:
-        before = []
-        for entrant in seats:
-            if entrant.level is not None:
-                before.append(Skill(*ratings.BOT_ANCHORS[entrant.level]))
-            else:
-                key = _key(entrant)
-                skill = None if key is None else standings[key].skill
-                before.append(skill or ratings.NEW)
-        places = ratings.ranks(seats, game.winner)
-        after = ratings.update(before, places, [e.level is not None for e in seats])
-        changes = []
-        for entrant, old, new, place in zip(seats, before, after, places, strict=True):
-            key = _key(entrant)
-            if key is None:
-                continue  # a guest keeps nothing
-            standing = standings[key]
-            standing.mu, standing.sigma = new.mu, new.sigma
-            if entrant.level is not None:
-                continue  # an anchor: the same before and after
-            standing.rated_games += 1
-            standing.ranked = not new.provisional
-            changes.append(Change(entrant.seat, key, place, old, new))
-            self._db.write(
-                "INSERT INTO rating_changes (game, seat, player, rank, mu_before, "
-                "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.id, entrant.seat, key, place, old.mu, old.sigma, new.mu, new.sigma),
-            )
-        return changes
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -338,14 +379,16 @@ class Standings:
     # -- recomputing ----------------------------------------------------------------------------
 
     def recompute(self) -> int:
-        """Clear the records and ratings and record every finished game again, in the order
-        they ended, in one transaction; returns how many. A row that cannot be read is left
-        out (logged)."""
+        """Clear the records and ratings and count every finished game again, in the order
+        they ended (:func:`tally_game`, with the standings kept in memory meanwhile), in one
+        transaction; returns how many. A row that cannot be read is left out (logged)."""
+        standings: dict[tuple[str, str], Standing] = {}
         count = 0
         last = -1
         with self._db.transaction():
             for table in ("seated", "standings", "rating_changes"):
                 self._db.write(f"DELETE FROM {table}", ())
+            self._db.write("UPDATE games SET rated = 0 WHERE rated = 1", ())
             while True:
                 rows = self._db.read(
                     f"SELECT {GAME_COLUMNS}, finished FROM games WHERE status = 'over' "
@@ -361,14 +404,30 @@ class Standings:
                     except CorruptRow as exc:
                         log.error("%s; left out of records and ratings", exc)
                         continue
-                    self.record(game, game.ended if game.ended is not None else time.time())
+                    ended = game.ended if game.ended is not None else time.time()
+                    tally = tally_game(game, ended, _keeper(standings, game.edition))
+                    tally.standings = []  # written once, at the end
+                    self._write(tally)
                     count += 1
+            for standing in standings.values():
+                self._db.write(_UPSERT, standing.row())
         return count
 
     def snapshot(self) -> dict[tuple[str, str], tuple[Any, ...]]:
         """Every standing as a row, by (player, edition): to compare two computations."""
         rows = self._db.read(f"SELECT {_STANDING_COLUMNS} FROM standings")
         return {(str(row[0]), str(row[1])): tuple(row) for row in rows}
+
+
+def _keeper(
+    standings: dict[tuple[str, str], Standing], edition: str
+) -> Callable[[str, str], Standing]:
+    """A recomputation's ``load``: the standings so far, in memory."""
+
+    def load(key: str, name: str) -> Standing:
+        return standings.setdefault((key, edition), Standing(key, edition, name))
+
+    return load
 
 
 def _key(entrant: Entrant) -> str | None:
