@@ -228,3 +228,23 @@ async def test_review_steps_have_their_own_rate(
     await ann.request({"type": "review_join", "room": code})
     await ann.request({"type": "review_step", "room": code, "step": 1})
     assert await ann.error({"type": "review_step", "room": code, "step": 2}) == "rate_limited"
+
+
+async def test_a_player_who_leaves_before_the_end_ranks_last(
+    server: RunningServer, connect: ClientFactory
+) -> None:
+    ann = await connect(server.port, "Ann")
+    code = (
+        await ann.request(
+            {"type": "create_room", "edition": "space", "seats": 3, "bots": 1, "autostart": True}
+        )
+    )["room"]
+    bob = await connect(server.port, "Bob")
+    await bob.request({"type": "join_room", "room": code})
+    await bob.expect("state", room=code)
+    await bob.request({"type": "leave_room", "room": code})
+    over = await drive(ann, code)
+    ranks = {change["player"]: change["rank"] for change in over["ratings"]}
+    assert ranks[bob.player] == max(ranks.values()) > ranks[ann.player]
+    replay = await ann.request({"type": "get_replay", "game": over["game"]})
+    assert [seat["left"] for seat in replay["seats"]] == [False, False, True]
