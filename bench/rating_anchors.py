@@ -28,8 +28,8 @@ import random
 import statistics
 from dataclasses import dataclass
 
-from server import ratings
-from server.ratings import NEW, Skill, update
+from server.store import ratings
+from server.store.ratings import NEW, Skill, update
 
 # docs/bots.md, Space at 128 rollouts, 400 games each: (tested level, other level, share the
 # tested seat won, share with no winner).
@@ -172,7 +172,8 @@ def main() -> None:
     print("bot levels' mu from the tournament's shares (basic at 25):")
     for level, mu in fitted.items():
         print(
-            f"  {level:7} {mu:6.2f}   (server.ratings.BOT_ANCHORS: {ratings.BOT_ANCHORS[level][0]})"
+            f"  {level:7} {mu:6.2f}   (BOT_ANCHORS in server/store/ratings.py: "
+            f"{ratings.BOT_ANCHORS[level][0]})"
         )
     used = {level: ratings.BOT_ANCHORS[level][0] for level in fitted}
     print(

@@ -29,9 +29,9 @@ from typing import Any
 from protocol.messages import Ping, Request
 from protocol.records import GetLeaderboard, GetProfile, ListReplays
 from server.config import SHARED_ADDRESS, ServerConfig
-from server.lobby import Lobby, Player
-from server.store import Store
-from server.wire import encode
+from server.lobby.lobby import Lobby, Player
+from server.rooms.wire import encode
+from server.store.store import Store
 
 LEVELS = ("random", "basic", "expert")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from protocol.records import Leaderboard, Profile, Replay, Replays, Review
 from server.engine import verify
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, duel
 
 Message = dict[str, Any]

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.ratings import BOT_ANCHORS, NEW
-from server.store import Store
+from server.store.ratings import BOT_ANCHORS, NEW
+from server.store.store import Store
 
 
 def human(name: str, player: str, left: bool = False) -> dict[str, Any]:
