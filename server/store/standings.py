@@ -304,15 +304,18 @@ class Standings:
         )
         return _standing(rows[0]) if rows else Standing(key, edition, name)
 
-    def _write(self, tally: Tally) -> None:
+    def _write(self, tally: Tally, batched: bool = False) -> None:
+        """Write what ``tally`` changed; ``batched`` (a recomputation): each statement's rows
+        go in one ``executemany`` when the batch is flushed."""
+        write = self._db.write_batched if batched else self._db.write
         for row in tally.seated:
-            self._db.write(_INSERT_SEATED, row)
+            write(_INSERT_SEATED, row)
         if tally.rated:
-            self._db.write("UPDATE games SET rated = 1 WHERE id = ?", (tally.game,))
+            write("UPDATE games SET rated = 1 WHERE id = ?", (tally.game,))
         for change in tally.changes:
-            self._db.write(_INSERT_CHANGE, change.row(tally.game))
+            write(_INSERT_CHANGE, change.row(tally.game))
         for standing in tally.standings:
-            self._db.write(_UPSERT, standing.row())
+            write(_UPSERT, standing.row())
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -407,10 +410,11 @@ class Standings:
                     ended = game.ended if game.ended is not None else time.time()
                     tally = tally_game(game, ended, _keeper(standings, game.edition))
                     tally.standings = []  # written once, at the end
-                    self._write(tally)
+                    self._write(tally, batched=True)
                     count += 1
+                self._db.flush_batched()
             for standing in standings.values():
-                self._db.write(_UPSERT, standing.row())
+                self._db.write_batched(_UPSERT, standing.row())
         return count
 
     def snapshot(self) -> dict[tuple[str, str], tuple[Any, ...]]:
