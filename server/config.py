@@ -29,7 +29,8 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT  # 0 = any free port (RunningServer.port tells which)
-    db: str = ":memory:"  # SQLite path; ":memory:" keeps nothing across restarts
+    # SQLite path (":memory:" keeps nothing across restarts) or postgresql:// URL (a cluster)
+    db: str = ":memory:"
     db_synchronous: str = "NORMAL"  # SQLite PRAGMA synchronous; WAL+NORMAL survives a crash
     log_level: str = "INFO"
 

@@ -1,14 +1,19 @@
 """The database's tables, and the migrations that bring an older database up to them: a table
 added since is created by :data:`SCHEMA` itself (``IF NOT EXISTS``), a column by
-:data:`MIGRATIONS`."""
+:data:`MIGRATIONS`; PostgreSQL's by ``server.dialect``'s schema and numbered migrations."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+from typing import TYPE_CHECKING
 
 from server.database import Database
+from server.dialect import POSTGRES_MIGRATIONS, POSTGRES_SCHEMA
 from server.tokens import token_hash
+
+if TYPE_CHECKING:
+    from server.postgres import PostgresDatabase
 
 log = logging.getLogger("selfish.server")
 
@@ -101,3 +106,22 @@ def create(db: Database) -> None:
             db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
         except sqlite3.IntegrityError as exc:  # two rows with one old token: the first has it
             log.error("player %r: its token cannot be hashed (%s); skipped", pid, exc)
+
+
+def create_postgres(db: PostgresDatabase) -> None:
+    """PostgreSQL's tables, and the migrations an older database of it lacks (its version is
+    kept in ``schema_version``), committed at once. Several nodes may start together: an
+    advisory lock lets one create while the others wait."""
+    db.setup("SELECT pg_advisory_lock(7777)")
+    try:
+        db.setup(POSTGRES_SCHEMA)
+        rows = db.read("SELECT version FROM schema_version")
+        version = int(rows[0][0]) if rows else 1
+        if not rows:
+            db.commit_now("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        for statement in POSTGRES_MIGRATIONS[version - 1 :]:
+            db.setup(statement)
+            version += 1
+            db.commit_now("UPDATE schema_version SET version = ?", (version,))
+    finally:
+        db.setup("SELECT pg_advisory_unlock(7777)")

@@ -23,11 +23,12 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from server.database import Connect, Database, connect
+from server.dialect import POSTGRES, SQLITE, is_postgres_url
 from server.records import (
     GAME_COLUMNS,
     CorruptRow,
@@ -42,42 +43,66 @@ from server.records import (
 from server.schema import create
 from server.tokens import is_hash, token_hash
 
+if TYPE_CHECKING:
+    from server.postgres import PostgresDatabase
+
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
 
-# A game over, as replays list it (see server.schema's replays): for everyone if public, else
-# for each player seated in it.
-_INDEX_REPLAY = (
-    "INSERT OR IGNORE INTO replays (viewer, game) SELECT '', id FROM games WHERE id = ? "
-    "AND coalesce(json_extract(settings, '$.public'), 1)",
-    "INSERT OR IGNORE INTO replays (viewer, game) SELECT json_extract(value, '$.player'), "
-    "games.id FROM games, json_each(games.seats) WHERE games.id = ? "
-    "AND NOT coalesce(json_extract(settings, '$.public'), 1) "
-    "AND json_type(value, '$.player') = 'text'",
-)
 _MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
 
-_INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)"
+_INSERT_DECISION = (
+    'INSERT INTO decisions (game, n, seat, choice, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
+)
+
+
+def _open_postgres(url: str) -> PostgresDatabase:
+    """The PostgreSQL database at ``url``, its schema created or migrated. Its driver is an
+    optional dependency (the ``postgres`` extra): without it, a ValueError says so."""
+    try:
+        from server.postgres import PostgresDatabase
+        from server.schema import create_postgres
+    except ImportError as exc:
+        raise ValueError(
+            f"the PostgreSQL store needs psycopg ({exc}): pip install 'selfish-tui[postgres]'"
+        ) from exc
+    db = PostgresDatabase(url)
+    create_postgres(db)
+    return db
 
 
 class Store:
-    """Players and games in one SQLite database file (``":memory:"``: kept nowhere).
+    """Players and games in one SQLite database file (``":memory:"``: kept nowhere), or in a
+    PostgreSQL database when ``path`` is a ``postgresql://`` URL (a cluster's nodes share it).
+    Any other URL is refused (ValueError): it would otherwise become a file of that name.
 
-    ``connect`` opens the connection (tests pass one that fails writes on demand).
+    ``connect`` opens a SQLite connection (tests pass one that fails writes on demand).
     """
 
     def __init__(
         self, path: str = ":memory:", synchronous: str = "NORMAL", connect: Connect = connect
     ) -> None:
         self.path = path
-        self._db = Database(path, synchronous, connect)
-        create(self._db)
-        (row,) = self._db.read(
-            "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
-            "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
-        )
-        self._next_game = int(row[0] or 0) + 1
+        self._db: Database | PostgresDatabase
+        if is_postgres_url(path):
+            self.dialect = POSTGRES
+            self._db = _open_postgres(path)
+            self._next_game = 0  # the database's sequence hands them out
+        else:
+            if "://" in path:
+                raise ValueError(
+                    f"cannot serve the database {path!r}: give a SQLite file or a "
+                    "postgresql://USER@HOST/DB URL"
+                )
+            self.dialect = SQLITE
+            self._db = Database(path, synchronous, connect)
+            create(self._db)
+            (row,) = self._db.read(
+                "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
+                "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
+            )
+            self._next_game = int(row[0] or 0) + 1
         # A choice is kept as the msgpack map it is on the wire (protocol.codec.pack's bytes),
         # packed by a Packer of this store's own: msgpack.packb makes one per call, which was
         # half of what appending a decision cost.
@@ -169,8 +194,11 @@ class Store:
         outage: a game is refused rather than played unrecorded."""
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
-        game = self._next_game
-        self._next_game += 1  # taken even if the write fails: an id is never handed out twice
+        if self.dialect.next_game is not None:
+            game = int(self._db.read(self.dialect.next_game)[0][0])
+        else:
+            game = self._next_game
+            self._next_game += 1  # taken even if the write fails: never handed out twice
         self._db.write(
             "INSERT INTO games (id, room, edition, names, seats, settings, seed, version_base, "
             "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
@@ -185,6 +213,7 @@ class Store:
                 version_base,
                 time.time(),
             ),
+            game,
         )
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
@@ -195,7 +224,7 @@ class Store:
     ) -> None:
         """Append decision number ``n`` (0-based); committed with the tick's other writes."""
         row = (game, n, seat, self._pack_choice(choice), by, time.time())
-        self._db.write_batched(_INSERT_DECISION, row)
+        self._db.write_batched(_INSERT_DECISION, row, game)
 
     def append_event(self, game: int, position: int, event: dict[str, Any]) -> None:
         """Record one of the server's own events (a timeout, away, bot line) of ``game``, said
@@ -203,21 +232,24 @@ class Store:
         self._db.write(
             "INSERT INTO server_events (game, position, event) VALUES (?, ?, ?)",
             (game, position, json.dumps(event)),
+            game,
         )
 
     def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
         """Record a change of seat occupants (a player left and a bot took over)."""
-        self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
+        self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game), game)
 
     def save_spectators(self, game: int, players: list[str]) -> None:
         """Record who watches ``game`` now (none: the row goes)."""
         if players:
             self._db.write(
-                "INSERT OR REPLACE INTO spectators (game, players) VALUES (?, ?)",
+                "INSERT INTO spectators (game, players) VALUES (?, ?) "
+                "ON CONFLICT (game) DO UPDATE SET players = excluded.players",
                 (game, json.dumps(players)),
+                game,
             )
         else:
-            self._db.write("DELETE FROM spectators WHERE game = ?", (game,))
+            self._db.write("DELETE FROM spectators WHERE game = ?", (game,), game)
 
     def spectators(self, game: int) -> list[str]:
         """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
@@ -233,14 +265,16 @@ class Store:
 
     def hold_chat(self, game: int, line: dict[str, Any]) -> None:
         """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
-        self._db.write("INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)))
+        self._db.write(
+            "INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)), game
+        )
 
     def held_chat(self, game: int) -> list[dict[str, Any]]:
         """The lines held for the players of ``game``, in the order said (a line that does
         not decode is left out)."""
         lines = []
         for (text,) in self._db.read(
-            "SELECT line FROM held_chat WHERE game = ? ORDER BY rowid", (game,)
+            f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}", (game,)
         ):
             try:
                 line = json.loads(text)
@@ -252,7 +286,7 @@ class Store:
 
     def release_chat(self, game: int) -> None:
         """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
-        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,))
+        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,), game)
 
     def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
         """Mark a game over (or abandoned). A game over becomes a replay: public ones for
@@ -260,10 +294,11 @@ class Store:
         self._db.write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
             (status, winner, turns, time.time(), game),
+            game,
         )
         if status == "over":
-            for statement in _INDEX_REPLAY:
-                self._db.write(statement, (game,))
+            for statement in self.dialect.index_replay:
+                self._db.write(statement, (game,), game)
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every game still being played, with its decisions, oldest first. A game that cannot
@@ -353,7 +388,9 @@ class Store:
                 raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
             game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
         for position, event in self._db.read(
-            "SELECT position, event FROM server_events WHERE game = ? ORDER BY rowid", (game.id,)
+            "SELECT position, event FROM server_events WHERE game = ? "
+            f"ORDER BY {self.dialect.order}",
+            (game.id,),
         ):
             game.events.append(event_from_row(game.id, position, event))
         return game
@@ -364,7 +401,7 @@ class Store:
         """Delete abandoned games (and their decisions) that ended before ``ended_before``;
         return how many."""
         old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
-        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old})", (ended_before,))
+        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old}) AS old", (ended_before,))
         if count:
             for table in ("decisions", "server_events", "held_chat"):
                 self._db.write(f"DELETE FROM {table} WHERE game IN ({old})", (ended_before,))
@@ -375,13 +412,7 @@ class Store:
 
     def stale_players(self, seen_before: float) -> list[str]:
         """Identities not seen since ``seen_before`` that hold no seat in an unfinished game."""
-        rows = self._db.read(
-            "SELECT id FROM players WHERE coalesce(seen, created) < ? AND id NOT IN ("
-            "SELECT json_extract(value, '$.player') FROM games, json_each(games.seats) "
-            "WHERE games.status = 'playing' AND json_valid(games.seats) "
-            "AND json_extract(value, '$.player') IS NOT NULL)",  # NOT IN with a NULL is empty
-            (seen_before,),
-        )
+        rows = self._db.read(self.dialect.stale_players, (seen_before,))
         return [str(row[0]) for row in rows]
 
     def delete_players(self, players: list[str]) -> None:

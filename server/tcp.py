@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
 from server.config import ServerConfig
+from server.database_lock import DatabaseLock, lock_database
 from server.lobby import Lobby
 from server.outbox import Outbox
 from server.outgoing import bye_message, error_message
@@ -51,6 +52,7 @@ class RunningServer:
     unidentified: dict[Session, None] = field(default_factory=dict)
     evicted: set[Session] = field(default_factory=set)  # closed to make room, not yet gone
     stopping: bool = False
+    lock: DatabaseLock | None = None
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: Outbox = field(init=False)
     _all_closed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
@@ -153,13 +155,23 @@ class RunningServer:
                 session.transport.abort()
             await self._all_gone(1.0)
         self.store.close()
+        if self.lock is not None:
+            self.lock.release()
         log.info("server stopped")
         self.stopped.set()
 
 
 async def start_server(config: ServerConfig) -> RunningServer:
-    """Open the store, resume unfinished games, and listen on ``config.host:config.port``."""
-    store = Store(config.db, config.db_synchronous)
+    """Open the store, resume unfinished games, and listen on ``config.host:config.port``.
+    Raises DatabaseBusy if another server holds the SQLite database, ValueError for a
+    database URL the store cannot serve."""
+    lock = lock_database(config.db)
+    try:
+        store = Store(config.db, config.db_synchronous)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
     lobby = Lobby(config, store)
     lobby.restore()
     running: RunningServer | None = None
@@ -178,9 +190,11 @@ async def start_server(config: ServerConfig) -> RunningServer:
     except OSError:
         lobby.shutdown()
         store.close()
+        if lock is not None:
+            lock.release()
         raise
     port = int(server.sockets[0].getsockname()[1])
-    running = RunningServer(config, lobby, store, server, port)
+    running = RunningServer(config, lobby, store, server, port, lock=lock)
     await server.start_serving()
     log.info(
         "listening on %s:%d (store %s, %d rooms resumed)",
