@@ -232,6 +232,16 @@ class Bye(Event):
 
 
 @dataclass(slots=True)
+class Moved(Event):
+    """``moved``: another node of the server's cluster runs ``room`` (unasked after hello: a
+    room we are seated in); connect to ``address`` (host:port) with our token and ask again.
+    :attr:`ClientConnection.moved` keeps the address for the caller's next connection."""
+
+    room: str
+    address: str
+
+
+@dataclass(slots=True)
 class ConnectionClosed(Event):
     """The stream ended (``receive_data(b"")``) without a ``bye``."""
 
@@ -262,6 +272,7 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
     "replays": (("games", (list,)), ("next", (int, _NULL))),
     "replay": (("game", (int,)), ("decisions", (list,))),
     "bye": (("reason", (str,)),),
+    "moved": (("address", (str,)), ("room", (str,))),
 }
 assert set(_FIELDS) == SERVER_TYPES
 #: Types that only ever come as a direct reply (never as a broadcast).
@@ -303,6 +314,8 @@ class ClientConnection:
         self.token = token
         self.player: str | None = None
         self.server: str | None = None
+        # where a ``moved`` sent us: the address the next connection should open (None: here)
+        self.moved: str | None = None
         self._frames = FrameDecoder(max_frame)
         self._bodies: deque[bytes] = deque()  # received, not yet turned into events
         self._broken: FrameError | None = None  # a bad frame after those bodies
@@ -519,6 +532,9 @@ class ClientConnection:
             return Bye(message, request, message["reason"], str(message.get("message", "")))
         if kind == "pong":
             return Pong(message, request)
+        if kind == "moved":
+            self.moved = message["address"]
+            return Moved(message, request, message["room"], message["address"])
         if kind == "rooms":
             return Rooms(message, request, message["rooms"])
         if kind == "replays":

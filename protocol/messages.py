@@ -60,6 +60,7 @@ SERVER_TYPES = frozenset(
         "replays",
         "replay",
         "bye",
+        "moved",
     }
 )
 

@@ -25,6 +25,9 @@ class Dialect:
     stale_players: str
     # The next game id, or None where the store counts them in memory (one process only).
     next_game: str | None
+    # Whether writes are fenced by room leases (server.leases): the store then knows the
+    # room of every game it writes.
+    fenced: bool
 
 
 SQLITE = Dialect(
@@ -45,6 +48,7 @@ SQLITE = Dialect(
         "AND json_extract(value, '$.player') IS NOT NULL)"  # NOT IN with a NULL is empty
     ),
     next_game=None,
+    fenced=False,
 )
 
 _PUBLIC = "coalesce((settings::jsonb ->> 'public')::boolean, true)"
@@ -66,10 +70,12 @@ POSTGRES = Dialect(
     ),
     # Every node of a cluster hands out game ids: one sequence for all.
     next_game="SELECT nextval('games_id_seq')",
+    fenced=True,
 )
 
 # PostgreSQL's tables: SQLite's (server.schema), with its types; JSON stays text, so the rows
-# read back are checked by server.records alike. ``leases`` serves the cluster (server.leases).
+# read back are checked by server.records alike. ``leases`` and ``cluster_rooms`` serve the
+# cluster (server.leases, server.cluster).
 POSTGRES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
@@ -131,10 +137,13 @@ CREATE TABLE IF NOT EXISTS leases (  -- which node runs a room, until when, unde
     node TEXT NOT NULL,
     address TEXT NOT NULL,        -- host:port its clients are sent to (moved)
     epoch BIGINT NOT NULL,        -- raised by every takeover: fences the node before
-    game BIGINT,                  -- the room's unfinished game, restored by a takeover
     expires TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX IF NOT EXISTS leases_node ON leases(node);
+CREATE TABLE IF NOT EXISTS cluster_rooms (  -- every node's public rooms, as list_rooms sends them
+    room TEXT PRIMARY KEY REFERENCES leases(room) ON DELETE CASCADE,
+    listing BYTEA NOT NULL        -- the room's entry, packed (server.room_list)
+);
 """
 
 # Migrations of PostgreSQL's schema: each brings version n to n + 1 (none yet beyond the first

@@ -37,8 +37,9 @@ from protocol.messages import (
 )
 from server.addresses import address_group
 from server.engine import CATALOGUE, Edition, check_variants
+from server.outgoing import RoomElsewhere
 from server.players import Connection, Message, Player
-from server.room import Room, Status
+from server.room import Room
 from server.room_list import rooms_frame
 from server.wire import encode
 
@@ -94,15 +95,26 @@ def _ok(conn: Connection, req: Request) -> Callable[[], None]:
     return lambda: conn.send(reply("ok", req.id))
 
 
+def _elsewhere(lobby: Lobby, code: str) -> None:
+    """Raise RoomElsewhere (a ``moved`` reply) if another node of the cluster runs ``code``."""
+    if lobby.cluster is not None:
+        address = lobby.cluster.elsewhere(code)
+        if address is not None:
+            raise RoomElsewhere(code, address)
+
+
 def _room(lobby: Lobby, code: str) -> Room:
     room = lobby.rooms.get(code)
     if room is None:
+        _elsewhere(lobby, code)
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
     return room
 
 
 def _member(lobby: Lobby, code: str, player: Player) -> Room:
     room = lobby.rooms.get(code)
+    if room is None:
+        _elsewhere(lobby, code)  # the room is there, and so is the player's seat
     if room is None or player.id not in room.members:
         # The same answer as for a missing room: otherwise probing codes finds every room.
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
@@ -139,9 +151,9 @@ def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
 @handles(ListRooms)
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
     """The public rooms that are not over (server.room_list: each entry packed once)."""
-    entries = (
-        r.packed_summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER
-    )
+    entries = [room.packed_summary() for _, room in lobby.listed_rooms()]
+    if lobby.cluster is not None:  # and those of the other nodes (server.cluster)
+        entries.extend(lobby.cluster.remote)
     conn.send_frame(rooms_frame(entries, req.id))
 
 

@@ -13,6 +13,8 @@ import logging
 import secrets
 import string
 from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
@@ -30,17 +32,20 @@ from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.handlers import HANDLERS, WRITES, joined
 from server.memory import release_free_memory
-from server.outgoing import bye_message
+from server.outgoing import bye_message, moved_message
 from server.players import Connection, Message, Player, new_player_id
 from server.presence import PresenceBroadcasts
 from server.ratelimit import Limits
 from server.restore import restore_room
 from server.retention import Retention
-from server.room import Room
+from server.room import Room, Status
 from server.scheduler import Handle, Scheduler
-from server.store import Store
+from server.store import Store, StoredGame
 from server.tokens import new_token, token_hash
 from server.vacancy import Vacancy
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
 
 __all__ = ["Connection", "Lobby", "Player", "server_version"]
 
@@ -85,6 +90,8 @@ class Lobby:
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self.version = server_version(config.announce_version)
+        # This node's part in a cluster (server.cluster), set before restore(); None alone.
+        self.cluster: Cluster | None = None
         skeleton("")  # reads Unicode's confusables now, not in the first hello (0.1 s)
 
     # ------------------------------------------------------------------ Hub (for rooms)
@@ -130,6 +137,8 @@ class Lobby:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             log.info("room %s closed", room.code)
+            if self.cluster is not None:
+                self.cluster.closed(room)
         self.vacancy.forget(room)
         self.presence.forget(room)
         address = self._created_from.pop(room, None)
@@ -143,8 +152,38 @@ class Lobby:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def listed_rooms(self) -> Iterator[tuple[str, Room]]:
+        """The rooms list_rooms shows: public ones whose game is not over."""
+        for code, room in self.rooms.items():
+            if room.public and room.status != Status.OVER:
+                yield code, room
+
+    def known(self, player: tuple[str, str, str] | None) -> Player | None:
+        """The Player of a stored (id, token hash, name), made known to this lobby (in a
+        cluster, players made on other nodes are learnt when first needed)."""
+        if player is None:
+            return None
+        pid, token, name = player
+        known = self.players.get(pid)
+        if known is None:
+            known = self.players[pid] = Player(pid, token, name)
+            self.by_token[token] = known
+        return known
+
+    def drop_room(self, room: Room) -> None:
+        """Another node runs ``room`` now (its lease was lost): stop it here without writing
+        anything more, and cut its connected members off, dropping what they were about to
+        be sent; they reconnect and are sent on (server.cluster)."""
+        for pid in list(room.members):
+            conn = self.connection(pid)
+            if conn is not None:
+                conn.cut()
+        room.close(abandon=False)
+        self.room_closed(room)
+
     def restore(self) -> None:
-        """Load identities and resume every unfinished stored game (call inside the loop)."""
+        """Load identities and resume every unfinished stored game (call inside the loop); in
+        a cluster, only those whose room no other node runs."""
         for pid, token, name in self.store.players():
             player = Player(pid, token, name)
             self.players[pid] = player
@@ -158,32 +197,42 @@ class Lobby:
                 log.warning("game %d: room %s has a later game; abandoned", stored.id, stored.room)
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
-            try:
-                room = restore_room(self, stored)
-            except Exception:
-                log.exception("game %d could not be replayed; marking it abandoned", stored.id)
-                self.store.finish_game(stored.id, "abandoned", None, 0)
-                continue
-            if room.code in self.rooms:
-                room.code = self.new_code(room.public)
-            creator = stored.settings.get("creator")
-            # Quotas survive restarts: the resumed room still counts for its creator.
-            self.add_room(room, creator if isinstance(creator, str) and creator else None)
-            for pid in room.members:
-                if pid in self.players:
-                    self.players[pid].rooms.append(room.code)
-            room.resume()
-            self.vacancy.watch(room)  # nobody is connected yet
-            log.info(
-                "room %s: game %d resumed after %d decisions",
-                room.code,
-                stored.id,
-                len(stored.decisions),
-            )
+            if self.cluster is not None and not self.cluster.take(stored.room):
+                continue  # another node runs it
+            self.resume_stored(stored)
 
         self.retention.sweep()
         self._swept = self.scheduler.time()
         self._maintain_later()
+
+    def resume_stored(self, stored: StoredGame) -> None:
+        """Open the room of an unfinished stored game and resume it (a restart, a takeover);
+        a game that does not replay is marked abandoned."""
+        try:
+            room = restore_room(self, stored)
+        except Exception:
+            log.exception("game %d could not be replayed; marking it abandoned", stored.id)
+            self.store.finish_game(stored.id, "abandoned", None, 0)
+            return
+        if room.code in self.rooms:
+            room.code = self.new_code(room.public)
+        creator = stored.settings.get("creator")
+        # Quotas survive restarts: the resumed room still counts for its creator.
+        self.add_room(room, creator if isinstance(creator, str) and creator else None)
+        for pid in room.members:
+            player = self.players.get(pid)
+            if player is None and self.cluster is not None:
+                player = self.known(self.store.player_by_id(pid))
+            if player is not None:
+                player.rooms.append(room.code)
+        room.resume()
+        self.vacancy.watch(room)  # nobody is connected yet
+        log.info(
+            "room %s: game %d resumed after %d decisions",
+            room.code,
+            stored.id,
+            len(stored.decisions),
+        )
 
     def _maintain_later(self) -> None:
         when = self.scheduler.time() + self.config.store_retry
@@ -226,7 +275,7 @@ class Lobby:
         length = ROOM_CODE_LENGTH if public else PRIVATE_ROOM_CODE_LENGTH
         while True:
             code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(length))
-            if code not in self.rooms:
+            if code not in self.rooms and (self.cluster is None or self.cluster.take(code)):
                 return code
 
     # ------------------------------------------------------------------ connections
@@ -246,6 +295,10 @@ class Lobby:
             logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
         )
         conn.send(welcome(player.id, token, self.version, req.id))
+        if self.cluster is not None:
+            elsewhere = self.cluster.seated_elsewhere(player.id)
+            if elsewhere is not None:
+                conn.send(moved_message(elsewhere[1], elsewhere[0]))
         for code in list(player.rooms):
             room = self.rooms.get(code)
             if room is None:
@@ -263,6 +316,8 @@ class Lobby:
         """The player ``token`` names; its old connection, if any, is told it was replaced."""
         hashed = token_hash(token)
         player = self.by_token.get(hashed)
+        if player is None and self.cluster is not None:  # made on another node
+            player = self.known(self.store.player_by_token(hashed))
         if player is not None and self.store.token_of(player.id) != hashed:
             # revoked by the operator (selfish-server admin revoke) while the server ran
             del self.by_token[hashed]

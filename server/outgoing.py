@@ -133,6 +133,28 @@ def bye_message(reason: str, message: str) -> Message:
     return {"type": "bye", "reason": reason, "message": message}
 
 
+def moved_message(address: str, room: str, request: int | None = None) -> Message:
+    """The ``moved`` message: ``room`` is run by the node at ``address`` (host:port) of the
+    same cluster; the client connects there and asks again."""
+    message: Message = {"type": "moved", "address": address, "room": room}
+    if request is not None:
+        message["id"] = request
+    return message
+
+
+class RoomElsewhere(ProtocolError):
+    """A request for a room another node of the cluster runs: answered ``moved``."""
+
+    def __init__(self, room: str, address: str) -> None:
+        super().__init__(ErrorCode.NO_SUCH_ROOM, f"room {room} is run by {address}")
+        self.room = room
+        self.address = address
+
+    def to_wire(self, request_id: int | None = None) -> dict[str, object]:
+        """The ``moved`` reply instead of an ``error``."""
+        return moved_message(self.address, self.room, request_id)
+
+
 def error_message(error: ProtocolError, request: int | None = None) -> Message:
     """The ``error`` message of a refused request (or of a bad frame)."""
     return error.to_wire(request)

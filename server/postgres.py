@@ -5,11 +5,19 @@ The store speaks SQLite's ``?`` placeholders; they become psycopg's ``%s`` here,
 statements serves both engines wherever their SQL agrees (``server.dialect`` holds the rest).
 
 Fencing (``server.leases``): every write may name the game it belongs to. Before a transaction
-commits, :attr:`PostgresDatabase.fence` checks, inside that transaction, that this node still
-holds the lease of every game written in it (the lease rows are locked ``FOR SHARE``, so a node
-taking one over waits for this commit, or this check sees its new epoch). The writes of a game
-whose lease was lost are dropped, the rest commit, and :attr:`PostgresDatabase.on_lost` hears
-which games were lost: nothing of theirs is ever written beside the new owner's.
+runs its batched decisions and commits, :attr:`PostgresDatabase.fence` checks, inside that
+transaction, that this node still holds the lease of every game written in it (the lease rows
+are locked ``FOR SHARE``, so a node taking one over waits for this commit, or this check sees
+its new epoch). The writes of a game whose lease was lost are dropped, the rest commit, and
+:attr:`PostgresDatabase.on_lost` hears which games were lost (the server drops their rooms and
+cuts their members off before the tick's output goes out): nothing of theirs is ever written
+beside the new owner's, nor seen by anyone.
+
+With a fence, an outage does not keep a game's writes for later as it does without one: the
+games written in a transaction that fails are reported lost alike (their rooms are dropped, and
+restored from what the database holds by whichever node takes their lease next), so that no
+player ever sees a decision the database may not get. Writes of no game (players) wait in the
+backlog as without a fence.
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ class PostgresDatabase:
         self._journal: list[Tagged] = []
         self.backlog: list[Tagged] = []
         self.failed: str | None = None
+        self._lost: set[int] = set()  # fenced games whose writes failed, reported by commit()
         self._sql: dict[str, str] = {}
 
     def _connect(self) -> psycopg.Connection[Any]:
@@ -101,14 +110,14 @@ class PostgresDatabase:
         """Run one write statement in the open transaction; during an outage it waits in the
         backlog instead. ``game``: the game the write belongs to (fencing)."""
         if self.failed is not None:
-            self.backlog.append((sql, [params], game))
+            self._keep((sql, [params], game))
             return
         try:
             self._db.execute(self._translated(sql), params)
         except psycopg.Error as exc:
             self._failure(exc)
             self._to_backlog()
-            self.backlog.append((sql, [params], game))
+            self._keep((sql, [params], game))
             return
         self._journal.append((sql, [params], game))
         self._written()
@@ -134,40 +143,59 @@ class PostgresDatabase:
 
     def commit(self) -> None:
         """Fence, then commit the open transaction, if any. The writes of games whose lease is
-        lost are dropped (see the module docstring); a failed commit starts an outage."""
-        if not self._dirty and not self._journal:
-            return
-        self._dirty = False
-        try:
-            self._run_batched()
-            lost = self._fenced()
-            if lost:
-                self._drop(lost)
-            self._db.commit()
-        except psycopg.Error as exc:
-            self._failure(exc)
-            self._to_backlog()
-            return
-        self._journal = []
+        lost are dropped; a failed commit starts an outage (see the module docstring). Either
+        way :attr:`on_lost` then hears of the games lost."""
+        if self._dirty or self._journal:
+            self._dirty = False
+            try:
+                lost = self._fenced()
+                while lost:  # a rollback lets the lease rows go: fence the rest again
+                    self._drop(lost)
+                    self._lost |= lost
+                    lost = self._fenced()
+                self._run_batched()
+                self._db.commit()
+            except psycopg.Error as exc:
+                self._failure(exc)
+                self._to_backlog()
+            else:
+                self._journal = []
+        lost, self._lost = self._lost, set()
         if lost and self.on_lost is not None:
             self.on_lost(lost)
 
-    def _fenced(self, journal: list[Tagged] | None = None) -> set[int]:
+    def _games(self) -> set[int]:
+        """The games written in the open transaction (run or batched)."""
+        games = {game for _, _, game in self._journal}
+        games.update(game for rows in self._batched.values() for _, game in rows)
+        games.discard(None)
+        return games  # type: ignore[return-value]
+
+    def _fenced(self) -> set[int]:
         """The games of the transaction whose lease this node no longer holds."""
-        if self.fence is None:
-            return set()
-        games = {game for _, _, game in journal or self._journal if game is not None}
-        return self.fence(self._db, games) if games else set()
+        games = self._games() if self.fence is not None else set()
+        return self.fence(self._db, games) if self.fence is not None and games else set()
 
     def _drop(self, lost: set[int]) -> None:
         """Roll back and run the transaction again without the writes of ``lost`` games."""
         kept = [(sql, rows, game) for sql, rows, game in self._journal if game not in lost]
+        self._batched = {
+            sql: [(row, game) for row, game in rows if game not in lost]
+            for sql, rows in self._batched.items()
+        }
         self._db.rollback()
         self._journal = []
         for sql, rows, game in kept:
             self._db.cursor().executemany(self._translated(sql), rows)
             self._journal.append((sql, rows, game))
         log.warning("lost the lease of games %s: their last writes are dropped", sorted(lost))
+
+    def _keep(self, write: Tagged) -> None:
+        """A write that cannot be run now: for later, or, fenced and of a game, lost."""
+        if self.fence is not None and write[2] is not None:
+            self._lost.add(write[2])
+        else:
+            self.backlog.append(write)
 
     def commit_now(self, sql: str, params: Row = ()) -> int:
         """Run one write and commit it at once, outside the group commit; returns the number
@@ -177,27 +205,22 @@ class PostgresDatabase:
         return int(cursor.rowcount)
 
     def retry(self) -> bool:
-        """Replay the backlog (fenced like any commit) and commit; True once the database
-        takes writes again."""
+        """Replay the backlog and commit; True once the database takes writes again."""
         if self.failed is None:
             return True
         try:
             if self._db.closed or self._db.broken:
                 self._db = self._connect()
-            lost = self._fenced(self.backlog)
-            kept = [write for write in self.backlog if write[2] not in lost]
-            for sql, rows, _ in kept:
+            for sql, rows, _ in self.backlog:
                 self._db.cursor().executemany(self._translated(sql), rows)
             self._db.commit()
-        except psycopg.Error as exc:
+        except (psycopg.Error, ConnectionError) as exc:
             self.failed = str(exc) or type(exc).__name__
             self._rollback()
             return False
-        log.warning("database is writable again: %d delayed writes saved", len(kept))
+        log.warning("database is writable again: %d delayed writes saved", len(self.backlog))
         self.backlog = []
         self.failed = None
-        if lost and self.on_lost is not None:
-            self.on_lost(lost)
         return True
 
     def close(self) -> None:
@@ -237,9 +260,11 @@ class PostgresDatabase:
         self.failed = str(exc) or type(exc).__name__
 
     def _to_backlog(self) -> None:
-        self.backlog.extend(self._journal)
+        for write in self._journal:
+            self._keep(write)
         for sql, tagged in self._batched.items():
-            self.backlog.extend((sql, [row], game) for row, game in tagged)
+            for row, game in tagged:
+                self._keep((sql, [row], game))
         self._journal, self._batched, self._dirty = [], {}, False
         self._rollback()
 

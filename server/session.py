@@ -275,6 +275,12 @@ class Session(asyncio.Protocol):
         self.outbox.flush()  # commit and write what is queued, this frame included, first
         self._close()
 
+    def cut(self) -> None:
+        """Drop the queued frames and close the connection now (the client reconnects)."""
+        self._out = []
+        self.closing = True
+        self.transport.abort()
+
     def _close(self) -> None:
         self.closing = True
         transport = self.transport

@@ -44,7 +44,7 @@ from server.schema import create
 from server.tokens import is_hash, token_hash
 
 if TYPE_CHECKING:
-    from server.postgres import PostgresDatabase
+    from server.postgres import Fence, PostgresDatabase
 
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
@@ -84,6 +84,9 @@ class Store:
         self, path: str = ":memory:", synchronous: str = "NORMAL", connect: Connect = connect
     ) -> None:
         self.path = path
+        # game id -> room code of the games this node writes, where leases fence the writes
+        # (server.leases: the entries go with the room's lease)
+        self.game_rooms: dict[int, str] = {}
         self._db: Database | PostgresDatabase
         if is_postgres_url(path):
             self.dialect = POSTGRES
@@ -119,6 +122,14 @@ class Store:
     @on_write.setter
     def on_write(self, callback: Callable[[], None] | None) -> None:
         self._db.on_write = callback
+
+    def fence(self, fence: Fence, on_lost: Callable[[set[int]], None]) -> None:
+        """Check every commit against room leases (server.postgres: PostgreSQL only): the
+        writes of games ``fence`` says are lost are dropped, and ``on_lost`` hears of them."""
+        if isinstance(self._db, Database):
+            raise ValueError("only a PostgreSQL store is shared by a cluster")
+        self._db.fence = fence
+        self._db.on_lost = on_lost
 
     @property
     def writable(self) -> bool:
@@ -165,6 +176,25 @@ class Store:
                 log.error("%s; skipped", exc)
         return players
 
+    def player_by_token(self, hashed: str) -> tuple[str, str, str] | None:
+        """(id, token hash, name) of the player whose token hashes to ``hashed`` (a cluster's
+        nodes learn the players made on the others this way), or None."""
+        rows = self._db.read("SELECT id, token, name FROM players WHERE token = ?", (hashed,))
+        try:
+            return player_from_row(rows[0]) if rows else None
+        except CorruptRow as exc:
+            log.error("%s; skipped", exc)
+            return None
+
+    def player_by_id(self, player: str) -> tuple[str, str, str] | None:
+        """(id, token hash, name) of ``player``, or None."""
+        rows = self._db.read("SELECT id, token, name FROM players WHERE id = ?", (player,))
+        try:
+            return player_from_row(rows[0]) if rows else None
+        except CorruptRow as exc:
+            log.error("%s; skipped", exc)
+            return None
+
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
         rows = self._db.read("SELECT token FROM players WHERE id = ?", (player,))
@@ -199,6 +229,8 @@ class Store:
         else:
             game = self._next_game
             self._next_game += 1  # taken even if the write fails: never handed out twice
+        if self.dialect.fenced:
+            self.game_rooms[game] = room
         self._db.write(
             "INSERT INTO games (id, room, edition, names, seats, settings, seed, version_base, "
             "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
@@ -377,7 +409,10 @@ class Store:
             return None
 
     def _with_decisions(self, game: StoredGame) -> StoredGame:
-        """``game`` with its decisions and the server's own events; raises CorruptRow."""
+        """``game`` with its decisions and the server's own events; raises CorruptRow. An
+        unfinished game read back is one this node may resume: its room is noted (fencing)."""
+        if self.dialect.fenced and game.status == "playing":
+            self.game_rooms[game.id] = game.room
         self._db.flush_batched()  # this tick's decisions belong to the game too
         for n, (seat, blob) in enumerate(
             self._db.read(

@@ -21,8 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -33,6 +35,9 @@ from server.outbox import Outbox
 from server.outgoing import bye_message, error_message
 from server.session import Session
 from server.store import Store
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
 
 log = logging.getLogger("selfish.server")
 
@@ -53,6 +58,7 @@ class RunningServer:
     evicted: set[Session] = field(default_factory=set)  # closed to make room, not yet gone
     stopping: bool = False
     lock: DatabaseLock | None = None
+    cluster: Cluster | None = None
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: Outbox = field(init=False)
     _all_closed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
@@ -155,10 +161,20 @@ class RunningServer:
                 session.transport.abort()
             await self._all_gone(1.0)
         self.store.close()
+        if self.cluster is not None:
+            self.cluster.stop()
         if self.lock is not None:
             self.lock.release()
         log.info("server stopped")
         self.stopped.set()
+
+
+def node_address(host: str, port: int) -> str:
+    """How the other nodes of a cluster name this one to its clients: ``host:port``, with this
+    machine's name for a wildcard host (IPv6 in brackets)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 async def start_server(config: ServerConfig) -> RunningServer:
@@ -173,7 +189,6 @@ async def start_server(config: ServerConfig) -> RunningServer:
             lock.release()
         raise
     lobby = Lobby(config, store)
-    lobby.restore()
     running: RunningServer | None = None
 
     def new_session() -> Session:
@@ -188,13 +203,31 @@ async def start_server(config: ServerConfig) -> RunningServer:
             new_session, config.host, config.port, backlog=backlog, start_serving=False
         )
     except OSError:
-        lobby.shutdown()
         store.close()
         if lock is not None:
             lock.release()
         raise
     port = int(server.sockets[0].getsockname()[1])
-    running = RunningServer(config, lobby, store, server, port, lock=lock)
+    try:
+        # In a cluster the node takes its rooms' leases before resuming them: bound first,
+        # so that its address (what the others send its clients to) is known.
+        cluster = None
+        if store.dialect.fenced:  # PostgreSQL: every node is part of a cluster, if of one
+            from server.cluster import Cluster
+
+            address = config.node_address or node_address(config.host, port)
+            cluster = lobby.cluster = Cluster(lobby, config.db, address, config.lease_seconds)
+        lobby.restore()
+    except BaseException:
+        server.close()
+        lobby.shutdown()
+        store.close()
+        if lock is not None:
+            lock.release()
+        raise
+    running = RunningServer(config, lobby, store, server, port, lock=lock, cluster=cluster)
+    if cluster is not None:
+        cluster.start()
     await server.start_serving()
     log.info(
         "listening on %s:%d (store %s, %d rooms resumed)",
