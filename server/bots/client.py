@@ -262,7 +262,9 @@ class HeadlessBot:
             # The room is run by another node of the cluster: go there with our token. Asked
             # (a join) the request is made again there; unasked (after hello), that node
             # hands our seat back.
-            self.host, self.port = parse_address(event.address)
+            here, there = (self.host, self.port), parse_address(event.address)
+            self.others = tuple(dict.fromkeys(a for a in (*self.others, here) if a != there))
+            self.host, self.port = there
             self.room = event.room
             self._moved = True
             self._rejoin = request is not None
