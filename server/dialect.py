@@ -137,9 +137,18 @@ CREATE TABLE IF NOT EXISTS leases (  -- which node runs a room, until when, unde
     node TEXT NOT NULL,
     address TEXT NOT NULL,        -- host:port its clients are sent to (moved)
     epoch BIGINT NOT NULL,        -- raised by every takeover: fences the node before
+    creator TEXT,                 -- the address group that created the room (its quota)
     expires TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX IF NOT EXISTS leases_node ON leases(node);
+CREATE INDEX IF NOT EXISTS leases_creator ON leases(creator);
+CREATE TABLE IF NOT EXISTS address_buckets (  -- per-address rate limits of the whole cluster
+    address TEXT NOT NULL,
+    kind TEXT NOT NULL,           -- what is limited: new_players, rooms
+    tokens DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL, -- the database's clock (epoch seconds) at the last take
+    PRIMARY KEY (address, kind)
+);
 CREATE TABLE IF NOT EXISTS cluster_rooms (  -- every node's public rooms, as list_rooms sends them
     room TEXT PRIMARY KEY REFERENCES leases(room) ON DELETE CASCADE,
     listing BYTEA NOT NULL        -- the room's entry, packed (server.room_list)

@@ -162,11 +162,15 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
     """A new room with the player as its host, within the server's and the address's quotas."""
     config = lobby.config
     _check_room_quota(lobby, player)
-    if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
+    if (
+        not lobby.limits.rooms.allow(conn.address)
+        or not lobby.limits.rooms.allow(player.id)
+        or not lobby.allow_room(conn.address)
+    ):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "you are creating rooms too fast; wait a little"
         )
-    opened = lobby.rooms_by_address[conn.address]
+    opened = lobby.rooms_created_from(conn.address)
     if opened >= config.max_rooms_per_address:
         raise ProtocolError(
             ErrorCode.TOO_MANY_ROOMS,

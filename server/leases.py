@@ -75,6 +75,34 @@ class Leases:
         kept = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
         return set(self.held) - kept
 
+    def created_from(self, room: str, address: str) -> None:
+        """Note the address group that created ``room`` (``max_rooms_per_address`` counts
+        the open rooms of every node)."""
+        self._db.execute(
+            "UPDATE leases SET creator = %s WHERE room = %s AND node = %s",
+            (address, room, self.node),
+        )
+
+    def rooms_from(self, address: str) -> int:
+        """Open rooms of the whole cluster created from ``address``."""
+        row = self._db.execute(
+            "SELECT count(*) FROM leases WHERE creator = %s AND expires > now()", (address,)
+        ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def allow(self, kind: str, address: str, rate: float, burst: int) -> bool:
+        """Take one token from the cluster's bucket of ``kind`` for ``address`` (``burst``
+        tokens, refilled at ``rate`` a second, on the database's clock); False if empty."""
+        row = self._db.execute(
+            "INSERT INTO address_buckets AS b (address, kind, tokens, at) "
+            "VALUES (%s, %s, %s - 1, extract(epoch FROM clock_timestamp())) "
+            "ON CONFLICT (address, kind) DO UPDATE SET "
+            "tokens = least(%s, b.tokens + (excluded.at - b.at) * %s) - 1, at = excluded.at "
+            "WHERE least(%s, b.tokens + (excluded.at - b.at) * %s) >= 1 RETURNING tokens",
+            (address, kind, float(burst), float(burst), rate, float(burst), rate),
+        ).fetchone()
+        return row is not None
+
     def release(self, room: str) -> None:
         """Let the lease of a closed room go (nothing if it was lost already)."""
         epoch = self.held.pop(room, None)
@@ -128,7 +156,11 @@ class Leases:
 
     def orphans(self) -> list[tuple[str, int]]:
         """(room, game) of every room whose lease expired with a game unfinished: what a
-        takeover restores. Expired leases of rooms without one are deleted."""
+        takeover restores. Expired leases of rooms without one are deleted, and so are the
+        address buckets unused for an hour (full again long since)."""
+        self._db.execute(
+            "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600"
+        )
         self._db.execute(
             "DELETE FROM leases WHERE expires < now() AND NOT EXISTS (SELECT 1 FROM games "
             "WHERE games.room = leases.room AND games.status = 'playing')"

@@ -131,6 +131,8 @@ class Lobby:
             room.creator = creator
             self._created_from[room] = creator
             self.rooms_by_address[creator] += 1
+            if self.cluster is not None:
+                self.cluster.leases.created_from(room.code, creator)
 
     def room_closed(self, room: Room) -> None:
         """Forget a closed room."""
@@ -340,7 +342,10 @@ class Lobby:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
             )
-        if not self.limits.new_players.allow(address_group(conn.address, self.config.ipv6_prefix)):
+        group = address_group(conn.address, self.config.ipv6_prefix)
+        if not self.limits.new_players.allow(group) or not self._cluster_allows(
+            "new_players", group, self.config.new_players_per_second, self.config.new_players_burst
+        ):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 "too many new players from your address: wait, or send hello "
@@ -351,6 +356,21 @@ class Lobby:
         self.players[player.id] = player
         self.by_token[player.token] = player
         return player, token
+
+    def _cluster_allows(self, kind: str, group: str, rate: float, burst: int) -> bool:
+        """The cluster's bucket of ``kind`` for ``group`` (always True on a server alone)."""
+        return self.cluster is None or self.cluster.leases.allow(kind, group, rate, burst)
+
+    def rooms_created_from(self, group: str) -> int:
+        """Open rooms created from ``group``: on every node of a cluster."""
+        if self.cluster is not None:
+            return self.cluster.leases.rooms_from(group)
+        return self.rooms_by_address[group]
+
+    def allow_room(self, group: str) -> bool:
+        """Whether ``group`` may create a room now, by the cluster's bucket too."""
+        config = self.config
+        return self._cluster_allows("rooms", group, config.rooms_per_second, config.rooms_burst)
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""

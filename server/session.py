@@ -289,7 +289,11 @@ class Session(asyncio.Protocol):
         # sending (a trickler, a flooder) would lose the error that says why it was cut off. The
         # client's own close (eof_received) then ends the connection, or the grace timer does.
         if transport.can_write_eof():
-            transport.write_eof()
+            try:
+                transport.write_eof()
+            except OSError:  # the peer is gone already (its reset not yet read): nothing to say
+                transport.abort()
+                return
         else:
             transport.close()  # connection_lost follows once the output is written
         if self._timer is not None:

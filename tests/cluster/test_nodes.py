@@ -11,6 +11,7 @@ from server.config import ServerConfig
 from server.leases import Leases
 from server.store import Store
 from server.tcp import RunningServer, start_server
+from tests.protocol.test_protocol_doc import examples, section
 from tests.server.conftest import FAST, Client
 
 
@@ -48,6 +49,8 @@ async def test_a_room_of_one_node_is_listed_and_joined_through_the_other(
         moved = await bob.request({"type": "join_room", "room": code})
         assert moved["type"] == "moved" and moved["room"] == code
         assert moved["address"].endswith(f":{a.port}")
+        (documented,) = [m for m in examples(section(5)) if m["type"] == "moved"]
+        assert sorted(documented) == sorted(moved)  # PROTOCOL.md's example has its shape
         # Bob's identity, made on b, is known on a: he resumes it there.
         again = await _client(a.port, "Bob", bob.token)
         clients.append(again)
@@ -116,3 +119,62 @@ def test_a_node_that_lost_its_lease_writes_nothing_more_of_that_room(postgres_ur
         leases.close()
     old.close()
     new.close()
+
+
+async def test_per_address_quotas_count_every_node(postgres_url: str) -> None:
+    quotas = {"max_rooms_per_address": 1, "new_players_burst": 2, "new_players_per_second": 1e-3}
+    a, b = await _node(postgres_url, **quotas), await _node(postgres_url, **quotas)
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(a.port, "Ann"), await _client(b.port, "Bob")
+        clients += [ann, bob]
+        create = {"type": "create_room", "edition": "space", "seats": 2}
+        assert (await ann.request(create))["type"] == "joined"
+        assert await bob.error(create) == "too_many_rooms"  # one open room per address, in all
+        third = await Client.connect(a.port)
+        clients.append(third)
+        refused = await third.request({"type": "hello", "protocol": 1, "name": "Cy"})
+        assert refused["code"] == "rate_limited"  # two new identities per address, in all
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_the_terminal_clients_worker_follows_moved_without_saying_so(
+    postgres_url: str,
+) -> None:
+    """The worker the TUI runs (and so the SSH and browser front doors, which run the TUI on
+    the server) reaches a room of another node: connected to b, it joins a's room."""
+    from protocol.messages import JoinRoom
+    from selfish_tui.client import NetworkClient
+    from selfish_tui.messages import ConnectionLost, ServerMessage, Welcomed
+
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    ann = await _client(a.port, "Ann")
+    posted: list[object] = []
+    worker = NetworkClient(posted.append, "127.0.0.1", b.port, "Bob")
+    running = asyncio.create_task(worker.run())
+    try:
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        for _ in range(100):
+            if any(isinstance(m, Welcomed) for m in posted):
+                break
+            await asyncio.sleep(0.05)
+        worker.send(JoinRoom(room=code))
+        for _ in range(100):
+            if any(isinstance(m, ServerMessage) and m.data["type"] == "joined" for m in posted):
+                break
+            await asyncio.sleep(0.05)
+        joined = [m.data for m in posted if isinstance(m, ServerMessage)]
+        assert any(d["type"] == "joined" and d["room"] == code and d["seat"] == 1 for d in joined)
+        assert worker.port == a.port
+        assert not any(isinstance(m, ConnectionLost) for m in posted)  # nothing said
+        assert not any(isinstance(m, ServerMessage) and m.data["type"] == "moved" for m in posted)
+    finally:
+        await worker.stop()
+        running.cancel()
+        await a.stop()
+        await b.stop()
+        await ann.close()
