@@ -18,11 +18,12 @@ state that gives it a choice), in its own processes.
    affinity would spread them), all on PostgreSQL. A count is held while act->state p99 (both
    nodes' round trips pooled) stays at or under ``--p99`` ms (50) with no error. Printed: the
    largest count each held, and their ratio.
-3. **Failover**: ``--failover-clients`` bots (2-seat tables, act every ``--think`` ms, knowing
-   both nodes' addresses) play on node A; A is killed with SIGKILL mid-game. Printed: seconds
-   from the kill until every affected game accepted a decision again (a bot saw a newer
-   state), decisions lost (a bot's state after the failover older than one it saw before, and
-   gaps in the stored decisions), clients that failed to come back.
+3. **Failover**: ``--failover-clients`` bots (2-seat tables, acting ``--failover-think`` ms
+   after their state, knowing both nodes' addresses) play on node A; A is killed with SIGKILL
+   mid-game. Printed: seconds from the kill until every affected game accepted a decision
+   again (a bot saw a newer state), decisions lost (a bot's state after the failover older
+   than one it saw before, and gaps in the stored decisions), clients that were not back
+   within a minute.
 
 Nodes, PostgreSQL and the load generator share this machine's cores: where the cores are the
 limit (a 2-core machine), two nodes cannot do twice the work of one, and the counts held say
@@ -291,11 +292,19 @@ async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[st
             await asyncio.sleep(0.1)
         killed = time.monotonic()
         a.proc.send_signal(signal.SIGKILL)
-        outcomes = await asyncio.gather(*runs, return_exceptions=True)
+        # Until every bot is back (a state after the kill) and every game went on (a newer
+        # state than any seen before it), or a minute passed; the games need not end.
+        while time.monotonic() - killed < 60 and not all(
+            _went_on(host, guest, killed) for host, guest in tables
+        ):
+            await asyncio.sleep(0.1)
+        for run in runs:
+            run.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
     finally:
         a.stop()
         b.stop()
-    failed = sum(1 for o in outcomes if isinstance(o, BaseException) or not o)
+    failed = sum(1 for pair in tables for bot in pair if not any(t >= killed for t, _ in bot.seen))
     recovery = 0.0
     lost = 0
     for host, guest in tables:
@@ -315,6 +324,13 @@ async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[st
         "decisions_lost": lost,
         "clients_failed": failed,
     }
+
+
+def _went_on(host: TimedBot, guest: TimedBot, killed: float) -> bool:
+    """Both bots saw a state after the kill, and one a newer state than any before it."""
+    before = max(v for bot in (host, guest) for t, v in bot.seen if t < killed)
+    back = all(any(t >= killed for t, _ in bot.seen) for bot in (host, guest))
+    return back and any(t >= killed and v > before for bot in (host, guest) for t, v in bot.seen)
 
 
 def stored_gaps(db: str) -> int:
