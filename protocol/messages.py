@@ -119,7 +119,7 @@ def _option(value: T, allowed: tuple[T, ...], key: str) -> T:
 # of only these, spaces, marks and format characters is invisible.
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f")
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
-# What server bots are called (server.room): a person must not pass for one.
+# What server bots are called (server.rooms.room): a person must not pass for one.
 _BOT_NAME = re.compile(r"bot\s*\d+")
 # The same on a name's confusables skeleton (protocol.confusables): 0 and 1 become O and l.
 _BOT_SKELETON = re.compile(r"(?i:bot)\s*[0-9Ol]+")

@@ -118,7 +118,7 @@ def tune_gc() -> None:
 
 async def serve(config: ServerConfig, lan: LanSettings | None = None) -> int:
     """Run until a signal asks to stop; then shut down gracefully."""
-    from server.tcp import start_server
+    from server.net.tcp import start_server
 
     running = await start_server(config)
     announcer = None

@@ -7,10 +7,10 @@ import asyncio
 import time
 
 from server.bots.client import CreateSpec, HeadlessBot
+from server.cluster.leases import Leases
 from server.config import ServerConfig
-from server.leases import Leases
-from server.store import Store
-from server.tcp import RunningServer, start_server
+from server.net.tcp import RunningServer, start_server
+from server.store.store import Store
 from tests.protocol.test_protocol_doc import examples, section
 from tests.server.conftest import FAST, Client
 

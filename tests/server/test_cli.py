@@ -158,8 +158,8 @@ def test_uvloop_is_used_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_second_server_on_one_sqlite_database_refuses_to_start(tmp_path: Path) -> None:
-    from server.database_lock import DatabaseBusy
-    from server.tcp import start_server
+    from server.net.tcp import start_server
+    from server.store.database_lock import DatabaseBusy
 
     config = ServerConfig(port=0, db=str(tmp_path / "one.sqlite3"))
     first = await start_server(config)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
 from tests.protocol.test_protocol_doc import examples, section
 from tests.server.conftest import ClientFactory, ServerFactory, drive
 

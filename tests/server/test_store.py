@@ -1,5 +1,5 @@
-"""server.store, on SQLite and on PostgreSQL alike (``store_url``): decisions are batched per
-tick, yet never lost or reordered; what the store keeps reads back the same on both."""
+"""server.store.store, on SQLite and on PostgreSQL alike (``store_url``): decisions are batched
+per tick, yet never lost or reordered; what the store keeps reads back the same on both."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.store import Store
+from server.store.store import Store
 
 
 def _count(url: str, table: str = "decisions") -> int:

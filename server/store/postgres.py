@@ -1,0 +1,275 @@
+"""One PostgreSQL connection and its write path, with the promise ``server.store.database``
+keeps for SQLite: group commit once per tick, and an outage that loses nothing.
+
+The store speaks SQLite's ``?`` placeholders; they become psycopg's ``%s`` here, so one set of
+statements serves both engines wherever their SQL agrees (``server.store.dialect`` holds the rest).
+
+Fencing (``server.cluster.leases``): every write may name the game it belongs to. Before a
+transaction runs its batched decisions and commits, :attr:`PostgresDatabase.fence` checks,
+inside that transaction, that this node still holds the lease of every game written in it (the
+lease rows are locked ``FOR SHARE``, so a node taking one over waits for this commit, or this
+check sees its new epoch). The writes of a game whose lease was lost are dropped, the rest
+commit, and :attr:`PostgresDatabase.on_lost` hears which games were lost (the server drops their
+rooms and cuts their members off before the tick's output goes out): nothing of theirs is ever
+written beside the new owner's, nor seen by anyone.
+
+With a fence, an outage does not keep a game's writes for later as it does without one: the
+games written in a transaction that fails are reported lost alike (their rooms are dropped, and
+restored from what the database holds by whichever node takes their lease next), so that no
+player ever sees a decision the database may not get. Writes of no game (players) wait in the
+backlog as without a fence.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection
+from typing import Any
+
+import psycopg
+
+from server.store.database import Row
+
+log = logging.getLogger("selfish.server")
+
+# One write kept for later: (statement, rows, game the rows belong to or None).
+Tagged = tuple[str, list[Row], int | None]
+# Called in the transaction with the games written in it; returns those whose lease is lost.
+Fence = Callable[[psycopg.Connection[Any], Collection[int]], set[int]]
+
+
+def _placeholders(sql: str) -> str:
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PostgresDatabase:
+    """The same interface as ``server.store.database.Database``, over one psycopg connection."""
+
+    def __init__(self, url: str) -> None:
+        self.path = url
+        self._url = url
+        self._db = self._connect()
+        self.on_write: Callable[[], None] | None = None
+        self.fence: Fence | None = None
+        self.on_lost: Callable[[set[int]], None] | None = None
+        self._dirty = False
+        self._batched: dict[str, list[tuple[Row, int | None]]] = {}
+        self._journal: list[Tagged] = []
+        self.backlog: list[Tagged] = []
+        self.failed: str | None = None
+        self._lost: set[int] = set()  # fenced games whose writes failed, reported by commit()
+        self._sql: dict[str, str] = {}
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        # Not autocommit: writes collect in one transaction until commit(), as with SQLite.
+        try:
+            return psycopg.connect(self._url, autocommit=False)
+        except psycopg.Error as exc:
+            raise ConnectionError(f"cannot connect to PostgreSQL: {exc}") from exc
+
+    @property
+    def connection(self) -> psycopg.Connection[Any]:
+        """The connection (the leases share it, so a lease check joins the tick's
+        transaction)."""
+        return self._db
+
+    @property
+    def writable(self) -> bool:
+        """False from a failed write until :meth:`retry` (or a commit) succeeds again."""
+        return self.failed is None
+
+    @property
+    def dirty(self) -> bool:
+        """True while writes wait in an open transaction for :meth:`commit`."""
+        return self._dirty
+
+    def _translated(self, sql: str) -> str:
+        text = self._sql.get(sql)
+        if text is None:
+            text = self._sql[sql] = _placeholders(sql)
+        return text
+
+    def read(self, sql: str, params: Row = ()) -> list[Row]:
+        """The rows of one read statement (it sees this transaction's writes)."""
+        idle = not self._dirty and not self._journal
+        try:
+            rows = self._db.execute(self._translated(sql), params).fetchall()
+        except psycopg.Error:
+            self._rollback()
+            raise
+        if idle:
+            self._db.commit()  # ends the read's transaction: no session left idle in one
+        return [tuple(row) for row in rows]
+
+    def setup(self, script: str) -> None:
+        """Run a script of statements and commit at once (the schema and its migrations)."""
+        self._db.execute(script.encode())
+        self._db.commit()
+
+    def write(self, sql: str, params: Row, game: int | None = None) -> None:
+        """Run one write statement in the open transaction; during an outage it waits in the
+        backlog instead. ``game``: the game the write belongs to (fencing)."""
+        if self.failed is not None:
+            self._keep((sql, [params], game))
+            return
+        try:
+            self._db.execute(self._translated(sql), params)
+        except psycopg.Error as exc:
+            self._failure(exc)
+            self._to_backlog()
+            self._keep((sql, [params], game))
+            return
+        self._journal.append((sql, [params], game))
+        self._written()
+
+    def write_batched(self, sql: str, params: Row, game: int | None = None) -> None:
+        """Like :meth:`write`, but the row joins the others of ``sql`` in this tick, inserted
+        by one ``executemany`` just before the commit."""
+        if self.on_write is None or self.failed is not None:
+            self.write(sql, params, game)
+            return
+        self._batched.setdefault(sql, []).append((params, game))
+        self._dirty = True
+        self.on_write()
+
+    def flush_batched(self) -> None:
+        """Run the batched rows now, so that a read in the same tick sees them."""
+        if self.failed is None:
+            try:
+                self._run_batched()
+            except psycopg.Error as exc:
+                self._failure(exc)
+                self._to_backlog()
+
+    def commit(self) -> None:
+        """Fence, then commit the open transaction, if any. The writes of games whose lease is
+        lost are dropped; a failed commit starts an outage (see the module docstring). Either
+        way :attr:`on_lost` then hears of the games lost."""
+        if self._dirty or self._journal:
+            self._dirty = False
+            try:
+                lost = self._fenced()
+                while lost:  # a rollback lets the lease rows go: fence the rest again
+                    self._drop(lost)
+                    self._lost |= lost
+                    lost = self._fenced()
+                self._run_batched()
+                self._db.commit()
+            except psycopg.Error as exc:
+                self._failure(exc)
+                self._to_backlog()
+            else:
+                self._journal = []
+        lost, self._lost = self._lost, set()
+        if lost and self.on_lost is not None:
+            self.on_lost(lost)
+
+    def _games(self) -> set[int]:
+        """The games written in the open transaction (run or batched)."""
+        games = {game for _, _, game in self._journal}
+        games.update(game for rows in self._batched.values() for _, game in rows)
+        games.discard(None)
+        return games  # type: ignore[return-value]
+
+    def _fenced(self) -> set[int]:
+        """The games of the transaction whose lease this node no longer holds."""
+        games = self._games() if self.fence is not None else set()
+        return self.fence(self._db, games) if self.fence is not None and games else set()
+
+    def _drop(self, lost: set[int]) -> None:
+        """Roll back and run the transaction again without the writes of ``lost`` games."""
+        kept = [(sql, rows, game) for sql, rows, game in self._journal if game not in lost]
+        self._batched = {
+            sql: [(row, game) for row, game in rows if game not in lost]
+            for sql, rows in self._batched.items()
+        }
+        self._db.rollback()
+        self._journal = []
+        for sql, rows, game in kept:
+            self._db.cursor().executemany(self._translated(sql), rows)
+            self._journal.append((sql, rows, game))
+        log.warning("lost the lease of games %s: their last writes are dropped", sorted(lost))
+
+    def _keep(self, write: Tagged) -> None:
+        """A write that cannot be run now: for later, or, fenced and of a game, lost."""
+        if self.fence is not None and write[2] is not None:
+            self._lost.add(write[2])
+        else:
+            self.backlog.append(write)
+
+    def commit_now(self, sql: str, params: Row = ()) -> int:
+        """Run one write and commit it at once, outside the group commit; returns the number
+        of rows it changed."""
+        cursor = self._db.execute(self._translated(sql), params)
+        self._db.commit()
+        return int(cursor.rowcount)
+
+    def retry(self) -> bool:
+        """Replay the backlog and commit; True once the database takes writes again."""
+        if self.failed is None:
+            return True
+        try:
+            if self._db.closed or self._db.broken:
+                self._db = self._connect()
+            for sql, rows, _ in self.backlog:
+                self._db.cursor().executemany(self._translated(sql), rows)
+            self._db.commit()
+        except (psycopg.Error, ConnectionError) as exc:
+            self.failed = str(exc) or type(exc).__name__
+            self._rollback()
+            return False
+        log.warning("database is writable again: %d delayed writes saved", len(self.backlog))
+        self.backlog = []
+        self.failed = None
+        return True
+
+    def close(self) -> None:
+        """Flush and close (idempotent). What an outage kept in memory gets a last try."""
+        if self._db.closed:
+            return
+        self.commit()
+        if not self.retry():
+            log.error("database: %d writes could not be saved on shutdown", len(self.backlog))
+        self._db.close()
+
+    def _written(self) -> None:
+        if self.on_write is None:
+            self.commit()
+        else:
+            self._dirty = True
+            self.on_write()
+
+    def _run_batched(self) -> None:
+        while self._batched:
+            sql, tagged = next(iter(self._batched.items()))
+            rows = [row for row, _ in tagged]
+            self._db.cursor().executemany(self._translated(sql), rows)
+            by_game: dict[int | None, list[Row]] = {}
+            for row, game in tagged:
+                by_game.setdefault(game, []).append(row)
+            self._journal.extend((sql, group, game) for game, group in by_game.items())
+            del self._batched[sql]
+
+    def _failure(self, exc: psycopg.Error) -> None:
+        if self.failed is None:
+            log.error(
+                "database is not writable (%s): requests that need a write are refused, and "
+                "what players were already sent is kept in memory until a write succeeds",
+                exc,
+            )
+        self.failed = str(exc) or type(exc).__name__
+
+    def _to_backlog(self) -> None:
+        for write in self._journal:
+            self._keep(write)
+        for sql, tagged in self._batched.items():
+            for row, game in tagged:
+                self._keep((sql, [row], game))
+        self._journal, self._batched, self._dirty = [], {}, False
+        self._rollback()
+
+    def _rollback(self) -> None:
+        try:
+            self._db.rollback()
+        except psycopg.Error:
+            log.warning("database rollback failed (the connection is gone)")
