@@ -6,7 +6,8 @@ and failover after ``kill -9`` of a node.
                                        [--failover-clients N] [--lease S] [--json]
 
 PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
-the tests start theirs (tests/postgres.py); every measurement gets a new database. The load is
+the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it;
+every measurement gets a new database. The load is
 bench/load.py's generator (4-seat rooms of protocol clients, each acting ``--think`` ms after a
 state that gives it a choice), in its own processes.
 
@@ -72,7 +73,7 @@ def postgres() -> Iterator[tuple[str, int | None]]:
 
     folder = Path(tempfile.mkdtemp(prefix="selfish-bench-pg-"))
     server = LocalPostgres(folder)
-    server.start()
+    server.start(fsync=True)  # the default settings: a commit waits for the disk
     try:
         pid = int((server.data / "postmaster.pid").read_text().split()[0])
         yield server.url(), pid

@@ -51,10 +51,13 @@ class LocalPostgres:
             [*self._as, *command], check=True, capture_output=True, cwd=self.folder, timeout=120
         )
 
-    def start(self) -> None:
-        """initdb and start (fsync off: a test server holds nothing worth a disk flush)."""
+    def start(self, fsync: bool = False) -> None:
+        """initdb and start; without ``fsync`` commits skip the disk flush (a test server
+        holds nothing worth one; a benchmark of commits wants it)."""
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", self.user, "--no-sync")
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses='' -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=''"
+        if not fsync:
+            options += " -c fsync=off"
         log = str(self.folder / "server.log")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
 
