@@ -25,6 +25,12 @@ class Dialect:
     stale_players: str
     # The next game id, or None where the store counts them in memory (one process only).
     next_game: str | None
+    # The next number in the order games ended in (records are recomputed in it), or None
+    # where the store counts them in memory.
+    next_finished: str | None
+    # What a read of a row the statement goes on to change ends with: PostgreSQL locks it
+    # (nodes of a cluster finish games of one player at once); SQLite writes alone anyway.
+    for_update: str
     # Whether writes are fenced by room leases (server.cluster.leases): the store then knows the
     # room of every game it writes.
     fenced: bool
@@ -48,6 +54,8 @@ SQLITE = Dialect(
         "AND json_extract(value, '$.player') IS NOT NULL)"  # NOT IN with a NULL is empty
     ),
     next_game=None,
+    next_finished=None,
+    for_update="",
     fenced=False,
 )
 
@@ -70,6 +78,8 @@ POSTGRES = Dialect(
     ),
     # Every node of a cluster hands out game ids: one sequence for all.
     next_game="SELECT nextval('games_id_seq')",
+    next_finished="SELECT nextval('games_finished_seq')",
+    for_update=" FOR UPDATE",
     fenced=True,
 )
 
@@ -155,7 +165,58 @@ CREATE TABLE IF NOT EXISTS cluster_rooms (  -- every node's public rooms, as lis
 );
 """
 
-# Migrations of PostgreSQL's schema: each brings version n to n + 1 (none yet beyond the first
-# version, which POSTGRES_SCHEMA creates).
-POSTGRES_MIGRATIONS: tuple[str, ...] = ()
-SCHEMA_VERSION = 1 + len(POSTGRES_MIGRATIONS)
+# Migrations of PostgreSQL's schema: the one at index n - 1 brings version n to n + 1
+# (POSTGRES_SCHEMA makes version 1).
+POSTGRES_MIGRATIONS: tuple[str, ...] = (
+    # 2: records and ratings (server.store.standings), SQLite's tables with PostgreSQL's types;
+    # the games that ended before it are numbered in the order they ended, then recomputed
+    """
+ALTER TABLE games ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS digest TEXT;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS finished BIGINT;
+CREATE SEQUENCE IF NOT EXISTS games_finished_seq;
+WITH ordered AS (
+    SELECT id, row_number() OVER (ORDER BY ended, id) AS n FROM games WHERE status = 'over'
+)
+UPDATE games SET finished = ordered.n FROM ordered WHERE games.id = ordered.id;
+SELECT setval('games_finished_seq', coalesce((SELECT max(finished) FROM games), 0) + 1, false);
+CREATE INDEX IF NOT EXISTS games_finished ON games(finished);
+CREATE TABLE IF NOT EXISTS seated (
+    player TEXT NOT NULL,
+    game BIGINT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    public INTEGER NOT NULL,
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE IF NOT EXISTS standings (
+    player TEXT NOT NULL,
+    edition TEXT NOT NULL,
+    name TEXT NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    no_winner INTEGER NOT NULL,
+    streak INTEGER NOT NULL,
+    best_streak INTEGER NOT NULL,
+    last_played DOUBLE PRECISION NOT NULL,
+    rated_games INTEGER NOT NULL,
+    mu DOUBLE PRECISION,
+    sigma DOUBLE PRECISION,
+    ranked INTEGER NOT NULL,
+    PRIMARY KEY (player, edition)
+);
+CREATE INDEX IF NOT EXISTS standings_board ON standings(edition, ranked, mu DESC, player);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    game BIGINT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    mu_before DOUBLE PRECISION NOT NULL,
+    sigma_before DOUBLE PRECISION NOT NULL,
+    mu_after DOUBLE PRECISION NOT NULL,
+    sigma_after DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+""",
+)
+#: The version that added records and ratings: a database migrated to it gets them recomputed.
+RECORDS_VERSION = 2

@@ -22,8 +22,9 @@ backlog as without a fence.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 import psycopg
@@ -36,6 +37,10 @@ log = logging.getLogger("selfish.server")
 Tagged = tuple[str, list[Row], int | None]
 # Called in the transaction with the games written in it; returns those whose lease is lost.
 Fence = Callable[[psycopg.Connection[Any], Collection[int]], set[int]]
+
+
+def _later() -> None:
+    """A write in :meth:`PostgresDatabase.transaction`: committed at the block's end."""
 
 
 def _placeholders(sql: str) -> str:
@@ -196,6 +201,20 @@ class PostgresDatabase:
             self._lost.add(write[2])
         else:
             self.backlog.append(write)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside the block join one transaction, committed at its end (a tool's batch,
+        as ``server.store.database.Database.transaction``)."""
+        batching = self.on_write
+        if batching is None:
+            self.on_write = _later
+        try:
+            yield
+        finally:
+            if batching is None:
+                self.on_write = None
+                self.commit()
 
     def commit_now(self, sql: str, params: Row = ()) -> int:
         """Run one write and commit it at once, outside the group commit; returns the number

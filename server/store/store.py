@@ -41,6 +41,7 @@ from server.store.records import (
     player_from_row,
 )
 from server.store.schema import create
+from server.store.standings import Change, Standings
 from server.store.tokens import is_hash, token_hash
 
 if TYPE_CHECKING:
@@ -57,9 +58,10 @@ _INSERT_DECISION = (
 )
 
 
-def _open_postgres(url: str) -> PostgresDatabase:
-    """The PostgreSQL database at ``url``, its schema created or migrated. Its driver is an
-    optional dependency (the ``postgres`` extra): without it, a ValueError says so."""
+def _open_postgres(url: str) -> tuple[PostgresDatabase, bool]:
+    """The PostgreSQL database at ``url``, its schema created or migrated, and whether its
+    finished games need their records recomputed. Its driver is an optional dependency (the
+    ``postgres`` extra): without it, a ValueError says so."""
     try:
         from server.store.postgres import PostgresDatabase
         from server.store.schema import create_postgres
@@ -68,8 +70,7 @@ def _open_postgres(url: str) -> PostgresDatabase:
             f"the PostgreSQL store needs psycopg ({exc}): pip install 'selfish-tui[postgres]'"
         ) from exc
     db = PostgresDatabase(url)
-    create_postgres(db)
-    return db
+    return db, create_postgres(db)
 
 
 class Store:
@@ -90,8 +91,9 @@ class Store:
         self._db: Database | PostgresDatabase
         if is_postgres_url(path):
             self.dialect = POSTGRES
-            self._db = _open_postgres(path)
-            self._next_game = 0  # the database's sequence hands them out
+            self._db, backfill = _open_postgres(path)
+            self._next_game = 0  # the database's sequences hand them out
+            self._next_finished = 0
         else:
             if "://" in path:
                 raise ValueError(
@@ -100,12 +102,19 @@ class Store:
                 )
             self.dialect = SQLITE
             self._db = Database(path, synchronous, connect)
-            create(self._db)
+            backfill = create(self._db)
+            ((finished,),) = self._db.read("SELECT max(finished) FROM games")
+            self._next_finished = int(finished or 0) + 1
             (row,) = self._db.read(
                 "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
                 "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
             )
             self._next_game = int(row[0] or 0) + 1
+        #: records and ratings (server.store.standings): read by the records requests
+        self.standings = Standings(self._db, self.dialect)
+        if backfill:
+            count = self.standings.recompute()
+            log.info("records of %d finished games from before records were kept", count)
         # A choice is kept as the msgpack map it is on the wire (protocol.codec.pack's bytes),
         # packed by a Packer of this store's own: msgpack.packb makes one per call, which was
         # half of what appending a decision cost.
@@ -194,6 +203,11 @@ class Store:
         except CorruptRow as exc:
             log.error("%s; skipped", exc)
             return None
+
+    def player_name(self, player: str) -> str | None:
+        """The name ``player`` last said hello with (None: unknown, or forgotten)."""
+        rows = self._db.read("SELECT name FROM players WHERE id = ?", (player,))
+        return str(rows[0][0]) if rows else None
 
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
@@ -320,17 +334,51 @@ class Store:
         """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
         self._db.write("DELETE FROM held_chat WHERE game = ?", (game,), game)
 
-    def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
-        """Mark a game over (or abandoned). A game over becomes a replay: public ones for
-        everyone, private ones for the players who held a seat in it."""
+    def finish_game(
+        self, game: int, status: str, winner: int | None, turns: int, digest: str | None = None
+    ) -> list[Change]:
+        """Mark a game over (or abandoned). A game over becomes a replay (public ones for
+        everyone, private ones for the players who held a seat in it) and counts in its
+        players' records and, if rated, ratings: all in the same transaction as its result.
+        Returns its rating changes (none for an unrated or abandoned game)."""
+        ended = time.time()
+        if status != "over":
+            self._db.write(
+                "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
+                (status, winner, turns, ended, game),
+                game,
+            )
+            return []
+        if self.dialect.next_finished is not None:
+            order = int(self._db.read(self.dialect.next_finished)[0][0])
+        else:
+            order = self._next_finished
+            self._next_finished += 1
         self._db.write(
-            "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
-            (status, winner, turns, time.time(), game),
+            "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ?, digest = ?, "
+            "finished = ? WHERE id = ?",
+            (status, winner, turns, ended, digest, order, game),
             game,
         )
-        if status == "over":
-            for statement in self.dialect.index_replay:
-                self._db.write(statement, (game,), game)
+        for statement in self.dialect.index_replay:
+            self._db.write(statement, (game,), game)
+        rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
+        try:
+            stored = game_from_row(rows[0])
+        except (CorruptRow, IndexError) as exc:
+            log.error("game %d: %s; not counted in records", game, exc)
+            return []
+        return self.standings.record(stored, ended)
+
+    def recompute_ratings(self) -> tuple[int, int]:
+        """Records and ratings rebuilt from the stored games (``--recompute-ratings``):
+        (finished games counted, standings that came out different from the stored ones)."""
+        self.commit()
+        before = self.standings.snapshot()
+        count = self.standings.recompute()
+        after = self.standings.snapshot()
+        differ = sum(1 for key in before.keys() | after.keys() if before.get(key) != after.get(key))
+        return count, differ
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every game still being played, with its decisions, oldest first. A game that cannot
@@ -354,17 +402,17 @@ class Store:
         """Up to ``limit`` finished games (without decisions), newest first, older than game
         ``before`` if given: the public ones, and the private ones ``player`` held a seat in.
         Unreadable rows are left out."""
-        return self._listed(self._replay_ids(limit, player, before))
+        return self.games_by_id(self._replay_ids(limit, player, before))
 
     def replay_page(
-        self, size: int, player: str, before: int | None = None
+        self, size: int, player: str | None, before: int | None = None
     ) -> tuple[list[StoredGame], int | None]:
         """One page of :meth:`finished_games` and the cursor of the next page (the ``before``
         that continues the list; None when this page ends it)."""
         ids = self._replay_ids(size + 1, player, before)
         more = len(ids) > size
         ids = ids[:size]
-        return self._listed(ids), ids[-1] if more else None
+        return self.games_by_id(ids), ids[-1] if more else None
 
     def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
         """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
@@ -382,7 +430,8 @@ class Store:
             )
         return sorted(ids, reverse=True)[:limit]
 
-    def _listed(self, ids: list[int]) -> list[StoredGame]:
+    def games_by_id(self, ids: list[int]) -> list[StoredGame]:
+        """These games (without decisions), newest first; unreadable rows are left out."""
         if not ids:
             return []
         marks = ", ".join("?" * len(ids))

@@ -16,6 +16,8 @@ NESTED = {
     "events": "events",
     "timer": "timers",
     "replays": "games",
+    "profile": "editions",
+    "review": "members",
 }
 # Sent only by a node of a cluster (tests/cluster/test_nodes.py checks its example).
 CLUSTER_ONLY = {"moved"}
@@ -50,6 +52,9 @@ async def test_documented_server_frames_match_real_ones(
     over = await drive(ann, code)
     await ann.request({"type": "list_replays"})
     await ann.request({"type": "get_replay", "game": over["game"]})
+    await ann.request({"type": "get_profile"})
+    await ann.request({"type": "get_leaderboard", "edition": "space"})
+    await ann.request({"type": "review_join", "room": code})
     again = await connect(server.port)
     await again.hello("Ann", token=ann.token)
     await ann.expect("bye")
