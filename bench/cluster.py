@@ -257,7 +257,8 @@ class TimedBot(HeadlessBot):
 
 
 async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[str, Any]:
-    a, b = start_nodes(workdir, 2, args.failover_clients, db, args.lease)
+    # 2-seat tables: twice the rooms per client that bench/load.py's settings allow for
+    a, b = start_nodes(workdir, 2, 2 * args.failover_clients, db, args.lease)
     others = (("127.0.0.1", b.port),)
     tables: list[tuple[TimedBot, TimedBot]] = []
     runs: list[asyncio.Task[Any]] = []
