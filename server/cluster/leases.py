@@ -133,6 +133,22 @@ class Leases:
         holding = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
         return {game for game, room in rooms.items() if room not in holding}
 
+    def guard(self, games: Collection[int]) -> tuple[str, tuple[Any, ...]] | None:
+        """The statement that fences a commit writing ``games`` from inside its pipeline: it
+        fails (SQLSTATE ``server.store.postgres.LOST``) unless this node holds every room of
+        theirs under the epoch it took it with, and locks those rows as :meth:`fence` does.
+        None when a game's room is not known here (then :meth:`fence` says which are lost)."""
+        rooms = {self.rooms_of_games.get(game) for game in games}
+        if None in rooms:
+            return None
+        held = sorted((room, self.held.get(room)) for room in rooms if room is not None)
+        if any(epoch is None for _, epoch in held):
+            return None
+        return (
+            "SELECT selfish_fence(%s, %s::text[], %s::bigint[])",
+            (self.node, [room for room, _ in held], [epoch for _, epoch in held]),
+        )
+
     def owner(self, room: str) -> str | None:
         """The address of the node that holds ``room``'s live lease, if another does."""
         row = self._db.execute(

@@ -73,7 +73,7 @@ class Cluster:
         self._stale = True  # the remote rooms need reading
         self._last_read = 0.0
         self._timer: Handle | None = None
-        lobby.store.fence(self.leases.fence, self.games_lost)
+        lobby.store.fence(self.leases.fence, self.leases.guard, self.games_lost)
 
     def start(self) -> None:
         """Maintain the node's part every quarter of ``lease_seconds``, from now on."""

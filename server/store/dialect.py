@@ -151,6 +151,19 @@ CREATE TABLE IF NOT EXISTS leases (  -- which node runs a room, until when, unde
     expires TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX IF NOT EXISTS leases_node ON leases(node);
+-- A commit's fence in the commit's own round trip (server.cluster.leases.Leases.guard): locks
+-- the node's lease rows of the rooms written FOR SHARE and raises SF001 unless the node holds
+-- each of them under the epoch it took it with.
+CREATE OR REPLACE FUNCTION selfish_fence(who TEXT, rooms TEXT[], epochs BIGINT[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM leases WHERE node = who AND room = ANY(rooms) FOR SHARE;
+    IF (SELECT count(*) FROM leases, unnest(rooms, epochs) AS held(room, epoch)
+        WHERE leases.room = held.room AND leases.epoch = held.epoch AND leases.node = who)
+        <> cardinality(rooms) THEN
+        RAISE EXCEPTION 'a lease was lost' USING ERRCODE = 'SF001';
+    END IF;
+END $$;
 CREATE INDEX IF NOT EXISTS leases_creator ON leases(creator);
 CREATE TABLE IF NOT EXISTS address_buckets (  -- per-address rate limits of the whole cluster
     address TEXT NOT NULL,

@@ -37,6 +37,10 @@ log = logging.getLogger("selfish.server")
 Tagged = tuple[str, list[Row], int | None]
 # Called in the transaction with the games written in it; returns those whose lease is lost.
 Fence = Callable[[psycopg.Connection[Any], Collection[int]], set[int]]
+# The statement that checks the same inside the commit's pipeline (failing with the SQLSTATE
+# LOST), or None where only the Fence can tell.
+Guard = Callable[[Collection[int]], "tuple[str, tuple[Any, ...]] | None"]
+LOST = "SF001"
 
 
 def _later() -> None:
@@ -56,6 +60,7 @@ class PostgresDatabase:
         self._db = self._connect()
         self.on_write: Callable[[], None] | None = None
         self.fence: Fence | None = None
+        self.guard: Guard | None = None
         self.on_lost: Callable[[set[int]], None] | None = None
         self._dirty = False
         self._batched: dict[str, list[tuple[Row, int | None]]] = {}
@@ -150,22 +155,53 @@ class PostgresDatabase:
         way :attr:`on_lost` then hears of the games lost."""
         if self._dirty or self._journal or self._pending:
             self._dirty = False
-            try:
-                lost = self._fenced()
-                while lost:  # a rollback lets the lease rows go: fence the rest again
-                    sent = self._drop(lost)
-                    self._lost |= lost
-                    lost = self._fenced() if sent else set()
-                self._send()
-                self._db.commit()
-            except psycopg.Error as exc:
-                self._failure(exc)
-                self._to_backlog()
-            else:
+            if self._guarded():
                 self._journal = []
+            else:
+                self._commit_fenced()
         lost, self._lost = self._lost, set()
         if lost and self.on_lost is not None:
             self.on_lost(lost)
+
+    def _guarded(self) -> bool:
+        """The usual commit: the fence statement, the writes and the commit in one round trip.
+        False (rolled back, every write pending again) when the fence failed or cannot be
+        said as one statement: :meth:`_commit_fenced` then finds the lost games."""
+        games = self._games() if self.guard is not None else set()
+        guard = self.guard(games) if self.guard is not None and games else None
+        if guard is None:
+            return False
+        try:
+            with self._db.pipeline():
+                self._db.execute(guard[0], guard[1])
+                self._send()
+                self._db.commit()
+        except psycopg.Error as exc:
+            self._rollback()
+            if exc.sqlstate != LOST:
+                self._failure(exc)
+                self._to_backlog()
+                return True
+            self._pending, self._journal = self._journal + self._pending, []
+            return False
+        return True
+
+    def _commit_fenced(self) -> None:
+        """Find the games whose lease is lost (if a fence is set), leave their writes out,
+        commit the rest."""
+        try:
+            lost = self._fenced()
+            while lost:  # a rollback lets the lease rows go: fence the rest again
+                sent = self._drop(lost)
+                self._lost |= lost
+                lost = self._fenced() if sent else set()
+            self._send()
+            self._db.commit()
+        except psycopg.Error as exc:
+            self._failure(exc)
+            self._to_backlog()
+        else:
+            self._journal = []
 
     def _games(self) -> set[int]:
         """The games written in the open transaction (sent or not)."""

@@ -45,7 +45,7 @@ from server.store.standings import Change, Standings
 from server.store.tokens import is_hash, token_hash
 
 if TYPE_CHECKING:
-    from server.store.postgres import Fence, PostgresDatabase
+    from server.store.postgres import Fence, Guard, PostgresDatabase
 
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
@@ -132,12 +132,15 @@ class Store:
     def on_write(self, callback: Callable[[], None] | None) -> None:
         self._db.on_write = callback
 
-    def fence(self, fence: Fence, on_lost: Callable[[set[int]], None]) -> None:
-        """Check every commit against room leases (server.store.postgres: PostgreSQL only): the
-        writes of games ``fence`` says are lost are dropped, and ``on_lost`` hears of them."""
+    def fence(self, fence: Fence, guard: Guard, on_lost: Callable[[set[int]], None]) -> None:
+        """Check every commit against room leases (server.store.postgres: PostgreSQL only):
+        ``guard`` makes the statement that checks them in the commit's own round trip; when it
+        fails, the writes of the games ``fence`` says are lost are dropped, and ``on_lost``
+        hears of them."""
         if isinstance(self._db, Database):
             raise ValueError("only a PostgreSQL store is shared by a cluster")
         self._db.fence = fence
+        self._db.guard = guard
         self._db.on_lost = on_lost
 
     @property

@@ -95,8 +95,8 @@ def test_a_node_that_lost_its_lease_writes_nothing_more_of_that_room(postgres_ur
     lost: list[set[int]] = []
     first = Leases(postgres_url, "first:1", 0.2, old.game_rooms)
     second = Leases(postgres_url, "second:1", 30.0, new.game_rooms)
-    old.fence(first.fence, lost.append)
-    new.fence(second.fence, lambda games: None)
+    old.fence(first.fence, first.guard, lost.append)
+    new.fence(second.fence, second.guard, lambda games: None)
     old.on_write = lambda: None  # group commit, as in the server
     assert first.take("ROOM")
     game = old.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0)
