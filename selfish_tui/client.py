@@ -289,7 +289,7 @@ class NetworkClient:
                 ), True
             self._moved = True
             self._again = event.request
-            return _("moved to {address}").format(address=event.address), True
+            return "", True  # never said: run() follows the move without a word
         if isinstance(event, Error) and isinstance(event.request, Hello):
             if event.code == "bad_token":
                 # The server forgot us (a new database): the connection stays open and the
