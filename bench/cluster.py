@@ -3,7 +3,8 @@ and failover after ``kill -9`` of a node.
 
     nice -n 10 python bench/cluster.py [--think MS] [--seconds S] [--p99 MS]
                                        [--steps N,N,...] [--store-clients N]
-                                       [--failover-clients N] [--lease S] [--json]
+                                       [--failover-clients N] [--failover-think MS]
+                                       [--lease S] [--only PART] [--json]
 
 PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
 the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it;
@@ -374,17 +375,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--failover-clients", type=int, default=400, help="bots of part 3, even (400)")
     p.add_argument("--failover-think", type=float, default=500.0, help="bots' ms per act (500)")
     p.add_argument("--lease", type=float, default=5.0, help="nodes' lease_seconds (5)")
+    p.add_argument(
+        "--only",
+        action="append",
+        choices=["store", "held", "failover"],
+        help="run only this part (repeatable; default: all three)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     args = p.parse_args(argv)
+    parts = set(args.only or ["store", "held", "failover"])
     args.steps = [max(load.SEATS, int(n) // load.SEATS * load.SEATS) for n in args.steps.split(",")]
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp, postgres() as (url, pm):
         workdir = Path(tmp)
-        out["store"] = store_cost(args, workdir, url, pm)
-        out["held"] = held(args, workdir, url)
-        think, args.think = args.think, args.failover_think
-        out["failover"] = failover(args, workdir, url)
-        args.think = think
+        if "store" in parts:
+            out["store"] = store_cost(args, workdir, url, pm)
+        if "held" in parts:
+            out["held"] = held(args, workdir, url)
+        if "failover" in parts:
+            args.think = args.failover_think
+            out["failover"] = failover(args, workdir, url)
     out["cores"] = os.cpu_count()
     if args.json:
         print(json.dumps(out, sort_keys=True))
