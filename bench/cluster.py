@@ -44,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -295,6 +296,9 @@ async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[st
             await asyncio.sleep(0.1)
         killed = time.monotonic()
         a.proc.send_signal(signal.SIGKILL)
+        # A table whose game ended before the kill has nothing to fail over: left out.
+        ended = {i // 2 for i, run in enumerate(runs) if run.done()}
+        tables = [pair for i, pair in enumerate(tables) if i not in ended]
         # Until every bot is back (a state after the kill) and every game went on (a newer
         # state than any seen before it), or a minute passed; the games need not end.
         while time.monotonic() - killed < 60 and not all(
@@ -303,11 +307,17 @@ async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[st
             await asyncio.sleep(0.1)
         for run in runs:
             run.cancel()
-        await asyncio.gather(*runs, return_exceptions=True)
+        outcomes = await asyncio.gather(*runs, return_exceptions=True)
     finally:
         a.stop()
         b.stop()
     failed = sum(1 for pair in tables for bot in pair if not any(t >= killed for t, _ in bot.seen))
+    # why the bots that stopped did (a cancelled one was still playing)
+    reasons = Counter(
+        str(outcome)[:80]
+        for outcome in outcomes
+        if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError)
+    )
     recovery = 0.0
     lost = 0
     for host, guest in tables:
@@ -323,9 +333,11 @@ async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[st
     lost += stored_gaps(db)
     return {
         "clients": 2 * len(tables),
+        "tables_ended_before_the_kill": len(ended),
         "recovery_seconds": round(recovery, 2),
         "decisions_lost": lost,
         "clients_failed": failed,
+        "failure_reasons": dict(reasons),
     }
 
 
@@ -353,6 +365,7 @@ def failover(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any
         f"took a decision again after {result['recovery_seconds']} s (goal <= 10); decisions "
         f"lost {result['decisions_lost']} (must be 0); clients that did not come back "
         f"{result['clients_failed']} (goal 0)"
+        + (f"; bots stopped by: {result['failure_reasons']}" if result["failure_reasons"] else "")
     )
     return result
 
@@ -373,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--store-clients", type=int, default=2000, help="clients of part 1 (2000)")
     p.add_argument("--failover-clients", type=int, default=400, help="bots of part 3, even (400)")
-    p.add_argument("--failover-think", type=float, default=500.0, help="bots' ms per act (500)")
+    p.add_argument("--failover-think", type=float, default=1000.0, help="bots' ms per act (1000)")
     p.add_argument("--lease", type=float, default=5.0, help="nodes' lease_seconds (5)")
     p.add_argument(
         "--only",
