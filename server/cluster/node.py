@@ -172,15 +172,15 @@ class Cluster:
         gone = [code for code in self._published if code not in entries]
         if not changed and not gone:
             return
+        rows = [(code, entry) for code, entry in changed.items() if code in self.leases.held]
+        # one round trip for all (executemany pipelines them): a busy node changes hundreds
+        # of entries between two runs, and the event loop waits for this
         with self._listener.transaction():
-            for code, entry in changed.items():
-                if code not in self.leases.held:
-                    continue
-                self._listener.execute(
-                    "INSERT INTO cluster_rooms (room, listing) VALUES (%s, %s) "
-                    "ON CONFLICT (room) DO UPDATE SET listing = excluded.listing",
-                    (code, entry),
-                )
+            self._listener.cursor().executemany(
+                "INSERT INTO cluster_rooms (room, listing) VALUES (%s, %s) "
+                "ON CONFLICT (room) DO UPDATE SET listing = excluded.listing",
+                rows,
+            )
             if gone:
                 self._listener.execute("DELETE FROM cluster_rooms WHERE room = ANY(%s)", (gone,))
             self._listener.execute(f"NOTIFY {CHANNEL}".encode())
