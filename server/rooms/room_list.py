@@ -1,7 +1,7 @@
 """The ``rooms`` reply (list_rooms), made of each room's entry packed once per change.
 
-Building the entries of 1,000 rooms cost 37 ms a call: one address within its message rate
-could keep the server busy with nothing else. A room packs its entry when it is first listed
+Building the entries of 1,000 rooms on every call would let one address within its message rate
+keep the server busy with nothing else. A room packs its entry when it is first listed
 after a change (every change of what the entry says is followed by a ``room`` broadcast, which
 forgets it), so a call costs the filter over the rooms and the writing of the bytes.
 """
@@ -13,15 +13,16 @@ from collections.abc import Iterable
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.framing import HEADER
+from protocol.server_messages import RoomsMessage
 
 _packer = msgpack.Packer(use_bin_type=True)
 
 
 def rooms_frame(entries: Iterable[bytes], request: int | None) -> bytes:
     """The complete ``rooms`` frame holding the packed ``entries``: the same message as
-    ``reply("rooms", request, rooms=[...])`` (keys in another order)."""
+    ``RoomsMessage(id=request, rooms=...).to_wire()`` (keys in another order)."""
     packed = list(entries)
-    head: dict[str, object] = {"type": "rooms"}
+    head: dict[str, object] = {"type": RoomsMessage.TYPE}
     if request is not None:
         head["id"] = request
     body = b"".join(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from protocol.messages import PROTOCOL_VERSION
 from server.bots.client import CreateSpec, HeadlessBot
 from server.cluster.leases import Leases
 from server.config import ServerConfig
@@ -133,7 +134,7 @@ async def test_per_address_quotas_count_every_node(postgres_url: str) -> None:
         assert await bob.error(create) == "too_many_rooms"  # one open room per address, in all
         third = await Client.connect(a.port)
         clients.append(third)
-        refused = await third.request({"type": "hello", "protocol": 1, "name": "Cy"})
+        refused = await third.request({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Cy"})
         assert refused["code"] == "rate_limited"  # two new identities per address, in all
     finally:
         await a.stop()
