@@ -21,14 +21,29 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from protocol.errors import ProtocolError
+from protocol.game_types import Choice
 from protocol.messages import IDLE_GRACES, Act, Request, parse_client
+from protocol.server_messages import (
+    ByeMessage,
+    ChatMessage,
+    ErrorMessage,
+    EventsMessage,
+    GameOverMessage,
+    GraceCountdown,
+    JoinedMessage,
+    PongMessage,
+    RoomMessage,
+    RoomsMessage,
+    StateMessage,
+    TimerMessage,
+    read_server,
+)
 from selfish_tui import clock, i18n, tutorial
 from selfish_tui.client import NetworkClient
 from selfish_tui.front_door import FrontDoor
 from selfish_tui.i18n import N_, _, ngettext
 from selfish_tui.keyed_text import error_message
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
-from selfish_tui.model import Catalogue
 from selfish_tui.paths import identity_key
 from selfish_tui.plain import clean_message
 from selfish_tui.screens.confirm import ConfirmScreen
@@ -44,22 +59,6 @@ from selfish_tui.state import LogEntry, RoomState, with_chat
 from selfish_tui.tutorial import Lesson, Tutor
 from selfish_tui.widgets.status import StatusLine
 
-# Server error codes worth a plainer sentence than the server's own message (the English;
-# keyed_text.error_message gives every code's sentence in the active language).
-PLAIN_ERRORS = {
-    "no_such_room": N_("There is no room with that code."),
-    "room_full": N_("That room is full. You can still watch it (w)."),
-    "game_started": N_("That game has already begun. You can watch it (w)."),
-    "not_host": N_("Only the host can do that."),
-    "seats_empty": N_("Every seat must be filled first: add bots (a) or wait for players."),
-    "rate_limited": N_("Slow down a little: the server dropped that message."),
-    "bad_name": N_("The server refused that name"),
-    "server_full": N_("The server has too many rooms right now."),
-    "too_many_rooms": N_("You are in too many rooms already."),
-    "illegal_choice": N_("That choice is no longer possible; the prompt has been refreshed."),
-    "not_your_turn": N_("It is not your decision any more."),
-    "bad_option": N_("The server refused that option"),
-}
 # Refusals that only mean "the game moved on": the fresh state is already on screen.
 QUIET_ERRORS = {"stale_version"}
 
@@ -131,24 +130,10 @@ def while_running(
     return guarded
 
 
-def countdowns(grace: Any) -> list[tuple[int, str, float]]:
-    """A ``timer`` message's ``grace`` list as (seat, reason, seconds); an entry that is not one
-    (a hostile or newer server) is left out."""
-    out = []
-    for entry in grace if isinstance(grace, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        seat, reason, seconds = entry.get("seat"), entry.get("reason"), entry.get("seconds")
-        if (
-            isinstance(seat, int)
-            and not isinstance(seat, bool)
-            and reason in ("left", "idle")
-            and isinstance(seconds, int | float)
-            and not isinstance(seconds, bool)
-            and 0 <= seconds < 86_400
-        ):
-            out.append((seat, str(reason), float(seconds)))
-    return out
+def countdowns(grace: Iterable[GraceCountdown]) -> list[tuple[int, str, float]]:
+    """A ``timer`` message's ``grace`` list as (seat, reason, seconds); a countdown beyond a day
+    (a hostile server's) is left out."""
+    return [(g.seat, g.reason, g.seconds) for g in grace if 0 <= g.seconds < 86_400]
 
 
 class SelfishApp(App[None]):
@@ -259,7 +244,7 @@ class SelfishApp(App[None]):
         room = self.rooms.get(self.current or "")
         if room is not None:
             self._show_room(room)
-            if room.result_shown and (room.view or {}).get("over"):
+            if room.result_shown and room.over:
                 self.show_game_over(room)
         elif servers and self.search is not None:
             self._show_servers()
@@ -376,7 +361,7 @@ class SelfishApp(App[None]):
             # the same error, and never sent.
             request = parse_client(message)
         except ProtocolError as exc:
-            self._on_error({"type": "error", "code": str(exc.code), "message": exc.message})
+            self._on_error(ErrorMessage.of(exc))
             return None
         request_id = self.client.send(request)
         if request_id is None:
@@ -386,13 +371,12 @@ class SelfishApp(App[None]):
             )
         return request_id
 
-    def act(self, room: RoomState, choice: dict[str, Any]) -> bool:
-        """Send one legal choice (as its index in the view's ``legal``, protocol 2); True if
-        it went out."""
-        legal = (room.raw_view or {}).get("legal") or []
-        index = next((i for i, c in enumerate(legal) if c == choice), None)
-        if index is None:  # not a choice of the latest state: nothing to send
+    def act(self, room: RoomState, choice: Choice) -> bool:
+        """Send one legal choice back, by its place in the view's legal list; True if it went
+        out."""
+        if room.view is None or choice not in room.view.legal:
             return False
+        index = room.view.legal.index(choice)
         request_id = self.request(
             {"type": "act", "room": room.code, "version": room.version, "choice": index}
         )
@@ -461,25 +445,25 @@ class SelfishApp(App[None]):
 
         self.push_screen(ConfirmScreen(question, yes=_("Quit"), no=_("Keep playing")), answered)
 
-    def _help_subject(self) -> tuple[str | None, Catalogue | None, list[str]]:
-        """The edition, catalogue and variants the help explains: the current room's."""
+    def _help_subject(self) -> tuple[str | None, list[str]]:
+        """The edition and variants the help explains: the current room's."""
         room = self.rooms.get(self.current or "")
         edition = room.edition if room else (self.plan.edition if self.plan else None)
-        variants = [str(v) for v in room.info.get("variants") or []] if room else []
+        variants = room.variants if room else []
         if not variants and self.plan:
             variants = list(self.plan.variants)
-        return edition, room.catalogue if room else None, variants
+        return edition, variants
 
     def action_help(self) -> None:
         """Show the keys and the rules of the current edition."""
         if isinstance(self.screen, HelpScreen):
             return
-        edition, catalogue, variants = self._help_subject()
+        edition, variants = self._help_subject()
         # One help screen per edition and variants, kept once built: it opens again without
         # redrawing the rules.
         name = "-".join(["help", i18n.current_language(), str(edition), *variants])
         if not self.is_screen_installed(name):
-            self.install_screen(HelpScreen(edition, catalogue, variants), name)
+            self.install_screen(HelpScreen(edition, variants), name)
         self.push_screen(name)
 
     def prepare_help(self, screen_width: int | None = None) -> None:
@@ -576,21 +560,21 @@ class SelfishApp(App[None]):
 
     @while_running
     def on_server_message(self, message: ServerMessage) -> None:
-        data = message.data
-        if message.type == "error":
-            self._on_error(data, message.request)
+        payload = message.payload
+        if isinstance(payload, ErrorMessage):
+            self._on_error(payload, message.request)
             return
         handler = getattr(self, f"_on_{message.type}", None)
         if handler is not None:
-            handler(data)
+            handler(payload)
 
     def feed(self, data: dict[str, Any]) -> None:
-        """Handle one server message directly (tests and fixtures use this), cleaned as the
-        network worker cleans what it receives."""
-        self.on_server_message(ServerMessage(clean_message(data)))
+        """Handle one server message directly (tests and fixtures use this), cleaned and read
+        as the network worker cleans and reads what it receives."""
+        self.on_server_message(ServerMessage(read_server(clean_message(data))))
 
-    def _on_pong(self, data: dict[str, Any]) -> None:
-        if data.get("id") is not None and data.get("id") == self._sync_id:
+    def _on_pong(self, data: PongMessage) -> None:
+        if data.id is not None and data.id == self._sync_id:
             self._sync_id = None
             self._after_sync()
 
@@ -717,37 +701,32 @@ class SelfishApp(App[None]):
         self.push_screen(screen, closed)
         self._check_size(self.size.width, self.size.height)
 
-    def _on_rooms(self, data: dict[str, Any]) -> None:
-        self.lobby.show_rooms(list(data.get("rooms") or []))
+    def _on_rooms(self, data: RoomsMessage) -> None:
+        self.lobby.show_rooms(list(data.rooms))
 
-    def _on_joined(self, data: dict[str, Any]) -> None:
-        code = str(data.get("room"))
+    def _on_joined(self, data: JoinedMessage) -> None:
+        code = data.room
         room = self.rooms.get(code)
         if room is None:
             room = RoomState(code)
             self.rooms[code] = room
         self._rejoined.add(code)
-        room.role = str(data.get("role", "player"))
-        room.seat = data.get("seat")
-        room.edition = str(data.get("edition", room.edition))
-        if data.get("catalogue"):
-            fresh = Catalogue()
-            fresh.update(dict(data["catalogue"]))
-            room.catalogue.cards.clear()
-            room.catalogue.cards.update(fresh.cards)
+        room.role = data.role
+        room.seat = data.seat
+        room.edition = data.edition
         if self.plan is not None and not self._plan_done:
             return  # resumed local rooms wait for the plan (see _after_sync)
         self.current = code
         if self.on_room is not None:
             self.on_room(code)
 
-    def _on_room(self, data: dict[str, Any]) -> None:
-        code = str(data.get("room"))
+    def _on_room(self, data: RoomMessage) -> None:
+        code = data.room
         room = self.rooms.get(code)
         if room is None:
             return
-        room.info = dict(data)
-        room.info["_we_host"] = self.player_id is not None and data.get("host") == self.player_id
+        room.info = data
+        room.we_host = self.player_id is not None and data.host == self.player_id
         names = room.names()
         room.relocalise()
         if code != self.current:
@@ -763,22 +742,18 @@ class SelfishApp(App[None]):
         if room.status == "waiting" and not self.local:
             self._show_room(room)
 
-    def _on_events(self, data: dict[str, Any]) -> None:
-        room = self.rooms.get(str(data.get("room")))
+    def _on_events(self, data: EventsMessage) -> None:
+        room = self.rooms.get(data.room)
         if room is None:
             return
-        entries = [
-            LogEntry(str(e.get("kind", "info")), str(e.get("text")), event=dict(e))
-            for e in data.get("events") or []
-            if e.get("text")
-        ]
+        entries = [LogEntry(e.kind, event=e) for e in data.events]
         table = self._table() if room.code == self.current else None
         room.since.seat = room.seat if room.role == "player" else None
-        if data.get("history"):
+        if data.history:
             room.since.restart()
         else:
-            room.since.add([e for e in data.get("events") or [] if isinstance(e, dict)])
-        if data.get("history"):
+            room.since.add(data.events)
+        if data.history:
             # A full replay of the game's log (join, resume, rematch): it replaces ours, but the
             # server does not replay chat, so our chat lines go back where they were said.
             room.log = with_chat(room.log, entries)
@@ -790,16 +765,16 @@ class SelfishApp(App[None]):
             for entry in entries:
                 table.add_log(entry)
 
-    def _on_state(self, data: dict[str, Any]) -> None:
-        room = self.rooms.get(str(data.get("room")))
+    def _on_state(self, data: StateMessage) -> None:
+        room = self.rooms.get(data.room)
         if room is None:
             return
-        room.version = int(data.get("version", room.version))
-        room.set_view(dict(data.get("view") or {}))
+        room.version = data.version
+        room.set_view(data.view)
         assert room.view is not None
         room.since.saw(room.view)
         room.keys.saw(room.view)
-        if not room.view.get("over"):
+        if not room.over:
             room.game_over = None
             room.result_shown = False
         if room.code != self.current:
@@ -809,23 +784,23 @@ class SelfishApp(App[None]):
             self._show_room(room)
         else:
             over = self._screen_of(GameOverScreen)
-            if over is not None and not room.view.get("over"):
+            if over is not None and not room.over:
                 over.dismiss("board")  # a rematch started while the result was showing
             table.show_view()
         self._teach(room)
-        if room.view.get("over") and not room.result_shown:
+        if room.over and not room.result_shown:
             # The final state is enough to show the result; game_over (if it comes) adds the
             # winner's name and the turn count the server recorded.
             self.show_game_over(room)
 
-    def _on_timer(self, data: dict[str, Any]) -> None:
-        room = self.rooms.get(str(data.get("room")))
+    def _on_timer(self, data: TimerMessage) -> None:
+        room = self.rooms.get(data.room)
         if room is None:
             return
-        room.timers = {int(t["seat"]): float(t["seconds"]) for t in data.get("timers") or []}
-        room.grace = countdowns(data.get("grace"))
+        room.timers = {t.seat: t.seconds for t in data.timers}
+        room.grace = countdowns(data.grace)
         room.timers_at = clock.now()
-        room.timers_version = int(data.get("version", room.version))
+        room.timers_version = data.version
         table = self._table()
         # Until our act's reply, the view on screen is the decision we answered: redrawn now, it
         # would offer the answered choices again (the act's state follows its reply).
@@ -833,22 +808,22 @@ class SelfishApp(App[None]):
         if table is not None and room.code == self.current and not acting:
             table.show_view()
 
-    def _on_game_over(self, data: dict[str, Any]) -> None:
-        room = self.rooms.get(str(data.get("room")))
+    def _on_game_over(self, data: GameOverMessage) -> None:
+        room = self.rooms.get(data.room)
         if room is None:
             return
-        room.game_over = dict(data)
+        room.game_over = data
         if room.code == self.current:
             self.show_game_over(room)
 
-    def _on_chat(self, data: dict[str, Any]) -> None:
-        room = self.rooms.get(str(data.get("room")))
+    def _on_chat(self, data: ChatMessage) -> None:
+        room = self.rooms.get(data.room)
         if room is None:
             return
-        who = str(data.get("name", "?"))
-        if data.get("seat") is None:
+        who = data.name
+        if data.seat is None:
             who += _(" (watching)")
-        entry = LogEntry("chat", str(data.get("text", "")), speaker=who)
+        entry = LogEntry("chat", data.text, speaker=who)
         room.log.append(entry)
         if room.code != self.current:
             return
@@ -859,12 +834,12 @@ class SelfishApp(App[None]):
         if waiting is not None:
             waiting.add_log(entry)
 
-    def _on_error(self, data: dict[str, Any], request: Request | None = None) -> None:
+    def _on_error(self, data: ErrorMessage, request: Request | None = None) -> None:
         """An error: the reply to ``request`` (as the client library matched it), or the
         server's own (None)."""
-        code = str(data.get("code", "error"))
+        code = data.code
         if code == "room_closed":
-            self._room_closed(str(data.get("room", "")))
+            self._room_closed(data.room or "")
         if isinstance(request, Act):
             room = self.rooms.get(request.room)
             table = self._table()
@@ -872,12 +847,7 @@ class SelfishApp(App[None]):
                 table.restore_prompt()
         if code in QUIET_ERRORS:
             return
-        english = PLAIN_ERRORS.get(code, str(data.get("message") or code))
-        text = error_message(code, english)
-        # Which option, or what is wrong with the name (too long, like a seat's in that room):
-        # the server's own words follow.
-        if code in ("bad_option", "bad_name") and data.get("message"):
-            text = f"{text}: {data['message']}"
+        text = error_message(code, data.args)
         self.notify(
             text, title=_("Server"), severity="error" if code == "internal_error" else "warning"
         )
@@ -891,18 +861,15 @@ class SelfishApp(App[None]):
         self._show_lobby()
         self.request({"type": "list_rooms"})
 
-    def _on_bye(self, data: dict[str, Any]) -> None:
-        if data.get("reason") == "replaced":
+    def _on_bye(self, data: ByeMessage) -> None:
+        if data.reason == "replaced":
             self.notify(
                 _("You connected from somewhere else; this window is disconnected."),
                 severity="error",
                 timeout=30,
             )
         else:
-            self.notify(
-                str(data.get("message") or _("The server is closing the connection.")),
-                severity="warning",
-            )
+            self.notify(_("The server is closing the connection."), severity="warning")
 
     # --- screens -------------------------------------------------------------------------------
 

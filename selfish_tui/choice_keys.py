@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from selfish_tui.model import View
+from protocol.game_types import Card, View
 
 # Keys free on the table screen (its panel keys are p t h l c q b g; Tab, Esc, arrows, Enter).
 HAND_KEYS = (
@@ -76,14 +76,13 @@ class KeyRing:
 
     def saw(self, view: View) -> None:
         """Take a view's hand in: cards gone free their keys, new cards get theirs."""
-        hand = view.get("hand")
-        if hand is None:
+        if view.own is None:
             return
-        present = [card.get("id") for card in hand_order(hand)]
+        present = [card.id for card in hand_order(view.own.hand)]
         for gone in [c for c in self.cards if c not in present]:
             self.resting.add(self.cards.pop(gone))
         for card_id in present:
-            if not isinstance(card_id, int) or card_id in self.cards:
+            if card_id in self.cards:
                 continue
             taken = set(self.cards.values()) | self.resting
             taken |= {k for k, what in self.last.items() if what != {("card", card_id)}}
@@ -117,15 +116,11 @@ class KeyRing:
         self.resting.clear()
 
 
-def hand_order(hand: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The hand panel's order (resources by value, then actions by name, a stable order that
-    is easy to scan), so a first hand reads 1, 2, 3… from the top."""
+def hand_order(hand: Iterable[Card]) -> list[Card]:
+    """The hand panel's order (resources by value, then actions by card key, a stable order
+    that is easy to scan and the same in every language), so a first hand reads 1, 2, 3… from
+    the top."""
     return sorted(
         hand,
-        key=lambda c: (
-            c.get("kind") != "resource",
-            -int(c.get("value") or 0),
-            str(c.get("name")),
-            int(c.get("id", 0)),
-        ),
+        key=lambda c: (c.kind != "resource", -c.value, c.key, c.id),
     )

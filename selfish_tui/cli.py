@@ -320,11 +320,12 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `selfish` console script."""
     args_in = list(sys.argv[1:] if argv is None else argv)
     # `bot` and `simulate` have their own parsers in the server package: hand them the rest.
-    if args_in and args_in[0] == "bot":
-        return _run_bot(args_in[1:])
-    if args_in and args_in[0] == "simulate":
-        return _run_simulate(args_in[1:])
-    # The client's language (docs/i18n.md); `bot` and `simulate` above stay English.
+    # What they print for a person is in the environment's language (docs/i18n.md).
+    if args_in and args_in[0] in ("bot", "simulate"):
+        i18n.set_language(i18n.choose_language())
+        run = _run_bot if args_in[0] == "bot" else _run_simulate
+        return run(args_in[1:])
+    # The client's language (docs/i18n.md).
     i18n.set_language(i18n.choose_language(_language_asked(args_in)))
     args = build_parser().parse_args(args_in)
     if args.command == "play":

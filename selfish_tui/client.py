@@ -34,12 +34,13 @@ from protocol.client import (
     Moved,
     Pong,
     RemoteProtocolError,
-    Said,
     Welcome,
 )
+from protocol.client_events import Said
 from protocol.codec import decode_server_body
 from protocol.messages import Act, Hello, Ping, Request
 from selfish_tui.i18n import _
+from selfish_tui.keyed_text import error_message
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.plain import clean_message
 
@@ -294,16 +295,13 @@ class NetworkClient:
             if event.code == "bad_token":
                 # The server forgot us (a new database): the connection stays open and the
                 # library has dropped the token, so say hello again as a new player.
-                text = _("the server did not know our token; joining as a new player")
-                self.post(
-                    ServerMessage({**event.message.to_wire(), "message": text}, event.request)
-                )
+                self.post(ServerMessage(event.message, event.request))
                 self.token = None
                 self._conn.hello(self.name)
                 self._flush()
                 return None
-            self.post(ServerMessage(event.message.to_wire(), event.request))
-            return event.text, event.code not in FATAL_HELLO_ERRORS
+            self.post(ServerMessage(event.message, event.request))
+            return error_message(event.code), event.code not in FATAL_HELLO_ERRORS
         if (
             isinstance(event, Pong)
             and event.request is not None
@@ -311,16 +309,15 @@ class NetworkClient:
         ):
             self._keep_alives.discard(event.request.id)
             return None  # the answer to a keep-alive ping; the app's own pings go to it
-        if not isinstance(event, Said):  # ConnectionClosed
+        if not isinstance(event, Said):
             return _("the server closed the connection"), True
-        # The app reads maps: the typed message in its wire form (protocol 2).
-        self.post(ServerMessage(event.message.to_wire(), event.request))
+        self.post(ServerMessage(event.message, event.request))
         if isinstance(event, Bye):
             if event.reason == "replaced":
                 return _("this identity connected from somewhere else"), False
             return _("the server is shutting down"), True
         if isinstance(event, Error) and event.closing:
-            return event.text, True
+            return error_message(event.code), True
         return None
 
     async def _keep_alive(self) -> None:

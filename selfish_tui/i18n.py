@@ -1,9 +1,11 @@
 """The client's languages: gettext catalogs (compiled by Babel), chosen per client.
 
-English is the source language: every msgid is the English text, so English needs no catalog and
-an untranslated string shows in English. Chinese comes from ``locale/zh/LC_MESSAGES/selfish.mo``,
-compiled from ``selfish.po`` and shipped with the package (docs/i18n.md says how to rebuild it;
-tests/tui/test_i18n.py fails when the two disagree).
+Every language has one catalogue, ``locale/<lang>/LC_MESSAGES/selfish.mo``, compiled from its
+``selfish.po`` and shipped with the package (docs/i18n.md says how to rebuild them;
+tests/tui/test_i18n.py fails when a pair disagrees). The interface's own words have their English
+as msgid, so the English catalogue needs none of them; the game's words (events, prompts,
+choices, cards, error messages) are keyed by the engine's and the protocol's keys (msgid = the
+key, :func:`keyed`), and both catalogues hold every one of them.
 
 The active language can change while the app runs (:func:`set_language`); :func:`_` and friends
 look it up at call time, so a screen shows the new language as soon as it is drawn again. It is
@@ -20,7 +22,7 @@ import gettext
 import os
 from collections.abc import Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.cells import cell_len, get_character_cell_size
@@ -39,16 +41,14 @@ class _Language:
     shares it."""
 
     code: str = LANGUAGES[0]
-    translations: gettext.NullTranslations = field(default_factory=gettext.NullTranslations)
+    loaded: gettext.NullTranslations | None = None
 
-
-# The process's language: the one every task shares until it takes its own (own_language).
-_PROCESS = _Language()
-_active: ContextVar[_Language | None] = ContextVar("selfish_language", default=None)
-
-
-def _current() -> _Language:
-    return _active.get() or _PROCESS
+    @property
+    def translations(self) -> gettext.NullTranslations:
+        """The language's catalogue, read when first used (importing the client reads none)."""
+        if self.loaded is None:
+            self.loaded = load(self.code)
+        return self.loaded
 
 
 def language_from_env(environ: Mapping[str, str] | None = None) -> str:
@@ -79,12 +79,19 @@ def choose_language(explicit: str | None = None, environ: Mapping[str, str] | No
 
 
 def load(language: str) -> gettext.NullTranslations:
-    """The catalog of ``language``; English (the msgids themselves) needs none."""
+    """The catalog of ``language`` (English has one too: its keyed entries)."""
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r} (choose from {', '.join(LANGUAGES)})")
-    if language == "en":
-        return gettext.NullTranslations()
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+
+
+# The process's language: the one every task shares until it takes its own (own_language).
+_PROCESS = _Language()
+_active: ContextVar[_Language | None] = ContextVar("selfish_language", default=None)
+
+
+def _current() -> _Language:
+    return _active.get() or _PROCESS
 
 
 def set_language(language: str) -> None:
@@ -94,7 +101,7 @@ def set_language(language: str) -> None:
     (a broken install: better said at start-up than shown as silent English).
     """
     active = _current()
-    active.translations = load(language)
+    active.loaded = load(language)
     active.code = language
 
 
@@ -137,11 +144,12 @@ def npgettext(context: str, singular: str, plural: str, count: int) -> str:
     return _current().translations.npgettext(context, singular, plural, count)
 
 
-def lookup(context: str, key: str, fallback: str) -> str:
-    """A keyed entry (msgctxt ``context``, msgid ``key``) in the active language, or
-    ``fallback`` when the catalog has none (English, or a key newer than the catalog)."""
+def keyed(context: str, key: str) -> str | None:
+    """A keyed entry (msgctxt ``context``, msgid ``key``: a card, an event, an error code ...)
+    in the active language's catalogue, or None when it has none (a key newer than the
+    client)."""
     text = _current().translations.pgettext(context, key)
-    return fallback if text == key else text
+    return None if text == key else text
 
 
 def localised(path: Path) -> Path:

@@ -229,17 +229,21 @@ def _with_port(host: str, port: int) -> str:
 
 
 def run_bot(argv: list[str]) -> int:
-    """`selfish bot ...`: the headless protocol client from the server package."""
+    """`selfish bot ...`: the headless protocol client from the server package, each finished
+    game printed in the active language."""
+    from selfish_tui.reports import game_line
     from server.bots.command import bot_main
 
-    return int(bot_main(argv) or 0)
+    return int(bot_main(argv, lambda result: print(game_line(result), flush=True)) or 0)
 
 
 def run_simulate(argv: list[str]) -> int:
-    """`selfish simulate ...`: engine-only self-play from the server package."""
+    """`selfish simulate ...`: engine-only self-play from the server package, its summary
+    printed in the active language."""
+    from selfish_tui.reports import simulation_lines
     from server.bots.simulate import main
 
-    return int(main(argv) or 0)
+    return int(main(argv, simulation_lines) or 0)
 
 
 def variant_problem(edition: str, variants: list[str]) -> str | None:

@@ -6,10 +6,9 @@ messages, and the app (on its own event loop turn) updates the screens.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.message import Message
 
+from protocol import server_messages
 from protocol.messages import Request
 
 
@@ -46,15 +45,16 @@ class ConnectionLost(Message):
 
 
 class ServerMessage(Message):
-    """Any other message from the server (its ``type`` says which, see PROTOCOL.md);
-    ``request`` is the request it is the direct reply to (None for a broadcast)."""
+    """Any other message from the server, typed (``payload``: protocol.server_messages, its
+    ``TYPE`` says which); ``request`` is the request it is the direct reply to (None for a
+    broadcast)."""
 
-    def __init__(self, data: dict[str, Any], request: Request | None = None) -> None:
-        self.data = data
+    def __init__(self, payload: server_messages.ServerMessage, request: Request | None = None):
+        self.payload = payload
         self.request = request
         super().__init__()
 
     @property
     def type(self) -> str:
-        """The message's ``type`` field."""
-        return str(self.data.get("type", ""))
+        """The message's wire ``type``."""
+        return self.payload.TYPE

@@ -2,55 +2,23 @@
 
 Nothing here computes rules. The server's view says where everyone stands, what is in the
 player's hand and which choices are legal; these helpers only decide how to *draw* that.
-Card names and texts come from the view and from the catalogue the server sends.
+Card names and texts come from the client's catalogue (keyed_text.py), by the cards' keys.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any
 
+from protocol.game_types import Card, Choice, Decision, Location, View
 from selfish_tui import event_text
 from selfish_tui.i18n import ELLIPSIS, _, cell_width, cut, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_short, card_text
-
-View = dict[str, Any]
-Choice = dict[str, Any]
 
 # One colour per seat. ANSI names keep them distinct in a 16-colour terminal, and every place that
 # uses them also carries a non-colour cue (a marker or a name) so NO_COLOR stays readable.
 SEAT_COLOURS = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green", "bright_blue")
 
 SHARK = "▲"
-
-# Short names for the board's narrow cells, whole words (a cell never shows "Radiatn"): the
-# full name when it fits, else this, else the full name cut after a word with an ellipsis.
-# Unknown keys use the card's own name, so a server with new cards still renders.
-SHORT_NAMES = {
-    "blank_space": "Blank",
-    "cosmic_radiation": "Radiation",
-    "useful_junk": "Junk",
-    "solar_flare": "Flare",
-    "meteoroid": "Meteoroid",
-    "gravitational_anomaly": "Gravity",
-    "wormhole": "Wormhole",
-    "mysterious_nebula": "Nebula",
-    "asteroid_field": "Asteroids",
-    "hyperspace": "Hyperspace",
-    "calm_waters": "Calm",
-    "sea_monster": "Monster",
-    "ocean_debris": "Debris",
-    "shark_bait": "Bait",
-    "freeloader": "Freeloader",
-    "whirlpool": "Whirlpool",
-    "hurricane": "Hurricane",
-    "island_call": "Island",
-    "davy_jones_locker": "Locker",
-    "raft_drift": "Drift",
-    "counter_current": "Current",
-    "feeding_frenzy": "Frenzy",
-}
 
 EVENT_STYLES = {
     "turn": "bold",
@@ -89,15 +57,14 @@ def seat_colour(seat: int | None) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def short_name(card: dict[str, Any] | None, width: int) -> str:
-    """A card's name shortened to ``width`` cells for the board."""
-    if not card:
+def short_name(card: Location | None, width: int) -> str:
+    """A location card's name shortened to ``width`` cells for the board."""
+    if card is None:
         return ""
-    key = str(card.get("key", ""))
-    full = card_name(key, str(card.get("name", "?")))
+    full = card_name(card.key)
     if cell_width(full) <= width:
         return full
-    name = card_short(key, SHORT_NAMES.get(key, full))
+    name = card_short(card.key)
     if cell_width(name) <= width:
         return name
     # Cut after a word of the full name ("Cosmic…"), else inside the short one.
@@ -143,10 +110,10 @@ def compass_legend(width: int | None = None) -> str:
     ←W left"), or two of two pairs each when ``width`` cells cannot hold it."""
     compass = event_text.compass
     pairs = [
-        f"{compass('N')} {pgettext('compass legend', 'raft')}",
-        f"{compass('S')} {pgettext('compass legend', 'beach')}",
-        f"{compass('E')} {pgettext('compass legend', 'right')}",
-        f"{compass('W')} {pgettext('compass legend', 'left')}",
+        " ".join((compass("N"), pgettext("compass legend", "raft"))),
+        " ".join((compass("S"), pgettext("compass legend", "beach"))),
+        " ".join((compass("E"), pgettext("compass legend", "right"))),
+        " ".join((compass("W"), pgettext("compass legend", "left"))),
     ]
     line = " ".join(pairs)
     if width is None or cell_width(line) <= width:
@@ -154,100 +121,81 @@ def compass_legend(width: int | None = None) -> str:
     return f"{pairs[0]} {pairs[1]}\n{pairs[2]} {pairs[3]}"
 
 
-def card_label(card: dict[str, Any]) -> str:
+def card_label(card: Card) -> str:
     """One-line description of a game card: name, value or 'action', compass arrow."""
-    arrow = event_text.compass(card.get("dir"))
-    name = card_name(str(card.get("key", "")), str(card.get("name", "?")))
-    text = f"{name} ({card.get('value', 1)})" if card.get("kind") == "resource" else name
+    arrow = event_text.compass(card.dir)
+    name = card_name(card.key)
+    text = f"{name} ({card.value})" if card.kind == "resource" else name
     return f"{text} {arrow}".rstrip()
 
 
-@dataclass
-class Catalogue:
-    """Card texts by key, as the server sent them (the client never imports the server's copy)."""
+def hand(view: View | None) -> tuple[Card, ...]:
+    """The seat's hand (none for a spectator)."""
+    return view.own.hand if view is not None and view.own is not None else ()
 
-    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def text(self, key: str | None) -> str:
-        """The full rules text of a card, or '' if the server did not send one."""
-        if not key:
-            return ""
-        entry = self.cards.get(key)
-        return str(entry.get("text", "")) if entry else ""
+def decision(view: View | None) -> Decision | None:
+    """What the seat decides now (None: nothing, or a spectator)."""
+    return view.own.decision if view is not None and view.own is not None else None
 
-    def update(self, editions: dict[str, Any]) -> None:
-        """Merge a catalogue payload: either {edition: {key: entry}} or a flat {key: entry}."""
-        for key, value in editions.items():
-            if (
-                isinstance(value, dict)
-                and all(isinstance(v, dict) for v in value.values())
-                and "name" not in value
-            ):
-                self.cards.update({str(k): dict(v) for k, v in value.items()})
-            elif isinstance(value, dict):
-                self.cards[str(key)] = dict(value)
+
+def own_seat(view: View | None) -> int | None:
+    """The seat the view is for (None: a spectator)."""
+    return view.own.seat if view is not None and view.own is not None else None
+
+
+def seen_cards(view: View) -> dict[int, Card]:
+    """The cards the seat sees by id: its hand and the cards its decision reveals."""
+    return event_text.view_cards(view)
 
 
 def choice_cards(choice: Choice) -> list[int]:
     """Card ids a choice mentions (played, blocked, paid, discarded, taken, picked)."""
-    ids: list[int] = []
-    if isinstance(choice.get("card"), int):
-        ids.append(choice["card"])
-    for key in ("cards", "discard"):
-        value = choice.get(key)
-        if isinstance(value, list):
-            ids.extend(v for v in value if isinstance(v, int))
+    ids: list[int] = [] if choice.card is None else [choice.card]
+    ids.extend(choice.cards or ())
+    ids.extend(choice.discard or ())
     return ids
 
 
 def playable_cards(view: View) -> set[int]:
     """Ids of hand cards that appear in at least one legal choice right now."""
     found: set[int] = set()
-    for choice in view.get("legal") or []:
-        if choice.get("do") in ("play", "block", "change"):
+    for choice in view.legal:
+        if choice.do in ("play", "block", "change"):
             found.update(choice_cards(choice))
     # The engine offers one choice per kind of card (identical copies are one choice), so mark
     # every copy that is the same as an offered card.
-    hand = view.get("hand") or []
-    kinds = {(c.get("key"), c.get("dir")) for c in hand if c.get("id") in found}
-    return {c["id"] for c in hand if (c.get("key"), c.get("dir")) in kinds} | found
+    cards = hand(view)
+    kinds = {(c.key, c.dir) for c in cards if c.id in found}
+    return {c.id for c in cards if (c.key, c.dir) in kinds} | found
 
 
 def player_name(view: View, seat: int | None) -> str:
     """A seat's display name ('nobody' for None)."""
-    names = view.get("names") or []
+    names = view.public.names
     if seat is None or not 0 <= seat < len(names):
         return _("nobody")
-    return str(names[seat])
+    return names[seat]
 
 
-def choice_label(choice: Choice, view: View | None = None) -> str:
-    """A choice's label in the active language, rendered from its fields and the ``view``;
-    else the label the engine gave it, or a readable fallback built from its keys."""
-    if view is not None and choice.get("do"):
-        return event_text.choice_label(choice, view)
-    label = choice.get("label")
-    if label:
-        return str(label)
-    parts = [str(choice.get("do", "?"))]
-    parts += [f"{k}={v}" for k, v in choice.items() if k not in ("do", "fatal", "label")]
-    return " ".join(parts)
+def choice_label(choice: Choice, view: View) -> str:
+    """A choice's label in the active language, from its values and the ``view`` (its cards
+    from the seat's hand and revealed cards, its seats by the view's names)."""
+    return event_text.choice_label(choice, view.public.names, view.public.edition, seen_cards(view))
 
 
-def catalogue_text_for_choice(choice: Choice, view: View, catalogue: Catalogue) -> str:
+def catalogue_text_for_choice(choice: Choice, view: View) -> str:
     """The detail line for a highlighted prompt choice: the texts of the cards it uses."""
-    cards = {int(c["id"]): c for c in (view.get("hand") or [])}
-    decision = view.get("decision") or {}
-    cards.update({int(c["id"]): c for c in (decision.get("reveal") or [])})
+    cards = seen_cards(view)
     parts: list[str] = []
     for card_id in choice_cards(choice):
         card = cards.get(card_id)
         if card is None:
             continue
-        text = card_text(str(card.get("key", "")), catalogue.text(card.get("key")))
+        text = card_text(card.key)
         name = card_label(card)
         colon = pgettext("separator", ": ")  # the Chinese colon in Chinese, never ":"
-        parts.append(f"{name}{colon}{text}" if text and card.get("kind") != "resource" else name)
+        parts.append(f"{name}{colon}{text}" if text and card.kind != "resource" else name)
     if not parts:
         return choice_label(choice, view)
     return " · ".join(parts)

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from protocol.game_types import Card, Event, View
 from selfish_tui.event_text import goal_word
 from selfish_tui.i18n import npgettext, pgettext
 from selfish_tui.keyed_text import card_name
@@ -39,24 +39,25 @@ class Story:
     won: bool = False
 
 
-def stories(events: Sequence[Mapping[str, Any]]) -> dict[int, Story]:
-    """Each seat's :class:`Story` from a span of events, as the wire sends them."""
+def stories(events: Sequence[Event]) -> dict[int, Story]:
+    """Each seat's :class:`Story` from a span of events."""
     told: dict[int, Story] = {}
     # The attack a blocking reaction answers, by its target: (attacker, card key).
     last_attack: dict[int, tuple[int, str]] = {}
 
-    def story(seat: Any) -> Story | None:
+    def story(seat: object) -> Story | None:
         return told.setdefault(seat, Story()) if isinstance(seat, int) else None
 
+    def count(cards: object) -> int:
+        return len(cards) if isinstance(cards, tuple) else 0
+
     for event in events:
-        key = str(event.get("key", ""))
-        args = event.get("args")
-        if not isinstance(args, Mapping):
-            continue
+        key = event.key
+        args = event.args
         player = args.get("player")
         who = story(player)
         card = args.get("card")
-        card_key = str(card.get("key", "")) if isinstance(card, Mapping) else ""
+        card_key = card.key if isinstance(card, Card) else ""
         if key in ("play", "play.on") and who is not None:
             target = args.get("target")
             target = target if isinstance(target, int) else None
@@ -80,13 +81,13 @@ def stories(events: Sequence[Mapping[str, Any]]) -> dict[int, Story]:
             if other is not None:
                 other.moved = True
         elif key == "pay" and who is not None and args.get("reason") not in ROUTINE_REASONS:
-            who.lost += len(args.get("cards") or [])
+            who.lost += count(args.get("cards"))
         elif key in LOSING and who is not None:
-            who.lost += len(args.get("cards") or []) or 1
+            who.lost += count(args.get("cards")) or 1
         elif key in ("steal", "steal.card", "take"):
             victim = story(args.get("victim"))
             if victim is not None:
-                victim.lost += len(args.get("cards") or []) or 1
+                victim.lost += count(args.get("cards")) or 1
         elif key == "bite" and who is not None:
             who.bitten = True
         elif key.startswith("death.") and who is not None:
@@ -97,17 +98,16 @@ def stories(events: Sequence[Mapping[str, Any]]) -> dict[int, Story]:
 
 
 def summary_lines(
-    events: Sequence[Mapping[str, Any]],
-    view: Mapping[str, Any],
+    events: Sequence[Event],
+    view: View,
     rows_before: Mapping[int, int] | None,
-    card_names: Mapping[str, str],
 ) -> list[str]:
     """One line per player who did something in ``events``, in turn order after us, then
     ours ("You: …") if something happened to us; [] when nothing did. ``rows_before``: each
     seat's row when the span began (None: not known, then only the rows now are said)."""
-    you = view.get("seat")
-    names = view.get("names") or []
-    rows = {int(p["seat"]): int(p.get("row", 0)) for p in view.get("players") or []}
+    you = view.own.seat if view.own is not None else None
+    names = view.public.names
+    rows = {p.seat: p.row for p in view.public.players}
     told = stories(events)
     count = len(names)
     start = (you + 1) if isinstance(you, int) else 0
@@ -118,7 +118,7 @@ def summary_lines(
         if story is None:
             continue
         phrases = [
-            *_plays_named(story.plays, you, view, card_names),
+            *_plays_named(story.plays, you, view),
             *_where(story, seat, rows, rows_before, view),
         ]
         if story.lost:
@@ -144,13 +144,12 @@ def summary_lines(
 
 def _plays_named(
     plays: Counter[tuple[str, int | None, bool]],
-    you: Any,
-    view: Mapping[str, Any],
-    card_names: Mapping[str, str],
+    you: int | None,
+    view: View,
 ) -> list[str]:
     """One phrase per card played, its targets together: "Oxygen Siphon on you, Bot 1
     (blocked)", "Tether ×2"."""  # noqa: RUF002
-    names = view.get("names") or []
+    names = view.public.names
     by_card: dict[str, list[str]] = {}
     alone: Counter[str] = Counter()
     for (key, target, blocked), count in plays.items():
@@ -166,7 +165,7 @@ def _plays_named(
         by_card.setdefault(key, []).append(text)
     out = []
     for key, targets in by_card.items():
-        name = card_name(key, card_names.get(key, key))
+        name = card_name(key)
         if alone[key]:
             count = alone[key]
             out.append(
@@ -188,14 +187,10 @@ def _where(
     seat: int,
     rows: Mapping[int, int],
     rows_before: Mapping[int, int] | None,
-    view: Mapping[str, Any],
+    view: View,
 ) -> list[str]:
     if story.won:
-        return [
-            pgettext("since", "reached {goal}").format(
-                goal=goal_word(str(view.get("edition", "space")))
-            )
-        ]
+        return [pgettext("since", "reached {goal}").format(goal=goal_word(view.public.edition))]
     now = rows.get(seat)
     before = rows_before.get(seat) if rows_before is not None else None
     if now is None:
@@ -221,7 +216,7 @@ class SinceLastTurn:
     """
 
     seat: int | None = None
-    events: list[Mapping[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     rows_before: dict[int, int] | None = None
     _ours: bool = False  # the turn in progress is ours
     _ended: bool = False  # our turn ended: the next view's rows begin the span
@@ -233,38 +228,34 @@ class SinceLastTurn:
         self._ours = False
         self._ended = False
 
-    def add(self, events: Sequence[Mapping[str, Any]]) -> None:
+    def add(self, events: Sequence[Event]) -> None:
         """Events as they arrive."""
         for event in events:
-            args = event.get("args")
-            if event.get("key") == "turn" and isinstance(args, Mapping):
-                ours = self.seat is not None and args.get("player") == self.seat
+            if event.key == "turn":
+                ours = self.seat is not None and event.args.get("player") == self.seat
                 if self._ours and not ours:
                     self.events = []
                     self._ended = True
                 self._ours = ours
             self.events.append(event)
 
-    def saw(self, view: Mapping[str, Any]) -> None:
+    def saw(self, view: View) -> None:
         """A new view: the first after our turn ended gives the rows the span begins with (so
         does the first of a game or after a replay: nobody has moved since)."""
         if self._ended or self.rows_before is None:
             self._ended = False
-            self.rows_before = {
-                int(p["seat"]): int(p.get("row", 0)) for p in view.get("players") or []
-            }
+            self.rows_before = {p.seat: p.row for p in view.public.players}
 
-    def take(self, view: Mapping[str, Any], card_names: Mapping[str, str]) -> list[str]:
+    def take(self, view: View) -> list[str]:
         """The lines for the span up to our turn's start, and begin a new one; [] if there is
         nothing to say (our first turn, or nothing happened)."""
         upto = len(self.events)
         for index in range(len(self.events) - 1, -1, -1):
             event = self.events[index]
-            args = event.get("args")
-            if event.get("key") == "turn" and isinstance(args, Mapping):
-                if args.get("player") == self.seat:
+            if event.key == "turn":
+                if event.args.get("player") == self.seat:
                     upto = index
                 break
-        lines = summary_lines(self.events[:upto], view, self.rows_before, card_names)
+        lines = summary_lines(self.events[:upto], view, self.rows_before)
         self.events = self.events[upto:]
         return lines

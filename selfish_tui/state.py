@@ -1,4 +1,5 @@
-"""What the client knows about the room it is in: plain data the screens render from.
+"""What the client knows about the room it is in: the server's typed messages the screens
+render from.
 
 The app updates one :class:`RoomState` per joined room as messages arrive, so a screen that is
 mounted late (the table after the first ``state``, the game-over dialog) can draw everything at
@@ -7,27 +8,28 @@ once instead of depending on having seen each message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
+from protocol.game_types import Card, Event, View
+from protocol.server_messages import GameOverMessage, RoomMessage, SeatInfo
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import render_event
 from selfish_tui.i18n import _
-from selfish_tui.model import Catalogue, View
 from selfish_tui.since import SinceLastTurn
 
 
 @dataclass
 class LogEntry:
-    """One line of the log: an event kind ('chat' for chat), its English text, for chat who
-    said it, and for a game event the event itself (key and args), from which the line is said
-    in the client's language when it is drawn."""
+    """One line of the log: an event kind ('chat' for chat), for a line of the client's own its
+    text (chat as typed, a notice in the active language) and for chat who said it, and for a
+    game event the event itself (key and args), from which the line is said in the client's
+    language when it is drawn."""
 
     kind: str
-    text: str
+    text: str = ""
     speaker: str | None = None
-    event: dict[str, Any] | None = None
+    event: Event | None = None
 
 
 # The client's own lines, which a replay of the game's log does not hold: chat, and the notice
@@ -35,39 +37,36 @@ class LogEntry:
 KEPT = ("chat", "notice")
 
 
-def bot_name(entry: dict[str, Any] | None) -> str | None:
+def bot_name(entry: SeatInfo | None) -> str | None:
     """A seat's name in the client's language when the server named its bot "Bot N"
     (``bot_number``, protocol/PROTOCOL.md "room"), else None: never read from the name, which
     a human may choose too."""
-    number = (entry or {}).get("bot_number")
-    if isinstance(number, int) and not isinstance(number, bool):
-        return _("Bot {number}").format(number=number)
+    if entry is not None and entry.bot_number is not None:
+        return _("Bot {number}").format(number=entry.bot_number)
     return None
 
 
-def seat_name(entry: dict[str, Any] | None) -> str:
+def seat_name(entry: SeatInfo | None) -> str:
     """A seat's name as shown: a server bot's in the client's language, else its own."""
-    return bot_name(entry) or str((entry or {}).get("name", "?"))
+    return bot_name(entry) or (entry.name if entry is not None else "?")
 
 
-def localise_view(view: View, info: dict[str, Any]) -> View:
+def localise_view(view: View, info: RoomMessage | None) -> View:
     """``view`` with the server bots' names in the client's language (a copy; the choices, which
-    go back to the server verbatim, are untouched)."""
+    go back to the server by their place in the list, are untouched)."""
     named = {
-        int(entry.get("seat", index)): name
-        for index, entry in enumerate(info.get("seats") or [])
-        if entry and (name := bot_name(entry)) is not None
+        entry.seat: name
+        for entry in (info.seats if info is not None else ())
+        if entry is not None and (name := bot_name(entry)) is not None
     }
     if not named:
         return view
-    out = dict(view)
-    names = [str(n) for n in view.get("names") or []]
-    out["names"] = [named.get(index, name) for index, name in enumerate(names)]
-    out["players"] = [
-        dict(p, name=named[p["seat"]]) if p.get("seat") in named else p
-        for p in view.get("players") or []
-    ]
-    return out
+    public = view.public
+    names = tuple(named.get(index, name) for index, name in enumerate(public.names))
+    players = tuple(
+        replace(p, name=named[p.seat]) if p.seat in named else p for p in public.players
+    )
+    return replace(view, public=replace(public, names=names, players=players))
 
 
 def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:
@@ -113,8 +112,8 @@ class RoomState:
     role: str = "player"
     seat: int | None = None
     edition: str = "space"
-    catalogue: Catalogue = field(default_factory=Catalogue)
-    info: dict[str, Any] = field(default_factory=dict)
+    info: RoomMessage | None = None  # the latest ``room`` message
+    we_host: bool = False  # the room's host is our player id
     view: View | None = None  # the latest view, bots' names in the client's language
     raw_view: View | None = None  # the same as the server sent it
     version: int = 0
@@ -124,21 +123,34 @@ class RoomState:
     timers_version: int = -1
     # The countdowns before a bot takes a seat (``timer.grace``): (seat, reason, seconds).
     grace: list[tuple[int, str, float]] = field(default_factory=list)
-    game_over: dict[str, Any] | None = None
+    game_over: GameOverMessage | None = None
     result_shown: bool = False
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
     keys: KeyRing = field(default_factory=KeyRing)  # which key stands for which card
     spectator_told: bool = False  # the spectator has read where their chat goes
+    # Every game card seen by id (hand, revealed hand, discard pile): a bot's choice in the log
+    # names its cards by id, and they may have left the hand since.
+    cards_seen: dict[int, Card] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
         """'waiting', 'playing' or 'over' (from the last room message)."""
-        return str(self.info.get("status", "waiting"))
+        return self.info.status if self.info is not None else "waiting"
 
     @property
     def is_host(self) -> bool:
         """Whether the server says we host this room (set by the app from the player id)."""
-        return bool(self.info.get("_we_host"))
+        return self.we_host
+
+    @property
+    def variants(self) -> list[str]:
+        """The room's rule variants (RULES V)."""
+        return list(self.info.variants) if self.info is not None else []
+
+    @property
+    def over(self) -> bool:
+        """Whether the latest view is of a finished game."""
+        return self.view is not None and self.view.public.over
 
     def seconds_left(self, seat: int | None) -> float | None:
         """Seconds left on a seat's timer, counted from when the timer message arrived."""
@@ -149,7 +161,7 @@ class RoomState:
     def takeovers(self) -> list[tuple[int, str, float]]:
         """(seat, reason, seconds left) of each countdown before a bot takes a seat (reason
         ``left`` or ``idle``), soonest first; none once the version they came with is gone."""
-        if self.timers_version != self.version or (self.view or {}).get("over"):
+        if self.timers_version != self.version or self.over:
             return []
         elapsed = clock.now() - self.timers_at
         left = [(seat, reason, max(0.0, seconds - elapsed)) for seat, reason, seconds in self.grace]
@@ -158,26 +170,33 @@ class RoomState:
     def presence(self) -> dict[int, str]:
         """Seat -> 'away' / 'offline' / 'bot' / 'left' / 'here', from the room's seat list."""
         marks: dict[int, str] = {}
-        for entry in self.info.get("seats") or []:
-            if not entry:
+        for entry in self.info.seats if self.info is not None else ():
+            if entry is None:
                 continue
-            seat = int(entry.get("seat", -1))
-            if entry.get("left"):
-                marks[seat] = "left"
-            elif entry.get("away"):
-                marks[seat] = "away"
-            elif entry.get("kind") == "bot":
-                marks[seat] = "bot"
-            elif not entry.get("connected", True):
-                marks[seat] = "offline"
+            if entry.left:
+                marks[entry.seat] = "left"
+            elif entry.away:
+                marks[entry.seat] = "away"
+            elif entry.kind == "bot":
+                marks[entry.seat] = "bot"
+            elif not entry.connected:
+                marks[entry.seat] = "offline"
             else:
-                marks[seat] = "here"
+                marks[entry.seat] = "here"
         return marks
 
     def set_view(self, view: View) -> None:
         """Keep a view from the server, and the same with the bots' names localised."""
         self.raw_view = view
         self.view = localise_view(view, self.info)
+        own = view.own
+        decision = own.decision if own is not None else None
+        for card in (
+            *view.public.discard,
+            *(decision.reveal if decision is not None else ()),
+            *(own.hand if own is not None else ()),
+        ):
+            self.cards_seen[card.id] = card
 
     def relocalise(self) -> None:
         """Say the bots' names again (the language or the seat list changed)."""
@@ -186,18 +205,17 @@ class RoomState:
 
     def names(self) -> list[str]:
         """The seats' names: the view's, else the room's seat list's."""
-        if self.view is not None and self.view.get("names"):
-            return [str(name) for name in self.view["names"]]
-        return [seat_name(entry) for entry in self.info.get("seats") or []]
+        if self.view is not None and self.view.public.names:
+            return list(self.view.public.names)
+        return [seat_name(entry) for entry in (self.info.seats if self.info is not None else ())]
 
     def line(self, entry: LogEntry) -> str:
-        """A log entry's text in the active language (rendered from its event's key and args;
-        the server's English when they do not resolve)."""
+        """A log entry's text in the active language (a game event's rendered from its key and
+        args)."""
         if entry.event is None:
             return entry.text
-        card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
-        return render_event(entry.event, self.names(), card_names, self.view)
+        return render_event(entry.event, self.names(), self.edition, self.cards_seen)
 
     def in_progress(self) -> bool:
         """True while a game we sit in is running (quitting then needs a confirmation)."""
-        return self.view is not None and not self.view.get("over") and self.role == "player"
+        return self.view is not None and not self.view.public.over and self.role == "player"

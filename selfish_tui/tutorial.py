@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.game_types import View
 from selfish_tui.i18n import N_, _
 
 #: The seed of each edition's tutorial game (found by bench/tutorial_seed.py).
@@ -25,8 +26,6 @@ SEEDS = {"space": 273, "shipwrecked": 70}
 #: Two bot opponents: short rounds, and still someone to aim an action card at you.
 BOTS = 2
 LEVEL = "basic"
-
-View = dict[str, Any]
 
 
 def room_settings(edition: str) -> dict[str, Any]:
@@ -36,12 +35,13 @@ def room_settings(edition: str) -> dict[str, Any]:
 
 def my_decision(view: View) -> str | None:
     """The kind of the decision this seat must make now, or None."""
-    decision = view.get("decision") or {}
-    return str(decision["kind"]) if view.get("legal") and decision.get("kind") else None
+    decision = view.own.decision if view.own is not None else None
+    return decision.kind if decision is not None and view.legal else None
 
 
 def _my_turn(view: View) -> bool:
-    return view.get("active") == view.get("seat") and my_decision(view) in (
+    seat = view.own.seat if view.own is not None else None
+    return view.public.active == seat and my_decision(view) in (
         "actions",
         "stay_or_move",
     )
@@ -176,7 +176,7 @@ LESSONS: tuple[Lesson, ...] = (
                 "which cards go, so you choose which arrows you keep."
             ),
         },
-        lambda view: bool(view.get("sharks")) or my_decision(view) in ("pay", "pick"),
+        lambda view: bool(view.public.sharks) or my_decision(view) in ("pay", "pick"),
         editions=("shipwrecked",),
     ),
     Lesson(
@@ -213,7 +213,7 @@ class Tutor:
 
     def due(self, view: View) -> list[Lesson]:
         """The lessons ``view`` reaches for the first time; they count as shown from now on."""
-        if view.get("over") or view.get("seat") is None:
+        if view.public.over or view.own is None:
             return []
         fresh = [
             lesson

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,8 +11,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from protocol.game_types import View
 from selfish_tui.i18n import N_, _, ngettext, pgettext
-from selfish_tui.model import goal_word, player_name, seat_colour
+from selfish_tui.model import goal_word, own_seat, player_name, seat_colour
 from selfish_tui.state import RoomState
 from selfish_tui.widgets.footer import LocalisedFooter
 
@@ -20,26 +21,27 @@ if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
 
 
-def fates(view: dict[str, Any]) -> list[tuple[int, str]]:
+def fates(view: View) -> list[tuple[int, str]]:
     """(seat, sentence) for every player: winner, reached the goal, alive at row r, or dead."""
-    goal = int(view.get("goal_row", 6))
-    where = goal_word(str(view.get("edition", "space")))
+    public = view.public
+    goal = public.goal_row
+    where = goal_word(public.edition)
     out: list[tuple[int, str]] = []
-    for p in sorted(view.get("players", []), key=lambda p: int(p["seat"])):
-        seat = int(p["seat"])
-        if seat == view.get("winner"):
+    for p in sorted(public.players, key=lambda p: p.seat):
+        seat = p.seat
+        if seat == public.winner:
             # Shipwrecked can also be won by outliving everyone (W4 a), anywhere on the board.
             fate = (
                 _("won, aboard the {where}").format(where=where)
-                if int(p.get("row", 0)) >= goal
-                else _("won as the last one alive, on row {row}").format(row=p.get("row"))
+                if p.row >= goal
+                else _("won as the last one alive, on row {row}").format(row=p.row)
             )
-        elif not p.get("alive", True):
-            fate = _("died on row {row}").format(row=p.get("row"))
-        elif int(p.get("row", 0)) >= goal:
+        elif not p.alive:
+            fate = _("died on row {row}").format(row=p.row)
+        elif p.row >= goal:
             fate = _("alive, on the {where}").format(where=where)
         else:
-            fate = _("alive on row {row}").format(row=p.get("row"))
+            fate = _("alive on row {row}").format(row=p.row)
         out.append((seat, fate))
     return out
 
@@ -86,29 +88,31 @@ class GameOverScreen(ModalScreen[str]):
         self.query_one("#gameover-box").border_title = _("Game over")
 
     def _summary(self) -> Text:
-        view = self.room.view or {}
-        result = self.room.game_over or {}
-        winner = result.get("winner", view.get("winner"))
-        turns = result.get("turns", view.get("turn", 0))
+        view = self.room.view
+        result = self.room.game_over
+        if view is None:
+            return Text()
+        winner = result.winner if result is not None else view.public.winner
+        turns = result.turns if result is not None else view.public.turn
         text = Text()
-        dead = {int(p["seat"]) for p in view.get("players", []) if not p.get("alive", True)}
+        dead = {p.seat for p in view.public.players if not p.alive}
         if winner is None:
             text.append(_("Nobody wins.") + "\n", style="bold")
-        elif winner == view.get("seat"):
+        elif winner == own_seat(view):
             text.append(_("You win!") + "\n", style="bold reverse bright_green")
         else:
             # The view's name: a server bot's is said in the client's language there.
-            name = player_name(view, winner) if view.get("names") else result.get("winner_name")
+            name = player_name(view, winner)
             text.append(
                 _("{name} wins.").format(name=name) + "\n", style=f"bold {seat_colour(winner)}"
             )
-        after = ngettext("after {turns} turn", "after {turns} turns", int(turns or 0))
+        after = ngettext("after {turns} turn", "after {turns} turns", turns)
         text.append(after.format(turns=turns) + "\n\n", style="dim")
         for seat, fate in fates(view):
             mark = "★" if seat == winner else ("✝" if seat in dead else "·")
             text.append(f" {mark} ")
             text.append(player_name(view, seat), style=seat_colour(seat))
-            if seat == view.get("seat"):
+            if seat == own_seat(view):
                 text.append(_(" (you)"))
             text.append(pgettext("separator", ": ") + fate + "\n")
         return text

@@ -25,8 +25,7 @@ from textual.widgets import Static
 
 from selfish_tui import wrapping
 from selfish_tui.i18n import N_, _, localised, pgettext
-from selfish_tui.keyed_text import card_name, card_text
-from selfish_tui.model import Catalogue
+from selfish_tui.keyed_text import CARD_KEYS, card_kind, card_name, card_text
 
 # The help and the log are Rich text: let their lines break between Chinese characters.
 wrapping.install()
@@ -66,8 +65,8 @@ MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>&#|~])")
 
 
 def _literal(value: object) -> str:
-    """A server's string inside Markdown, every special character escaped (no links, no
-    emphasis: the catalogue is shown as the server wrote it)."""
+    """A card's name or text inside Markdown, every special character escaped (no links, no
+    emphasis: the text is shown as the catalogue words it)."""
     return MARKDOWN_SPECIAL.sub(r"\\\1", str(value))
 
 
@@ -84,14 +83,12 @@ def rules_path() -> Path | None:
     return None
 
 
-def rules_for(
-    edition: str | None, catalogue: Catalogue | None = None, variants: list[str] | None = None
-) -> str:
+def rules_for(edition: str | None, variants: list[str] | None = None) -> str:
     """The common rules, the edition's own section, the variants on in the room (RULES V) and
     the house rules, as Markdown.
 
-    Without docs/rules.md (an installed wheel has no docs/) the card texts the server sent are
-    listed instead, so help always explains every card on the table.
+    Without docs/rules.md (an installed wheel has no docs/) the edition's card texts are listed
+    instead, so help always explains every card on the table.
     """
     variants = variants or []
     on = (
@@ -115,28 +112,27 @@ def rules_for(
             keep.append("## " + chunk)
         return on + "\n".join(keep)
     lines = [on + "## " + _("Cards"), ""]
-    for key, entry in sorted(
-        (catalogue or Catalogue()).cards.items(),
-        key=lambda item: (str(item[1].get("kind")), str(item[1].get("name"))),
-    ):
-        name = _literal(card_name(key, str(entry.get("name", ""))))
-        text = _literal(card_text(key, str(entry.get("text", ""))))
-        kind = _literal(entry.get("kind", ""))
+    cards = {
+        key: kind
+        for name, keys in CARD_KEYS.items()
+        if edition in (None, name)
+        for key, kind in keys.items()
+    }
+    for key, kind_key in sorted(cards.items(), key=lambda item: (item[1], card_name(item[0]))):
+        name = _literal(card_name(key))
+        text = _literal(card_text(key))
+        kind = _literal(card_kind(kind_key))
         lines.append(f"- **{name}** ({kind}): {text}")
     return "\n".join(lines)
 
 
-def help_markdown(
-    edition: str | None, catalogue: Catalogue | None = None, variants: list[str] | None = None
-) -> str:
+def help_markdown(edition: str | None, variants: list[str] | None = None) -> str:
     """The whole help of an edition as Markdown: a title, the keys, then :func:`rules_for`."""
     title = {"space": _("Space Edition"), "shipwrecked": _("Shipwrecked Edition")}.get(
         edition or "", _("both editions")
     )
     heading = _("Selfish — help ({title})").format(title=title)
-    return join_wide_breaks(
-        f"# {heading}\n\n{keys_text()}\n{rules_for(edition, catalogue, variants)}"
-    )
+    return join_wide_breaks(f"# {heading}\n\n{keys_text()}\n{rules_for(edition, variants)}")
 
 
 # A line that starts a block of its own (list item, heading, table row, quote, fence).
@@ -265,16 +261,14 @@ class HelpScreen(ModalScreen[None]):
     def __init__(
         self,
         edition: str | None,
-        catalogue: Catalogue | None = None,
         variants: list[str] | None = None,
     ) -> None:
         super().__init__()
         self.edition = edition
-        self.catalogue = catalogue
         self.variants = variants or []
 
     def compose(self) -> ComposeResult:
-        yield HelpText(help_markdown(self.edition, self.catalogue, self.variants), id="help-scroll")
+        yield HelpText(help_markdown(self.edition, self.variants), id="help-scroll")
         # One line, not a Footer: composing a Footer's keys took half of the time help took to
         # open (bench/help.py: 59 -> 31 ms a later open).
         keys = Text()

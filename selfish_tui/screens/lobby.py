@@ -16,6 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Select, Static
 
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
+from protocol.server_messages import RoomSummary
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import N_, _, pgettext, word_cut
 from selfish_tui.model import seat_colour
@@ -97,7 +98,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self, local: bool = False) -> None:
         super().__init__()
         self.local = local
-        self.rooms: list[dict[str, Any]] = []
+        self.rooms: list[RoomSummary] = []
         self.status_text = _("Connecting…")
         self.offline = False
         self._ready = False
@@ -155,7 +156,7 @@ class LobbyScreen(Screen[None]):
         for hint in self.query("#lobby-hint").results(Static):
             hint.update(Text(_("Not connected to the server. r retries now; ctrl+q quits.")))
 
-    def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+    def show_rooms(self, rooms: list[RoomSummary]) -> None:
         """Fill the table from a ``rooms`` message."""
         self.rooms = rooms
         self.offline = False
@@ -165,25 +166,25 @@ class LobbyScreen(Screen[None]):
         keep = table.cursor_row
         table.clear()
         for room in rooms:
-            timer = _("{timer}s").format(timer=room.get("timer")) if room.get("timer") else _("off")
+            timer = _("{timer}s").format(timer=room.timer) if room.timer else _("off")
             # Text, not str: DataTable parses a str cell as markup, and these come from the
             # server (a host named "[/]" must not crash the lobby).
-            edition = edition_name(room.get("edition"))
-            variants = " ".join(str(v) for v in room.get("variants") or [])
+            edition = edition_name(room.edition)
+            variants = " ".join(room.variants)
             cells = [
                 f"{edition} +{variants}" if variants else edition,
-                f"{room.get('filled')}/{room.get('size')}",
-                str(room.get("bots", "")),
-                room_status(room.get("status", "")),
+                f"{room.filled}/{room.size}",
+                str(room.bots),
+                room_status(room.status),
                 timer,
                 # A room whose seated humans all left has no host (null): its bots play on.
-                word_cut(str(room.get("host") or "—"), HOST_WIDTH),
-                str(room.get("spectators", 0)),
+                word_cut(room.host or "—", HOST_WIDTH),
+                str(room.spectators),
             ]
             table.add_row(
-                Text(str(room.get("room")), style="bold"),
+                Text(room.room, style="bold"),
                 *(Text(cell, no_wrap=True, overflow="ellipsis") for cell in cells),
-                key=str(room.get("room")),
+                key=room.room,
             )
         hint = self.query_one("#lobby-hint", Static)
         if self.local:
@@ -213,7 +214,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#rooms", DataTable)
         if not self.rooms or table.cursor_row < 0 or table.cursor_row >= len(self.rooms):
             return None
-        return str(self.rooms[table.cursor_row].get("room"))
+        return self.rooms[table.cursor_row].room
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -221,7 +222,7 @@ class LobbyScreen(Screen[None]):
         if code:
             room = self.rooms[self.query_one("#rooms", DataTable).cursor_row]
             # A game that has begun can only be watched; say so instead of failing.
-            role = "player" if room.get("status") == "waiting" else "spectator"
+            role = "player" if room.status == "waiting" else "spectator"
             self.selfish.request({"type": "join_room", "room": code, "as": role})
 
     def action_watch(self) -> None:
@@ -461,17 +462,17 @@ class WaitingRoomScreen(Screen[None]):
         if not self._ready:
             return  # on_mount draws the latest room info
         info = self.room.info
+        if info is None:
+            return  # drawn when the room's first ``room`` message comes
         seats_box = self.query_one("#seats", Static)
         seats_box.border_title = Text(_("Room {code}").format(code=self.room.code))
         text = Text()
-        edition = edition_name(info.get("edition", ""))
+        edition = edition_name(info.edition)
         timer = (
-            _("{timer} s per decision").format(timer=info.get("timer"))
-            if info.get("timer")
-            else _("no timer")
+            _("{timer} s per decision").format(timer=info.timer) if info.timer else _("no timer")
         )
-        private = _("public") if info.get("public", True) else _("private")
-        variants = ", ".join(str(v) for v in info.get("variants") or [])
+        private = _("public") if info.public else _("private")
+        variants = ", ".join(info.variants)
         settings = f"{edition} · {timer} · {private}" + (
             _(" · variants {variants}").format(variants=variants) if variants else ""
         )
@@ -480,28 +481,28 @@ class WaitingRoomScreen(Screen[None]):
         seats = Table.grid(padding=(0, 1))
         seats.add_column(no_wrap=True)
         seats.add_column(ratio=1)
-        for index, entry in enumerate(info.get("seats") or []):
+        for index, entry in enumerate(info.seats):
             number = Text(f"{index + 1}.")
-            if not entry:
+            if entry is None:
                 seats.add_row(number, Text(_("(free seat)"), style="dim"))
                 continue
             line = Text(seat_name(entry), style=seat_colour(index))
-            if entry.get("kind") == "bot":
-                level = bot_level_name(entry.get("level"))
+            if entry.kind == "bot":
+                level = bot_level_name(entry.level)
                 line.append("  " + _("bot ({level})").format(level=level), style="dim")
-            elif not entry.get("connected", True):
+            elif not entry.connected:
                 line.append("  " + _("offline"), style="dim")
-            if entry.get("player") and entry.get("player") == info.get("host"):
+            if entry.player and entry.player == info.host:
                 line.append("  " + _("host"), style="bold")
             if index == self.room.seat:
                 line.append("  " + _("(you)"))
             seats.add_row(number, line)
         after = Text()
-        watchers = info.get("spectators") or []
+        watchers = info.spectators
         if watchers:
-            names = card_list([str(w.get("name")) for w in watchers])
+            names = card_list([w.name for w in watchers])
             after.append("\n" + _("Watching: {names}").format(names=names) + "\n")
-        free = sum(1 for entry in info.get("seats") or [] if not entry)
+        free = sum(1 for entry in info.seats if entry is None)
         after.append("\n")
         if self.room.is_host:
             after.append(
@@ -545,9 +546,8 @@ class WaitingRoomScreen(Screen[None]):
 
     def action_remove_bot(self) -> None:
         """Remove the bot in the highest bot seat."""
-        bots = [
-            e["seat"] for e in self.room.info.get("seats") or [] if e and e.get("kind") == "bot"
-        ]
+        seats = self.room.info.seats if self.room.info is not None else ()
+        bots = [e.seat for e in seats if e is not None and e.kind == "bot"]
         if bots:
             self.selfish.request({"type": "remove_bot", "room": self.room.code, "seat": max(bots)})
 

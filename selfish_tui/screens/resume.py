@@ -22,8 +22,8 @@ def edition_name(edition: str) -> str:
 
 def question(unfinished: RoomState, new_edition: str) -> str:
     """What the dialog asks: which game is unfinished, and what starting the new one costs."""
-    view = unfinished.view or {}
-    names = [str(n) for n in view.get("names") or []]
+    view = unfinished.view
+    names = list(view.public.names) if view is not None else []
     return pgettext(
         "resume",
         "You have an unfinished game: {edition}, turn {turn}, with {players}.\n\n"
@@ -31,7 +31,7 @@ def question(unfinished: RoomState, new_edition: str) -> str:
         "one for good.",
     ).format(
         edition=edition_name(unfinished.edition),
-        turn=view.get("turn", "?"),
+        turn=view.public.turn if view is not None else "?",
         players=pgettext("resume", ", ").join(names),
         new_edition=edition_name(new_edition),
     )

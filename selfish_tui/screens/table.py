@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -12,9 +12,10 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
+from protocol.game_types import Choice, View
 from selfish_tui.choice_keys import CHOICE_KEYS
 from selfish_tui.i18n import N_, _, pgettext, word_cut
-from selfish_tui.model import catalogue_text_for_choice, choice_cards, choice_label
+from selfish_tui.model import catalogue_text_for_choice, choice_cards, choice_label, own_seat
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.state import LogEntry, RoomState
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -73,11 +74,11 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
-            yield StripsBoard(self.room.catalogue, id="strips")
-            yield HandPanel(self.room.catalogue, id="hand")
+            yield StripsBoard(id="strips")
+            yield HandPanel(id="hand")
         with Horizontal(id="bottom"):
             yield GameLog(self.room, id="log")
-            yield PromptPanel(self.room.catalogue, id="prompt")
+            yield PromptPanel(id="prompt")
         yield Static("", id="detail")
         yield StatusLine(id="status")
         yield Input(
@@ -113,7 +114,11 @@ class TableScreen(Screen[None]):
     def _tell_spectator(self) -> None:
         """Once per room, in the log where chat shows: a spectator's words wait for the end."""
         room = self.room
-        if room.role == "player" or room.spectator_told or (room.view or {}).get("over", True):
+        if (
+            room.role == "player"
+            or room.spectator_told
+            or (room.view is None or room.view.public.over)
+        ):
             return
         room.spectator_told = True
         notice = _(
@@ -148,31 +153,28 @@ class TableScreen(Screen[None]):
         view = self.room.view
         if view is None:
             return
-        seat = view.get("seat")
+        seat = own_seat(view)
         presence = self.room.presence()
         self.query_one(StripsBoard).update_view(view, presence)
         self.query_one(HandPanel).update_view(view, self.room.keys)
         self._fit_top()
-        mine = self.room.seconds_left(seat) if view.get("legal") else None
+        mine = self.room.seconds_left(seat) if view.legal else None
         self.query_one(PromptPanel).update_view(view, mine, self.room.keys)
         status = self.query_one(StatusLine)
         status.update_view(view, self.room.code, self._status_timer(view))
         status.set_away(seat is not None and presence.get(seat) == "away")
         status.set_takeovers(self.room.takeovers(), seat)
-        deciding = bool(view.get("legal"))
+        deciding = bool(view.legal)
         if (
             not deciding
             and isinstance(self.focused, OptionList)
             and self.focused.id == "prompt-options"
         ):
             self._detail("")  # the described choice is gone
-        if deciding and view.get("active") == seat and view.get("turn") != self._summed_up:
+        if deciding and view.public.active == seat and view.public.turn != self._summed_up:
             # Our turn begins: what the others did since our last one, in a few lines.
-            self._summed_up = view.get("turn")
-            names = {
-                key: str(card.get("name", key)) for key, card in self.room.catalogue.cards.items()
-            }
-            lines = self.room.since.take(view, names)
+            self._summed_up = view.public.turn
+            lines = self.room.since.take(view)
             if lines:
                 self.query_one(GameLog).add_summary(
                     pgettext("since", "Since your last turn"), lines
@@ -204,7 +206,7 @@ class TableScreen(Screen[None]):
         self.query_one("#top").styles.height = top
         # Strips get at least 10 cells each (a card's short name whole; five strips at 80
         # columns need more than their 3/5), the hand the rest.
-        seats = int((self.room.view or {}).get("seats", 4))
+        seats = self.room.view.public.seats if self.room.view is not None else 4
         board = LABEL_WIDTH + 2 + seats * 10
         width = screen_width if screen_width is not None else self.size.width
         wide = width * 3 // 5 >= board
@@ -212,12 +214,12 @@ class TableScreen(Screen[None]):
         self.query_one(StripsBoard).styles.height = top
         self.query_one(HandPanel).styles.height = top
 
-    def _status_timer(self, view: dict[str, Any]) -> float | None:
+    def _status_timer(self, view: View) -> float | None:
         """Our own countdown if we decide, else the first running one among those we wait for."""
-        if view.get("legal"):
-            return self.room.seconds_left(view.get("seat"))
-        for pending in view.get("pending", []):
-            left = self.room.seconds_left(pending.get("seat"))
+        if view.legal:
+            return self.room.seconds_left(own_seat(view))
+        for pending in view.public.pending:
+            left = self.room.seconds_left(pending.seat)
             if left is not None:
                 return left
         return None
@@ -271,7 +273,7 @@ class TableScreen(Screen[None]):
     def on_prompt_panel_chosen(self, message: PromptPanel.Chosen) -> None:
         message.stop()
         choice = message.choice
-        if choice.get("fatal"):
+        if choice.fatal and self.room.view is not None:
             from selfish_tui.screens.confirm import ConfirmScreen
 
             def answered(yes: bool | None) -> None:
@@ -282,8 +284,6 @@ class TableScreen(Screen[None]):
                 ConfirmScreen(
                     _("{label}: this certainly kills you. Do it anyway?").format(
                         label=choice_label(choice, self.room.view)
-                        if choice.get("do")
-                        else _("This")
                     ),
                     yes=_("Do it"),
                     no=_("Choose again"),
@@ -293,7 +293,7 @@ class TableScreen(Screen[None]):
             return
         self._send_choice(choice)
 
-    def _send_choice(self, choice: dict[str, Any]) -> None:
+    def _send_choice(self, choice: Choice) -> None:
         if self.selfish.act(self.room, choice) and (prompt := self._prompt()) is not None:
             prompt.clear()
 
@@ -319,12 +319,12 @@ class TableScreen(Screen[None]):
         if prompt is None:
             return
         if event.option_list is prompt.options and 0 <= event.option_index < len(prompt.shown):
-            view = self.room.view or {}
+            view = self.room.view
             entry = prompt.shown[event.option_index]
             if entry.note:
                 self._detail(entry.note)
-            elif entry.detail is not None:
-                self._detail(catalogue_text_for_choice(entry.detail, view, self.room.catalogue))
+            elif entry.detail is not None and view is not None:
+                self._detail(catalogue_text_for_choice(entry.detail, view))
 
     def _detail(self, text: str) -> None:
         for detail in self.query("#detail").results(Static):  # none while taken down
@@ -339,7 +339,9 @@ class TableScreen(Screen[None]):
     def action_chat(self) -> None:
         """Open the chat input."""
         chat = self.query_one("#chat", Input)
-        if self.room.role != "player" and not (self.room.view or {}).get("over", True):
+        if self.room.role != "player" and not (
+            self.room.view is None or self.room.view.public.over
+        ):
             # The server keeps spectators' words from the players until the game is over.
             chat.placeholder = _(
                 "Say something to the other spectators (players read it after the game)"
@@ -400,5 +402,5 @@ class TableScreen(Screen[None]):
 
     def action_show_result(self) -> None:
         """Open the game-over dialog again after closing it to look at the board."""
-        if self.room.game_over is not None or (self.room.view or {}).get("over"):
+        if self.room.game_over is not None or self.room.over:
             self.selfish.show_game_over(self.room)

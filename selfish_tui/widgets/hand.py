@@ -10,13 +10,12 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from protocol.game_types import Card, View
 from selfish_tui.choice_keys import KeyRing, hand_order
 from selfish_tui.event_text import compass
 from selfish_tui.i18n import _, cell_width, ngettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
-    Catalogue,
-    View,
     compass_legend,
     compass_meaning,
     playable_cards,
@@ -43,13 +42,12 @@ class HandPanel(OptionList):
             self.card_ids = card_ids or (card_id,)
             super().__init__()
 
-    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.catalogue = catalogue or Catalogue()
-        self.cards: list[dict[str, Any]] = []
+        self.cards: list[Card] = []
         # The lines shown: identical copies (same card, same compass point) share one, so a
         # hand of 12 or more cards still fits the panel at 24 rows.
-        self.rows: list[list[dict[str, Any]]] = []
+        self.rows: list[list[Card]] = []
         self.spectating = False
         self._view: View | None = None
         self._keys: KeyRing | None = None
@@ -64,16 +62,16 @@ class HandPanel(OptionList):
         """Show the hand from a view (a spectator has none), each card with its key in
         ``keys`` (the room's: selfish_tui.choice_keys)."""
         self._view, self._keys = view, keys
-        hand = view.get("hand")
-        edition = str(view.get("edition", "space"))
-        self.spectating = hand is None
+        own = view.own
+        edition = view.public.edition
+        self.spectating = own is None
         playable = playable_cards(view)
         previous = self.highlighted
-        # Resources first (by value), then actions by name: a stable order is easier to scan.
-        self.cards = hand_order(list(hand or []))
+        # Resources first (by value), then actions by key: a stable order is easier to scan.
+        self.cards = hand_order(own.hand if own is not None else ())
         self.rows = []
         self.clear_options()
-        if hand is None:
+        if own is None:
             self.add_option(
                 Option(Text(_("  Spectating: hands are hidden."), style="dim"), disabled=True)
             )
@@ -84,18 +82,16 @@ class HandPanel(OptionList):
         for card in self.cards:
             # One line a card, never copies folded into one: each card shows its own key.
             self.rows.append([card])
-            key = keys.card_key(card.get("id")) if keys is not None else ""
-            line = self._line(card, card.get("id") in playable, key)
-            self.add_option(Option(line, id=f"card-{card.get('id')}"))
+            key = keys.card_key(card.id) if keys is not None else ""
+            line = self._line(card, card.id in playable, key)
+            self.add_option(Option(line, id=f"card-{card.id}"))
         room = len(self.rows) + 2 <= self.scrollable_content_region.height
-        if room and any(card.get("dir") for card in self.cards):
+        if room and any(card.dir for card in self.cards):
             # The arrows' legend under the cards, when the panel has rows to spare.
             width = self.scrollable_content_region.width - 1
             legend = compass_legend(width if width > 0 else None)
             self.add_option(Option(Text(legend, style="dim"), disabled=True))
-        total = view.get("resources")
-        if total is None:
-            total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
+        total = own.resources
         count = len(self.cards)
         subtitle = ngettext(
             "{resource} {total} · {count} card", "{resource} {total} · {count} cards", count
@@ -120,23 +116,22 @@ class HandPanel(OptionList):
         if height <= 0 or below <= 0 or not self.rows:
             self.border_subtitle = self._subtitle
             return
-        view = self._view or {}
-        edition = str(view.get("edition", "space"))
-        total = view.get("resources")
-        if total is None:
-            total = sum(int(c.get("value") or 0) for c in self.cards if c.get("kind") == "resource")
+        view = self._view
+        own = view.own if view is not None else None
+        edition = view.public.edition if view is not None else "space"
+        total = own.resources if own is not None else 0
         self.border_subtitle = _("↓ {count} more · {resource} {total}").format(
             count=below, resource=resource_word(edition), total=total
         )
 
-    def _line(self, card: dict[str, Any], playable: bool, key: str = "") -> Text:
+    def _line(self, card: Card, playable: bool, key: str = "") -> Text:
         line = Text(no_wrap=True, overflow="ellipsis")
         # The card's key: every choice that uses this card is on it, for as long as it is here.
         line.append(key or " ", style="bold")
         line.append("● " if playable else "  ", style="bold bright_green")
-        arrow = compass(card.get("dir"))
-        if card.get("kind") == "resource":
-            value = int(card.get("value") or 1)
+        arrow = compass(card.dir)
+        if card.kind == "resource":
+            value = card.value
             line.append(self.card_title(card), style="bright_cyan")
             line.append(f" ({value})", style="cyan")
         else:
@@ -145,10 +140,10 @@ class HandPanel(OptionList):
             line.append(f" {arrow}", style="bold")
         # OptionList wraps long prompts; one line per card keeps the whole hand in view.
         width = self.scrollable_content_region.width - 1
-        if card.get("kind") != "resource":
+        if card.kind != "resource":
             # The effect, cut at a word to the panel's width (the ellipsis says there is more);
             # the full text is on the detail line.
-            text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
+            text = card_text(card.key)
             room = width - line.cell_len - 3 if width > 10 else 1000
             if text and room >= 1:
                 line.append(" — " + word_cut(text, room, inside=False), style="dim")
@@ -157,21 +152,21 @@ class HandPanel(OptionList):
         return line
 
     @staticmethod
-    def card_title(card: dict[str, Any]) -> str:
-        return card_name(str(card.get("key", "")), str(card.get("name", "?")))
+    def card_title(card: Card) -> str:
+        return card_name(card.key)
 
-    def describe(self, card: dict[str, Any]) -> str:
+    def describe(self, card: Card) -> str:
         """A card's name, value or effect text, and compass direction, in one sentence."""
         parts = [self.card_title(card)]
-        if card.get("kind") == "resource":
-            parts.append(_("worth {value}").format(value=card.get("value", 1)))
-        text = card_text(str(card.get("key", "")), self.catalogue.text(card.get("key")))
+        if card.kind == "resource":
+            parts.append(_("worth {value}").format(value=card.value))
+        text = card_text(card.key)
         if text:
             parts.append(text)
-        if card.get("dir"):
+        if card.dir:
             parts.append(
                 _("compass {compass}: {meaning}").format(
-                    compass=compass(card["dir"]), meaning=compass_meaning(str(card["dir"]))
+                    compass=compass(card.dir), meaning=compass_meaning(card.dir)
                 )
             )
         return " — ".join(parts)
@@ -190,5 +185,5 @@ class HandPanel(OptionList):
         event.stop()
         index = event.option_index
         if 0 <= index < len(self.rows):
-            ids = tuple(int(card["id"]) for card in self.rows[index])
+            ids = tuple(card.id for card in self.rows[index])
             self.post_message(self.CardChosen(ids[0], ids))

@@ -132,10 +132,3 @@ class GameLog(RichLog):
         """Append one line of a room's log."""
         text = self.room.line(entry) if self.room is not None else entry.text
         self.add(entry.kind, text, entry.speaker)
-
-    def add_events(self, events: list[dict[str, Any]]) -> None:
-        """Append a batch of server events (each has a ``text`` and a ``kind``)."""
-        for event in events:
-            text = event.get("text")
-            if text:
-                self.add(str(event.get("kind", "info")), str(text))

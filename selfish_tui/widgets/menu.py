@@ -1,7 +1,7 @@
 """The prompt's menu: the server's legal choices arranged so that every one has a key.
 
 The wire's ``legal`` list stays as the server sent it, and every leaf of the menu is one of its
-choices, sent back verbatim. Only the arrangement and the keys are the client's:
+choices, sent back by its place in that list. Only the arrangement and the keys are the client's:
 
 * A key stands for what a choice is about (selfish_tui.choice_keys): the card in our hand it
   uses, the player it aims at, or a fixed letter for Stay, Move, End actions and "Do not block".
@@ -21,9 +21,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.game_types import Choice, View
 from selfish_tui.choice_keys import FIXED_KEYS, Identity, KeyRing, hand_order, seat_key
 from selfish_tui.i18n import _, ngettext
-from selfish_tui.model import Choice, View, card_label, choice_label, player_name
+from selfish_tui.model import card_label, choice_label, hand, own_seat, player_name
 
 # The order kinds are listed in; kinds not named keep the server's order, after these.
 KIND_ORDER = ("play", "block", "accept", "change", "stay", "move", "done")
@@ -48,32 +49,32 @@ class Entry:
     def fatal(self) -> bool:
         """A leaf that certainly kills, or a group of nothing else."""
         if self.choice is not None:
-            return bool(self.choice.get("fatal"))
+            return self.choice.fatal
         return bool(self.group) and all(e.fatal for e in self.group)
 
 
 def _rank(choice: Choice) -> int:
-    do = str(choice.get("do"))
+    do = choice.do
     return KIND_ORDER.index(do) if do in KIND_ORDER else len(KIND_ORDER)
 
 
-def _card_name(view: View, card_id: Any) -> str:
-    for card in view.get("hand") or []:
-        if card.get("id") == card_id:
+def _card_name(view: View, card_id: int | None) -> str:
+    for card in hand(view):
+        if card.id == card_id:
             return card_label(card)
     return _("a card")
 
 
-def target_label(view: View, seat: Any, named: bool = True) -> str:
+def target_label(view: View, seat: int | None, named: bool = True) -> str:
     """A target as the player needs to weigh it: name, row and hand size."""
-    name = player_name(view, seat if isinstance(seat, int) else None)
-    for player in view.get("players") or []:
-        if player.get("seat") == seat:
-            count = int(player.get("hand_count", 0))
+    name = player_name(view, seat)
+    for player in view.public.players:
+        if player.seat == seat:
+            count = player.hand_count
             where = ngettext("row {row} · {count} card", "row {row} · {count} cards", count).format(
-                row=player.get("row"), count=count
+                row=player.row, count=count
             )
-            if seat == view.get("seat"):
+            if seat == own_seat(view):
                 name += _(" (you)")
             return f"{name} · {where}" if named else where
     return name if named else ""
@@ -81,10 +82,9 @@ def target_label(view: View, seat: Any, named: bool = True) -> str:
 
 def _cards_of(choice: Choice) -> list[int] | None:
     """The cards of a choice made of several of ours (discard, pay, stay discarding)."""
-    for name in ("cards", "discard"):
-        value = choice.get(name)
-        if isinstance(value, list):
-            return [v for v in value if isinstance(v, int)]
+    for value in (choice.cards, choice.discard):
+        if value is not None:
+            return list(value)
     return None
 
 
@@ -94,40 +94,40 @@ def build(view: View, ring: KeyRing | None = None) -> list[Entry]:
     if ring is None:
         ring = KeyRing()
         ring.saw(view)
-    legal: list[Choice] = list(view.get("legal") or [])
-    hand = {card.get("id"): card for card in view.get("hand") or []}
-    position = {card.get("id"): index for index, card in enumerate(hand_order(list(hand.values())))}
+    legal = list(view.legal)
+    held = {card.id: card for card in hand(view)}
+    position = {card.id: index for index, card in enumerate(hand_order(held.values()))}
     ordered = sorted(legal, key=_rank)  # stable: the server's order within a kind
     entries: list[tuple[tuple[Any, ...], Entry]] = []  # (sort key, entry)
     combos: dict[int, list[Choice]] = {}  # own card -> the several-card choices with it
-    targeted: dict[tuple[Any, int], list[Choice]] = {}  # (do, card) -> its targets
-    sharks: dict[Any, list[Choice]] = {}
+    targeted: dict[tuple[str, int], list[Choice]] = {}  # (do, card) -> its targets
+    sharks: dict[int, list[Choice]] = {}
     others: list[Choice] = []
     for choice in ordered:
         cards = _cards_of(choice)
         label = choice_label(choice, view)
-        if choice.get("do") in FIXED_KEYS and cards is None:
-            do = str(choice["do"])
+        if choice.do in FIXED_KEYS and cards is None:
+            do = choice.do
             entry = Entry(label, FIXED_KEYS[do], choice, detail=choice, identity=("fixed", do))
             entries.append(((1, _rank(choice), 0), entry))
-        elif cards is not None and len(cards) > 1 and all(c in hand for c in cards):
+        elif cards is not None and len(cards) > 1 and all(c in held for c in cards):
             for card in cards:
                 combos.setdefault(card, []).append(choice)
-        elif cards is not None and len(cards) == 1 and cards[0] in hand:
+        elif cards is not None and len(cards) == 1 and cards[0] in held:
             combos.setdefault(cards[0], []).append(choice)
-        elif "target" in choice and choice.get("card") in hand:
-            targeted.setdefault((choice.get("do"), choice["card"]), []).append(choice)
-        elif "target" in choice and "card" not in choice:
-            seat = choice["target"]
+        elif choice.target is not None and choice.card is not None and choice.card in held:
+            targeted.setdefault((choice.do, choice.card), []).append(choice)
+        elif choice.target is not None and choice.card is None:
+            seat = choice.target
             entry = Entry(label, seat_key(seat), choice, detail=choice, identity=("seat", seat))
             entries.append(((0, _rank(choice), seat), entry))
-        elif choice.get("card") in hand:
-            card = choice["card"]
+        elif choice.card is not None and choice.card in held:
+            card = choice.card
             key = ring.card_key(card)
             entry = Entry(label, key, choice, detail=choice, identity=("card", card))
             entries.append(((0, _rank(choice), position[card]), entry))
-        elif "shark" in choice:
-            sharks.setdefault(choice["shark"], []).append(choice)
+        elif choice.shark is not None:
+            sharks.setdefault(choice.shark, []).append(choice)
         else:
             others.append(choice)
     for (_do, card), members in targeted.items():
@@ -140,7 +140,9 @@ def build(view: View, ring: KeyRing | None = None) -> list[Entry]:
     taken = {key for key, _identity in bindings(top)}
     for choice in others:
         # A card in another's hand (after Hack Suit or Pirate) or anything new: a free letter.
-        what: Identity = ("card", choice["card"]) if "card" in choice else ("other", repr(choice))
+        what: Identity = (
+            ("card", choice.card) if choice.card is not None else ("other", repr(choice))
+        )
         key = ring.other_key(what, taken)
         taken.add(key)
         entry = Entry(choice_label(choice, view), key, choice, detail=choice, identity=what)
@@ -153,20 +155,20 @@ def build(view: View, ring: KeyRing | None = None) -> list[Entry]:
 
 def _targets(view: View, ring: KeyRing, members: list[Choice]) -> Entry:
     """A card played on a player: one leaf when it has one target, else a group of targets."""
-    card = members[0]["card"]
+    card = members[0].card
     key, identity = ring.card_key(card), ("card", card)
     if len(members) == 1:
         choice = members[0]
         label = choice_label(choice, view)
-        label += f" ({target_label(view, choice['target'], named=False)})"
+        label += f" ({target_label(view, choice.target, named=False)})"
         return Entry(label, key, choice, detail=choice, identity=identity)
     leaves = [
         Entry(
-            target_label(view, c.get("target")),
-            seat_key(c.get("target")),
+            target_label(view, c.target),
+            seat_key(c.target),
             c,
             detail=c,
-            identity=("seat", c.get("target")),
+            identity=("seat", c.target),
         )
         for c in members
     ]
@@ -198,7 +200,7 @@ def _combos(view: View, ring: KeyRing, card: int, members: list[Choice]) -> Entr
             Entry(choice_label(choice, view), leaf_key, choice, detail=choice, identity=what)
         )
     name = _card_name(view, card)
-    do = members[0].get("do")
+    do = members[0].do
     if do == "stay":
         label = _("Stay, discarding {card} and… ▸").format(card=name)
     elif do == "pay":
@@ -209,14 +211,14 @@ def _combos(view: View, ring: KeyRing, card: int, members: list[Choice]) -> Entr
 
 
 def _sharks(
-    view: View, ring: KeyRing, sharks: dict[Any, list[Choice]], taken: set[str]
+    view: View, ring: KeyRing, sharks: dict[int, list[Choice]], taken: set[str]
 ) -> list[Entry]:
     """Shark Bait's cells: one list for one shark, a group per shark for several."""
 
     def cells(members: list[Choice], busy: set[str]) -> list[Entry]:
         out = []
         for choice in members:
-            what = ("cell", choice.get("shark"), repr(choice.get("cell")))
+            what = ("cell", choice.shark, repr(choice.cell))
             key = ring.other_key(what, busy)
             busy.add(key)
             out.append(Entry(choice_label(choice, view), key, choice, detail=choice, identity=what))
@@ -230,7 +232,7 @@ def _sharks(
         taken.add(keys[shark])
     return [
         Entry(
-            _("Shark {number} to… ▸").format(number=int(shark) + 1),
+            _("Shark {number} to… ▸").format(number=shark + 1),
             keys[shark],
             group=cells(members, set(taken)),  # never a key of the level above
             detail=members[0],
@@ -246,29 +248,29 @@ def _add_aliases(
     """The engine offers one choice per kind of card: give a card's entry the key of the first
     identical copy in the hand, and the other copies' keys besides (at its level, and in the
     submenus below), so that each copy's own key makes the choice."""
-    hand = hand_order(list(view.get("hand") or []))
+    cards = hand_order(hand(view))
     used = {entry.identity for entry in entries} | (used or set())
     for entry in entries:
         if entry.group:
             _add_aliases(view, ring, entry.group, {entry.identity})
         if entry.identity[:1] != ("card",):
             continue
-        card = next((c for c in hand if c.get("id") == entry.identity[1]), None)
+        card = next((c for c in cards if c.id == entry.identity[1]), None)
         if card is None:
             continue
         copies = [
             copy
-            for copy in hand
-            if (copy.get("key"), copy.get("dir")) == (card.get("key"), card.get("dir"))
-            and ring.card_key(copy.get("id"))
-            and (copy is card or ("card", copy.get("id")) not in used)
+            for copy in cards
+            if (copy.key, copy.dir) == (card.key, card.dir)
+            and ring.card_key(copy.id)
+            and (copy is card or ("card", copy.id) not in used)
         ]
         if not copies:
             continue
-        used.update(("card", copy.get("id")) for copy in copies)
-        entry.key = ring.card_key(copies[0].get("id"))
-        entry.identity = ("card", copies[0].get("id"))
-        entry.aliases = [(ring.card_key(c.get("id")), ("card", c.get("id"))) for c in copies[1:]]
+        used.update(("card", copy.id) for copy in copies)
+        entry.key = ring.card_key(copies[0].id)
+        entry.identity = ("card", copies[0].id)
+        entry.aliases = [(ring.card_key(c.id), ("card", c.id)) for c in copies[1:]]
 
 
 def bindings(entries: list[Entry]) -> Iterator[tuple[str, Identity]]:

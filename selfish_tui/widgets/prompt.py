@@ -14,6 +14,7 @@ about the prompt's look or the time taken betrays the hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.table import Table
@@ -25,12 +26,14 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from protocol.game_types import Card, Choice, Decision, View
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
-from selfish_tui.event_text import card_list, render_prompt
+from selfish_tui.event_text import card_list, render_prompt, template
 from selfish_tui.i18n import _, cell_width, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
-from selfish_tui.model import Catalogue, Choice, View, card_label, compass_legend, player_name
+from selfish_tui.model import card_label, compass_legend, hand, own_seat, player_name
+from selfish_tui.model import decision as own_decision
 from selfish_tui.widgets import menu
 from selfish_tui.widgets.menu import Entry
 
@@ -62,54 +65,45 @@ REVEAL_LINES = 3
 QUESTION_LINES = 4
 
 
-def incoming_effect(decision: dict[str, Any], catalogue: Catalogue) -> str:
+def incoming_effect(decision: Decision) -> str:
     """The rules text of the card a reaction prompt names ('Bot 1 plays Tether on you.'): its
-    ``prompt_args`` card, else the card whose name the English prompt holds."""
-    card = (decision.get("prompt_args") or {}).get("card")
-    if isinstance(card, dict) and card.get("key") in catalogue.cards:
-        key = str(card["key"])
-        entry = catalogue.cards[key]
-        name = card_name(key, str(entry.get("name", key)))
-        colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
-        return f"{name}{colon}{card_text(key, str(entry.get('text', '')))}"
-    question = str(decision.get("prompt", ""))
-    names = sorted(
-        (entry for entry in catalogue.cards.values() if entry.get("name")),
-        key=lambda entry: -len(str(entry["name"])),
-    )
-    for entry in names:
-        if str(entry["name"]) in question and entry.get("text"):
-            return f"{entry['name']}: {entry['text']}"
-    return ""
+    ``card`` arg's; '' when it names none."""
+    card = decision.args.get("card")
+    if not isinstance(card, Card):
+        return ""
+    key = card.key
+    text = card_text(key)
+    colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
+    return f"{card_name(key)}{colon}{text}" if text else ""
 
 
-def actions_question(legal: list[Choice]) -> str:
+def actions_question(legal: Sequence[Choice]) -> str:
     """The actions prompt naming only what the legal choices allow: an action card to play,
     change to make, or neither (then only going on is left)."""
-    kinds = {str(choice.get("do")) for choice in legal}
+    kinds = {choice.do for choice in legal}
     play, change = "play" in kinds, "change" in kinds
     if play and change:
-        return pgettext("prompt", "Play an action card, make change, or go on.")
+        return template("prompt", "actions")
     if play:
-        return pgettext("prompt", "Play an action card, or go on.")
+        return template("prompt", "actions.play")
     if change:
-        return pgettext("prompt", "Make change, or go on.")
-    return pgettext("prompt", "Nothing to play or change now: go on.")
+        return template("prompt", "actions.change")
+    return template("prompt", "actions.none")
 
 
 class PromptPanel(Vertical):
     """Shows the current decision; posts :class:`PromptPanel.Chosen` when the player picks."""
 
     class Chosen(Message):
-        """The player picked one of the legal choices (sent back to the server verbatim)."""
+        """The player picked one of the legal choices (sent back to the server by its place in
+        the legal list)."""
 
         def __init__(self, choice: Choice) -> None:
             self.choice = choice
             super().__init__()
 
-    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.catalogue = catalogue or Catalogue()
         self.choices: list[Choice] = []  # the legal list, as the server sent it
         self.entries: list[Entry] = []  # its top-level menu
         self.group: Entry | None = None  # the open submenu (a card's targets), if any
@@ -121,8 +115,8 @@ class PromptPanel(Vertical):
         self._question = ""
         self._unmark_timer: Timer | None = None
         self._sign_timer: Timer | None = None
-        self._hand: list[dict[str, Any]] = []
-        self._revealed: list[dict[str, Any]] = []  # the victim's hand (Hack Suit, Pirate)
+        self._hand: list[Card] = []
+        self._revealed: list[Card] = []  # the victim's hand (Hack Suit, Pirate)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="prompt-question")
@@ -150,20 +144,20 @@ class PromptPanel(Vertical):
         self, view: View, seconds_left: float | None = None, keys: KeyRing | None = None
     ) -> None:
         """Show the view's decision (or who we are waiting for), with the room's ``keys``."""
-        legal = list(view.get("legal") or [])
-        decision = view.get("decision") or {}
-        kind = str(decision.get("kind", "")) if legal else ""
-        waiting = [p["seat"] for p in view.get("pending", []) if not p.get("done")]
+        legal = list(view.legal)
+        decision = own_decision(view)
+        kind = decision.kind if decision is not None and legal else ""
+        waiting = [p.seat for p in view.public.pending if not p.done]
         # Whom we wait for matters only while we wait: during a decision all make at once
         # (Hurricane, shark picks) the others' "has chosen" must not make our unchanged
         # prompt new again, which would swallow the key being pressed.
         key = (
-            view.get("turn"),
+            view.public.turn,
             kind,
             repr(legal),
-            repr(decision.get("reveal")),
+            repr(decision.reveal if decision is not None else None),
             () if legal else tuple(waiting),
-            bool(view.get("over")),
+            view.public.over,
         )
         self.deadline = None if seconds_left is None else clock.now() + seconds_left
         if key == self._key:
@@ -176,7 +170,7 @@ class PromptPanel(Vertical):
         self.kind = kind
         self.group = None
         reveal = self.query_one("#prompt-reveal", Static)
-        if view.get("over"):
+        if view.public.over:
             self.entries = []
             self._set_title(_("Game over"))
             self._question = _("The game is over.")
@@ -192,24 +186,21 @@ class PromptPanel(Vertical):
             names = card_list([player_name(view, seat) for seat in waiting]) if waiting else ""
             names = names or _("the server")
             self._question = _("Waiting for {names}…").format(names=names)
-            if view.get("seat") is not None and any(
-                p.get("seat") == view.get("seat") and p.get("done") for p in view.get("pending", [])
-            ):
+            me = own_seat(view)
+            if me is not None and any(p.seat == me and p.done for p in view.public.pending):
                 self._question = _("Your pick is in. Waiting for {names}…").format(names=names)
             reveal.display = False
             self._revealed = []
             self._fill()
             return
         self.add_class("mine")
-        self._hand = list(view.get("hand") or [])
+        assert decision is not None  # legal choices come with their decision
+        self._hand = list(hand(view))
         self.entries = menu.build(view, keys)
         if keys is not None:
             keys.shown(menu.bindings(self.entries))
         self._set_title(titles().get(kind, _("Your move")))
-        card_names = {key: str(c.get("name", key)) for key, c in self.catalogue.cards.items()}
-        self._question = render_prompt(decision, card_names, view.get("names") or []) or _(
-            "Choose:"
-        )
+        self._question = render_prompt(decision, view.public.names)
         if kind == "actions":
             self._question = actions_question(legal)
         if kind == "pick":
@@ -218,17 +209,17 @@ class PromptPanel(Vertical):
         if kind == "react":
             # What each answer does goes to the detail line as the choice is highlighted; the
             # same words whether or not a block is on offer (C13).
-            effect = incoming_effect(decision, self.catalogue)
+            effect = incoming_effect(decision)
             for entry in self.entries:
-                if entry.choice is not None and entry.choice.get("do") == "accept":
+                if entry.choice is not None and entry.choice.do == "accept":
                     entry.note = (
                         _("Accept: {effect}").format(effect=effect)
                         if effect
                         else _("Accept the card.")
                     )
-                elif entry.choice is not None and entry.choice.get("do") == "block":
+                elif entry.choice is not None and entry.choice.do == "block":
                     entry.note = _("Block: your card and theirs are both discarded.")
-        self._revealed = list(decision.get("reveal") or [])
+        self._revealed = list(decision.reveal)
         self._draw_reveal()
         self._fill()
         self.mark_new()
@@ -304,19 +295,23 @@ class PromptPanel(Vertical):
     def _default_index(self) -> int:
         # Reactions default to accepting, so pressing Enter does the same thing whatever the hand.
         for index, entry in enumerate(self.shown):
-            if entry.choice is not None and entry.choice.get("do") == "accept":
+            if entry.choice is not None and entry.choice.do == "accept":
                 return index
         # A shark pick starts on a card that is not food or oxygen, when there is one.
         for index, entry in enumerate(self.shown):
-            choice = entry.choice or {}
-            if choice.get("do") == "pick" and self._card_kind(choice.get("card")) != "resource":
+            choice = entry.choice
+            if (
+                choice is not None
+                and choice.do == "pick"
+                and self._card_kind(choice.card) != "resource"
+            ):
                 return index
         return 0
 
-    def _card_kind(self, card_id: Any) -> str:
+    def _card_kind(self, card_id: int | None) -> str:
         for card in self._hand:
-            if card.get("id") == card_id:
-                return str(card.get("kind"))
+            if card.id == card_id:
+                return card.kind
         return ""
 
     def _line(self, entry: Entry) -> Table:
@@ -452,9 +447,7 @@ class PromptPanel(Vertical):
         for index, entry in enumerate(self.shown):
             choices = [entry.choice] if entry.choice else [e.choice for e in entry.group]
             for choice in choices:
-                if choice and (
-                    choice.get("card") == card_id or card_id in (choice.get("cards") or [])
-                ):
+                if choice and (choice.card == card_id or card_id in (choice.cards or ())):
                     self.options.highlighted = index
                     self.options.focus()
                     return

@@ -8,10 +8,11 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
+from protocol.game_types import View
 from selfish_tui import clock
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import _, pgettext, word_cut
-from selfish_tui.model import View, player_name, seat_colour
+from selfish_tui.model import own_seat, player_name, seat_colour
 from selfish_tui.plain import fit
 
 # A name in the takeover countdown is cut to this many cells, so that the countdown itself (at
@@ -153,7 +154,7 @@ class StatusLine(Static):
             add(0, f" {self.connection_note} ", "bold reverse bright_red")
             add(0, " ")
         view = self.view_data
-        if view is not None and self.takeovers and not view.get("over"):
+        if view is not None and self.takeovers and not view.public.over:
             # First after connection trouble: everyone at the table must see it, in 80 columns.
             seat, reason, deadline = self.takeovers[0]
             text = takeover_text(
@@ -170,17 +171,18 @@ class StatusLine(Static):
             add(2, _("Not in a game."))
             return parts
         left = self.seconds_left()
-        if left is not None and not view.get("over"):
+        if left is not None and not view.public.over:
             # First, so that a long line never cuts the countdown off.
             add(0, _("{left}s left").format(left=left), "bold reverse" if left <= 5 else "bold")
             add(0, " · ")
-        edition = _("Shipwrecked") if view.get("edition") == "shipwrecked" else _("Space")
+        public = view.public
+        edition = _("Shipwrecked") if public.edition == "shipwrecked" else _("Space")
         add(6, edition, "bold")
         if self.room:
             add(7, f" {self.room}", "dim")
-        add(5, _(" · turn {turn} · ").format(turn=view.get("turn", 0)))
-        if view.get("over"):
-            winner = view.get("winner")
+        add(5, _(" · turn {turn} · ").format(turn=public.turn))
+        if public.over:
+            winner = public.winner
             add(2, _("game over: "), "bold")
             add(
                 2,
@@ -189,24 +191,24 @@ class StatusLine(Static):
                 else _("nobody wins"),
             )
             return parts
-        active = view.get("active")
-        me = view.get("seat")
+        active = public.active
+        me = own_seat(view)
         if active == me and me is not None:
             add(2, _("your turn"), "bold reverse bright_green")
         else:
             add(2, _("{name}'s turn").format(name=player_name(view, active)), seat_colour(active))
-        waiting = [p for p in view.get("pending", []) if not p.get("done")]
-        if view.get("legal"):
-            phase = str(view.get("phase", ""))
+        waiting = [p for p in public.pending if not p.done]
+        if view.legal:
+            phase = public.phase
             add(4, f" · {phases().get(phase, phase)}")
             add(3, " · ")
             add(3, _("you decide"), "bold reverse")
-        elif [p["seat"] for p in waiting] == [active]:
+        elif [p.seat for p in waiting] == [active]:
             # Only the player whose turn it is: the phase says what they are doing.
-            kind = kind_words().get(str(waiting[0].get("kind")), "")
+            kind = kind_words().get(waiting[0].kind, "")
             add(4, f" · {kind.removeprefix('to ')}".rstrip(" ·"))
         elif waiting:
-            names = card_list([player_name(view, p["seat"]) for p in waiting])
-            kind = kind_words().get(str(waiting[0].get("kind")), "")
+            names = card_list([player_name(view, p.seat) for p in waiting])
+            kind = kind_words().get(waiting[0].kind, "")
             add(3, _(" · waiting for {names} {kind}").format(names=names, kind=kind).rstrip())
         return parts

@@ -10,14 +10,14 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from protocol.game_types import Location, Player, View
 from selfish_tui.i18n import _, ngettext, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (
     SHARK,
-    Catalogue,
-    View,
     goal_label,
     goal_word,
+    own_seat,
     seat_colour,
     short_name,
 )
@@ -54,9 +54,8 @@ class StripsBoard(Widget, can_focus=True):
 
     cursor: reactive[tuple[int, int]] = reactive((0, 0))
 
-    def __init__(self, catalogue: Catalogue | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.catalogue = catalogue or Catalogue()
         self.view_data: View | None = None
         self.presence: dict[int, str] = {}
         self._changed: set[tuple[int, int]] = set()
@@ -68,36 +67,35 @@ class StripsBoard(Widget, can_focus=True):
     def update_view(self, view: View, presence: dict[int, str] | None = None) -> None:
         """Show a new view; cells that changed since the last one are marked as the last move."""
         previous = self.view_data
-        if previous is not None and previous.get("edition") == view.get("edition"):
+        if previous is not None and previous.public.edition == view.public.edition:
             changed = _cell_map(view).items() ^ _cell_map(previous).items()
             if changed:
                 # Only a change on the board replaces the highlight, so the last move stays
                 # visible while cards are played or paid.
                 self._changed = {cell for cell, _ in changed}
-            before = {p["seat"]: p.get("hand_count") for p in previous.get("players", [])}
-            columns = {p["seat"]: p.get("col") for p in previous.get("players", [])}
+            before = {p.seat: p.hand_count for p in previous.public.players}
+            columns = {p.seat: p.col for p in previous.public.players}
             moved = {
-                p["seat"]
-                for p in view.get("players", [])
-                if p["seat"] in columns and columns[p["seat"]] != p.get("col")
+                p.seat
+                for p in view.public.players
+                if p.seat in columns and columns[p.seat] != p.col
             }
             if changed:
                 # A swap (Wormhole, Whirlpool) moves characters to other strips, and the
                 # headers follow them: ⇄ marks the swapped ones until the board next changes.
                 self._swapped = moved
             self._hands_changed = {
-                p["seat"]
-                for p in view.get("players", [])
-                if before.get(p["seat"]) != p.get("hand_count")
+                p.seat for p in view.public.players if before.get(p.seat) != p.hand_count
             }
         self.view_data = view
-        self.border_subtitle = Text(piles(view))  # a card name from the server: plain text
+        self.border_subtitle = Text(piles(view))  # plain text, never markup
         if presence is not None:
             self.presence = presence
-        if self.cursor == (0, 0) and view.get("seat") is not None:
-            me = _player(view, view["seat"])
-            if me:
-                self.cursor = (int(me["col"]), int(me["row"]))
+        seat = own_seat(view)
+        if self.cursor == (0, 0) and seat is not None:
+            me = _player(view, seat)
+            if me is not None:
+                self.cursor = (me.col, me.row)
         self.refresh()
 
     def set_presence(self, presence: dict[int, str]) -> None:
@@ -109,8 +107,8 @@ class StripsBoard(Widget, can_focus=True):
         """Move the reading cursor within the board."""
         if not self.view_data:
             return
-        cols = int(self.view_data.get("seats", 1))
-        rows = int(self.view_data.get("rows", 7))
+        cols = self.view_data.public.seats
+        rows = self.view_data.public.rows
         x, y = self.cursor
         self.cursor = (max(0, min(cols - 1, x + dx)), max(0, min(rows - 1, y + dy)))
 
@@ -129,34 +127,36 @@ class StripsBoard(Widget, can_focus=True):
 
     def describe(self, col: int, row: int) -> str:
         """Everything on one cell, in words."""
-        view = self.view_data or {}
-        edition = str(view.get("edition", "space"))
-        goal = int(view.get("goal_row", 6))
         parts = [_("Column {column}, row {row}").format(column=col + 1, row=row)]
+        if self.view_data is None:
+            return parts[0]
+        view = self.view_data.public
+        edition = view.edition
+        goal = view.goal_row
         if row == goal:
             parts[0] += _(" ({goal})").format(goal=goal_word(edition))
         elif row > goal:
             parts[0] += _(" (past the raft)")
-        for player in view.get("players", []):
-            if (player["col"], player["row"]) == (col, row):
-                state = "" if player.get("alive", True) else _(" (dead)")
-                you = _(" (you)") if player["seat"] == view.get("seat") else ""
-                name = f"{player['name']}{you}"
+        for player in view.players:
+            if (player.col, player.row) == (col, row):
+                state = "" if player.alive else _(" (dead)")
+                you = _(" (you)") if player.seat == own_seat(self.view_data) else ""
+                name = f"{player.name}{you}"
                 parts.append(_("{name} stands here{state}").format(name=name, state=state))
-                count = int(player.get("hand_count", 0))
+                count = player.hand_count
                 held = ngettext("{count} card", "{count} cards", count).format(count=count)
-                presence = presence_words().get(self.presence.get(player["seat"], ""), "")
+                presence = presence_words().get(self.presence.get(player.seat, ""), "")
                 parts.append(f"{held} · {presence}" if presence else held)
-        for cell in view.get("board", []):
-            if (cell["col"], cell["row"]) == (col, row):
-                card = cell["card"]
-                key = str(card.get("key", ""))
-                text = card_text(key, self.catalogue.text(card.get("key")))
-                shark = _(" Shark icon.") if card.get("shark") else ""
+        for cell in view.board:
+            if (cell.col, cell.row) == (col, row):
+                card = cell.card
+                key = card.key
+                text = card_text(key)
+                shark = _(" Shark icon.") if card.shark else ""
                 colon = pgettext("separator", ": ")  # the Chinese colon in Chinese
-                name = card_name(key, str(card.get("name")))
+                name = card_name(key)
                 parts.append(f"{name}{colon}{text}{shark}".strip())
-        sharks = sum(1 for s in view.get("sharks", []) if tuple(s) == (col, row))
+        sharks = sum(1 for shark in view.sharks if shark == (col, row))
         if sharks:
             parts.append(_("a shark swims here") if sharks == 1 else _("two sharks swim here"))
         return " — ".join(parts)
@@ -168,31 +168,31 @@ class StripsBoard(Widget, can_focus=True):
         return self._draw(view, self.content_size.width)
 
     def _draw(self, view: View, width: int) -> Text:
-        seats = int(view.get("seats", len(view.get("players", []))))
-        rows = int(view.get("rows", 7))
-        goal = int(view.get("goal_row", rows - 1))
-        edition = str(view.get("edition", "space"))
-        water = edition == "shipwrecked"
+        public = view.public
+        seats = public.seats
+        rows = public.rows
+        goal = public.goal_row
+        water = public.edition == "shipwrecked"
         colw = max(5, min(16, (width - LABEL_WIDTH) // max(1, seats)))
-        active = view.get("active")
-        pending = {p["seat"] for p in view.get("pending", []) if not p.get("done")}
-        by_cell_player = {(p["col"], p["row"]): p for p in view.get("players", [])}
-        by_cell_card = {(c["col"], c["row"]): c["card"] for c in view.get("board", [])}
+        active = public.active
+        pending = {p.seat for p in public.pending if not p.done}
+        by_cell_player = {(p.col, p.row): p for p in public.players}
+        by_cell_card = {(c.col, c.row): c.card for c in public.board}
         shark_count: dict[tuple[int, int], int] = {}
-        for s in view.get("sharks", []):
-            shark_count[(s[0], s[1])] = shark_count.get((s[0], s[1]), 0) + 1
-        players = {p["seat"]: p for p in view.get("players", [])}
+        for shark in public.sharks:
+            shark_count[shark] = shark_count.get(shark, 0) + 1
+        players = {p.seat: p for p in public.players}
 
         out = Text(no_wrap=True, overflow="crop")
         # Header: the column's number (the log's "column 3"), ▶ on the seats the server waits
         # for, the name of the character standing on that strip (it follows them through
         # swaps, with their hand size and ☀), reversed for the player whose turn it is.
-        standing = {p["col"]: p for p in view.get("players", [])}
-        over = bool(view.get("over"))
+        standing = {p.col: p for p in public.players}
+        over = public.over
         out.append(" " * LABEL_WIDTH)
         for col in range(seats):
-            p = standing.get(col) or players.get(col, {})
-            seat = p.get("seat", col)
+            p = standing.get(col) or players.get(col)
+            seat = p.seat if p is not None else col
             out.append(f"{col + 1}", style="dim")
             if seat in pending and not over:
                 out.append("▶", style="bold")
@@ -201,7 +201,7 @@ class StripsBoard(Widget, can_focus=True):
             else:
                 out.append(" ")
             # Cut in cells, not characters: a wide or combining name keeps its column.
-            name = fit(str(p.get("name", "?")), colw - 3)
+            name = fit(p.name if p is not None else "?", colw - 3)
             style = seat_colour(seat)
             if seat == active and not over:
                 style += " bold reverse"
@@ -210,24 +210,25 @@ class StripsBoard(Widget, can_focus=True):
         out.append("\n")
         out.append(" " * LABEL_WIDTH)
         for col in range(seats):
-            p = standing.get(col) or players.get(col, {})
-            seat = p.get("seat", col)
-            count = int(p.get("hand_count", 0))
+            p = standing.get(col) or players.get(col)
+            seat = p.seat if p is not None else col
+            count = p.hand_count if p is not None else 0
+            alive = p.alive if p is not None else True
             words = presence_words()
             # Whole words only: the hand size, and the seat's state when there is room for
             # both; a narrow column says the state alone (the cursor's line gives the count).
             cards = ngettext("{count} card", "{count} cards", count).format(count=count)
-            if not p.get("alive", True):
+            if not alive:
                 state = _("dead")
             elif self.presence.get(seat) in words:
                 word = words[self.presence[seat]]
                 state = f"{cards} {word}" if cells(f"{cards} {word}") <= colw - 1 else word
             else:
                 state = cards
-            if p.get("flared"):
+            if p is not None and p.flared:
                 state = f"{word_cut(state, colw - 3)} ☀"
             cell = fit(state, colw - 1)
-            style = "dim" if not p.get("alive", True) else ""
+            style = "dim" if not alive else ""
             if seat in self._hands_changed:
                 style += " underline"
             out.append(" ")
@@ -255,8 +256,8 @@ class StripsBoard(Widget, can_focus=True):
         colw: int,
         goal: int,
         water: bool,
-        by_player: dict[tuple[int, int], Any],
-        by_card: dict[tuple[int, int], Any],
+        by_player: dict[tuple[int, int], Player],
+        by_card: dict[tuple[int, int], Location],
         sharks: dict[tuple[int, int], int],
     ) -> Text:
         player = by_player.get((col, row))
@@ -267,19 +268,19 @@ class StripsBoard(Widget, can_focus=True):
             body.append(SHARK * n_sharks, style="bold bright_red")
         room = colw - 1 - body.cell_len
         if player is not None:
-            alive = player.get("alive", True)
+            alive = player.alive
             # Your own character is ◉ wherever swaps take it; the others are @.
-            mark = ("◉" if player["seat"] == view.get("seat") else "@") if alive else "✝"
-            style = seat_colour(player["seat"]) + (" bold" if alive else " dim strike")
-            if player["seat"] == view.get("active") and alive:
+            mark = ("◉" if player.seat == own_seat(view) else "@") if alive else "✝"
+            style = seat_colour(player.seat) + (" bold" if alive else " dim strike")
+            if player.seat == view.public.active and alive:
                 style += " reverse"
-            body.append(mark + fit(str(player["name"]), room - 1), style=style)
+            body.append(mark + fit(player.name, room - 1), style=style)
         elif card is not None:
             # Shark-icon cards (W2) in italic cyan; underline is kept for the last move.
-            style = "bright_white" if not card.get("shark") else "italic cyan"
+            style = "bright_white" if not card.shark else "italic cyan"
             body.append(short_name(card, room), style=style)
         elif row == goal:
-            body.append(fit(goal_label(str(view.get("edition"))), room), style="bold")
+            body.append(fit(goal_label(view.public.edition), room), style="bold")
         elif row > goal:
             body.append("", style="dim")
         elif not n_sharks:
@@ -299,32 +300,26 @@ class StripsBoard(Widget, can_focus=True):
 
 def piles(view: View) -> str:
     """The public piles (RULES C4) in a few words: the deck's size and the discard pile."""
-    discard = view.get("discard") or []
+    discard = view.public.discard
     top = ""
     if discard:
-        card = discard[-1]
-        name = card_name(str(card.get("key", "")), str(card.get("name")))
-        top = _(", top: {card}").format(card=name)
+        top = _(", top: {card}").format(card=card_name(discard[-1].key))
     piles = _("deck {count} · discards {discards}")
-    return piles.format(count=view.get("draw_count", 0), discards=len(discard)) + top
+    return piles.format(count=view.public.draw_count, discards=len(discard)) + top
 
 
-def _player(view: View, seat: int) -> dict[str, Any] | None:
-    for p in view.get("players", []):
-        if p.get("seat") == seat:
-            return dict(p)
-    return None
+def _player(view: View, seat: int) -> Player | None:
+    return next((p for p in view.public.players if p.seat == seat), None)
 
 
 def _cell_map(view: View) -> dict[tuple[int, int], str]:
     """What stands on each cell, as comparable strings (for the last-move highlight)."""
     cells: dict[tuple[int, int], str] = {}
-    for p in view.get("players", []):
-        cells[(p["col"], p["row"])] = f"p{p['seat']}{p.get('alive', True)}"
-    for c in view.get("board", []):
-        key = (c["col"], c["row"])
-        cells[key] = cells.get(key, "") + f"c{c['card'].get('id')}"
-    for s in view.get("sharks", []):
-        key = (s[0], s[1])
-        cells[key] = cells.get(key, "") + "s"
+    for p in view.public.players:
+        cells[(p.col, p.row)] = f"p{p.seat}{p.alive}"
+    for c in view.public.board:
+        key = (c.col, c.row)
+        cells[key] = cells.get(key, "") + f"c{c.card.id}"
+    for shark in view.public.sharks:
+        cells[shark] = cells.get(shark, "") + "s"
     return cells

@@ -6,8 +6,9 @@
 It speaks only the wire protocol (its decisions come from the engine's bot functions applied to
 the view it receives, exactly as a remote program would). With ``--create`` it opens a room with
 ``autostart``, so the game begins when the table is full, and it asks for a rematch after each
-game while it is the host. After every game it prints
-``game ROOM finished: winner NAME after T turns`` and exits 0 after K games. If the connection
+game while it is the host. After every game it hands the game's :class:`GameResult` to
+``on_result`` (the selfish CLI prints it in the player's language, selfish_tui/reports.py) and
+it exits 0 after K games. If the connection
 drops (server restart) it reconnects with its token and carries on.
 """
 
@@ -80,13 +81,6 @@ class GameResult:
     winner_name: str | None
     turns: int
 
-    def line(self) -> str:
-        """The line ``selfish bot`` prints."""
-        return (
-            f"game {self.room} finished: winner {self.winner_name or 'none'} "
-            f"after {self.turns} turns"
-        )
-
 
 @dataclass
 class CreateSpec:
@@ -105,7 +99,7 @@ class HeadlessBot:
     """A protocol client that plays one seat with an engine bot until ``games`` games end.
 
     ``frames`` records every message received when ``record`` is set (tests inspect it).
-    ``on_line`` receives the per-game lines; ``on_room`` the room code once known.
+    ``on_result`` receives each finished game; ``on_room`` the room code once known.
     """
 
     host: str
@@ -120,7 +114,7 @@ class HeadlessBot:
     record: bool = False
     act_delay: float = 0.0  # think time before each act
     max_rate: float = 15.0  # acts per second at most: stays under the server's default limit
-    on_line: Callable[[str], None] | None = None
+    on_result: Callable[[GameResult], None] | None = None
     on_room: Callable[[str], None] | None = None
     seed: int | None = None
 
@@ -319,8 +313,8 @@ class HeadlessBot:
     def _on_game_over(self, over: GameOver) -> None:
         result = GameResult(over.room, over.game, over.winner, over.winner_name, over.turns)
         self.results.append(result)
-        if self.on_line is not None:
-            self.on_line(result.line())
+        if self.on_result is not None:
+            self.on_result(result)
         if len(self.results) >= self.games:
             # Leave politely; the run ends when the server confirms (see _on_message).
             self.send(LeaveRoom(room=over.room))

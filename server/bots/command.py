@@ -1,5 +1,6 @@
 """The ``selfish bot`` command line: its arguments, checked, and the run of one
-:class:`~server.bots.client.HeadlessBot`."""
+:class:`~server.bots.client.HeadlessBot`. The finished games go to the caller's ``on_result``
+(the selfish CLI words them for a person: selfish_tui/reports.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import argparse
 import asyncio
 import random
 import sys
+from collections.abc import Callable
 
 from protocol.messages import BOT_LEVELS, EDITIONS, MAX_SEATS, MIN_SEATS, TIMERS
-from server.bots.client import BotError, CreateSpec, HeadlessBot, parse_address
+from server.bots.client import BotError, CreateSpec, GameResult, HeadlessBot, parse_address
 from server.config import DEFAULT_PORT
 
 
@@ -73,8 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def bot_main(argv: list[str]) -> int:
-    """Entry point of ``selfish bot``; returns the exit status."""
+def bot_main(argv: list[str], on_result: Callable[[GameResult], None] | None = None) -> int:
+    """Entry point of ``selfish bot``; each finished game goes to ``on_result``. Returns the
+    exit status."""
     args = build_parser().parse_args(argv)
     try:
         host, port = parse_address(args.address)
@@ -98,7 +101,7 @@ def bot_main(argv: list[str]) -> int:
         games=max(1, args.games),
         act_delay=args.delay,
         max_rate=max(0.1, args.max_rate),
-        on_line=lambda line: print(line, flush=True),
+        on_result=on_result,
         on_room=(lambda code: print(f"room {code}", file=sys.stderr, flush=True)),
     )
     try:

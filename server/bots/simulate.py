@@ -1,4 +1,5 @@
-"""``selfish simulate``: engine-only bot self-play with a summary (text, or JSON last line)."""
+"""``selfish simulate``: engine-only bot self-play and its summary: the caller's words for it
+(the selfish CLI's, selfish_tui/reports.py), and with ``--json`` the summary as one JSON line."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.budget import DEFAULT_BUDGET, Budget
@@ -137,8 +139,12 @@ def simulate(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; exit status 1 if any invariant failed."""
+def main(
+    argv: list[str] | None = None,
+    words: Callable[[dict[str, Any]], list[str]] | None = None,
+) -> int:
+    """Entry point: play, print ``words(summary)`` line by line (none without ``words``) and
+    with ``--json`` the summary; exit status 1 if any invariant failed."""
     args = parse(sys.argv[1:] if argv is None else argv)
     summary = simulate(
         Edition(args.edition),
@@ -149,25 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         args.variants,
         args.budget,
     )
-    variants = f", variants {' '.join(args.variants)}" if args.variants else ""
-    print(
-        f"{summary['games']} {summary['edition']} games, {summary['players']} seats "
-        f"({', '.join(args.levels)}), seed {summary['seed']}{variants}"
-    )
-    for seat, count in enumerate(summary["wins"]):
-        share = 100 * count / summary["games"]
-        print(f"  seat {seat + 1} ({args.levels[seat]}): {count} wins ({share:.1f}%)")
-    print(f"  no winner: {summary['no_winner']}  capped: {summary['capped']}")
-    print(
-        f"  turns: mean {summary['mean_turns']}, max {summary['max_turns']}; "
-        f"{summary['games_per_second']} games/s"
-    )
-    print(
-        f"  invariants: {summary['invariant_checks']} checks, "
-        f"{summary['invariant_failures']} failures"
-    )
-    for failure in summary["failures"]:
-        print(f"  FAILED {failure}")
+    for line in words(summary) if words is not None else []:
+        print(line)
     if args.json:
         print(json.dumps(summary))
     return 1 if summary["invariant_failures"] else 0

@@ -56,7 +56,7 @@ async def test_server_process_plays_bots_and_stops_on_signal(
     creator = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        "import sys; from server.bots.command import bot_main; sys.exit(bot_main(sys.argv[1:]))",
+        "import sys; from selfish_tui.local import run_bot; sys.exit(run_bot(sys.argv[1:]))",
         f"127.0.0.1:{port}",
         "--create",
         "shipwrecked",
@@ -80,7 +80,7 @@ async def test_server_process_plays_bots_and_stops_on_signal(
     joiner = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        "import sys; from server.bots.command import bot_main; sys.exit(bot_main(sys.argv[1:]))",
+        "import sys; from selfish_tui.local import run_bot; sys.exit(run_bot(sys.argv[1:]))",
         f"127.0.0.1:{port}",
         "--room",
         code.lower(),

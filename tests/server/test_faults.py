@@ -32,7 +32,7 @@ from tests.server.conftest import FAST, Client, ClientFactory, Message, ServerFa
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-BOT = "import sys; from server.bots.command import bot_main; sys.exit(bot_main(sys.argv[1:]))"
+BOT = "import sys; from selfish_tui.local import run_bot; sys.exit(run_bot(sys.argv[1:]))"
 
 
 # ---------------------------------------------------------------------- kill -9 and restart

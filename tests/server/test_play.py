@@ -68,9 +68,8 @@ async def test_whole_game_between_headless_clients(
     bots, spectator = await play_table(
         server, connect, edition, people=3, server_bots=1, seed=7, games=2
     )
-    lines = {tuple(r.line() for r in bot.results) for bot in bots}
+    lines = {tuple((r.room, r.game, r.winner, r.turns) for r in bot.results) for bot in bots}
     assert len(lines) == 1 and len(next(iter(lines))) == 2  # everyone saw the same two games
-    assert all(line.startswith("game ") for line in next(iter(lines)))
     # Every seat received a state after every change: versions rise by exactly one.
     for bot in bots:
         versions = [m["version"] for m in bot.frames if m["type"] == "state"]

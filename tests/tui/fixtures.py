@@ -8,9 +8,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from protocol.game_types import View
 from selfish_tui.app import SelfishApp
 from server.engine import Game
-from server.engine.cards import CATALOGUE
 
 NAMES4 = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
 ROOM = "TEST"
@@ -78,7 +78,10 @@ def room_message(game: Game, seat: int | None = 0, status: str = "playing") -> d
         "size": len(names),
         "public": False,
         "timer": 0,
+        "left_grace": 60,
+        "idle_grace": 180,
         "autostart": True,
+        "variants": list(game.view(None)["variants"]),
         "host": "p0",
         "status": status,
         "game": 1,
@@ -99,17 +102,15 @@ def feed_game(
             "role": "player" if seat is not None else "spectator",
             "seat": seat,
             "edition": edition,
-            "catalogue": CATALOGUE[edition],
         }
     )
     app.feed(room_message(game, seat, "over" if game.over else "playing"))
-    events = [e.as_dict(seat) for e in game.log]
     app.feed(
         {
             "type": "events",
             "room": ROOM,
             "history": True,
-            "events": [e for e in events if e is not None],
+            "events": [e.to_wire(seat) for e in game.log],
         }
     )
     app.feed(
@@ -122,6 +123,7 @@ def feed_game(
                 "room": ROOM,
                 "version": len(game.decisions) + 1,
                 "timers": [{"seat": s, "seconds": t, "away": False} for s, t in timers.items()],
+                "grace": [],
             }
         )
     if game.over:
@@ -138,6 +140,11 @@ def feed_game(
                 "ratings": [],
             }
         )
+
+
+def typed(view: dict[str, Any]) -> View:
+    """An engine's view as the client reads it off the wire."""
+    return View.from_wire(view)
 
 
 def offline_app() -> SelfishApp:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from textual.pilot import Pilot
 
+from protocol.game_types import Choice
 from selfish_tui.app import SelfishApp
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
@@ -29,14 +31,14 @@ class Clock:
         return self.t
 
 
-def pick(legal: list[dict[str, Any]], rng: random.Random) -> int:
+def pick(legal: Sequence[Choice], rng: random.Random) -> int:
     """Index of the choice to make: weighted, and never a fatal one if anything else exists."""
-    indices = [i for i, c in enumerate(legal) if not c.get("fatal")] or list(range(len(legal)))
-    weights = [WEIGHTS.get(str(legal[i].get("do")), 1) for i in indices]
+    indices = [i for i, c in enumerate(legal) if not c.fatal] or list(range(len(legal)))
+    weights = [WEIGHTS.get(legal[i].do, 1) for i in indices]
     return rng.choices(indices, weights)[0]
 
 
-def keys_for(prompt: PromptPanel, choice: dict[str, Any]) -> list[str] | None:
+def keys_for(prompt: PromptPanel, choice: Choice) -> list[str] | None:
     """The keys shown on screen that make ``choice``: an entry's key, then a target's."""
     for entry in prompt.entries:
         if entry.choice == choice:
@@ -112,7 +114,7 @@ async def play_to_end(
         prompts = screen.query(PromptPanel) if isinstance(screen, TableScreen) else None
         if prompts and screen._ready and room is not None and room.view:
             prompt = prompts.first()
-            legal = room.view.get("legal") or []
+            legal = list(room.view.legal)
             if legal and prompt.choices == legal:
                 await press_choice(pilot, prompt, pick(legal, rng))
                 made += 1

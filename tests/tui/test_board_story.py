@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, Static
 
+from protocol.game_types import Event
+from selfish_tui.event_text import render_event
+from selfish_tui.keyed_text import card_name
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import feed_game, find_game, offline_app
+from .fixtures import feed_game, find_game, offline_app, typed
 from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -31,7 +34,7 @@ async def test_the_reaction_says_what_the_card_does_and_what_blocking_costs() ->
         )
         options.highlighted = accept
         await pilot.pause()
-        card = game.view(0)["decision"]["prompt"].split(" plays ")[1].split(" on you")[0]
+        card = card_name(game.view(0)["decision"]["args"]["card"]["key"])
         said = str(detail.render())
         assert said.startswith("Accept: ") and card in said  # the incoming card and its effect
         options.highlighted = block
@@ -51,7 +54,7 @@ async def test_your_character_is_marked_wherever_it_stands_with_its_hand_size() 
     view = game.view(0)
     me = next(p for p in view["players"] if p["seat"] == 0)
     board = StripsBoard()
-    lines = board._draw(view, 60).plain.split("\n")
+    lines = board._draw(typed(view), 60).plain.split("\n")
     width = (60 - 2) // view["seats"]  # LABEL_WIDTH 2: the columns' width
     column = slice(2 + me["col"] * width, 2 + (me["col"] + 1) * width)
     # The header over the strip it stands on: that column's number, its name, its hand size.
@@ -67,9 +70,9 @@ async def test_the_log_names_columns_as_the_board_numbers_them() -> None:
     game = find_game("shipwrecked", lambda g: any(e.key == "shark" for e in g.log))
     event = next(e for e in game.log if e.key == "shark")
     col, row = event.args["cell"]
-    text = event.for_seat(0) or ""
+    text = render_event(Event.from_wire(event.to_wire(0)), list(game.names))
     assert f"column {col + 1}, row {row}" in text
     board = StripsBoard()
-    header = board._draw(game.view(0), 60).plain.split("\n")[0]
+    header = board._draw(typed(game.view(0)), 60).plain.split("\n")[0]
     width = (60 - 2) // game.view(0)["seats"]
     assert header[2 + col * width :].startswith(f"{col + 1}")

@@ -12,8 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol.game_types import Choice, View
 from selfish_tui import clock
 from selfish_tui.choice_keys import FIXED_KEYS, SEAT_KEYS, Identity, KeyRing
+from selfish_tui.model import hand
 from selfish_tui.widgets import menu
 from selfish_tui.widgets import prompt as prompt_module
 from selfish_tui.widgets.hand import HandPanel
@@ -21,20 +23,20 @@ from selfish_tui.widgets.menu import Entry
 from selfish_tui.widgets.prompt import PromptPanel
 from server.engine import Game
 
-from .fixtures import NAMES4, ROOM, feed_game, find_game, offline_app
+from .fixtures import NAMES4, ROOM, feed_game, find_game, offline_app, typed
 from .pilot import Clock, keys_for, press_choice, wait_for
 from .test_snapshots import deciding
 
 EDITIONS = [("space", ()), ("space", ("V1",)), ("shipwrecked", ())]
 
 
-def prompt_identity(view: dict[str, Any]) -> tuple[Any, ...]:
+def prompt_identity(view: View) -> tuple[Any, ...]:
     """When the prompt on screen is a new one (as PromptPanel decides it)."""
-    decision = view.get("decision") or {}
-    return (view.get("turn"), decision.get("kind"), repr(view.get("legal")), repr(decision))
+    decision = view.own.decision if view.own is not None else None
+    return (view.public.turn, repr(view.legal), repr(decision))
 
 
-def check_menu(entries: list[Entry], view: dict[str, Any], ring: KeyRing, top: bool = True) -> None:
+def check_menu(entries: list[Entry], view: View, ring: KeyRing, top: bool = True) -> None:
     """One prompt's keys: unique at each level, a submenu never reusing a key of the level that
     opened it for something else, every choice reachable, cards on their hand keys."""
     level: dict[str, Identity] = {}
@@ -45,7 +47,7 @@ def check_menu(entries: list[Entry], view: dict[str, Any], ring: KeyRing, top: b
                 level[key] = identity
     for key, identity in level.items():
         kind = identity[0]
-        if kind == "card" and any(c.get("id") == identity[1] for c in view.get("hand") or []):
+        if kind == "card" and any(c.id == identity[1] for c in hand(view)):
             assert ring.card_key(identity[1]) == key  # the key the hand panel shows
         elif kind == "seat":
             assert key == SEAT_KEYS[identity[1]]
@@ -56,7 +58,7 @@ def check_menu(entries: list[Entry], view: dict[str, Any], ring: KeyRing, top: b
             for key, identity in menu.bindings(entry.group):
                 assert level.get(key, identity) == identity, (key, identity, level[key])
             check_menu(entry.group, view, ring, top=False)
-    legal = view.get("legal") or []
+    legal = view.legal
     assert not top or sorted(map(repr, menu.leaves(entries))) == sorted(map(repr, legal))
 
 
@@ -72,17 +74,18 @@ class Watcher:
         self.prompts = 0
         self.kinds: set[str] = set()
 
-    def see(self, view: dict[str, Any]) -> None:
+    def see(self, wire: dict[str, Any]) -> None:
+        view = typed(wire)
         self.ring.saw(view)
-        hand = {c["id"] for c in view.get("hand") or []}
-        for card in hand:
+        held = {c.id for c in hand(view)}
+        for card in held:
             key = self.ring.card_key(card)
             if card in self.card_keys:
                 assert key == self.card_keys[card], "a card in the hand changed its key"
-        self.card_keys = {card: self.ring.card_key(card) for card in hand}
+        self.card_keys = {card: self.ring.card_key(card) for card in held}
         keys = [k for k in self.card_keys.values() if k]
         assert len(keys) == len(set(keys)), "two cards on one key"
-        if not view.get("legal") or prompt_identity(view) == self.last_prompt:
+        if not view.legal or prompt_identity(view) == self.last_prompt:
             return
         self.last_prompt = prompt_identity(view)
         # The hand panel too: a key shown for one card at the last prompt is no other card's now.
@@ -100,7 +103,8 @@ class Watcher:
                     )
         self.ring.shown(menu.bindings(entries))
         self.prompts += 1
-        self.kinds.add(str((view.get("decision") or {}).get("kind")))
+        decision = view.own.decision if view.own is not None else None
+        self.kinds.add(decision.kind if decision is not None else "")
 
 
 def play_watched(edition: str, variants: tuple[str, ...], seed: int, players: int) -> Watcher:
@@ -148,25 +152,23 @@ def test_the_issues_example_play_tether_then_one_is_not_another_card() -> None:
     stands for nothing until a prompt has gone by, and the other cards keep theirs."""
     game = find_game("space", deciding("actions", "space", min_turn=3))
     ring = KeyRing()
-    view = game.view(0)
+    view = typed(game.view(0))
     ring.saw(view)
     entries = menu.build(view, ring)
     ring.shown(menu.bindings(entries))
-    play = next(e for e in entries if e.choice is not None and e.choice.get("do") == "play")
+    play = next(e for e in entries if e.choice is not None and e.choice.do == "play")
     assert play.choice is not None
-    others = {
-        c["id"]: ring.card_key(c["id"]) for c in view["hand"] if c["id"] != play.choice["card"]
-    }
-    game.apply(0, play.choice)
+    others = {c.id: ring.card_key(c.id) for c in hand(view) if c.id != play.choice.card}
+    game.choose(0, view.legal.index(play.choice))
     while 0 not in game.pending_seats() and not game.over:
         seat = game.pending_seats()[0]
         game.apply(seat, game.view(seat)["legal"][0])
-    after = game.view(0)
+    after = typed(game.view(0))
     ring.saw(after)
     entries = menu.build(after, ring)
     assert menu.find(entries, play.key) is None
     for card, key in others.items():
-        if any(c["id"] == card for c in after["hand"]):
+        if any(c.id == card for c in hand(after)):
             assert ring.card_key(card) == key
 
 
@@ -182,7 +184,7 @@ def manual_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 async def test_an_early_key_and_a_key_for_nothing_get_a_sign(manual_clock: Clock) -> None:
     game = find_game("space", deciding("actions", "space", min_turn=3))
     app = offline_app()
-    sent: list[dict[str, Any]] = []
+    sent: list[Choice] = []
     app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
@@ -197,7 +199,7 @@ async def test_an_early_key_and_a_key_for_nothing_get_a_sign(manual_clock: Clock
         await pilot.press("z")  # nobody sits in seat 4, and no action takes a player alone
         assert "z: no choice here" in str(prompt.border_subtitle) and sent == []
         await pilot.press("e")
-        assert sent and sent[-1]["do"] == "done"
+        assert sent and sent[-1].do == "done"
         assert not prompt.border_subtitle and not prompt.has_class("refused")
 
 
@@ -213,7 +215,7 @@ async def test_consecutive_prompts_played_by_keys_keep_every_key(
     game = Game(edition, NAMES4, seed=seed, variants=variants)
     rng = random.Random(seed)
     app = offline_app()
-    sent: list[dict[str, Any]] = []
+    sent: list[Choice] = []
     app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
 
     def others_until_ours() -> None:
@@ -232,11 +234,11 @@ async def test_consecutive_prompts_played_by_keys_keep_every_key(
                 break
             await wait_for(pilot, lambda: bool(app.screen.query(PromptPanel)))
             prompt = app.screen.query_one(PromptPanel)
-            legal = game.view(0)["legal"]
+            legal = list(typed(game.view(0)).legal)
             await wait_for(pilot, lambda p=prompt, legal=legal: p.choices == legal)
             hand = app.screen.query_one(HandPanel)
             shown = {
-                int(card["id"]): hand.get_option_at_index(index).prompt.plain[0]
+                card.id: hand.get_option_at_index(index).prompt.plain[0]
                 for index, card in enumerate(hand.cards)
             }
             for card, key in hand_keys.items():
@@ -250,15 +252,15 @@ async def test_consecutive_prompts_played_by_keys_keep_every_key(
             for key, identity in menu.bindings(prompt.entries):
                 last.setdefault(key, set()).add(identity)
             choice = rng.choice(prompt.choices)
-            if choice.get("fatal") and len(prompt.choices) > 1:
-                choice = next(c for c in prompt.choices if not c.get("fatal"))
+            if choice.fatal and len(prompt.choices) > 1:
+                choice = next(c for c in prompt.choices if not c.fatal)
             assert keys_for(prompt, choice) is not None or len(prompt.choices) > 9
             before = len(sent)
             await press_choice(pilot, prompt, prompt.choices.index(choice))
-            if choice.get("fatal"):
+            if choice.fatal:
                 await pilot.press("y")
             await wait_for(pilot, lambda before=before: len(sent) > before)
-            game.apply(0, sent[-1])
+            game.apply(0, sent[-1].to_wire())
             others_until_ours()
             version += 1
             app.feed({"type": "state", "room": ROOM, "version": version, "view": game.view(0)})
@@ -272,7 +274,7 @@ async def test_a_key_between_a_sent_choice_and_the_next_prompt_gets_a_sign(
     it is not taken, and the sign stays over the prompt that comes next."""
     game = find_game("space", deciding("actions", "space", min_turn=3))
     app = offline_app()
-    sent: list[dict[str, Any]] = []
+    sent: list[Choice] = []
     app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
@@ -282,7 +284,7 @@ async def test_a_key_between_a_sent_choice_and_the_next_prompt_gets_a_sign(
         await pilot.press("e", "e")
         assert len(sent) == 1 and prompt.choices == []
         assert "e: nothing to choose now" in str(prompt.border_subtitle)
-        game.apply(0, sent[0])
+        game.apply(0, sent[0].to_wire())
         app.feed(
             {
                 "type": "state",

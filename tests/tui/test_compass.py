@@ -14,8 +14,6 @@ from selfish_tui.keyed_text import card_name
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
-from server.engine import english
-from server.engine.cards import GAME_DECKS, Edition
 
 from .fixtures import CATALOGUE, feed_game, find_game, offline_app
 from .test_snapshots import deciding
@@ -49,7 +47,7 @@ async def test_hand_prompt_choices_and_log_write_a_cards_direction_alike(
     )
     i18n.set_language(language)
     keys = CATALOGUE["shipwrecked"]
-    names = [card_name(key, str(entry.get("name", key))) for key, entry in keys.items()]
+    names = [card_name(key) for key, entry in keys.items()]
     right = {f" {ARROWS[d]}{direction_word(d)}" for d in ARROWS}
     app = offline_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -75,18 +73,7 @@ async def test_hand_prompt_choices_and_log_write_a_cards_direction_alike(
     # The same card reads the same in each: its name, a space, arrow and point.
     for card in game.view(0)["hand"]:
         if card.get("dir"):
-            name = card_name(card["key"], card["name"])
+            name = card_name(card["key"])
             if card["kind"] == "resource":  # the hand adds the value: "Food (1) ↑N"
                 name += f" ({card['value']})"
             assert with_direction(name, card["dir"]) in texts["hand"]
-
-
-def test_the_engines_english_writes_directions_as_the_client_does() -> None:
-    i18n.set_language("en")
-    for card in GAME_DECKS[Edition.SHIPWRECKED]:
-        assert card.dir is not None
-        assert card.display == with_direction(card.type.name, card.dir)
-    reveal = english.render_event(
-        "reveal", {"player": 0, "card": card, "dir": card.dir}, ["A"], False
-    )
-    assert reveal == f"A reveals {card.display}: the sharks swim {ARROWS[card.dir]}{card.dir}."

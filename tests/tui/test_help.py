@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from selfish_tui.model import Catalogue
 from selfish_tui.screens import help as help_screen
 
 
@@ -26,8 +25,9 @@ def test_an_installed_copy_reads_the_rules_from_its_prefix(
     monkeypatch.setattr(help_screen, "__file__", str(tmp_path / "site" / "pkg" / "help.py"))
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
     assert help_screen.rules_path() is None
-    cards = Catalogue({"tether": {"name": "Tether", "kind": "action", "text": "Move forward 1."}})
-    assert "**Tether** (action): Move forward 1." in help_screen.rules_for("space", cards)
+    assert "**Tether** (action): Move forward 1, then the chosen opponent moves back 1." in (
+        help_screen.rules_for("space")
+    )
     share = tmp_path / "venv" / "share" / "selfish"
     share.mkdir(parents=True)
     (share / "rules.md").write_text("# Selfish\n\n## Common rules\n\nC1 text.\n")

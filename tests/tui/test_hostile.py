@@ -29,7 +29,7 @@ from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import ROOM, feed_game, find_game, offline_app, room_message
+from .fixtures import ROOM, feed_game, find_game, offline_app, room_message, typed
 from .pilot import wait_for
 
 # Markup that would crash Textual ("[/]" closes a tag that was never opened), run an action,
@@ -76,8 +76,9 @@ async def test_hostile_names_in_the_lobby_table_and_status() -> None:
                 "filled": 2,
                 "humans": 1,
                 "bots": 1,
-                "status": "[b]w" if i == 0 else "waiting",
+                "status": "waiting",
                 "timer": 0,
+                "variants": [],
                 "host": name,
                 "spectators": 0,
             }
@@ -87,7 +88,7 @@ async def test_hostile_names_in_the_lobby_table_and_status() -> None:
         app.lobby.set_status("Connected to [/][link=http://ev.il]srv as [reverse]")
         await pilot.pause()
         text = screen_text(app)
-        assert_shown(text, "[b]w", "[link=http://ev.il]srv", HOSTILE[0], HOSTILE[3])
+        assert_shown(text, "[link=http://ev.il]srv", HOSTILE[0], HOSTILE[3])
         # The 10-cell host column cuts the long ones; their start is there literally.
         assert "[link=htt" in text and "[@click=a" in text and "[blink…" in text
         assert app.is_running
@@ -101,7 +102,16 @@ async def test_hostile_names_in_the_waiting_room_and_its_chat() -> None:
         info = room_message(game, 0, "waiting")
         info["spectators"] = [{"name": "[blink red]watcher", "player": "p9"}]
         app.feed(info)
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": HOSTILE[1], "text": "[/]hi"})
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 1,
+                "name": HOSTILE[1],
+                "text": "[/]hi",
+            }
+        )
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
         await pilot.pause()
         text = screen_text(app)
@@ -113,7 +123,16 @@ async def test_hostile_names_on_the_table_strips_status_log_prompt_detail() -> N
     async with app.run_test(size=(160, 40)) as pilot:
         game = hostile_game()
         table = await show_table(app, pilot, game)
-        app.feed({"type": "chat", "room": ROOM, "seat": 2, "name": HOSTILE[2], "text": "[/]gg"})
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 2,
+                "name": HOSTILE[2],
+                "text": "[/]gg",
+            }
+        )
         await pilot.pause()
         text = screen_text(app)
         # Strips (headers), the log (events name players; chat) and the status line.
@@ -127,7 +146,7 @@ async def test_hostile_names_on_the_table_strips_status_log_prompt_detail() -> N
         assert HOSTILE[0] in detail
         # The prompt names whom we wait for when it is someone else's decision.
         waiting = dict(game.view(0))
-        waiting["legal"] = []
+        waiting["legal"], waiting["decision"] = [], None
         waiting["pending"] = [{"seat": 4, "kind": "actions", "done": False}]
         app.feed({"type": "state", "room": ROOM, "version": 999, "view": waiting})
         await pilot.pause()
@@ -143,8 +162,9 @@ async def test_hostile_label_in_the_fatal_confirm_and_toasts() -> None:
         await show_table(app, pilot, game)
         view = dict(game.view(0))
         # The label is the client's own, rendered from the choice: the name in it is hostile.
-        view["legal"] = [{"do": "swap", "target": 1, "fatal": True, "label": "Swap"}]
-        view["decision"] = {"kind": "swap", "prompt": "Choose [reverse]:"}
+        view["legal"] = [{"do": "swap", "target": 1, "fatal": True}]
+        location = {"id": 1, "key": "wormhole", "shark": False}
+        view["decision"] = {"kind": "swap", "args": {"location": location}, "reveal": []}
         app.feed({"type": "state", "room": ROOM, "version": 1000, "view": view})
         await pilot.pause()
         await pilot.press("w")  # seat 1's key
@@ -152,10 +172,11 @@ async def test_hostile_label_in_the_fatal_confirm_and_toasts() -> None:
         question = app.screen.query_one("#confirm-question")
         assert "Swap places with [@click=app.quit]X[/]" in str(question.render())
         await pilot.press("n")
-        app.feed({"type": "error", "code": "strange", "message": "[/] is [link=http://ev.il]bad"})
+        # An error code this client does not know is named in the toast.
+        app.feed({"type": "error", "code": "[/][link=x]", "message": "x"})
         app.notify("[blink red] left", title="[/]")
         await pilot.pause()
-        assert_shown(screen_text(app), "[/] is [link=http://ev.il]bad", "[blink red] left")
+        assert_shown(screen_text(app), "[/][link=x]", "[blink red] left")
         assert app.is_running
 
 
@@ -174,7 +195,7 @@ def test_wide_and_combining_names_keep_the_board_columns(name: str) -> None:
     view = game.view(0)
     board = StripsBoard()
     for width in (40, 62, 90):
-        text = board._draw(view, width)
+        text = board._draw(typed(view), width)
         lines = text.split("\n")
         widths = {cell_len(line.plain) for line in lines}
         # Every row, headers included, is as wide as the others: no column shifted.
@@ -197,7 +218,9 @@ async def test_chat_cannot_forge_a_log_line() -> None:
         log = table.query_one(GameLog)
         log.clear()
         forged = "hello " + "x" * 30 + " ✝ Bob died. ── Turn 9 · Ann: give me your oxygen"
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": "Eve", "text": forged})
+        app.feed(
+            {"type": "chat", "room": ROOM, "player": "p9", "seat": 1, "name": "Eve", "text": forged}
+        )
         await pilot.pause()
         lines = [strip.text.rstrip() for strip in log.lines]
         assert len(lines) >= 3  # it wrapped
@@ -262,6 +285,7 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
     host = "Ev" + "".join(EVIL) + "il"
     welcome = {
         "type": "welcome",
+        "protocol": 2,
         "player": "p1",
         "token": "t",
         "server": "Srv" + "".join(EVIL) + "X",
@@ -279,12 +303,13 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
                     "bots": 0,
                     "status": "waiting" + OSC0,
                     "timer": 0,
+                    "variants": [],
                     "host": host,
                     "spectators": 0,
                 }
             ],
         },
-        {"type": "error", "code": "strange", "message": "Oops" + "".join(EVIL) + "!"},
+        {"type": "error", "code": "Oops" + "".join(EVIL) + "!", "message": "x"},
     ]
     async with evil_server({"hello": [welcome], "list_rooms": rooms}) as port:
         app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
@@ -297,8 +322,8 @@ async def test_escape_sequences_from_a_malicious_server_never_reach_the_screen()
             host = app.lobby.query_one(DataTable).get_cell_at(Coordinate(0, 6))
             assert str(host) == "Evil"
             assert "Oops!" in text
-            assert app.lobby.rooms[0]["host"] == "Evil"
-            assert app.lobby.rooms[0]["room"] == "ABCD"
+            assert app.lobby.rooms[0].host == "Evil"
+            assert app.lobby.rooms[0].room == "ABCD"
 
 
 async def test_escape_sequences_in_a_refused_hello_never_reach_the_screen() -> None:
@@ -306,7 +331,7 @@ async def test_escape_sequences_in_a_refused_hello_never_reach_the_screen() -> N
     async with evil_server({"hello": [refusal]}) as port:
         app = SelfishApp("127.0.0.1", port, "Ann", backoff=(0.05,))
         async with app.run_test(size=(120, 30), notifications=True) as pilot:
-            await wait_for(pilot, lambda: "Nope" in app.lobby.status_text)
+            await wait_for(pilot, lambda: "refused that name" in app.lobby.status_text)
             await pilot.pause()
             assert_no_controls(segments_text(app))
             assert_no_controls(app.lobby.status_text)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from protocol.game_types import Choice
 from selfish_tui import clock
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.table import TableScreen
@@ -18,7 +19,7 @@ from selfish_tui.widgets.status import StatusLine
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import ROOM, feed_game, find_game, offline_app
+from .fixtures import ROOM, feed_game, find_game, offline_app, typed
 from .pilot import Clock, keys_for, table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -32,9 +33,9 @@ def manual_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return now
 
 
-def recording_app() -> tuple[Any, list[dict[str, Any]]]:
+def recording_app() -> tuple[Any, list[Choice]]:
     app = offline_app()
-    sent: list[dict[str, Any]] = []
+    sent: list[Choice] = []
     app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
     return app, sent
 
@@ -42,7 +43,9 @@ def recording_app() -> tuple[Any, list[dict[str, Any]]]:
 def with_legal(game: Game, legal: list[dict[str, Any]], kind: str = "actions") -> dict[str, Any]:
     view = dict(game.view(0))
     view["legal"] = legal
-    view["decision"] = {"kind": kind, "prompt": "Choose:", "reveal": []}
+    # A reaction names who plays which card on us; the other kinds here take no args.
+    args = {"player": 1, "card": view["hand"][0]} if kind == "react" else {}
+    view["decision"] = {"kind": kind, "args": args, "reveal": []}
     return view
 
 
@@ -58,7 +61,7 @@ async def test_a_new_prompt_ignores_choice_keys_for_a_moment(manual_clock: Clock
         assert sent == []
         manual_clock.t += 0.31
         await pilot.press("e")
-        assert sent == [{"do": "done", "label": "End actions (go on to stay or move)"}]
+        assert sent == [Choice("done")]
 
 
 async def test_others_choosing_at_the_same_time_leaves_our_prompt_settled(
@@ -72,18 +75,27 @@ async def test_others_choosing_at_the_same_time_leaves_our_prompt_settled(
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
         view = dict(game.view(0))
-        view["pending"] = [{"seat": 0, "done": False}, {"seat": 1, "done": False}]
+        view["pending"] = [
+            {"seat": 0, "kind": "actions", "done": False},
+            {"seat": 1, "kind": "actions", "done": False},
+        ]
         app.feed({"type": "state", "room": ROOM, "version": 50, "view": view})
         await pilot.pause()
         manual_clock.t += 1
         prompt = app.screen.query_one(PromptPanel)
         assert prompt.settled()
-        view = dict(view, pending=[{"seat": 0, "done": False}, {"seat": 1, "done": True}])
+        view = dict(
+            view,
+            pending=[
+                {"seat": 0, "kind": "actions", "done": False},
+                {"seat": 1, "kind": "actions", "done": True},
+            ],
+        )
         app.feed({"type": "state", "room": ROOM, "version": 51, "view": view})
         await pilot.pause()
         assert prompt.settled()
         await pilot.press("e")
-        assert sent == [{"do": "done", "label": "End actions (go on to stay or move)"}]
+        assert sent == [Choice("done")]
 
 
 async def test_a_dialogs_keys_never_reach_the_prompt(manual_clock: Clock) -> None:
@@ -97,7 +109,7 @@ async def test_a_dialogs_keys_never_reach_the_prompt(manual_clock: Clock) -> Non
         await pilot.press("q")  # "Leave this game?"
         assert isinstance(app.screen, ConfirmScreen)
         # Behind the dialog the decision changes (a reaction timed out, say).
-        change = [{"do": "accept", "label": "Do not block"}]
+        change = [{"do": "accept"}]
         app.feed(
             {
                 "type": "state",
@@ -113,7 +125,7 @@ async def test_a_dialogs_keys_never_reach_the_prompt(manual_clock: Clock) -> Non
         assert app.screen is table and sent == []
         manual_clock.t += 0.31
         await pilot.press("a")
-        assert sent == change
+        assert sent == [Choice("accept")]
 
 
 async def test_stay_and_move_have_fixed_keys_whatever_else_is_offered() -> None:
@@ -129,8 +141,8 @@ async def test_stay_and_move_have_fixed_keys_whatever_else_is_offered() -> None:
         await pilot.pause()
         prompt = app.screen.query_one(PromptPanel)
         keys = {entry.key: entry for entry in prompt.entries}
-        assert keys["s"].choice == {"do": "stay", "label": keys["s"].label}
-        assert keys["m"].choice is not None and keys["m"].choice["do"] == "move"
+        assert keys["s"].choice == Choice("stay")
+        assert keys["m"].choice is not None and keys["m"].choice.do == "move"
         # Staying by discarding: one entry per card on that card's key; inside it, the other
         # card's key finishes the pair.
         ring = app.rooms[ROOM].keys
@@ -138,13 +150,13 @@ async def test_stay_and_move_have_fixed_keys_whatever_else_is_offered() -> None:
             if key not in ("s", "m"):
                 assert entry.group and entry.identity == ("card", _card_of(ring, key))
         assert sorted(map(repr, leaves(prompt.entries))) == sorted(map(repr, prompt.choices))
-        pair = next(c for c in prompt.choices if c.get("discard"))
-        first, second = (ring.card_key(card) for card in pair["discard"])
+        pair = next(c for c in prompt.choices if c.discard)
+        first, second = (ring.card_key(card) for card in pair.discard or ())
         await pilot.press(second, first)  # either order
         assert sent == [pair]
         app.screen.restore_prompt()  # type: ignore[attr-defined]
         await pilot.press("m")
-        assert sent[-1]["do"] == "move"
+        assert sent[-1].do == "move"
 
 
 def _card_of(ring: Any, key: str) -> int:
@@ -156,7 +168,7 @@ async def test_more_than_nine_choices_card_first_then_target() -> None:
         return deciding("actions", "space")(game) and len(game.legal(0)) > 9
 
     game = find_game("space", crowded)
-    legal = game.view(0)["legal"]
+    legal = list(typed(game.view(0)).legal)
     app, sent = recording_app()
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
@@ -166,7 +178,7 @@ async def test_more_than_nine_choices_card_first_then_target() -> None:
         assert all(entry.key for entry in prompt.entries)
         assert all(keys_for(prompt, choice) for choice in legal)
         assert sorted(map(repr, leaves(prompt.entries))) == sorted(map(repr, legal))
-        targeted = next(c for c in legal if "target" in c)
+        targeted = next(c for c in legal if c.target is not None)
         keys = keys_for(prompt, targeted)
         assert keys is not None and len(keys) == 2
         await pilot.press(keys[0])  # the card: its targets open, with their row and hand
@@ -178,7 +190,7 @@ async def test_more_than_nine_choices_card_first_then_target() -> None:
         # "End actions" is always e.
         app.screen.restore_prompt()  # type: ignore[attr-defined]
         await pilot.press("e")
-        assert sent[-1]["do"] == "done"
+        assert sent[-1].do == "done"
 
 
 async def test_waiting_names_exactly_the_pending_seats_and_nobody_after_the_end() -> None:
@@ -235,7 +247,7 @@ async def test_the_shark_pick_says_pick_and_starts_on_a_card_that_is_not_food() 
         assert all(entry.label.startswith("Pick ") for entry in prompt.entries)
         highlighted = prompt.highlighted_entry()
         assert highlighted is not None and highlighted.choice is not None
-        assert kinds[highlighted.choice["card"]] != "resource"
+        assert kinds[highlighted.choice.card] != "resource"
         # One compass notation: the arrow and the log's letter, as in the hand.
         assert any(
             "←W" in e.label or "→E" in e.label or "↑N" in e.label or "↓S" in e.label

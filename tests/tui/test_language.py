@@ -182,7 +182,7 @@ async def test_a_mixed_table_each_player_reads_their_own_language(server_port: i
             note()
             seen[language]["log"] = "\n".join(table.query_one(GameLog).lines_text)
             room = current_room(app)
-            assert room is not None and room.view is not None and room.view["over"]
+            assert room is not None and room.view is not None and room.view.public.over
             assert i18n.current_language() == language
 
     await asyncio.gather(player("zh", "安"), player("en", "Bob"))

@@ -41,14 +41,14 @@ async def test_local_game_to_the_end(server_port: int, edition: str, bots: int, 
         made = await play_to_end(pilot, app, random.Random(seed))
         room = current_room(app)
         assert room is not None and room.view is not None
-        assert room.view["over"] and room.view["edition"] == edition
-        assert room.game_over is not None and room.game_over["turns"] >= 1
+        assert room.view.public.over and room.view.public.edition == edition
+        assert room.game_over is not None and room.game_over.turns >= 1
         assert made >= 1
         text = str(app.screen.query_one("#gameover-text").render())
         assert ("win" in text) and "You (you)" in text  # "You win!" or "<name> wins"
         # Rematch: the host presses r and a fresh game of the same table begins.
         await pilot.press("r")
-        await wait_for(pilot, lambda: room.view is not None and not room.view["over"])
+        await wait_for(pilot, lambda: room.view is not None and not room.view.public.over)
         assert isinstance(app.screen, TableScreen)
 
 
@@ -73,16 +73,16 @@ async def test_lobby_create_room_add_bot_start_and_play(server_port: int) -> Non
             pilot, app, "tab", "enter", "up", "enter", "tab", "enter", "up", "enter"
         )
         assert room.is_host
-        await wait_for(pilot, lambda: len(room.info.get("seats") or []) == 3)
-        assert sum(1 for s in room.info["seats"] if s is None) == 1
+        await wait_for(pilot, lambda: len(room.info.seats if room.info else ()) == 3)
+        assert sum(1 for s in room.info.seats if s is None) == 1
         await pilot.press("a")
-        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
+        await wait_for(pilot, lambda: all(room.info.seats if room.info else [None]))
         await pilot.press("c", *"glhf", "enter")
         await wait_for(pilot, lambda: any(e.kind == "chat" for e in room.log))
         await pilot.press("s")
         await wait_for(pilot, lambda: table_shown(app))
         await play_to_end(pilot, app, random.Random(3))
-        assert room.view is not None and room.view["over"]
+        assert room.view is not None and room.view.public.over
         # Leaving (q, as on the table) returns to the lobby, which lists rooms again.
         await pilot.press("q")
         await wait_for(pilot, lambda: app.screen is app.lobby)
@@ -92,10 +92,10 @@ async def test_the_waiting_room_keys_add_bots_of_each_level(server_port: int) ->
     app = SelfishApp("127.0.0.1", server_port, "Host")
     async with app.run_test(size=(100, 30)) as pilot:
         room = await create_room(pilot, app, "tab", "enter", "down", "enter")  # 5 seats, 2 bots
-        await wait_for(pilot, lambda: len(room.info.get("seats") or []) == 5)
+        await wait_for(pilot, lambda: len(room.info.seats if room.info else ()) == 5)
         await pilot.press("A", "e")
-        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
-        levels = [s["level"] for s in room.info["seats"] if s["kind"] == "bot"]
+        await wait_for(pilot, lambda: all(room.info.seats if room.info else [None]))
+        levels = [s.level for s in room.info.seats if s is not None and s.kind == "bot"]
         assert levels == ["basic", "basic", "random", "expert"]
 
 
@@ -104,7 +104,7 @@ async def test_q_leaves_a_running_game_for_the_lobby_after_asking(server_port: i
     async with app.run_test(size=(100, 30)) as pilot:
         room = await create_room(pilot, app)  # defaults: Space, 4 seats, 2 bots
         await pilot.press("a")
-        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
+        await wait_for(pilot, lambda: all(room.info.seats if room.info else [None]))
         await pilot.press("s")
         await wait_for(pilot, lambda: table_shown(app))
         await wait_for(pilot, lambda: room.view is not None)
@@ -230,7 +230,7 @@ class RawPlayer:
                         "type": "act",
                         "room": self.room,
                         "version": message["version"],
-                        "choice": best,
+                        "choice": legal.index(best),
                     }
                 )
 
@@ -253,8 +253,10 @@ async def test_watch_a_room_by_code_as_spectator(server_port: int) -> None:
             await wait_for(pilot, lambda: any(isinstance(s, TableScreen) for s in app.screen_stack))
             room = current_room(app)
             assert room is not None and room.role == "spectator" and room.seat is None
-            await wait_for(pilot, lambda: room.view is not None and room.view["over"], timeout=30)
-            assert room.view is not None and room.view["hand"] is None
+            await wait_for(
+                pilot, lambda: room.view is not None and room.view.public.over, timeout=30
+            )
+            assert room.view is not None and room.view.own is None
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
             text = str(app.screen.query_one("#gameover-text").render())
             assert "(you)" not in text and "wins" in text
@@ -278,5 +280,5 @@ async def test_the_new_room_dialog_sets_when_bots_step_in(server_port: int) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         # Edition, seats, bots, level, timer: five tabs to "Bots step in"; the next preset.
         room = await create_room(pilot, app, *["tab"] * 5, "enter", "down", "enter")
-        await wait_for(pilot, lambda: "left_grace" in room.info)
-        assert (room.info["left_grace"], room.info["idle_grace"]) == (30, 60)
+        await wait_for(pilot, lambda: room.info is not None and room.info.left_grace == 30)
+        assert (room.info.left_grace, room.info.idle_grace) == (30, 60)

@@ -24,7 +24,10 @@ async def test_a_room_the_server_closed_is_left_for_the_lobby() -> None:
         await wait_for(pilot, lambda: app.screen is app.lobby)
         assert ROOM not in app.rooms and app.current is None
         await pilot.pause()  # the toast is a message of its own
-        assert any(text in str(note.message) for note in app._notifications)
+        said = (
+            "The server closed that room: nobody started its game in time, or the server was full."
+        )
+        assert any(said in str(note.message) for note in app._notifications)
 
 
 async def test_a_closed_room_we_are_not_looking_at_is_only_forgotten() -> None:

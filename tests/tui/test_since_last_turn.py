@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
+from protocol.game_types import Event, View
+from protocol.vocabulary import EVENTS
 from selfish_tui.app import SelfishApp
 from selfish_tui.since import SinceLastTurn, summary_lines
 from selfish_tui.widgets.log import GameLog
 from server.engine import Game
 from server.engine.cards import CATALOGUE
 
-from .fixtures import NAMES4, ROOM, feed_game, offline_app
+from .fixtures import NAMES4, ROOM, feed_game, offline_app, typed
 from .pilot import wait_for
 
 NAMES = {
@@ -33,7 +36,7 @@ class Table:
         whose play changes as they improve), then its events and the new state."""
         seat = self.game.pending_seats()[0]
         self.game.apply(seat, self.rng.choice(self.game.view(seat)["legal"]))
-        events = [e.as_dict(0) for e in self.game.log[self.told :]]
+        events = [e.to_wire(0) for e in self.game.log[self.told :]]
         self.told = len(self.game.log)
         wire = [e for e in events if e is not None]
         if wire:
@@ -110,67 +113,67 @@ async def test_our_turn_begins_with_what_each_other_player_did() -> None:
         assert log.lines_text.count(heading) == count + 1
 
 
+def view_with(names: list[str], rows: list[int]) -> View:
+    """A seat 0's view of a Space game whose players stand on ``rows``."""
+    game = Game("space", names, seed=1)
+    view = typed(game.view(0))
+    players = tuple(replace(p, row=row) for p, row in zip(view.public.players, rows, strict=True))
+    return replace(view, public=replace(view.public, players=players))
+
+
+def event(key: str, **args: Any) -> Event:
+    """An event as the wire has it."""
+    return Event.from_wire({"kind": EVENTS[key].kind, "key": key, "seat": None, "args": args})
+
+
 def test_plays_blocks_losses_and_rows_are_worded_per_player() -> None:
-    view = {
-        "edition": "space",
-        "seat": 0,
-        "names": ["Ann", "Bot 1", "Bot 2", "Bot 3"],
-        "players": [{"seat": s, "row": r} for s, r in enumerate([3, 1, 2, 0])],
-    }
+    view = view_with(["Ann", "Bot 1", "Bot 2", "Bot 3"], [3, 1, 2, 0])
 
     def card(key: str) -> dict[str, Any]:
-        return {"id": 1, "key": key, "dir": None}
+        return {"id": 1, "key": key, "kind": "action", "value": 0, "dir": None}
 
-    events: list[dict[str, Any]] = [
-        {"key": "turn", "args": {"turn": 5, "player": 1}},
-        {"key": "play.on", "args": {"player": 1, "card": card("laser_blast"), "target": 0}},
-        {"key": "react", "args": {"player": 0}},
-        {"key": "back", "args": {"player": 0, "row": 3}},
-        {"key": "play.on", "args": {"player": 1, "card": card("laser_blast"), "target": 0}},
-        {"key": "react", "args": {"player": 0}},
-        {"key": "play.on", "args": {"player": 1, "card": card("tractor_beam"), "target": 2}},
-        {"key": "react.block", "args": {"player": 2, "card": card("shield")}},
-        {"key": "move", "args": {"player": 1, "row": 1}},
-        {"key": "turn", "args": {"turn": 6, "player": 2}},
-        {"key": "play.on", "args": {"player": 2, "card": card("tractor_beam"), "target": 3}},
-        {"key": "react", "args": {"player": 3}},
-        {"key": "play", "args": {"player": 2, "card": card("tether")}},
-        {"key": "play.on", "args": {"player": 2, "card": card("tractor_beam"), "target": 0}},
-        {"key": "react.block", "args": {"player": 0, "card": card("shield")}},
-        {"key": "play", "args": {"player": 2, "card": card("tether")}},
-        {"key": "stay", "args": {"player": 2}},
-        {"key": "pay", "args": {"player": 2, "cards": [card("oxygen")], "reason": "stay"}},  # price
-        {"key": "turn", "args": {"turn": 7, "player": 3}},
-        {"key": "play.on", "args": {"player": 3, "card": card("hole_in_suit"), "target": 0}},
-        {"key": "pay", "args": {"player": 0, "cards": [card("oxygen")], "reason": "hole_in_suit"}},
-        {"key": "death.oxygen", "args": {"player": 3, "cards": []}},
+    events: list[Event] = [
+        event("turn", **{"turn": 5, "player": 1}),
+        event("play.on", **{"player": 1, "card": card("laser_blast"), "target": 0}),
+        event("react", **{"player": 0}),
+        event("back", **{"player": 0, "row": 3}),
+        event("play.on", **{"player": 1, "card": card("laser_blast"), "target": 0}),
+        event("react", **{"player": 0}),
+        event("play.on", **{"player": 1, "card": card("tractor_beam"), "target": 2}),
+        event("react.block", **{"player": 2, "card": card("shield")}),
+        event("move", **{"player": 1, "row": 1}),
+        event("turn", **{"turn": 6, "player": 2}),
+        event("play.on", **{"player": 2, "card": card("tractor_beam"), "target": 3}),
+        event("react", **{"player": 3}),
+        event("play", **{"player": 2, "card": card("tether")}),
+        event("play.on", **{"player": 2, "card": card("tractor_beam"), "target": 0}),
+        event("react.block", **{"player": 0, "card": card("shield")}),
+        event("play", **{"player": 2, "card": card("tether")}),
+        event("stay", **{"player": 2}),
+        event("pay", **{"player": 2, "cards": [card("oxygen")], "reason": "stay"}),  # price
+        event("turn", **{"turn": 7, "player": 3}),
+        event("play.on", **{"player": 3, "card": card("hole_in_suit"), "target": 0}),
+        event("pay", **{"player": 0, "cards": [card("oxygen")], "reason": "hole_in_suit"}),
+        event("death.oxygen", **{"player": 3, "cards": []}),
     ]
-    lines = summary_lines(events, view, {0: 5, 1: 0, 2: 2, 3: 0}, NAMES["space"])
+    lines = summary_lines(events, view, {0: 5, 1: 0, 2: 2, 3: 0})
     assert lines == [
         "Bot 1: Laser Blast on you ×2; Tractor Beam on Bot 2 (blocked); row 0 → 1",  # noqa: RUF001
         "Bot 2: Tractor Beam on Bot 3, you (blocked); Tether ×2; stayed on row 2",  # noqa: RUF001
         "Bot 3: Hole in Suit on you; died",
         "You: row 5 → 3; lost 1 card",
     ]
-    assert summary_lines(events[:1], view, None, NAMES["space"]) == []
+    assert summary_lines(events[:1], view, None) == []
 
 
 def test_the_span_runs_from_the_end_of_our_turn_to_the_start_of_the_next() -> None:
     since = SinceLastTurn(seat=0)
-    view = {
-        "seat": 0,
-        "names": ["Ann", "Bot 1"],
-        "players": [{"seat": 0, "row": 1}, {"seat": 1, "row": 0}],
-    }
-    since.add(
-        [{"key": "turn", "args": {"turn": 1, "player": 0}}, {"key": "stay", "args": {"player": 0}}]
-    )
-    since.add([{"key": "turn", "args": {"turn": 2, "player": 1}}])
+    view = view_with(["Ann", "Bot 1"], [1, 0])
+    since.add([event("turn", **{"turn": 1, "player": 0}), event("stay", **{"player": 0})])
+    since.add([event("turn", **{"turn": 2, "player": 1})])
     since.saw(view)  # the rows our turn ended with
-    since.add([{"key": "move", "args": {"player": 1, "row": 2}}])
-    since.add(
-        [{"key": "turn", "args": {"turn": 3, "player": 0}}, {"key": "draw", "args": {"player": 0}}]
-    )
-    now = {**view, "players": [{"seat": 0, "row": 1}, {"seat": 1, "row": 2}]}
-    assert since.take(now, {}) == ["Bot 1: row 0 → 2"]  # not our own stay of turn 1
-    assert since.take(now, {}) == []
+    since.add([event("move", **{"player": 1, "row": 2})])
+    since.add([event("turn", **{"turn": 3, "player": 0}), event("draw", **{"player": 0})])
+    now = view_with(["Ann", "Bot 1"], [1, 2])
+    assert since.take(now) == ["Bot 1: row 0 → 2"]  # not our own stay of turn 1
+    assert since.take(now) == []

@@ -131,7 +131,16 @@ def test_waiting_room(snap_compare: Compare, language: str) -> None:
         ]
         app.feed(info)
         chat = "Hello everyone, this is a long message that has to wrap over several lines."
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": LONG_NAMES[1], "text": chat})
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 1,
+                "name": LONG_NAMES[1],
+                "text": chat,
+            }
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

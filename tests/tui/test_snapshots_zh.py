@@ -62,7 +62,16 @@ def test_waiting_room_zh(snap_compare: Compare, size: tuple[int, int]) -> None:
         info["size"] = 4
         info["spectators"] = [{"name": "老王", "player": "p9"}]
         app.feed(info)
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": "小红", "text": "大家好！"})  # noqa: RUF001
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 1,
+                "name": "小红",
+                "text": "大家好！",  # noqa: RUF001
+            }
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -11,8 +11,10 @@ from rich.text import Text
 from textual.widgets import Checkbox, Static
 from textual.widgets._toast import Toast
 
+from protocol.game_types import Event
 from selfish_tui import cli
 from selfish_tui.app import LocalPlan, SelfishApp
+from selfish_tui.event_text import render_event
 from selfish_tui.model import SEAT_COLOURS
 from selfish_tui.screens.lobby import CreateRoomScreen
 from selfish_tui.screens.table import TableScreen
@@ -21,7 +23,7 @@ from selfish_tui.widgets.status import StatusLine
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import NAMES4, ROOM, drive, feed_game, find_game, offline_app
+from .fixtures import NAMES4, ROOM, drive, feed_game, find_game, offline_app, typed
 from .pilot import wait_for
 from .test_snapshots import deciding
 
@@ -33,9 +35,9 @@ def test_no_color_drops_the_seat_colours(monkeypatch: pytest.MonkeyPatch) -> Non
     def seat_coloured(text: Text) -> bool:
         return any(c in str(span.style) for span in text.spans for c in SEAT_COLOURS)
 
-    assert seat_coloured(board._draw(game.view(0), 60))
+    assert seat_coloured(board._draw(typed(game.view(0)), 60))
     monkeypatch.setenv("NO_COLOR", "1")
-    plain = board._draw(game.view(0), 60)
+    plain = board._draw(typed(game.view(0)), 60)
     # Textual turns colours into greys under NO_COLOR, and some seats' greys are unreadable on
     # black: names keep bold and reverse, never a seat colour.
     assert not seat_coloured(plain)
@@ -70,13 +72,13 @@ async def test_the_status_line_fits_80_columns_with_the_countdown_first() -> Non
         view["active"], view["legal"], view["decision"] = 1, [], None
         view["phase"] = "actions"
         view["pending"] = [{"seat": 1, "kind": "actions", "done": False}]
-        status.update_view(view, "ABCD", 25.0)
+        status.update_view(typed(view), "ABCD", 25.0)
         line = status.summary().plain
         assert line.startswith("25s left · ")
         assert line.endswith("Bot 1's turn · play or pass")
         assert cell_len(line) <= 78  # 80 columns less the padding
         view["pending"] = [{"seat": 2, "kind": "react", "done": False}]
-        status.update_view(view, "ABCD", 25.0)
+        status.update_view(typed(view), "ABCD", 25.0)
         line = status.summary().plain
         assert line.endswith("Bot 1's turn · waiting for Bot 2 to react")
         assert cell_len(line) <= 78
@@ -171,7 +173,16 @@ async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line(
     app = offline_app()
     async with app.run_test(size=(120, 40)) as pilot:
         feed_game(app, earlier, 0)
-        app.feed({"type": "chat", "room": ROOM, "seat": 1, "name": "Bot 1", "text": "gl hf"})
+        app.feed(
+            {
+                "type": "chat",
+                "room": ROOM,
+                "player": "p9",
+                "seat": 1,
+                "name": "Bot 1",
+                "text": "gl hf",
+            }
+        )
         await pilot.pause()
         table = app.screen
         log = table.query_one(GameLog)
@@ -179,7 +190,7 @@ async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line(
         app.on_connection_lost(ConnectionLost("the server closed the connection", 0.5))
         await pilot.pause()
         app.on_welcomed(Welcomed("p0", "t", "Srv", resumed=True))
-        history = [e for e in (e.as_dict(0) for e in later.log) if e is not None]
+        history = [e for e in (e.to_wire(0) for e in later.log) if e is not None]
         app.feed({"type": "events", "room": ROOM, "history": True, "events": history})
         await pilot.pause()
         app.feed({"type": "state", "room": ROOM, "version": 99, "view": later.view(0)})
@@ -189,10 +200,11 @@ async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line(
         shown = "".join(
             log.render_line(y).text for y in range(log.scrollable_content_region.height)
         )
-        assert history[-1]["text"].replace(" ", "") in shown.replace(" ", "")
+        last = render_event(Event.from_wire(history[-1]), list(later.names))
+        assert last.replace(" ", "") in shown.replace(" ", "")
         # Every line once, the chat line after the line it followed when it was said.
         texts = log.lines_text
-        said_after = [e for e in (e.as_dict(0) for e in earlier.log) if e is not None][-1]["text"]
+        said_after = render_event(Event.from_wire(earlier.log[-1].to_wire(0)), list(earlier.names))
         assert texts.count("» Bot 1: gl hf") == 1 and len(texts) == len(history) + 1
         assert texts[texts.index("» Bot 1: gl hf") - 1].endswith(said_after)
 

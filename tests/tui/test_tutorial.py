@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from protocol.game_types import View
 from selfish_tui import cli, i18n, paths, tutorial
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.screens.confirm import ConfirmScreen
@@ -18,28 +19,29 @@ from selfish_tui.screens.lesson import LessonScreen, TutorialOfferScreen
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.prompt import PromptPanel
 
+from .fixtures import find_game, typed
 from .pilot import current_room, pick, press_choice, table_shown, wait_for
-
-View = dict[str, Any]
 
 
 def deciding(view: View) -> str | None:
     """The kind of our own open decision (written apart from the tutorial's own reading)."""
-    if not view.get("legal"):
+    if not view.legal or view.own is None or view.own.decision is None:
         return None
-    return (view.get("decision") or {}).get("kind")
+    return view.own.decision.kind
 
 
 # When each lesson matters, as a player would say it (independent of selfish_tui.tutorial).
 MOMENTS: dict[str, Callable[[View], bool]] = {
     "welcome": lambda view: True,
     "draw": lambda view: (
-        view["active"] == view["seat"] and deciding(view) in ("actions", "stay_or_move")
+        view.own is not None
+        and view.public.active == view.own.seat
+        and deciding(view) in ("actions", "stay_or_move")
     ),
     "actions": lambda view: deciding(view) == "actions",
     "stay_or_move": lambda view: deciding(view) == "stay_or_move",
     "reaction": lambda view: deciding(view) == "react",
-    "compass": lambda view: bool(view.get("sharks")) or deciding(view) in ("pay", "pick"),
+    "compass": lambda view: bool(view.public.sharks) or deciding(view) in ("pay", "pick"),
     "shark_pick": lambda view: deciding(view) == "pick",
 }
 LESSONS = {
@@ -90,7 +92,7 @@ async def test_the_tutorial_teaches_each_lesson_once_when_it_first_matters(
 
         def spy(room: Any) -> None:
             before = len(app.tutor.shown) if app.tutor else 0
-            views.append(dict(room.view))
+            views.append(room.view)
             teach(room)
             for key in (app.tutor.shown if app.tutor else [])[before:]:
                 due_at[key] = len(views) - 1
@@ -120,15 +122,15 @@ async def test_the_tutorial_teaches_each_lesson_once_when_it_first_matters(
             room = current_room(app)
             prompts = screen.query(PromptPanel) if isinstance(screen, TableScreen) else None
             if prompts and screen._ready and room is not None and room.view:
-                legal = room.view.get("legal") or []
+                legal = list(room.view.legal)
                 prompt = prompts.first()
                 if legal and prompt.choices == legal:
                     await press_choice(pilot, prompt, pick(legal, rng))
                     continue
             await pilot.pause(0.01)
         room = current_room(app)
-        assert room is not None and room.view is not None and room.view["over"]
-        assert room.view["seats"] == tutorial.BOTS + 1
+        assert room is not None and room.view is not None and room.view.public.over
+        assert room.view.public.seats == tutorial.BOTS + 1
 
     keys = [key for key, _seen, _text in shown]
     assert sorted(keys) == sorted(LESSONS[edition])  # every lesson, each once
@@ -169,13 +171,8 @@ def tutorial_room(app: SelfishApp) -> Any:
     from selfish_tui.state import RoomState
 
     room = RoomState("TUTO")
-    room.view = {
-        "seat": 0,
-        "active": 0,
-        "over": False,
-        "legal": [{"do": "done", "label": "End actions"}],
-        "decision": {"kind": "actions"},
-    }
+    game = find_game("space", lambda g: g.active == 0 and g.legal(0) != [])
+    room.view = typed(game.view(0))
     app.rooms[room.code] = room
     app.current = room.code
     return room
@@ -233,7 +230,7 @@ async def test_the_first_run_offers_the_tutorial_once_and_remembers(
         room = current_room(app)
         assert room is not None
         await wait_for(pilot, lambda: room.view is not None)
-        assert room.view is not None and room.view["seats"] == (3 if accepted else 4)
+        assert room.view is not None and room.view.public.seats == (3 if accepted else 4)
     assert not paths.first_run()  # asked once: the answer is kept
     assert (
         '"accepted": ' + ("true" if accepted else "false")

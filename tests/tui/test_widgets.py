@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from protocol.game_types import Card, Choice
+from selfish_tui.keyed_text import card_name
 from selfish_tui.model import playable_cards
 from selfish_tui.screens.table import TableScreen
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.strips import StripsBoard
 
-from .fixtures import feed_game, find_game, offline_app
+from .fixtures import feed_game, find_game, offline_app, typed
 from .pilot import keys_for, wait_for
 from .test_snapshots import deciding
 
@@ -54,14 +58,14 @@ async def test_hack_suit_prompt_shows_the_victims_hand() -> None:
         await pilot.pause()
         text = str(app.screen.query_one("#prompt-reveal").render())
         for card in revealed:
-            assert card["name"] in text
-        assert all(c["do"] == "take" for c in app.screen.query_one(PromptPanel).choices)
+            assert card_name(card["key"]) in text
+        assert all(c.do == "take" for c in app.screen.query_one(PromptPanel).choices)
 
 
 async def test_board_hand_and_number_keys() -> None:
     game = find_game("shipwrecked", deciding("actions", "shipwrecked", min_turn=8, sharks=2))
     app = offline_app()
-    sent: list[dict[str, object]] = []
+    sent: list[Choice] = []
     app.act = lambda room, choice: sent.append(choice) or True  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         feed_game(app, game, 0)
@@ -75,7 +79,7 @@ async def test_board_hand_and_number_keys() -> None:
         hand = table.query_one(HandPanel)
         assert len(hand.cards) == len(game.view(0)["hand"])
         assert hand.border_subtitle.startswith(f"food {game.view(0)['resources']}")
-        legal = game.view(0)["legal"]
+        legal = list(typed(game.view(0)).legal)
         # under load the first pause can come before the table has drawn its prompt
         await wait_for(pilot, lambda: table.query_one(PromptPanel).choices == legal)
         keys = keys_for(table.query_one(PromptPanel), legal[0])
@@ -99,12 +103,16 @@ async def test_spectator_view_hides_the_hand() -> None:
 
 
 def test_every_copy_of_a_playable_card_is_marked() -> None:
-    hand = [
-        {"id": 1, "key": "rocket_booster", "dir": None},
-        {"id": 2, "key": "rocket_booster", "dir": None},
-        {"id": 3, "key": "shield", "dir": None},
-    ]
-    view = {"hand": hand, "legal": [{"do": "play", "card": 1}, {"do": "done"}]}
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    view = typed(game.view(0))
+    assert view.own is not None
+    hand = (
+        Card(1, "rocket_booster", "action", 0, None),
+        Card(2, "rocket_booster", "action", 0, None),
+        Card(3, "shield", "action", 0, None),
+    )
+    legal = (Choice("play", card=1), Choice("done"))
+    view = replace(view, own=replace(view.own, hand=hand, legal=legal))
     assert playable_cards(view) == {1, 2}
 
 
@@ -126,27 +134,29 @@ async def test_the_last_move_and_changed_hand_sizes_are_underlined() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         board = StripsBoard()
         await app.screen.mount(board)
-        before = game.view(None)
+        before = typed(game.view(None))
         board.update_view(before)
         assert _underlined(board.render()) == set()  # nothing to compare with yet
-        after = {**before, "players": [dict(p) for p in before["players"]]}
-        thief, victim = after["players"][0], after["players"][1]
-        thief["hand_count"] += 1  # a steal: the board stays as it was
-        victim["hand_count"] -= 1
+        players = list(before.public.players)
+        # A steal: the board stays as it was.
+        thief = players[0] = replace(players[0], hand_count=players[0].hand_count + 1)
+        victim = players[1] = replace(players[1], hand_count=players[1].hand_count - 1)
+        after = replace(before, public=replace(before.public, players=tuple(players)))
         board.update_view(after)
         marked = _underlined(board.render())
         counts = sorted(m for m in marked if m[:1].isdigit())  # "3 cards", or "3…" when narrow
         assert len(counts) == 2
         assert {c.split()[0].rstrip("…") for c in counts} == {
-            str(thief["hand_count"]),
-            str(victim["hand_count"]),
+            str(thief.hand_count),
+            str(victim.hand_count),
         }
         assert not any("@" in m for m in marked)  # no cell changed
-        moved = {**after, "players": [dict(p) for p in after["players"]]}
-        moved["players"][2]["row"] += 1  # a move: its cells are underlined, no hand size is
+        # A move: its cells are underlined, no hand size is.
+        players[2] = replace(players[2], row=players[2].row + 1)
+        moved = replace(after, public=replace(after.public, players=tuple(players)))
         board.update_view(moved)
         marked = _underlined(board.render())
-        name = moved["players"][2]["name"]
+        name = players[2].name
         assert any(m.startswith("@" + name[:2]) for m in marked)  # the cell it moved to
         assert "·" in marked  # and the one it left
         assert not any(m[:1].isdigit() for m in marked)  # no hand size changed this time

@@ -13,6 +13,7 @@ import contextlib
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.widgets._footer import FooterKey
 
+from protocol.game_types import Card, Choice
 from selfish_tui import cli, i18n, wrapping
 from selfish_tui.app import LocalPlan, SelfishApp
 from selfish_tui.help_format import wrap_cells
@@ -32,7 +34,7 @@ from selfish_tui.widgets.prompt import PromptPanel, actions_question
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import ROOM, feed_game, find_game, offline_app, room_message
+from .fixtures import ROOM, feed_game, find_game, offline_app, room_message, typed
 from .pilot import table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -61,7 +63,7 @@ def language(code: str) -> Iterator[None]:
 def test_the_actions_prompt_names_only_what_the_choices_allow(
     kinds: set[str], question: str
 ) -> None:
-    assert actions_question([{"do": kind} for kind in sorted(kinds)]) == question
+    assert actions_question([Choice(kind, card=1) for kind in sorted(kinds)]) == question
 
 
 async def test_with_only_going_on_the_prompt_does_not_offer_cards_or_change() -> None:
@@ -138,17 +140,18 @@ async def test_a_spectator_is_told_once_in_the_chat_area_where_their_words_go() 
 def test_the_seats_a_swap_moved_are_marked_in_the_header() -> None:
     game = find_game("space", deciding("actions", "space", min_turn=3))
     board = StripsBoard()
-    before = game.view(None)
+    before = typed(game.view(None))
     board.update_view(before)
-    after = {**before, "players": [dict(p) for p in before["players"]]}
-    a, b = after["players"][1], after["players"][3]
-    (a["col"], a["row"]), (b["col"], b["row"]) = (b["col"], b["row"]), (a["col"], a["row"])
+    players = list(before.public.players)
+    a, b = players[1], players[3]
+    players[1], players[3] = replace(a, col=b.col, row=b.row), replace(b, col=a.col, row=a.row)
+    after = replace(before, public=replace(before.public, players=tuple(players)))
     board.update_view(after)
     header = board._draw(after, 60).plain.splitlines()[0]
     assert header.count("⇄") == 2
     # Gone with the next change on the board.
-    moved = {**after, "players": [dict(p) for p in after["players"]]}
-    moved["players"][0]["row"] += 1
+    players[0] = replace(players[0], row=players[0].row + 1)
+    moved = replace(after, public=replace(after.public, players=tuple(players)))
     board.update_view(moved)
     assert "⇄" not in board._draw(moved, 60).plain
 
@@ -172,8 +175,8 @@ async def test_the_shark_pick_explains_itself_and_the_arrows(code: str) -> None:
             assert all(entry.note for entry in prompt.entries)  # the detail line explains
             assert app.screen.query_one("#detail").render().plain == prompt.entries[0].note  # type: ignore[attr-defined]
             hand = app.screen.query_one(HandPanel)
-            card = next(c for c in hand.cards if c.get("dir"))
-            meaning = {"N": "raft", "S": "beach", "E": "right", "W": "left"}[card["dir"]]
+            card = next(c for c in hand.cards if c.dir)
+            meaning = {"N": "raft", "S": "beach", "E": "right", "W": "left"}[card.dir or ""]
             described = hand.describe(card)
             assert (meaning in described) if code == "en" else ("鲨鱼" in described)
 
@@ -284,19 +287,18 @@ def test_rich_text_breaks_between_chinese_characters_and_keeps_closing_marks() -
 
 def test_a_card_and_its_text_are_joined_by_the_languages_colon() -> None:
     """Found on the detail line: "宇航服破洞: 一名对手…" mixed ":" into Chinese."""
-    from selfish_tui.model import Catalogue, catalogue_text_for_choice
-    from server.engine.cards import CATALOGUE
+    from selfish_tui.model import catalogue_text_for_choice
 
-    catalogue = Catalogue()
-    catalogue.update({"space": CATALOGUE["space"]})
-    card = {"id": 7, "key": "hole_in_suit", "name": "Hole in Suit", "kind": "action"}
-    view = {"hand": [card], "decision": {}}
+    game = find_game("space", deciding("actions", "space", min_turn=3))
+    view = typed(game.view(0))
+    assert view.own is not None
+    card = Card(7, "hole_in_suit", "action", 0, None)
+    view = replace(view, own=replace(view.own, hand=(card,)))
+    play = Choice("play", card=7)
     with language("zh"):
-        text = catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue)
+        text = catalogue_text_for_choice(play, view)
     assert "：" in text and ":" not in text  # noqa: RUF001
-    assert catalogue_text_for_choice({"do": "play", "card": 7}, view, catalogue).startswith(
-        "Hole in Suit: "
-    )
+    assert catalogue_text_for_choice(play, view).startswith("Hole in Suit: ")
 
 
 def test_the_compass_legend_takes_two_lines_when_one_does_not_fit() -> None:
