@@ -19,6 +19,7 @@ from protocol.server_messages import (
     GraceCountdown,
     JoinedMessage,
     LeaderboardMessage,
+    MovedMessage,
     OkMessage,
     PongMessage,
     ProfileMessage,
@@ -352,6 +353,25 @@ class Bye(Said):
 
 
 @dataclass(slots=True)
+class Moved(Said):
+    """``moved``: another node of the server's cluster runs ``room``; connect to ``address``
+    with our token and ask again (:attr:`ClientConnection.moved` keeps the address)."""
+
+    message: MovedMessage
+    request: Request | None
+
+    @property
+    def room(self) -> str:
+        """The room run elsewhere."""
+        return self.message.room
+
+    @property
+    def address(self) -> str:
+        """``host:port`` of the node that runs it."""
+        return self.message.address
+
+
+@dataclass(slots=True)
 class ConnectionClosed(Event):
     """The stream ended (``receive_data(b"")``) without a ``bye``."""
 
@@ -392,5 +412,7 @@ def event_of(message: ServerMessage, request: Request | None) -> Said:
         return Leaderboard(message, request)
     if isinstance(message, ReviewMessage):
         return ReviewUpdate(message, request)
+    if isinstance(message, MovedMessage):
+        return Moved(message, request)
     assert isinstance(message, ReplayMessage), message
     return Replay(message, request)

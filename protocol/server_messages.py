@@ -844,5 +844,23 @@ class ByeMessage(ServerMessage):
         return cls(id=rid, reason=get_choice_of(m, "reason", BYE_REASONS, "bye"))
 
 
+@message("moved")
+@dataclass(frozen=True, kw_only=True)
+class MovedMessage(ServerMessage):
+    """Another node of the server's cluster runs ``room``, at ``address`` (``host:port``): the
+    reply to a request for it, or unasked after ``welcome`` for a room we are seated in.
+    Connect there with the token and ask again."""
+
+    room: str
+    address: str
+
+    def body(self) -> dict[str, Any]:
+        return {"room": self.room, "address": self.address}
+
+    @classmethod
+    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
+        return cls(id=rid, room=get_str(m, "room", "moved"), address=get_str(m, "address", "moved"))
+
+
 #: Every type a server may send.
 SERVER_TYPES = frozenset(SERVER_MESSAGES)

@@ -374,4 +374,5 @@ MESSAGES: dict[str, st.SearchStrategy[m.ServerMessage]] = {
         open=st.booleans(),
     ),
     "bye": st.builds(m.ByeMessage, id=ids, reason=st.sampled_from(m.BYE_REASONS)),
+    "moved": st.builds(m.MovedMessage, id=ids, room=texts, address=texts),
 }
