@@ -1,7 +1,7 @@
 """The view inside a ``state``: the public part every member sees (players, board, piles,
 who decides), and the seat's own (its hand and what it decides), as classes that read
-themselves from the wire (``from_wire``, checking every field) and write themselves back. The rules engine makes these maps
-(server/engine/views.py); PROTOCOL.md §6 describes every field.
+themselves from the wire (``from_wire``, checking every field) and write themselves back. The
+rules engine makes these maps (server/engine/views.py); PROTOCOL.md §6 describes every field.
 """
 
 from __future__ import annotations
