@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.game_types import Event as LogEvent
-from protocol.game_types import View
 from protocol.messages import Request
 from protocol.records import GameSummary
 from protocol.server_messages import (
@@ -35,6 +34,7 @@ from protocol.server_messages import (
     TurnTimer,
     WelcomeMessage,
 )
+from protocol.view_types import View
 
 
 class Event:

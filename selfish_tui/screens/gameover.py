@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from protocol.game_types import View
+from protocol.view_types import View
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, ngettext, pgettext
 from selfish_tui.model import goal_word, own_seat, player_name, seat_colour
