@@ -141,17 +141,38 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
                 "role": "player",
                 "seat": 0,
                 "edition": "space",
-                "catalogue": {},
             }
         )
         app.feed(
             {
                 "type": "room",
                 "room": ROOM,
-                "status": "waiting",
                 "edition": "space",
+                "size": 2,
+                "public": False,
+                "timer": 0,
+                "left_grace": 60,
+                "idle_grace": 180,
+                "autostart": False,
+                "variants": [],
                 "host": "p0",
-                "seats": [{"player": "p0", "name": "Ann", "kind": "human"}, None],
+                "status": "waiting",
+                "game": None,
+                "seats": [
+                    {
+                        "seat": 0,
+                        "name": "Ann",
+                        "kind": "human",
+                        "player": "p0",
+                        "level": None,
+                        "bot_number": None,
+                        "connected": True,
+                        "away": False,
+                        "left": False,
+                    },
+                    None,
+                ],
+                "spectators": [],
             }
         )
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
