@@ -24,7 +24,7 @@ from selfish_tui.messages import ConnectionLost
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
 
-from .fixtures import ROOM, feed_game, find_game, offline_app, room_message
+from .fixtures import ROOM, feed_game, find_game, offline_app, room_message, typed
 from .pilot import press_choice, table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -121,13 +121,13 @@ async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_cho
             await wait_for(pilot, lambda: bool(room.timers))
             assert prompt.choices == [] and "Sent" in prompt._question
             # The reply, then what the act changed.
-            game.apply(0, act["choice"])
+            game.choose(0, act["choice"])
             server.send(
                 {"type": "ok", "id": act["id"]},
                 {"type": "state", "room": ROOM, "version": version + 1, "view": game.view(0)},
             )
             await wait_for(pilot, lambda: room.version == version + 1)
-            assert prompt.choices == game.view(0)["legal"]
+            assert prompt.choices == list(typed(game.view(0)).legal)
 
 
 async def test_an_unknown_token_is_a_new_player_on_the_same_connection(server_port: int) -> None:
