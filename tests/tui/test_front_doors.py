@@ -147,6 +147,7 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
             {
                 "type": "room",
                 "room": ROOM,
+                "status": "waiting",
                 "edition": "space",
                 "size": 2,
                 "public": False,
@@ -155,15 +156,15 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
                 "idle_grace": 180,
                 "autostart": False,
                 "variants": [],
-                "host": "p0",
-                "status": "waiting",
                 "game": None,
+                "spectators": [],
+                "host": "p0",
                 "seats": [
                     {
                         "seat": 0,
+                        "player": "p0",
                         "name": "Ann",
                         "kind": "human",
-                        "player": "p0",
                         "level": None,
                         "bot_number": None,
                         "connected": True,
@@ -172,7 +173,6 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
                     },
                     None,
                 ],
-                "spectators": [],
             }
         )
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
