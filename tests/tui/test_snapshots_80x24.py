@@ -166,7 +166,7 @@ def test_servers_on_the_lan(
             7777,
             12,
             3,
-            1,
+            2,
         ),
         LanServer(
             "b." + SERVICE_TYPE,
@@ -175,9 +175,9 @@ def test_servers_on_the_lan(
             17777,
             0,
             0,
-            1,
+            2,
         ),
-        LanServer("c." + SERVICE_TYPE, "An old one", "10.0.0.3", 7777, 1, 1, 2),
+        LanServer("c." + SERVICE_TYPE, "An old one", "10.0.0.3", 7777, 1, 1, 1),
     ]
     app = SelfishApp(name="Ann")
 
