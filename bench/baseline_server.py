@@ -80,6 +80,7 @@ class BaselineRoom:
                 "winner": 0,
                 "winner_name": "a",
                 "turns": DECISIONS,
+                "ratings": [],
             }
             for member in self.members:
                 member.send(over, ok if member is actor else b"")

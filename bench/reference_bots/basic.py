@@ -180,7 +180,7 @@ def seen_from_view(view: Mapping[str, Any], style: Style = PATIENT) -> Seen:
         flared=players[view["seat"]]["flared"],
         fatal=_marked,
         turn=view["turn"],
-        discard=[deck[card["id"]] for card in view["discard"]],
+        discard=[deck[card_id] for card_id in view["discard"]],
         style=style,
     )
 
