@@ -165,14 +165,14 @@ async def test_the_terminal_clients_worker_follows_moved_without_saying_so(
             await asyncio.sleep(0.05)
         worker.send(JoinRoom(room=code))
         for _ in range(100):
-            if any(isinstance(m, ServerMessage) and m.data["type"] == "joined" for m in posted):
+            if any(isinstance(m, ServerMessage) and m.payload.TYPE == "joined" for m in posted):
                 break
             await asyncio.sleep(0.05)
-        joined = [m.data for m in posted if isinstance(m, ServerMessage)]
+        joined = [m.payload.to_wire() for m in posted if isinstance(m, ServerMessage)]
         assert any(d["type"] == "joined" and d["room"] == code and d["seat"] == 1 for d in joined)
         assert worker.port == a.port
         assert not any(isinstance(m, ConnectionLost) for m in posted)  # nothing said
-        assert not any(isinstance(m, ServerMessage) and m.data["type"] == "moved" for m in posted)
+        assert not any(isinstance(m, ServerMessage) and m.payload.TYPE == "moved" for m in posted)
     finally:
         await worker.stop()
         running.cancel()
