@@ -1,0 +1,82 @@
+"""The replay's hands panel: the hand of the seat whose view is shown, or with everything
+revealed every seat's hand and the draw pile in the order it is drawn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from selfish_tui.event_text import card_display, resource_word
+from selfish_tui.i18n import _, ngettext, pgettext
+from selfish_tui.model import View, player_name, seat_colour
+from selfish_tui.plain import fit
+
+#: How many cards of the draw pile the revealed view lists (the next ones).
+DRAW_SHOWN = 8
+
+
+def _cards_text(cards: list[dict[str, Any]]) -> str:
+    return pgettext("list", ", ").join(card_display(card) for card in cards) or pgettext(
+        "hand", "(none)"
+    )
+
+
+def _units(cards: list[dict[str, Any]]) -> int:
+    return sum(int(c.get("value", 0)) for c in cards if c.get("kind") == "resource")
+
+
+class HandsShown(Static):
+    """What the replay's reader may see of the cards: a seat's own hand, or every hand."""
+
+    def show(self, view: View) -> None:
+        """Draw from a replay view (selfish_tui.replay ``Replay.view``)."""
+        edition = str(view.get("edition", "space"))
+        text = Text()
+        hands = view.get("hands")
+        if hands is None:
+            hand = list(view.get("hand") or [])
+            seat = view.get("seat")
+            units = view.get("resources")
+            width = max(4, self.size.width or 20)
+            text.append(
+                fit(player_name(view, seat), width) + "\n", style=f"bold {seat_colour(seat)}"
+            )
+            text.append(
+                ngettext("{count} card", "{count} cards", len(hand)).format(count=len(hand)),
+                style="bold",
+            )
+            if isinstance(units, int):
+                text.append(pgettext("separator", ", "))
+                text.append(
+                    pgettext("hand", "{units} {resource}").format(
+                        units=units, resource=resource_word(edition)
+                    )
+                )
+            text.append("\n")
+            for card in hand:
+                style = "" if card.get("kind") == "action" else "green"
+                text.append(card_display(card) + "\n", style=style)
+        else:
+            width = max(4, self.size.width or 20)
+            for seat, hand in enumerate(hands):
+                text.append(fit(player_name(view, seat), width), style=f"bold {seat_colour(seat)}")
+                text.append("\n")
+                text.append(
+                    pgettext("hand", "{units} {resource}: ").format(
+                        units=_units(hand), resource=resource_word(edition)
+                    ),
+                    style="dim",
+                )
+                text.append(_cards_text(hand) + "\n")
+            draw = list(view.get("draw_order") or [])
+            text.append(_("Next to draw:") + " ", style="bold")
+            text.append(_cards_text(draw[:DRAW_SHOWN]))
+            if len(draw) > DRAW_SHOWN:
+                text.append(
+                    pgettext("separator", ", ")
+                    + _("+{count} more").format(count=len(draw) - DRAW_SHOWN)
+                )
+        text.rstrip()
+        self.update(text)
