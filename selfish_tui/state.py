@@ -129,6 +129,9 @@ class RoomState:
     since: SinceLastTurn = field(default_factory=SinceLastTurn)  # for "since your last turn"
     keys: KeyRing = field(default_factory=KeyRing)  # which key stands for which card
     spectator_told: bool = False  # the spectator has read where their chat goes
+    # The finished game re-played from its record (selfish_tui.replay.Replay), once fetched:
+    # the game-over screen's hands and summaries, and the viewer's "watch again".
+    replay: Any = None
 
     @property
     def status(self) -> str:

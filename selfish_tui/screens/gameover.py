@@ -7,13 +7,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from selfish_tui.i18n import N_, _, ngettext, pgettext
+from selfish_tui.event_text import card_display
+from selfish_tui.i18n import N_, _, cell_width, ngettext, pgettext, word_cut
 from selfish_tui.model import goal_word, player_name, seat_colour
+from selfish_tui.replay import REVEALED
 from selfish_tui.state import RoomState
+from selfish_tui.summary import PlayerSummary, death_words, summarise, summary_line
 from selfish_tui.widgets.footer import LocalisedFooter
 
 if TYPE_CHECKING:
@@ -44,8 +47,56 @@ def fates(view: dict[str, Any]) -> list[tuple[int, str]]:
     return out
 
 
+#: The cells a line of the dialog holds (its width less border and padding, app.tcss).
+LINE_CELLS = 72
+
+
+def hand_line(cards: list[dict[str, Any]] | None, count: int, width: int) -> str:
+    """A hand at the end in one line of ``width`` cells: its cards, "+N more" when they do
+    not all fit; a hand nobody has shown us is its size alone."""
+    head = pgettext("summary", "hand: ")
+    if cards is None:
+        return head + ngettext("{count} card, unseen", "{count} cards, unseen", count).format(
+            count=count
+        )
+    if not cards:
+        return head + pgettext("hand", "(none)")
+    names = [card_display(card) for card in cards]
+    comma = pgettext("list", ", ")
+    for shown in range(len(names), 0, -1):
+        more = len(names) - shown
+        line = head + comma.join(names[:shown])
+        if more:
+            line += comma + _("+{count} more").format(count=more)
+        if cell_width(line) <= width or shown == 1:
+            return word_cut(line, width)
+    return word_cut(head, width)
+
+
+def summaries(room: RoomState) -> tuple[list[PlayerSummary], list[list[dict[str, Any]] | None]]:
+    """Each seat's summary and hand at the end: from the game's re-played record when the
+    client has it (every event whole, every hand), else from the client's own log and view
+    (a hand it never saw is None)."""
+    view = room.view or {}
+    seats = int(view.get("seats", len(view.get("players") or [])))
+    replay = room.replay
+    if replay is not None:
+        events = replay.events(0, replay.frames, REVEALED)
+        cards = replay.cards
+        hands: list[list[dict[str, Any]] | None] = list(replay.hands(replay.last))
+    else:
+        events = [entry.event for entry in room.log if entry.event is not None]
+        known = [*(view.get("hand") or []), *(view.get("discard") or [])]
+        cards = {int(c["id"]): c for c in known if isinstance(c.get("id"), int)}
+        hands = [None] * seats
+        if isinstance(view.get("seat"), int) and view.get("hand") is not None:
+            hands[int(view["seat"])] = list(view.get("hand") or [])
+    return summarise(events, seats, cards), hands
+
+
 class GameOverScreen(ModalScreen[str]):
-    """Dismisses with 'rematch', 'leave' or 'board' (close the dialog and look at the board)."""
+    """Dismisses with 'rematch', 'leave', 'watch' (the replay viewer) or 'board' (close the
+    dialog and look at the board)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", N_("Rematch")),
@@ -54,6 +105,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("q", "choose('leave')", N_("Leave")),
         Binding("q", "quit_local", N_("Quit")),
         Binding("v", "choose('board')", N_("View board")),
+        Binding("w", "choose('watch')", N_("Watch again")),
         Binding("escape", "choose('board')", N_("View board"), show=False),
         Binding("question_mark", "app.help", N_("Help")),
     ]
@@ -76,7 +128,8 @@ class GameOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="gameover-box"):
-            yield Static(self._summary(), id="gameover-text")
+            with VerticalScroll(id="gameover-scroll"):
+                yield Static(self._summary(), id="gameover-text")
             yield Static(self._keys(), id="gameover-keys")
         # The dialog's own keys at the bottom, not the table's behind it (whose "l Log" would
         # say the opposite of what l does here: found playing in tmux).
@@ -84,6 +137,11 @@ class GameOverScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.query_one("#gameover-box").border_title = _("Game over")
+
+    def refresh_summary(self) -> None:
+        """Draw the players' lines again (the game's record has arrived: every hand, every
+        event whole)."""
+        self.query_one("#gameover-text", Static).update(self._summary())
 
     def _summary(self) -> Text:
         view = self.room.view or {}
@@ -103,14 +161,27 @@ class GameOverScreen(ModalScreen[str]):
                 _("{name} wins.").format(name=name) + "\n", style=f"bold {seat_colour(winner)}"
             )
         after = ngettext("after {turns} turn", "after {turns} turns", int(turns or 0))
-        text.append(after.format(turns=turns) + "\n\n", style="dim")
+        text.append(after.format(turns=turns) + "\n", style="dim")
+        numbers, hands = summaries(self.room)
+        names = [player_name(view, seat) for seat in range(len(numbers))]
+        card_names = {k: str(c.get("name", k)) for k, c in self.room.catalogue.cards.items()}
+        edition = str(view.get("edition", "space"))
+        counts = {int(p["seat"]): int(p.get("hand_count", 0)) for p in view.get("players", [])}
         for seat, fate in fates(view):
             mark = "★" if seat == winner else ("✝" if seat in dead else "·")
-            text.append(f" {mark} ")
-            text.append(player_name(view, seat), style=seat_colour(seat))
+            text.append(f"{mark} ")
+            text.append(player_name(view, seat), style=f"bold {seat_colour(seat)}")
             if seat == view.get("seat"):
                 text.append(_(" (you)"))
+            if seat < len(numbers) and numbers[seat].died is not None:
+                fate = f"{fate} ({death_words(numbers[seat])})"
             text.append(pgettext("separator", ": ") + fate + "\n")
+            if seat < len(numbers):
+                line = summary_line(numbers[seat], edition, names, card_names)
+                text.append("  " + line + "\n", style="dim")
+                shown = hands[seat] if seat < len(hands) else None
+                text.append("  " + hand_line(shown, counts.get(seat, 0), LINE_CELLS - 2) + "\n")
+        text.rstrip()
         return text
 
     def _keys(self) -> Text:
@@ -118,8 +189,10 @@ class GameOverScreen(ModalScreen[str]):
         if self.selfish.can_rematch(self.room):
             text.append("r", style="bold reverse")
             text.append(" " + _("rematch") + "  ")
+        text.append("w", style="bold reverse")
+        text.append(" " + _("watch again") + "  ")
         text.append("v", style="bold reverse")
-        text.append(" " + _("view the board") + "  ")
+        text.append(" " + _("board") + "  ")
         text.append("q", style="bold reverse")
         text.append(" " + (_("quit") if self.selfish.local else _("leave the room")))
         text.append("  ")
