@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from protocol import records
 from protocol.codec import Message, decode_server_body, pack
 from protocol.errors import CLOSING_CODES, FrameError
 from protocol.framing import HEADER, FrameDecoder
@@ -224,6 +225,27 @@ class Replay(Event):
 
 
 @dataclass(slots=True)
+class ProfileReply(Event):
+    """``profile``: a player's records and ratings (protocol.records.Profile)."""
+
+    profile: records.Profile
+
+
+@dataclass(slots=True)
+class LeaderboardReply(Event):
+    """``leaderboard``: one page of an edition's board (protocol.records.Leaderboard)."""
+
+    leaderboard: records.Leaderboard
+
+
+@dataclass(slots=True)
+class ReviewUpdate(Event):
+    """``review``: a shared review as it is now (protocol.records.Review)."""
+
+    review: records.Review
+
+
+@dataclass(slots=True)
 class Bye(Event):
     """``bye``: the server closes the connection (``shutdown`` or ``replaced``)."""
 
@@ -261,11 +283,16 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
     "chat": (("room", (str,)), ("name", (str,)), ("text", (str,))),
     "replays": (("games", (list,)), ("next", (int, _NULL))),
     "replay": (("game", (int,)), ("decisions", (list,))),
+    "profile": (("player", (str,)), ("editions", (list,))),
+    "leaderboard": (("edition", (str,)), ("entries", (list,))),
+    "review": (("room", (str,)), ("game", (int,)), ("step", (int,))),
     "bye": (("reason", (str,)),),
 }
 assert set(_FIELDS) == SERVER_TYPES
 #: Types that only ever come as a direct reply (never as a broadcast).
-_REPLIES = frozenset({"welcome", "ok", "pong", "rooms", "replays", "replay"})
+_REPLIES = frozenset(
+    {"welcome", "ok", "pong", "rooms", "replays", "replay", "profile", "leaderboard"}
+)
 
 
 def _check(message: Message) -> str:
@@ -523,7 +550,17 @@ class ClientConnection:
             return Rooms(message, request, message["rooms"])
         if kind == "replays":
             return Replays(message, request, message["games"], message.get("next"))
-        return Replay(message, request, message["game"])
+        if kind == "replay":
+            return Replay(message, request, message["game"])
+        try:
+            if kind == "profile":
+                return ProfileReply(message, request, records.Profile.from_wire(message))
+            if kind == "leaderboard":
+                return LeaderboardReply(message, request, records.Leaderboard.from_wire(message))
+            return ReviewUpdate(message, request, records.Review.from_wire(message))
+        except records.MalformedMessage as exc:
+            self._close()
+            raise RemoteProtocolError(str(exc)) from exc
 
     def _answered(self, kind: str, message: Message) -> Request | None:
         """The request ``message`` is the direct reply to (None for a broadcast)."""

@@ -59,6 +59,9 @@ SERVER_TYPES = frozenset(
         "chat",
         "replays",
         "replay",
+        "profile",
+        "leaderboard",
+        "review",
         "bye",
     }
 )
@@ -232,6 +235,8 @@ class Hello(Request):
     name: str
     protocol: int = PROTOCOL_VERSION
     token: str | None = None
+    # A guest keeps no identity (the client stores no token): no record, no rating.
+    guest: bool | None = None
 
     @classmethod
     def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
@@ -247,7 +252,10 @@ class Hello(Request):
         token = m.get("token")
         if token is not None and not isinstance(token, str):
             raise _bad("token", "a string")
-        return cls(id=rid, name=check_name(name), protocol=PROTOCOL_VERSION, token=token)
+        guest = None if m.get("guest") is None else _bool(m, "guest", False)
+        return cls(
+            id=rid, name=check_name(name), protocol=PROTOCOL_VERSION, token=token, guest=guest
+        )
 
 
 @request("ping")
@@ -426,35 +434,8 @@ class Sync(RoomRequest):
     """Ask for the room, state and timer again."""
 
 
-@request("list_replays")
-@dataclass(frozen=True, kw_only=True)
-class ListReplays(Request):
-    """Ask for a page of finished games, newest first: those older than game ``before`` (the
-    ``next`` of the page before), at most ``limit`` (the server caps it, 50 by default)."""
-
-    before: int | None = None
-    limit: int | None = None
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
-        before = None if m.get("before") is None else _int(m, "before")
-        limit = None if m.get("limit") is None else _int(m, "limit")
-        if limit is not None and limit < 1:
-            raise ProtocolError(ErrorCode.BAD_OPTION, "'limit' must be at least 1")
-        return cls(id=rid, before=before, limit=limit)
-
-
-@request("get_replay")
-@dataclass(frozen=True, kw_only=True)
-class GetReplay(Request):
-    """Ask for one finished game's setup and decisions."""
-
-    game: int
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
-        return cls(id=rid, game=_int(m, "game"))
-
+# The requests about finished games, records and ratings: registered in REQUESTS on import.
+from protocol import records as _records  # noqa: E402, F401  (import cycle: needs the above)
 
 #: Every type a client may send.
 CLIENT_TYPES = frozenset(REQUESTS)

@@ -21,10 +21,8 @@ from protocol.messages import (
     Back,
     Chat,
     CreateRoom,
-    GetReplay,
     JoinRoom,
     LeaveRoom,
-    ListReplays,
     ListRooms,
     Ping,
     Rematch,
@@ -35,6 +33,7 @@ from protocol.messages import (
     check_chat,
     reply,
 )
+from protocol.records import GetReplay, ListReplays
 from server.addresses import address_group
 from server.engine import CATALOGUE, Edition, check_variants
 from server.players import Connection, Message, Player

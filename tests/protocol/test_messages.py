@@ -17,11 +17,9 @@ from protocol.messages import (
     Back,
     Chat,
     CreateRoom,
-    GetReplay,
     Hello,
     JoinRoom,
     LeaveRoom,
-    ListReplays,
     ListRooms,
     Ping,
     Rematch,
@@ -32,6 +30,18 @@ from protocol.messages import (
     check_chat,
     parse_client,
     welcome,
+)
+from protocol.records import (
+    GetLeaderboard,
+    GetProfile,
+    GetReplay,
+    ListReplays,
+    PlayDeal,
+    ReviewFollow,
+    ReviewJoin,
+    ReviewLead,
+    ReviewLeave,
+    ReviewStep,
 )
 
 EXAMPLES: list[Request] = [
@@ -52,8 +62,20 @@ EXAMPLES: list[Request] = [
     Rematch(room="QZKX"),
     Back(room="QZKX"),
     Sync(room="QZKX"),
+    Hello(name="Guest 417", guest=True),
     ListReplays(),
+    ListReplays(before=61, limit=20, player="p7f3a9c21"),
+    ListReplays(public=True),
     GetReplay(game=12),
+    GetProfile(),
+    GetProfile(player="bot:expert"),
+    GetLeaderboard(edition="space", after="1041.5:12:p7f3a9c21", limit=20),
+    PlayDeal(game=12, public=False, bots=2, bot_level="expert"),
+    ReviewJoin(room="QZKX"),
+    ReviewLeave(room="QZKX"),
+    ReviewStep(room="QZKX", step=14),
+    ReviewLead(room="QZKX", player="p0c4e1b7d"),
+    ReviewFollow(room="QZKX", follow=False),
 ]
 
 
