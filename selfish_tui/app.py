@@ -31,6 +31,7 @@ from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welc
 from selfish_tui.model import Catalogue
 from selfish_tui.paths import identity_key
 from selfish_tui.plain import clean_message
+from selfish_tui.replay_desk import ReplayDesk
 from selfish_tui.screens.confirm import ConfirmScreen
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.help import HelpScreen, help_markdown, help_width, rendered_help
@@ -222,6 +223,7 @@ class SelfishApp(App[None]):
         self.player_id: str | None = None
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
         self._help_timer: Timer | None = None
+        self.replays = ReplayDesk(self)  # finished games: records, the viewer, the review
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette's entries: the language, help and quit (no theme switcher)."""
@@ -833,8 +835,12 @@ class SelfishApp(App[None]):
         if room is None:
             return
         room.game_over = dict(data)
+        self.replays.after_game(room, room.game_over)
         if room.code == self.current:
             self.show_game_over(room)
+
+    def _on_replay(self, data: dict[str, Any]) -> None:
+        self.replays.arrived(data)
 
     def _on_chat(self, data: dict[str, Any]) -> None:
         room = self.rooms.get(str(data.get("room")))
@@ -858,6 +864,8 @@ class SelfishApp(App[None]):
         """An error: the reply to ``request`` (as the client library matched it), or the
         server's own (None)."""
         code = str(data.get("code", "error"))
+        if self.replays.refused(request):
+            return  # a record fetched for the game-over screen's numbers only: they do without
         if code == "room_closed":
             self._room_closed(str(data.get("room", "")))
         if isinstance(request, Act):
@@ -947,6 +955,8 @@ class SelfishApp(App[None]):
                 self.request({"type": "rematch", "room": room.code})
             elif what == "leave":
                 self.leave_room(room)
+            elif what == "watch":
+                self.replays.watch_room(room)
 
         self.push_screen(GameOverScreen(room), chosen)
         self._check_size(self.size.width, self.size.height)

@@ -6,6 +6,8 @@
                     [--join CODE | --watch CODE] [--identity FILE | --guest]
     selfish host [--name NAME] [--port P] [--lan-name NAME] [--lan-interface ADDR ...]
     selfish web [--port 8080] [--host ADDR] [--server HOST:PORT]
+    selfish replay FILE | GAME --server HOST[:PORT] [--turn N] [--seat N]
+    selfish export GAME --server HOST[:PORT] [-o FILE]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
 
@@ -25,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 
 from protocol.messages import BOT_LEVELS
-from selfish_tui import i18n
+from selfish_tui import i18n, replay_cli
 from selfish_tui.client import parse_address
 from selfish_tui.help_format import localise_parser
 from selfish_tui.i18n import _
@@ -246,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bell", action="store_true", help=_("ring the bell when it is your turn"))
     _lan_interface_option(host, "announce")
     _lang_option(host)
+    replay_cli.add_parsers(sub, _lang_option)
     return localise_parser(parser)
 
 
@@ -333,6 +336,10 @@ def main(argv: list[str] | None = None) -> int:
         return host(args)
     if args.command == "web":
         return _run_web(args)
+    if args.command == "replay":
+        return replay_cli.replay_command(args)
+    if args.command == "export":
+        return replay_cli.export_command(args)
     return connect(args)
 
 

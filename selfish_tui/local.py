@@ -299,10 +299,23 @@ class Replayer:
         seed: int,
         decisions: list[Any],
         variants: list[str] | tuple[str, ...] = (),
+        *,
+        check: str | None = None,
+        rules: int | None = None,
     ) -> None:
-        from server.engine import EngineError, Game
+        """Re-play the record; ``check`` is its final-state digest (``rules``: the engine's
+        rules version it was played under), refused when the game ends in another state."""
+        from server.engine import RULES_VERSION, EngineError, Game, digest
         from server.engine.cards import CATALOGUE, GAME_DECKS, Edition
         from server.engine.views import card_dict
+
+        if rules is not None and rules != RULES_VERSION:
+            raise ReplayRefused(
+                _(
+                    "the record was played under rules version {theirs}; this program plays "
+                    "version {ours}"
+                ).format(theirs=rules, ours=RULES_VERSION)
+            )
 
         try:
             game = Game(edition, names, seed, variants=variants)
@@ -330,7 +343,7 @@ class Replayer:
             seat, choice = pair
             try:
                 game.apply(seat, choice)
-            except EngineError:
+            except (EngineError, TypeError):
                 raise ReplayRefused(
                     _(
                         "decision {number} of the record is not a legal move there: the file "
@@ -343,6 +356,13 @@ class Replayer:
         if not game.over:
             raise ReplayRefused(
                 _("the record stops before the end of its game: the file was changed or damaged")
+            )
+        if check is not None and digest(game) != check:
+            raise ReplayRefused(
+                _(
+                    "the game does not end as the record's check says: its seed or decisions "
+                    "were changed"
+                )
             )
         self._whole = game
         self.winner: int | None = game.winner

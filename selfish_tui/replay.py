@@ -1,7 +1,8 @@
 """A finished game to watch: its record, re-played by the engine, read from any seat's view.
 
-:class:`ReplayRecord` is a game's record as the server's ``replay`` reply or an exported file
-gives it (setup, decisions, result). :func:`open_replay` re-plays it with the engine (through
+:func:`from_reply` and :func:`read_file` give a game's record (protocol/replay_file.py
+``ReplayFile``: setup, decisions, result, final-state check) from the server's ``replay`` reply
+or an exported file. :func:`open_replay` re-plays it with the engine (through
 selfish_tui/local.py, the one module of the client that imports the server package) and gives a
 :class:`Replay`: the board after each decision as a seat saw it then, or with everything
 revealed (every hand, the draw pile in the order it came), and the log as each reader read it.
@@ -12,12 +13,15 @@ cleaned (selfish_tui.plain) before anything reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from bisect import bisect_left
 from typing import Any
 
+from protocol import records, replay_file
+from protocol.replay_file import ReplayFile
 from selfish_tui.i18n import _
 from selfish_tui.model import View
-from selfish_tui.plain import clean_message
+from selfish_tui.plain import clean, clean_message
 
 #: The perspective that sees everything (every hand, the draw pile); a seat number sees what
 #: that seat knew.
@@ -30,98 +34,45 @@ class BadRecord(ValueError):
     """A record that cannot be watched: one sentence for a person, in the active language."""
 
 
-@dataclass(frozen=True)
-class ReplayRecord:
-    """One finished game: what the engine needs to re-play it, and what the server said of it."""
-
-    edition: str
-    names: tuple[str, ...]
-    seed: int
-    decisions: tuple[tuple[int, dict[str, Any]], ...]
-    variants: tuple[str, ...] = ()
-    game: int | None = None  # the server's game id
-    room: str = ""
-    winner: int | None = None
-    turns: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # other fields kept
-
-    @classmethod
-    def from_message(cls, message: dict[str, Any]) -> ReplayRecord:
-        """The record in a ``replay`` reply (protocol/PROTOCOL.md) or a file's map of the same
-        fields; :class:`BadRecord` when a field is missing or of the wrong type."""
-        data = clean_message(message)
-        if not isinstance(data, dict):
-            raise BadRecord(_("a replay is a map of its fields"))
-        edition = data.get("edition")
-        names = data.get("names")
-        seed = data.get("seed")
-        decisions = data.get("decisions")
-        variants = data.get("variants") or []
-        if edition not in ("space", "shipwrecked"):
-            raise BadRecord(_("the replay's edition is missing or unknown"))
-        if (
-            not isinstance(names, list)
-            or not 2 <= len(names) <= 5
-            or not all(isinstance(name, str) for name in names)
-        ):
-            raise BadRecord(_("the replay's names are not 2 to 5 names"))
-        if not _is_int(seed):
-            raise BadRecord(_("the replay's seed is not a whole number"))
-        if not isinstance(decisions, list):
-            raise BadRecord(_("the replay has no list of decisions"))
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise BadRecord(_("the replay's variants are not a list of rule ids"))
-        pairs = []
-        for number, pair in enumerate(decisions, start=1):
-            if (
-                not isinstance(pair, list | tuple)
-                or len(pair) != 2
-                or not _is_int(pair[0])
-                or not isinstance(pair[1], dict)
-            ):
-                raise BadRecord(
-                    _("decision {number} of the replay is not a seat and a choice").format(
-                        number=number
-                    )
-                )
-            pairs.append((int(pair[0]), dict(pair[1])))
-        winner = data.get("winner")
-        turns = data.get("turns")
-        known = {"edition", "names", "seed", "decisions", "variants", "game", "room"}
-        return cls(
-            edition=str(edition),
-            names=tuple(names),
-            seed=int(seed),  # type: ignore[arg-type]
-            decisions=tuple(pairs),
-            variants=tuple(variants),
-            game=int(data["game"]) if _is_int(data.get("game")) else None,
-            room=str(data.get("room") or ""),
-            winner=winner if isinstance(winner, int) and _is_int(winner) else None,
-            turns=turns if isinstance(turns, int) and _is_int(turns) else None,
-            extra={k: v for k, v in data.items() if k not in known | {"winner", "turns"}},
-        )
+def from_reply(message: dict[str, Any], server: str | None = None) -> ReplayFile:
+    """The record in a ``replay`` reply (protocol/PROTOCOL.md §5) from ``server``; its strings
+    cleaned. :class:`BadRecord` when a field is missing or of the wrong type."""
+    try:
+        reply = records.Replay.from_wire(clean_message(message))
+    except records.MalformedMessage as exc:
+        raise BadRecord(_("the server's replay is malformed: {error}").format(error=exc)) from None
+    return replay_file.from_replay(reply, server)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def read_file(text: str | bytes) -> ReplayFile:
+    """The record an export file holds (protocol/replay_file.py), its names cleaned as any
+    string from outside is; :class:`BadRecord` for a file that is not one."""
+    try:
+        record = replay_file.read(text)
+    except replay_file.ReplayFileError as exc:
+        raise BadRecord(_("not a replay file: {error}").format(error=exc)) from None
+    seats = [dataclasses.replace(seat, name=clean(seat.name)) for seat in record.seats]
+    return dataclasses.replace(record, seats=seats, room=clean(record.room or "") or None)
 
 
-def open_replay(record: ReplayRecord) -> Replay:
-    """Re-play ``record`` with the engine; :class:`BadRecord` (with the engine's reason) when
-    it does not re-play to the end it claims."""
+def open_replay(record: ReplayFile) -> Replay:
+    """Re-play ``record`` with the engine and check it against its final-state digest;
+    :class:`BadRecord` (saying why) when it does not lead to the game it describes."""
     from selfish_tui import local
 
     try:
         replayer = local.Replayer(
             record.edition,
-            list(record.names),
+            record.names,
             record.seed,
             [list(pair) for pair in record.decisions],
             record.variants,
+            check=record.digest,
+            rules=record.rules,
         )
     except local.ReplayRefused as exc:
         raise BadRecord(str(exc)) from None
-    if record.winner is not None and replayer.winner != record.winner:
+    if replayer.winner != record.winner:
         raise BadRecord(
             _("the replay's winner is not the one its decisions lead to: it was changed")
         )
@@ -134,7 +85,7 @@ class Replay:
     ``replayer`` is :class:`selfish_tui.local.Replayer` (or anything with its methods).
     """
 
-    def __init__(self, record: ReplayRecord, replayer: Any) -> None:
+    def __init__(self, record: ReplayFile, replayer: Any) -> None:
         self.record = record
         self._replayer = replayer
         self.frames = len(replayer)
@@ -217,8 +168,6 @@ class Replay:
         events = self._all_events()
         frames = self._frame_of_event
         # The events are in frame order: find the span by bisection.
-        from bisect import bisect_left
-
         first, stop = bisect_left(frames, start), bisect_left(frames, end)
         for entry in events[first:stop]:
             to = entry["to"]

@@ -60,9 +60,10 @@ class TurnTimeline(OptionList):
             number = f"{turn:>3} "
             line = Text(number, style="dim", no_wrap=True, overflow="ellipsis")
             room = width - cells(number) - (cells(shown) + 1 if shown else 0)
-            line.append(fit(name, max(1, room)), style=seat_colour(seat))
+            name = fit(name, max(1, room))
+            line.append(name, style=seat_colour(seat))
             if shown:
-                line.append(" " + shown, style="bold")
+                line.append(" " * (room - cells(name) + 1) + shown, style="bold")
             options.append(Option(line))
         self._turns = [turn for turn, *_ in turns]
         self.set_options(options)

@@ -1,0 +1,206 @@
+"""`selfish replay` and `selfish export`: a finished game watched or written to a file.
+
+    selfish replay FILE [--turn N] [--seat N]
+    selfish replay GAME --server HOST[:PORT] [--turn N] [--seat N] [--name NAME]
+    selfish export GAME --server HOST[:PORT] [-o FILE] [--name NAME]
+
+GAME is the game's number (the game-over screen and the Replays list show it). A file is read
+and re-played offline: no server is needed. Over a server, the player's stored identity for it
+is used (the same as `selfish connect`'s), so a private game is fetched for its own players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from selfish_tui.i18n import _
+
+DEFAULT_PORT = 7777
+
+
+def add_parsers(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    language_option: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """The `replay` and `export` commands on the `selfish` parser (``language_option`` adds
+    `--lang`, as on every command)."""
+    replay = sub.add_parser(
+        "replay", help=_("watch a finished game: an exported file, or a game on a server")
+    )
+    replay.add_argument(
+        "target",
+        metavar="FILE | GAME",
+        help=_("an exported file, or with --server the game's number"),
+    )
+    replay.add_argument(
+        "--server", metavar="HOST[:PORT]", default=None, help=_("the server that kept the game")
+    )
+    replay.add_argument(
+        "--turn", type=_positive, default=None, metavar="N", help=_("open at the start of turn N")
+    )
+    replay.add_argument(
+        "--seat",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help=_("open from seat N's view (default: your own seat, else seat 1)"),
+    )
+    _identity_options(replay)
+    language_option(replay)
+    export = sub.add_parser("export", help=_("write a finished game on a server to a file"))
+    export.add_argument("game", type=_game, metavar="GAME", help=_("the game's number"))
+    export.add_argument(
+        "--server", metavar="HOST[:PORT]", required=True, help=_("the server that kept the game")
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help=_("the file to write (default selfish-game-GAME.json; - writes to the output)"),
+    )
+    _identity_options(export)
+    language_option(export)
+
+
+def _identity_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default=None, help=_("your name (whose stored identity to use)"))
+    parser.add_argument(
+        "--identity",
+        metavar="FILE",
+        default=None,
+        help=_("the player's token is kept in FILE (default: the per-user identities file)"),
+    )
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(_("at least 1"))
+    return value
+
+
+def _game(text: str) -> int:
+    """argparse type for a game's number ("12" or "#12")."""
+    digits = text.removeprefix("#")
+    if not digits.isascii() or not digits.isdigit():
+        raise argparse.ArgumentTypeError(_("a game's number is a whole number, such as 12"))
+    return int(digits)
+
+
+def _say(message: str) -> None:
+    print(f"selfish: {message}", file=sys.stderr)
+
+
+def _fetch(args: argparse.Namespace, game: int) -> tuple[dict[str, object], str, str | None]:
+    """The server's ``replay`` for ``game``, its address, and our player id there; raises
+    SystemExit with the reason said."""
+    from selfish_tui.cli import default_name
+    from selfish_tui.client import parse_address
+    from selfish_tui.fetch import FetchError, fetch_replay
+    from selfish_tui.paths import identity_key, load_token, save_token
+
+    try:
+        host, port = parse_address(args.server, DEFAULT_PORT)
+    except ValueError as exc:
+        _say(str(exc))
+        raise SystemExit(2) from None
+    address = host if host.startswith("/") else f"{host}:{port}"
+    name = args.name or default_name()
+    key = identity_key(address, name)
+    identity = Path(args.identity) if args.identity else None
+    token = load_token(key, identity)
+    try:
+        fetched = asyncio.run(fetch_replay(host, port, name, token, game))
+    except FetchError as exc:
+        _say(str(exc))
+        raise SystemExit(1) from None
+    if fetched.token is not None and fetched.token != token:
+        save_token(key, fetched.token, identity)
+    return fetched.message, address, fetched.player
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """`selfish replay`: the viewer over a file or a server's game."""
+    from selfish_tui.front_door import from_environment
+    from selfish_tui.replay import BadRecord, from_reply, open_replay, read_file
+    from selfish_tui.replay_app import ReplayApp
+    from selfish_tui.replay_desk import export_here
+
+    own: int | None = None
+    try:
+        if args.server is None:
+            path = Path(args.target)
+            try:
+                record = read_file(path.read_bytes())
+            except OSError as exc:
+                _say(
+                    _("cannot read {path}: {error}").format(
+                        path=path, error=(exc.strerror or str(exc)).lower()
+                    )
+                )
+                return 1
+            door = "local"
+        else:
+            try:
+                game = _game(args.target)
+            except argparse.ArgumentTypeError as exc:
+                _say(str(exc))
+                return 2
+            message, address, player = _fetch(args, game)
+            record = from_reply(message, address)
+            own = next(
+                (i for i, s in enumerate(record.seats) if player and s.player == player), None
+            )
+            door = from_environment(args.server).kind
+        replay = open_replay(record)
+    except BadRecord as exc:
+        _say(str(exc))
+        return 1
+    seat = args.seat - 1 if args.seat is not None else own
+    if seat is not None and not 0 <= seat < replay.seats:
+        _say(_("the game has seats 1 to {seats}").format(seats=replay.seats))
+        return 2
+    title = _("Game {game}").format(game=record.game) if record.game is not None else ""
+    ReplayApp(
+        replay,
+        seat=seat,
+        turn=args.turn,
+        on_export=export_here if door in ("local", "tcp") else None,
+        title=title,
+    ).run()
+    return 0
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """`selfish export`: a server's game written as an export file (checked first)."""
+    from protocol import replay_file
+    from selfish_tui.replay import BadRecord, from_reply, open_replay
+
+    message, address, _player = _fetch(args, args.game)
+    try:
+        record = from_reply(message, address)
+        open_replay(record)  # a record that does not check is not worth keeping
+    except BadRecord as exc:
+        _say(str(exc))
+        return 1
+    text = replay_file.write(record)
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.output or f"selfish-game-{args.game}.json")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _say(
+            _("cannot write {path}: {error}").format(
+                path=path, error=(exc.strerror or str(exc)).lower()
+            )
+        )
+        return 1
+    print(_("Saved game {game} to {path}").format(game=args.game, path=path))
+    return 0
