@@ -188,11 +188,15 @@ class Replay:
         return counts
 
     def turn_events(self, perspective: Perspective) -> dict[int, list[dict[str, Any]]]:
-        """Every turn's events as ``perspective`` read them, by turn number."""
-        out: dict[int, list[dict[str, Any]]] = {}
-        for frame in range(self.frames):
-            turn = self.turn_of[frame]
-            out.setdefault(turn, []).extend(self.events(frame, frame + 1, perspective))
+        """Every turn's events as ``perspective`` read them, by turn number: an event belongs
+        to the turn whose ``turn`` line came last before it (the deal to the first turn)."""
+        turn = self.turn_of[0]
+        out: dict[int, list[dict[str, Any]]] = {turn: []}
+        for event in self.events(0, self.frames, perspective):
+            args = event.get("args") or {}
+            if event.get("key") == "turn" and isinstance(args.get("turn"), int):
+                turn = int(args["turn"])
+            out.setdefault(turn, []).append(event)
         return out
 
     def frame_of_turn(self, turn: int) -> int:

@@ -4,7 +4,7 @@ from a file (no connection is kept: stepping through a game needs only the engin
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -40,6 +40,18 @@ class ReplayApp(App[None]):
         self.turn = turn
         self.on_export = on_export
         self.game_title = title
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast, always plain text (it may hold a path or a name: never markup)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def on_mount(self) -> None:
         self.title = _("Selfish replay")

@@ -140,8 +140,10 @@ class GameOverScreen(ModalScreen[str]):
 
     def refresh_summary(self) -> None:
         """Draw the players' lines again (the game's record has arrived: every hand, every
-        event whole)."""
-        self.query_one("#gameover-text", Static).update(self._summary())
+        event whole). Before the dialog is composed there is nothing to draw again: it composes
+        with the record."""
+        for text in self.query("#gameover-text").results(Static):
+            text.update(self._summary())
 
     def _summary(self) -> Text:
         view = self.room.view or {}

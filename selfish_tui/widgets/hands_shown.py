@@ -14,7 +14,7 @@ from selfish_tui.model import View, player_name, seat_colour
 from selfish_tui.plain import fit
 
 #: How many cards of the draw pile the revealed view lists (the next ones).
-DRAW_SHOWN = 8
+DRAW_SHOWN = 4
 
 
 def _cards_text(cards: list[dict[str, Any]]) -> str:
@@ -59,6 +59,13 @@ class HandsShown(Static):
                 style = "" if card.get("kind") == "action" else "green"
                 text.append(card_display(card) + "\n", style=style)
         else:
+            draw = list(view.get("draw_order") or [])
+            text.append(_("Next to draw:") + " ", style="bold")
+            text.append(_cards_text(draw[:DRAW_SHOWN]))
+            if len(draw) > DRAW_SHOWN:
+                more = _("+{count} more").format(count=len(draw) - DRAW_SHOWN)
+                text.append(pgettext("list", ", ") + more)
+            text.append("\n")
             width = max(4, self.size.width or 20)
             for seat, hand in enumerate(hands):
                 text.append(fit(player_name(view, seat), width), style=f"bold {seat_colour(seat)}")
@@ -70,13 +77,5 @@ class HandsShown(Static):
                     style="dim",
                 )
                 text.append(_cards_text(hand) + "\n")
-            draw = list(view.get("draw_order") or [])
-            text.append(_("Next to draw:") + " ", style="bold")
-            text.append(_cards_text(draw[:DRAW_SHOWN]))
-            if len(draw) > DRAW_SHOWN:
-                text.append(
-                    pgettext("separator", ", ")
-                    + _("+{count} more").format(count=len(draw) - DRAW_SHOWN)
-                )
         text.rstrip()
         self.update(text)
