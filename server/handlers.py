@@ -33,7 +33,6 @@ from protocol.messages import (
     check_chat,
     reply,
 )
-from protocol.records import GetReplay, ListReplays
 from server.addresses import address_group
 from server.engine import CATALOGUE, Edition, check_variants
 from server.players import Connection, Message, Player
@@ -147,6 +146,16 @@ def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -
 @handles(CreateRoom)
 def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom) -> None:
     """A new room with the player as its host, within the server's and the address's quotas."""
+    if req.seed is not None and not lobby.config.allow_seed:
+        raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+    open_room(lobby, conn, player, req)
+
+
+def open_room(
+    lobby: Lobby, conn: Connection, player: Player, req: CreateRoom, seeded: bool = False
+) -> None:
+    """Open the room ``req`` describes (``create_room``, or ``play_deal`` with ``seeded``:
+    a finished game's seed, which the server gives whatever its ``allow_seed``)."""
     config = lobby.config
     _check_room_quota(lobby, player)
     if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
@@ -160,8 +169,6 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
             f"{opened} open rooms were created from your address "
             f"(limit {config.max_rooms_per_address})",
         )
-    if req.seed is not None and not config.allow_seed:
-        raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
     try:
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
@@ -189,13 +196,14 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
     lobby.add_room(room, conn.address)
     player.rooms.append(room.code)
     log.info(
-        "room %s created by %s (%s, %d seats, %d bots, timer %d)",
+        "room %s created by %s (%s, %d seats, %d bots, timer %d%s)",
         room.code,
         player.name,
         req.edition,
         req.seats,
         req.bots,
         req.timer,
+        ", a finished game's deal" if seeded else "",
     )
     conn.send(joined(room, player.id, req.id))
     room.broadcast_room()
@@ -240,6 +248,7 @@ def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -
     if room.code in player.rooms:
         player.rooms.remove(room.code)
     lobby.errors.line(logging.INFO, "room %s: %s left", room.code, player.name)
+    finished_games.leave_review(lobby, room.code, player.id)
     room.leave(player.id, announce=False)
     if not room.closed:
         lobby.presence.changed(room)  # coalesced, as joins are
@@ -301,6 +310,7 @@ def rematch(lobby: Lobby, conn: Connection, player: Player, req: Rematch) -> Non
     room = _member(lobby, req.room, player)
     room.require_host(player.id)
     room.rematch(ack=_ok(conn, req))
+    finished_games.end_review(lobby, room.code)
 
 
 @handles(Back)
@@ -327,68 +337,5 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     room.send_game(player.id)
 
 
-def _check_replay_rate(lobby: Lobby, conn: Connection, player: Player) -> None:
-    """Replays read the database: a rate of their own, per identity and per address, far
-    below the message rate."""
-    limits = lobby.limits
-    if not limits.replays.allow(player.id) or not limits.replays.allow(conn.address):
-        raise ProtocolError(
-            ErrorCode.RATE_LIMITED, "you are asking for replays too fast; wait a little"
-        )
-
-
-@handles(ListReplays)
-def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplays) -> None:
-    """A page of the finished games the player may replay, newest first."""
-    _check_replay_rate(lobby, conn, player)
-    cap = lobby.config.replays_page
-    size = cap if req.limit is None else min(req.limit, cap)
-    page, after = lobby.store.replay_page(size, player.id, req.before)
-    games = [
-        {
-            "game": g.id,
-            "room": g.room,
-            "edition": g.edition,
-            "variants": g.variants,
-            "names": g.names,
-            "winner": g.winner,
-            "turns": g.turns,
-            "ended": g.ended,
-        }
-        for g in page
-    ]
-    conn.send(reply("replays", req.id, games=games, next=after))
-
-
-@handles(GetReplay)
-def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -> None:
-    """One finished game: its seed and decisions."""
-    _check_replay_rate(lobby, conn, player)
-    game = lobby.store.game(req.game)
-    if (
-        game is None
-        or game.status != "over"
-        or not (game.settings.get("public", True) or _seated(game.seats, player.id))
-    ):
-        # a private game's replay (names, seed, decisions) is its players' only
-        raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no finished game {req.game}")
-    conn.send(
-        reply(
-            "replay",
-            req.id,
-            game=game.id,
-            room=game.room,
-            edition=game.edition,
-            variants=game.variants,
-            names=game.names,
-            seed=game.seed,
-            winner=game.winner,
-            turns=game.turns,
-            decisions=[[seat, choice] for seat, choice in game.decisions],
-        )
-    )
-
-
-def _seated(seats: list[dict[str, Any]], player: str) -> bool:
-    """Whether ``player`` held one of the stored ``seats``."""
-    return any(isinstance(seat, dict) and seat.get("player") == player for seat in seats)
+# The requests about finished games, records, ratings and review register their handlers.
+from server import finished_games  # noqa: E402  (import cycle: needs the above)

@@ -28,6 +28,7 @@ from server import idle_rooms
 from server.addresses import address_group
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
+from server.finished_games import end_review
 from server.handlers import HANDLERS, WRITES, joined
 from server.memory import release_free_memory
 from server.outgoing import bye_message
@@ -36,6 +37,7 @@ from server.presence import PresenceBroadcasts
 from server.ratelimit import Limits
 from server.restore import restore_room
 from server.retention import Retention
+from server.review import SharedReview
 from server.room import Room
 from server.scheduler import Handle, Scheduler
 from server.store import Store
@@ -82,6 +84,7 @@ class Lobby:
         self.players: dict[str, Player] = {}
         self.by_token: dict[str, Player] = {}
         self.rooms: dict[str, Room] = {}
+        self.reviews: dict[str, SharedReview] = {}  # room code -> its shared review
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self.version = server_version(config.announce_version)
@@ -132,6 +135,7 @@ class Lobby:
             log.info("room %s closed", room.code)
         self.vacancy.forget(room)
         self.presence.forget(room)
+        end_review(self, room.code)
         address = self._created_from.pop(room, None)
         if address is not None:
             self.rooms_by_address[address] -= 1
@@ -238,7 +242,7 @@ class Lobby:
             player, token = self._resume(conn, req.token), req.token
             player.name = req.name
         else:
-            player, token = self._new_player(conn, req.name)
+            player, token = self._new_player(conn, req.name, req.guest is True)
         self.store.save_player(player.id, token, player.name)
         player.connection = conn
         resuming = " resuming" if req.token else ""
@@ -279,8 +283,9 @@ class Lobby:
             old.close_after(bye_message("replaced", "you connected again elsewhere"))
         return player
 
-    def _new_player(self, conn: Connection, name: str) -> tuple[Player, str]:
-        """A new identity and its token, within the per-address limit on new identities."""
+    def _new_player(self, conn: Connection, name: str, guest: bool) -> tuple[Player, str]:
+        """A new identity and its token, within the per-address limit on new identities; a
+        guest's has no record (server.ratings.is_guest)."""
         if not self.store.writable:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
@@ -292,7 +297,7 @@ class Lobby:
                 "with your token to resume your identity",
             )
         token = new_token()
-        player = Player(new_player_id(self.players), token_hash(token), name)
+        player = Player(new_player_id(self.players, guest), token_hash(token), name)
         self.players[player.id] = player
         self.by_token[player.token] = player
         return player, token

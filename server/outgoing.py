@@ -103,9 +103,14 @@ def grace_countdowns(room: Room) -> list[tuple[int, Reason, float]]:
 
 
 def game_over_message(
-    room: str, game: int, winner: int | None, winner_name: str | None, turns: int
+    room: str,
+    game: int,
+    winner: int | None,
+    winner_name: str | None,
+    turns: int,
+    ratings: list[Message] | None = None,
 ) -> Message:
-    """The ``game_over`` message."""
+    """The ``game_over`` message; ``ratings``: each rated seat's change (protocol.records)."""
     return {
         "type": "game_over",
         "room": room,
@@ -113,6 +118,7 @@ def game_over_message(
         "winner": winner,
         "winner_name": winner_name,
         "turns": turns,
+        "ratings": ratings or [],
     }
 
 

@@ -23,7 +23,7 @@ from server.autoplay import Autoplay
 from server.bots import pool
 from server.clock import TurnClock
 from server.config import ServerConfig
-from server.engine import EngineError, Event, Game
+from server.engine import EngineError, Event, Game, digest
 from server.grace import Absences
 from server.history import History, seat_event
 from server.room_list import pack_entry
@@ -286,9 +286,10 @@ class Room:
     def _begin(self, seed: int | None, version_base: int, ack: Ack) -> None:
         """Record the new game, then acknowledge and start it. The record comes first so
         that a database refusing writes refuses the request before anything changes."""
+        seeded = seed is not None  # a chosen seed makes the game unrated (server.ratings)
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
-        game_id = self._record_game(seed, version_base)
+        game_id = self._record_game(seed, version_base, seeded)
         if ack:
             ack()
         self.game_id = game_id
@@ -308,13 +309,13 @@ class Room:
             self.send_game(player)
         self.clock.schedule()
 
-    def _record_game(self, seed: int, version_base: int) -> int:
+    def _record_game(self, seed: int, version_base: int, seeded: bool) -> int:
         """Record the room's new game (its seats as they are); returns its id. Raises
         ``store_unavailable`` while the database refuses writes."""
         settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
         settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
         settings.update(autostart=self.autostart)
-        settings.update(creator=self.creator, variants=list(self.variants))
+        settings.update(creator=self.creator, variants=list(self.variants), seeded=seeded)
         names = [seat.name for seat in self.table]
         try:
             return self.store.create_game(
@@ -393,10 +394,13 @@ class Room:
         self.idle_since = self.hub.scheduler.time()
         self.clock.stop()
         self.absences.stop()
-        self.store.finish_game(self.game_id, "over", game.winner, game.turn)
+        changes = self.store.finish_game(self.game_id, "over", game.winner, game.turn, digest(game))
         winner = None if game.winner is None else game.names[game.winner]
         log.info("room %s: game %d over, winner %s", self.code, self.game_id, winner or "none")
-        over = outgoing.game_over_message(self.code, self.game_id, game.winner, winner, game.turn)
+        ratings = [change.to_wire().to_wire() for change in changes]
+        over = outgoing.game_over_message(
+            self.code, self.game_id, game.winner, winner, game.turn, ratings
+        )
         self.out.to_all(over)
         self.watchers.game_ended(self.game_id)
         self.broadcast_room()

@@ -22,7 +22,8 @@ from protocol.client import ClientConnection, Replays
 from protocol.codec import encode, unpack
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import ListReplays, check_name, reply
+from protocol.messages import check_name, reply
+from protocol.records import ListReplays
 from server import outgoing
 from server.addresses import address_group
 from server.store import Store
