@@ -92,13 +92,21 @@ def _game(text: str) -> int:
     return int(digits)
 
 
+class _Stop(Exception):
+    """The command stops here with exit status ``code`` (the reason already said)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 def _say(message: str) -> None:
     print(f"selfish: {message}", file=sys.stderr)
 
 
 def _fetch(args: argparse.Namespace, game: int) -> tuple[dict[str, object], str, str | None]:
     """The server's ``replay`` for ``game``, its address, and our player id there; raises
-    SystemExit with the reason said."""
+    :class:`_Stop` once the reason is said."""
     from selfish_tui.cli import default_name
     from selfish_tui.client import parse_address
     from selfish_tui.fetch import FetchError, fetch_replay
@@ -108,7 +116,7 @@ def _fetch(args: argparse.Namespace, game: int) -> tuple[dict[str, object], str,
         host, port = parse_address(args.server, DEFAULT_PORT)
     except ValueError as exc:
         _say(str(exc))
-        raise SystemExit(2) from None
+        raise _Stop(2) from None
     address = host if host.startswith("/") else f"{host}:{port}"
     name = args.name or default_name()
     key = identity_key(address, name)
@@ -118,7 +126,7 @@ def _fetch(args: argparse.Namespace, game: int) -> tuple[dict[str, object], str,
         fetched = asyncio.run(fetch_replay(host, port, name, token, game))
     except FetchError as exc:
         _say(str(exc))
-        raise SystemExit(1) from None
+        raise _Stop(1) from None
     if fetched.token is not None and fetched.token != token:
         save_token(key, fetched.token, identity)
     return fetched.message, address, fetched.player
@@ -151,7 +159,10 @@ def replay_command(args: argparse.Namespace) -> int:
             except argparse.ArgumentTypeError as exc:
                 _say(str(exc))
                 return 2
-            message, address, player = _fetch(args, game)
+            try:
+                message, address, player = _fetch(args, game)
+            except _Stop as stop:
+                return stop.code
             record = from_reply(message, address)
             own = next(
                 (i for i, s in enumerate(record.seats) if player and s.player == player), None
@@ -181,7 +192,10 @@ def export_command(args: argparse.Namespace) -> int:
     from protocol import replay_file
     from selfish_tui.replay import BadRecord, from_reply, open_replay
 
-    message, address, _player = _fetch(args, args.game)
+    try:
+        message, address, _player = _fetch(args, args.game)
+    except _Stop as stop:
+        return stop.code
     try:
         record = from_reply(message, address)
         open_replay(record)  # a record that does not check is not worth keeping
