@@ -174,7 +174,10 @@ class ReplayScreen(Screen[None]):
         view = replay.view(self.index, self.perspective)
         self.query_one("#replay-strips", StripsBoard).update_view(view, {})
         self.query_one("#replay-hands-text", HandsShown).show(view)
-        self.query_one("#replay-hands").border_title = self._hands_title(view)
+        hands = self.query_one("#replay-hands")
+        title = self._hands_title(view)
+        if hands.border_title != title:
+            hands.border_title = title
         self._draw_log(view)
         self._draw_timeline()
         self._say(view)
@@ -211,7 +214,8 @@ class ReplayScreen(Screen[None]):
         detail = self.query_one("#replay-detail", Static)
         status = self.query_one("#replay-status", Static)
         width = max(10, (detail.content_size.width or self.size.width - 2))
-        detail.update(Text(word_cut(self._next_text(), width)))
+        # One line each, always: a new text never changes the layout.
+        detail.update(Text(word_cut(self._next_text(), width)), layout=False)
         line = Text()
         if self.title_text:
             line.append(self.title_text + "  ", style="bold")
@@ -228,7 +232,9 @@ class ReplayScreen(Screen[None]):
             line.append(
                 _("{name}'s view").format(name=name), style=f"bold {seat_colour(self.perspective)}"
             )
-        status.update(Text(word_cut(line.plain, width)) if line.cell_len > width else line)
+        status.update(
+            Text(word_cut(line.plain, width)) if line.cell_len > width else line, layout=False
+        )
 
     def _next_text(self) -> str:
         replay = self.replay

@@ -30,6 +30,10 @@ def _units(cards: list[dict[str, Any]]) -> int:
 class HandsShown(Static):
     """What the replay's reader may see of the cards: a seat's own hand, or every hand."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self._lines = -1  # how many lines the text shown takes
+
     def show(self, view: View) -> None:
         """Draw from a replay view (selfish_tui.replay ``Replay.view``)."""
         edition = str(view.get("edition", "space"))
@@ -78,4 +82,9 @@ class HandsShown(Static):
                 )
                 text.append(_cards_text(hand) + "\n")
         text.rstrip()
-        self.update(text)
+        # Laid out again only when the text takes another number of lines: a layout of the
+        # whole screen costs more than drawing every panel (bench/replay_viewer.py).
+        width = self.size.width
+        lines = len(text.wrap(self.app.console, width)) if width else -1
+        self.update(text, layout=lines != self._lines or lines < 0)
+        self._lines = lines
