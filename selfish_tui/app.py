@@ -842,6 +842,18 @@ class SelfishApp(App[None]):
     def _on_replay(self, data: dict[str, Any]) -> None:
         self.replays.arrived(data)
 
+    def _on_replays(self, data: dict[str, Any]) -> None:
+        self.replays.replays_page(data)
+
+    def _on_profile(self, data: dict[str, Any]) -> None:
+        self.replays.profile(data)
+
+    def _on_leaderboard(self, data: dict[str, Any]) -> None:
+        self.replays.leaderboard(data)
+
+    def _on_review(self, data: dict[str, Any]) -> None:
+        self.replays.review(data)
+
     def _on_chat(self, data: dict[str, Any]) -> None:
         room = self.rooms.get(str(data.get("room")))
         if room is None:
@@ -957,6 +969,8 @@ class SelfishApp(App[None]):
                 self.leave_room(room)
             elif what == "watch":
                 self.replays.watch_room(room)
+            elif what == "review":
+                self.replays.join_review(room)
 
         self.push_screen(GameOverScreen(room), chosen)
         self._check_size(self.size.width, self.size.height)

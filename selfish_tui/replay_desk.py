@@ -15,6 +15,7 @@ from protocol import replay_file
 from protocol.records import GetReplay
 from selfish_tui.i18n import _
 from selfish_tui.replay import BadRecord, Replay, from_reply, open_replay
+from selfish_tui.review import SharedReview
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.replay import ReplayScreen
 from selfish_tui.state import RoomState
@@ -22,8 +23,9 @@ from selfish_tui.state import RoomState
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
 
-#: Why a record was asked for: the game-over screen's numbers, or to watch it.
-SUMMARY, WATCH = "summary", "watch"
+#: Why a record was asked for: the game-over screen's numbers, to watch it, or to review it
+#: together with the room.
+SUMMARY, WATCH, REVIEW = "summary", "watch", "review"
 
 
 def export_name(replay: Replay) -> str:
@@ -49,7 +51,7 @@ class ReplayDesk:
         self.app = app
         # game id -> (why it was asked for, the room it was played in, the turn to open at)
         self._wanted: dict[int, tuple[str, str | None, int | None]] = {}
-        self.reviews: dict[str, dict[str, Any]] = {}  # room -> its latest ``review``
+        self.reviews: dict[str, SharedReview] = {}  # room -> its shared review
 
     @property
     def server(self) -> str | None:
@@ -117,6 +119,8 @@ class ReplayDesk:
         if why == WATCH:
             seat = room.seat if room is not None else self._own_seat(replay)
             self.watch(replay, seat, turn)
+        elif why == REVIEW and room is not None:
+            self._open_review(room)
 
     def _own_seat(self, replay: Replay) -> int | None:
         """Our seat in a listed game (by our player id), if we held one."""
@@ -125,10 +129,105 @@ class ReplayDesk:
                 return index
         return None
 
-    def watch(self, replay: Replay, seat: int | None, turn: int | None = None) -> ReplayScreen:
-        """Open the viewer over ``replay``, from ``seat``'s view."""
+    # --- lists, profiles, the leaderboard ---------------------------------------------------
+
+    def replays_page(self, message: dict[str, Any]) -> None:
+        """A ``replays`` page: for the Replays screen showing (the newest asked, on top)."""
+        from selfish_tui.screens.replays import ReplaysScreen
+
+        screen = self.app._screen_of(ReplaysScreen)
+        if screen is not None:
+            screen.show_page(message)
+
+    def profile(self, message: dict[str, Any]) -> None:
+        """A ``profile``: for the profile screen that asked for it."""
+        from selfish_tui.screens.profile import ProfileScreen
+
+        for screen in reversed(self.app.screen_stack):
+            if isinstance(screen, ProfileScreen) and screen.wants(message):
+                screen.show_profile(message)
+                return
+
+    def leaderboard(self, message: dict[str, Any]) -> None:
+        """A ``leaderboard`` page: for the leaderboard screen showing."""
+        from selfish_tui.screens.leaderboard import LeaderboardScreen
+
+        screen = self.app._screen_of(LeaderboardScreen)
+        if screen is not None:
+            screen.show_board(message)
+
+    def watch(
+        self,
+        replay: Replay,
+        seat: int | None,
+        turn: int | None = None,
+        review: SharedReview | None = None,
+    ) -> ReplayScreen:
+        """Open the viewer over ``replay``, from ``seat``'s view (in ``review``, with the
+        room)."""
         record = replay.record
         title = _("Game {game}").format(game=record.game) if record.game is not None else ""
-        screen = ReplayScreen(replay, seat, turn=turn, on_export=self.exporter(), title=title)
+        screen = ReplayScreen(
+            replay,
+            seat,
+            turn=turn,
+            on_export=self.exporter(),
+            on_play_deal=self.play_deal,
+            review=review,
+            title=title,
+        )
         self.app.push_screen(screen)
         return screen
+
+    def play_deal(self, replay: Replay) -> None:
+        """A new room with ``replay``'s deal: its edition, seats, variants and shuffle."""
+        if replay.record.game is not None:
+            self.app.request({"type": "play_deal", "game": replay.record.game})
+
+    # --- review together ----------------------------------------------------------------------
+
+    def join_review(self, room: RoomState) -> None:
+        """Enter the room's shared review (the first to enter leads it)."""
+        review = self.reviews.get(room.code)
+        if review is None or not review.open:
+            review = SharedReview(room.code, self.app.player_id, self.app.request)
+            self.reviews[room.code] = review
+        self.app.request({"type": "review_join", "room": room.code})
+        if room.replay is None:
+            game = (room.game_over or {}).get("game")
+            if isinstance(game, int) and not isinstance(game, bool):
+                self.fetch(game, REVIEW, room.code)
+
+    def review(self, message: dict[str, Any]) -> None:
+        """A ``review``: follow the leader, or learn that the review has ended."""
+        code = str(message.get("room", ""))
+        review = self.reviews.get(code)
+        if review is None:
+            return  # a review we never joined (or left): not ours to show
+        review.update(message)
+        screen = self._review_screen(review)
+        if not review.open:
+            self.reviews.pop(code, None)
+            self.app.notify(_("The shared review has ended; the viewer is yours alone now."))
+            if screen is not None:
+                screen.review = None
+                screen.follow_review()
+            return
+        room = self.app.rooms.get(code)
+        if screen is None and room is not None and room.replay is not None:
+            self._open_review(room)
+        elif screen is not None:
+            screen.follow_review()
+
+    def _review_screen(self, review: SharedReview) -> ReplayScreen | None:
+        for screen in self.app.screen_stack:
+            if isinstance(screen, ReplayScreen) and screen.review is review:
+                return screen
+        return None
+
+    def _open_review(self, room: RoomState) -> None:
+        review = self.reviews.get(room.code)
+        if review is None or room.replay is None or self._review_screen(review) is not None:
+            return
+        screen = self.watch(room.replay, room.seat, review=review)
+        screen.index = min(review.step, room.replay.last)

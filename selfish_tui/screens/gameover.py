@@ -95,8 +95,8 @@ def summaries(room: RoomState) -> tuple[list[PlayerSummary], list[list[dict[str,
 
 
 class GameOverScreen(ModalScreen[str]):
-    """Dismisses with 'rematch', 'leave', 'watch' (the replay viewer) or 'board' (close the
-    dialog and look at the board)."""
+    """Dismisses with 'rematch', 'leave', 'watch' (the replay viewer), 'review' (the room's
+    shared review) or 'board' (close the dialog and look at the board)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", N_("Rematch")),
@@ -106,6 +106,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("q", "quit_local", N_("Quit")),
         Binding("v", "choose('board')", N_("View board")),
         Binding("w", "choose('watch')", N_("Watch again")),
+        Binding("t", "choose('review')", N_("Review together")),
         Binding("escape", "choose('board')", N_("View board"), show=False),
         Binding("question_mark", "app.help", N_("Help")),
     ]
@@ -193,6 +194,8 @@ class GameOverScreen(ModalScreen[str]):
             text.append(" " + _("rematch") + "  ")
         text.append("w", style="bold reverse")
         text.append(" " + _("watch again") + "  ")
+        text.append("t", style="bold reverse")
+        text.append(" " + _("review together") + "  ")
         text.append("v", style="bold reverse")
         text.append(" " + _("board") + "  ")
         text.append("q", style="bold reverse")

@@ -92,6 +92,11 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join_code", N_("Join by code")),
         Binding("w", "watch", N_("Watch")),
         Binding("r", "refresh", N_("Refresh")),
+        # Finished games, records and ratings (selfish_tui/screens/replays.py, profile.py,
+        # leaderboard.py).
+        Binding("g", "replays", N_("Replays")),
+        Binding("i", "profile", N_("Profile")),
+        Binding("b", "leaderboard", N_("Ranks")),
     ]
 
     def __init__(self, local: bool = False) -> None:
@@ -137,7 +142,11 @@ class LobbyScreen(Screen[None]):
         # which tries to connect again, while there is no connection).
         if self.local and action == "refresh":
             return self.offline
-        return not (self.local and action in {"create", "join_code", "watch"})
+        # Records and ratings are the server's: a local game keeps them, but from its lobby
+        # there is no room to watch or join.
+        return not (self.local and action in {"create", "join_code", "watch"}) and not (
+            self.offline and action in {"replays", "profile", "leaderboard"}
+        )
 
     def set_status(self, text: str) -> None:
         """Show connection progress or the server's name."""
@@ -229,6 +238,24 @@ class LobbyScreen(Screen[None]):
         code = self._selected()
         if code:
             self.selfish.request({"type": "join_room", "room": code, "as": "spectator"})
+
+    def action_replays(self) -> None:
+        """My finished games (Tab: the public ones)."""
+        from selfish_tui.screens.replays import ReplaysScreen
+
+        self.app.push_screen(ReplaysScreen())
+
+    def action_profile(self) -> None:
+        """My record and rating."""
+        from selfish_tui.screens.profile import ProfileScreen
+
+        self.app.push_screen(ProfileScreen(None, self.selfish.player_name))
+
+    def action_leaderboard(self) -> None:
+        """The leaderboard of the edition last played, Space first."""
+        from selfish_tui.screens.leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen())
 
     def action_refresh(self) -> None:
         """Ask the server for the room list again (or, while not connected, reconnect now)."""

@@ -23,6 +23,7 @@ from selfish_tui.event_text import choice_label, render_event
 from selfish_tui.i18n import N_, _, word_cut
 from selfish_tui.model import View, player_name, seat_colour
 from selfish_tui.replay import REVEALED, Perspective, Replay
+from selfish_tui.review import SharedReview
 from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.hands_shown import HandsShown
 from selfish_tui.widgets.log import GameLog
@@ -82,6 +83,9 @@ class ReplayScreen(Screen[None]):
         *[Binding(str(n), f"seat({n - 1})", show=False) for n in range(1, 6)],
         Binding("a", "reveal", N_("Reveal")),
         Binding("e", "export", N_("Export")),
+        Binding("d", "play_deal", N_("Play this deal"), show=False),
+        Binding("f", "follow", N_("Follow"), show=False),
+        Binding("L", "hand_on", N_("Hand on the lead"), show=False),
         Binding("escape", "back", N_("Close"), show=False),
         Binding("q", "close", N_("Close")),
     ]
@@ -93,9 +97,13 @@ class ReplayScreen(Screen[None]):
         *,
         turn: int | None = None,
         on_export: Callable[[Replay], str] | None = None,
+        on_play_deal: Callable[[Replay], None] | None = None,
+        review: SharedReview | None = None,
         title: str = "",
     ) -> None:
         super().__init__()
+        self.on_play_deal = on_play_deal
+        self.review = review
         self.replay = replay
         own = seat if seat is not None and 0 <= seat < replay.seats else 0
         self.perspective: Perspective = own
@@ -225,6 +233,8 @@ class ReplayScreen(Screen[None]):
             )
         )
         line.append("  ")
+        if self.review is not None:
+            line.append(self.review.status() + "  ", style="bold")
         if self.perspective is REVEALED:
             line.append(_("everything revealed"), style="bold reverse")
         else:
@@ -260,14 +270,59 @@ class ReplayScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While the turn number is typed, the arrows and Home/End edit it.
-        return not (action in MOVES and self.query_one("#replay-goto", Input).display)
+        if action in MOVES and self.query_one("#replay-goto", Input).display:
+            return False
+        if action in ("follow", "hand_on"):
+            return self.review is not None and self.review.open
+        if action == "play_deal":
+            return self.on_play_deal is not None
+        return True
 
-    def go(self, index: int) -> None:
-        """Show frame ``index`` (kept within the game)."""
+    def go(self, index: int, *, reviewed: bool = False) -> None:
+        """Show frame ``index`` (kept within the game). In a shared review our own move is
+        the leader's step for everyone, or (following) breaks away; ``reviewed``: the move is
+        the leader's, which we follow."""
         index = max(0, min(self.replay.last, index))
-        if index != self.index:
+        moved = index != self.index
+        if moved:
             self.index = index
             self.show()
+        if self.review is not None and not reviewed:
+            self.review.moved(index)
+            self._say(self.replay.view(self.index, self.perspective))
+
+    def follow_review(self) -> None:
+        """The review changed: be at the leader's step if we follow, and say who leads."""
+        if self.review is None:
+            return
+        if self.review.following and not self.review.leading:
+            self.go(self.review.step, reviewed=True)
+        self.refresh_bindings()
+        self._say(self.replay.view(self.index, self.perspective))
+
+    def action_follow(self) -> None:
+        """Follow the review's leader again, at its step."""
+        if self.review is not None:
+            self.review.rejoin()
+            self._say(self.replay.view(self.index, self.perspective))
+
+    def action_hand_on(self) -> None:
+        """Give the review's lead to the next member."""
+        if self.review is None:
+            return
+        if not self.review.leading:
+            self.notify(_("Only the leader can hand on the lead."), severity="warning")
+            return
+        name = self.review.hand_on()
+        if name is None:
+            self.notify(_("Nobody else is in the review."), severity="warning")
+        else:
+            self.notify(_("The lead goes to {name}.").format(name=name))
+
+    def action_play_deal(self) -> None:
+        """A new room with this game's deal, for another group to try."""
+        if self.on_play_deal is not None:
+            self.on_play_deal(self.replay)
 
     def action_step(self, by: int) -> None:
         """One decision forward or back."""
@@ -372,5 +427,7 @@ class ReplayScreen(Screen[None]):
             self.action_close()
 
     def action_close(self) -> None:
-        """Leave the viewer."""
+        """Leave the viewer (and the shared review, if it is one)."""
+        if self.review is not None:
+            self.review.leave()
         self.dismiss(None)
