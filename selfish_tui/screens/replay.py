@@ -112,6 +112,9 @@ class ReplayScreen(Screen[None]):
         self.on_export = on_export
         self.title_text = title
         self._drawn: tuple[int, Perspective] | None = None  # what the log holds
+        # A review's step can arrive before the screen is composed: until on_mount has drawn
+        # the frame chosen, drawing waits.
+        self._ready = False
         self._timeline_for: tuple[Perspective, int] | None = None
         starts = [replay.turn_starts[t] for t in sorted(replay.turn_starts)]
         marks = replay.turn_events(REVEALED)
@@ -158,6 +161,7 @@ class ReplayScreen(Screen[None]):
         timeline.styles.width = TIMELINE_WIDTH
         self.query_one("#replay-log").focus()
         self._fit_width(self.size.width)
+        self._ready = True
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -178,6 +182,8 @@ class ReplayScreen(Screen[None]):
 
     def show(self) -> None:
         """Draw every panel for the frame and perspective chosen."""
+        if not self._ready:
+            return
         replay = self.replay
         view = replay.view(self.index, self.perspective)
         self.query_one("#replay-strips", StripsBoard).update_view(view, {})
@@ -218,6 +224,8 @@ class ReplayScreen(Screen[None]):
 
     def _say(self, view: View) -> None:
         """The next decision's line and the status line."""
+        if not self._ready:
+            return
         replay = self.replay
         detail = self.query_one("#replay-detail", Static)
         status = self.query_one("#replay-status", Static)
