@@ -19,6 +19,7 @@ class ReplayApp(App[None]):
     """One replay on screen; closing the viewer quits."""
 
     CSS_PATH = "app.tcss"
+    TITLE = "Selfish"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True, show=False),

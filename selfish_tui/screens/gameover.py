@@ -14,6 +14,7 @@ from textual.widgets import Static
 from selfish_tui.event_text import card_display
 from selfish_tui.i18n import N_, _, cell_width, ngettext, pgettext, word_cut
 from selfish_tui.model import goal_word, player_name, seat_colour
+from selfish_tui.plain import fit
 from selfish_tui.replay import REVEALED
 from selfish_tui.state import RoomState
 from selfish_tui.summary import PlayerSummary, death_words, summarise, summary_line
@@ -49,17 +50,19 @@ def fates(view: dict[str, Any]) -> list[tuple[int, str]]:
 
 #: The cells a line of the dialog holds (its width less border and padding, app.tcss).
 LINE_CELLS = 72
+#: The cells a name takes where another player's line names it (who took what).
+NAME_CELLS = 12
 
 
 def hand_line(cards: list[dict[str, Any]] | None, count: int, width: int) -> str:
     """A hand at the end in one line of ``width`` cells: its cards, "+N more" when they do
     not all fit; a hand nobody has shown us is its size alone."""
     head = pgettext("summary", "hand: ")
-    if cards is None:
+    if cards is None and count:
         return head + ngettext("{count} card, unseen", "{count} cards, unseen", count).format(
             count=count
         )
-    if not cards:
+    if not cards:  # an empty hand (a dead player's) is no secret
         return head + pgettext("hand", "(none)")
     names = [card_display(card) for card in cards]
     comma = pgettext("list", ", ")
@@ -166,7 +169,8 @@ class GameOverScreen(ModalScreen[str]):
         after = ngettext("after {turns} turn", "after {turns} turns", int(turns or 0))
         text.append(after.format(turns=turns) + "\n", style="dim")
         numbers, hands = summaries(self.room)
-        names = [player_name(view, seat) for seat in range(len(numbers))]
+        # Cut in the numbers' lines, which name the others: whole in each player's own line.
+        names = [fit(player_name(view, seat), NAME_CELLS) for seat in range(len(numbers))]
         card_names = {k: str(c.get("name", k)) for k, c in self.room.catalogue.cards.items()}
         edition = str(view.get("edition", "space"))
         counts = {int(p["seat"]): int(p.get("hand_count", 0)) for p in view.get("players", [])}
@@ -200,9 +204,6 @@ class GameOverScreen(ModalScreen[str]):
         text.append(" " + _("board") + "  ")
         text.append("q", style="bold reverse")
         text.append(" " + (_("quit") if self.selfish.local else _("leave the room")))
-        text.append("  ")
-        text.append("?", style="bold reverse")
-        text.append(" " + _("help"))
         return text
 
     def action_quit_local(self) -> None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 COLUMNS = [
     (N_("Rank"), 5),
-    (N_("Player"), 30),
+    (N_("Player"), 28),
     (N_("Rating"), 7),
     (N_("Games"), 5),
     (N_("Wins"), 5),

@@ -93,10 +93,10 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", N_("Watch")),
         Binding("r", "refresh", N_("Refresh")),
         # Finished games, records and ratings (selfish_tui/screens/replays.py, profile.py,
-        # leaderboard.py).
-        Binding("g", "replays", N_("Replays")),
-        Binding("i", "profile", N_("Profile")),
-        Binding("b", "leaderboard", N_("Ranks")),
+        # leaderboard.py): said in the hint line, the footer has no room left at 80 columns.
+        Binding("g", "replays", N_("Replays"), show=False),
+        Binding("i", "profile", N_("Profile"), show=False),
+        Binding("b", "leaderboard", N_("Ranks"), show=False),
     ]
 
     def __init__(self, local: bool = False) -> None:
@@ -204,6 +204,8 @@ class LobbyScreen(Screen[None]):
                     "Enter joins the highlighted room · w watches it · n creates a room · "
                     "j joins a private room by its code · r refreshes"
                 )
+                + "\n"
+                + _("g finished games and replays · i your profile · b the leaderboard")
             )
         else:
             hint.update(
@@ -211,6 +213,8 @@ class LobbyScreen(Screen[None]):
                     "No public rooms yet: press n to create one, or j to join a private room "
                     "by code."
                 )
+                + "\n"
+                + _("g finished games and replays · i your profile · b the leaderboard")
             )
 
     def _poll_rooms(self) -> None:

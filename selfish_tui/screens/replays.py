@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 
 #: (heading, width in cells): 74 cells at 80 columns, as the lobby's table.
 COLUMNS = [
-    (N_("Game"), 6),
+    (N_("Game"), 5),
     (N_("Edition"), 11),
-    (N_("Players"), 28),
+    (N_("Players"), 21),
     (N_("Winner"), 12),
     (N_("Turns"), 5),
     (N_("Ended"), 8),
