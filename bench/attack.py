@@ -657,7 +657,7 @@ REPLAY_GAMES = 10_000
 def stored_replays(db: Path, games: int = REPLAY_GAMES) -> None:
     """A database holding ``games`` finished private games of one player (by SQL, in a
     second): nobody else may list them, the worst case of a scan."""
-    from server.store import Store
+    from server.store.store import Store
 
     Store(str(db)).close()  # the tables, as the server code of this checkout makes them
     seats = json.dumps([{"kind": "human", "name": "Old", "player": "pold00001"}])
@@ -866,7 +866,7 @@ def finished_game_bytes(games: int = 40) -> tuple[int, int]:
 
     from server.bots.levels import choose
     from server.engine import Game
-    from server.store import Store
+    from server.store.store import Store
 
     with tempfile.TemporaryDirectory(prefix="selfish-growth-") as tmp:
         db = Path(tmp) / "g.sqlite3"

@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from server.config import ServerConfig
-from server.tcp import start_server
+from server.net.tcp import start_server
 from tests.server.fuzzing import FUZZ_SETTINGS, ErrorLog, Fuzzer
 
 BATCH = 200  # examples per Hypothesis run

@@ -1,7 +1,7 @@
 """Search the seed of a tutorial game (selfish_tui/tutorial.py, SEEDS).
 
 A tutorial room is a seeded game with two basic bots whose choices the server seeds from the
-room's seed (``random.Random(seed ^ 0x5E1F)``, server/room.py), so a seed fixes everything but
+room's seed (``random.Random(seed ^ 0x5E1F)``, server/rooms/room.py), so a seed fixes everything but
 the newcomer's choices. For each seed this plays the game on the engine as the server would,
 once per kind of newcomer (random key pressers of the Pilot tests' weights, a basic bot, one
 who always takes the first choice), watches seat 0's views with the tutorial's own
@@ -69,7 +69,7 @@ def play(edition: str, seed: int, decide: Policy) -> tuple[int | None, int, bool
     """(turn when the last lesson was shown or None, the game's turns, newcomer starts)."""
     names = ["You"] + [f"Bot {n}" for n in range(1, BOTS + 1)]
     game = Game(edition, names, seed)
-    bots = random.Random(seed ^ 0x5E1F)  # the server's autoplay source (server/room.py)
+    bots = random.Random(seed ^ 0x5E1F)  # the server's autoplay source (server/rooms/room.py)
     tutor = Tutor(edition)
     starts = game.active == 0
     done_at: int | None = None

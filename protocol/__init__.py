@@ -8,7 +8,3 @@ See ``protocol/PROTOCOL.md`` for the message catalogue. Typical use on a socket 
     for message in decoder.feed(sock.recv(65536)):
         ...
 """
-
-# The catalogue first, whichever module is imported first: protocol.messages registers the
-# requests of protocol.records before it freezes CLIENT_TYPES.
-from protocol import messages as _messages  # noqa: F401

@@ -101,7 +101,7 @@ def event_templates() -> dict[str, str]:
         "drift": pgettext("event", "The raft drifts closer: it is now at row {row}."),
         "reveal": pgettext("event", "{player} reveals {card}: the sharks swim {dir}."),
         "pick": pgettext("event", "{player} has chosen."),
-        # The room's notices (server/room.py), which are events too.
+        # The room's notices (server/rooms/room.py), which are events too.
         "away.left": pgettext("event", "{player} left; a bot plays on."),
         "away.back": pgettext("event", "{player} is back."),
         "away.idle": pgettext("event", "{player} is away; their bot plays until they act."),

@@ -13,7 +13,7 @@
   quitting would stop games.
 * :func:`run_bot` and :func:`run_simulate` are what `selfish bot ...` and `selfish simulate ...`
   dispatch to; keeping them here means every import of ``server`` by the client lives in this
-  file (tests/tui/test_imports.py checks that), and `selfish connect` never loads it.
+  file (tests/test_import_graph.py checks that), and `selfish connect` never loads it.
 
 A thread (not the app's own event loop) hosts the server so that bots thinking or the store
 committing never stall the interface, and so that the server starts and stops independently of
@@ -180,7 +180,7 @@ class EmbeddedServer:
             self._ready.set()
 
     async def _serve(self) -> None:
-        from server.tcp import start_server
+        from server.net.tcp import start_server
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
@@ -213,7 +213,7 @@ class EmbeddedServer:
             return 0
 
         async def count() -> int:
-            from server.room import Status
+            from server.rooms.room import Status
 
             return sum(1 for r in self._running.lobby.rooms.values() if r.status == Status.PLAYING)
 

@@ -13,7 +13,7 @@ import sys
 import time
 
 from server.config import default_db_path
-from server.store import Store
+from server.store.store import Store
 
 
 def build_parser() -> argparse.ArgumentParser:

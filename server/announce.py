@@ -26,8 +26,8 @@ from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from protocol.lan import SERVICE_TYPE, Announcement, instance_name
-from server.room import Status
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
+from server.rooms.room import Status
 
 log = logging.getLogger("selfish.server")
 

@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 def recompute_ratings(path: str) -> int:
     """``--recompute-ratings``: 0 when the numbers came out as stored, 1 when some differed
     (they are the recomputed ones now)."""
-    from server.store import Store
+    from server.store.store import Store
 
     store = Store(path)
     try:
@@ -138,7 +138,7 @@ def tune_gc() -> None:
 
 async def serve(config: ServerConfig, lan: LanSettings | None = None) -> int:
     """Run until a signal asks to stop; then shut down gracefully."""
-    from server.tcp import start_server
+    from server.net.tcp import start_server
 
     running = await start_server(config)
     announcer = None

@@ -130,8 +130,8 @@ class ServerConfig:
     bot_workers: int = 2  # processes in which expert bots think, shared by every room
     away_delay: float = 2.0  # ... and for a seat marked away
     away_after: int = 2  # timeouts in a row before a seat is marked away
-    # An idle seat's countdown (the room's idle_grace, server.grace) is shown to every member in
-    # its last this many seconds: shown from the start it would count down at every decision.
+    # An idle seat's countdown (the room's idle_grace, server.rooms.grace) is shown to every member
+    # in its last this many seconds: shown from the start it would count down at every decision.
     idle_notice: float = 60.0
     timer_scale: float = 1.0  # multiplies room timers (tests use tiny values)
     history_events: int = 2_000  # at most this many past events are sent on join

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from server.limits import TokenBucket
+from server.limits.bucket import TokenBucket
 
 log = logging.getLogger("selfish.server")
 

@@ -1,4 +1,4 @@
-"""Issue 14 item 17: the documents link only to files in the repository, and what
+"""The documents link only to files in the repository, and what
 docs/operations.md says `--host` defaults to is what `selfish-server` does."""
 
 from __future__ import annotations

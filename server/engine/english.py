@@ -76,7 +76,7 @@ EVENT_TEXTS: dict[str, tuple[str, str | None]] = {
     "drift": ("The raft drifts closer: it is now at row {row}.", None),
     "reveal": ("{player} reveals {card}: the sharks swim {dir}.", None),
     "pick": ("{player} has chosen.", None),
-    # Events of the server's rooms (server/room.py), about a seat's person and bot.
+    # Events of the server's rooms (server/rooms/room.py), about a seat's person and bot.
     "away.left": ("{player} left; a bot plays on.", None),
     "away.back": ("{player} is back.", None),
     "away.idle": ("{player} is away; their bot plays until they act.", None),

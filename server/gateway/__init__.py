@@ -2,9 +2,11 @@
 
 * :mod:`server.gateway.server` — the asyncssh server: authentication, identity, limits.
 * :mod:`server.gateway.terminal` — one session: a PTY and the bytes pumped through it.
-* :mod:`server.gateway.forkserver` / :mod:`server.gateway.spawner` — a process that has imported
-  Textual and the client forks one client per session.
+* :mod:`server.gateway.spawner` — starts the client's fork server (``python -m
+  selfish_tui.forkserver``, a program: the gateway never imports the client) and asks it for
+  one client per session.
 * :mod:`server.gateway.link` — the Unix socket through which those clients reach the game.
 
-Importing this package imports nothing heavy: the SSH server loads asyncssh when it starts.
+It may import ``server.net``, ``server.limits``, ``server.config`` and ``protocol``. Importing
+this package imports nothing heavy: the SSH server loads asyncssh when it starts.
 """

@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from server.session import Session
+from server.net.session import Session
 
 # sun_path holds 108 bytes on Linux; leave room for the terminating NUL.
 MAX_SOCKET_PATH = 100

@@ -25,14 +25,14 @@ from typing import Any
 
 import asyncssh
 
-from server.addresses import address_group
 from server.config import ServerConfig, default_db_path
 from server.gateway.admission import Admission
 from server.gateway.link import LinkSession, socket_path, start_link
 from server.gateway.resume import ResumeBook, Seat
 from server.gateway.spawner import Spawner
 from server.gateway.terminal import TERM_PATTERN, Goto, Resume, TerminalSession
-from server.tcp import RunningServer
+from server.limits.addresses import address_group
+from server.net.tcp import RunningServer
 
 log = logging.getLogger("selfish.gateway")
 
@@ -319,6 +319,14 @@ class Connection(asyncssh.SSHServer):
         log.info("%s: SSH closed: no session after %.0f s", self.peer, SESSION_WAIT)
         if self._conn is not None:
             self._conn.close()
+
+    def client_argv(self, goto: Goto | None, resume: Resume | None) -> list[str]:
+        """The arguments of this connection's session's client (:meth:`Gateway.client_argv`)."""
+        return self.gateway.client_argv(self, goto, resume)
+
+    def client_env(self, term: str, sent: Any) -> dict[str, str]:
+        """The environment of this connection's session's client (:meth:`Gateway.client_env`)."""
+        return self.gateway.client_env(term, sent, self)
 
     def session_closed(self) -> None:
         """The connection's session has ended: it may open another, soon, or go."""

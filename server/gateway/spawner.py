@@ -1,4 +1,4 @@
-"""The gateway's handle on the fork server (:mod:`server.gateway.forkserver`): start it, ask it
+"""The gateway's handle on the fork server (:mod:`selfish_tui.forkserver`): start it, ask it
 for a client process on a terminal, learn when that process ends, and make sure it does.
 """
 
@@ -47,7 +47,7 @@ class Spawner:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "server.gateway.forkserver", str(theirs.fileno())],
+            [sys.executable, "-m", "selfish_tui.forkserver", str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

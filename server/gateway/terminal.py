@@ -16,14 +16,13 @@ import struct
 import termios
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import asyncssh
 
+from server.gateway.admission import Admission
 from server.gateway.resume import ResumeRefused
-
-if TYPE_CHECKING:
-    from server.gateway.server import Connection, Gateway
+from server.gateway.spawner import Spawner
 
 log = logging.getLogger("selfish.gateway")
 
@@ -101,10 +100,56 @@ def set_size(fd: int, width: int, height: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 
+class Door(Protocol):
+    """The SSH connection a session runs in (``server.gateway.server.Connection``), as the
+    session sees it: declared here so that the gateway imports its sessions, not the reverse."""
+
+    @property
+    def peer(self) -> str:
+        """The connection's address and port, as log lines name it."""
+
+    @property
+    def address(self) -> str:
+        """The client's IP address."""
+
+    @property
+    def name(self) -> str:
+        """The player's name."""
+
+    def client_argv(self, goto: Goto | None, resume: Resume | None) -> list[str]:
+        """The ``selfish`` arguments of the session's client; ResumeRefused when ``resume``
+        names no player."""
+
+    def client_env(self, term: str, sent: Any) -> dict[str, str]:
+        """The client's environment."""
+
+    def session_closed(self) -> None:
+        """The session has ended."""
+
+
+class Host(Protocol):
+    """What every session shares (``server.gateway.server.Gateway``), as a session uses it."""
+
+    @property
+    def admission(self) -> Admission:
+        """The limits on sessions running and starting."""
+
+    @property
+    def spawner(self) -> Spawner:
+        """The fork server the clients are started by."""
+
+    @property
+    def idle_timeout(self) -> float:
+        """Seconds without a keystroke before a session is closed."""
+
+    def started(self, session: TerminalSession) -> None:
+        """A session's client is running."""
+
+
 class TerminalSession(asyncssh.SSHServerSession[bytes]):
     """The SSH side of one session; the client process runs on the PTY's slave end."""
 
-    def __init__(self, gateway: Gateway, connection: Connection) -> None:
+    def __init__(self, gateway: Host, connection: Door) -> None:
         self.gateway = gateway
         self.connection = connection
         self.chan: Any = None
@@ -245,7 +290,7 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
         """Wait for a start slot, open the terminal, start the client on it."""
         gateway = self.gateway
         try:
-            argv = gateway.client_argv(self.connection, self.goto, self.resume)
+            argv = self.connection.client_argv(self.goto, self.resume)
         except ResumeRefused as refused:
             log.info("%s: resume refused: %s", self.connection.peer, refused)
             self._finish_early(f"Sorry: {refused}.\r\n", 1)
@@ -270,8 +315,8 @@ class TerminalSession(asyncssh.SSHServerSession[bytes]):
             set_size(master, *self.size)
             self._applied = self.size
             os.set_blocking(master, False)
-            env = gateway.client_env(
-                self.term or "xterm-256color", self.chan.get_environment(), self.connection
+            env = self.connection.client_env(
+                self.term or "xterm-256color", self.chan.get_environment()
             )
             pid = await gateway.spawner.spawn(slave, argv, env)
         except Exception as exc:

@@ -198,7 +198,7 @@ def test_the_expert_weighs_racing_against_the_basic_style() -> None:
 
 
 def test_the_expert_decides_a_v1_stay_or_move() -> None:
-    """Issue 26: in a V1 room the expert's rebuilt games lacked the variant, so a stay by
+    """In a V1 room the expert's rebuilt games lacked the variant, so a stay by
     discarding raised IllegalChoice and the server played a plain choice instead."""
     game = v1_stay_with_discards()
     seat = game.pending_seats()[0]

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from server.config import ServerConfig
 from server.gateway.server import Gateway, start_gateway
-from server.tcp import RunningServer, start_server
+from server.net.tcp import RunningServer, start_server
 
 FAST = {
     "port": 0,

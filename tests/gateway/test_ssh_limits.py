@@ -1,4 +1,4 @@
-"""Issue 27 items 11-14 over real SSH: connections that open no session, authentication floods,
+"""Connections that open no session, authentication floods,
 handshake floods, oversized and flooding terminals, readers that stop reading, and user names
 that look like options."""
 

@@ -1,4 +1,4 @@
-"""Issue 26 item 2 over real SSH: a player without a key is shown a resume code from the moment
+"""A player without a key is shown a resume code from the moment
 they sit down, and `ssh ... resume CODE` puts them back in their seat after a disconnect."""
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """`selfish web` at the HTTP and websocket level (aiohttp as the browser): an identity per
 browser kept across reloads, page limits with a readable refusal, the Origin check, and a page
-that reflects no Host header, loads nothing from elsewhere and lists no directory (issue 26 item
-2, issue 27 items 15-17)."""
+that reflects no Host header, loads nothing from elsewhere and lists no directory ."""
 
 from __future__ import annotations
 
@@ -21,8 +20,8 @@ import pytest
 import pytest_asyncio
 
 from server.config import ServerConfig
-from server.session import Session
-from server.tcp import RunningServer, start_server
+from server.net.session import Session
+from server.net.tcp import RunningServer, start_server
 from tests.gateway.test_web import free_port
 
 FAST = {"port": 0, "host": "127.0.0.1", "bot_delay": 0.0, "rate_per_second": 10_000.0}

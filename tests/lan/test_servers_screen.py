@@ -216,7 +216,7 @@ async def test_news_after_the_choice_changes_nothing(no_browsing: None) -> None:
 async def test_the_highlight_stays_on_its_server_when_one_appears_above(
     no_browsing: None,
 ) -> None:
-    """Issue 27 item 19: the highlight was a row number, so a server listed above the
+    """The highlight was a row number, so a server listed above the
     highlighted one made Enter join a different server."""
     server = EmbeddedServer(":memory:")
     port = server.start()

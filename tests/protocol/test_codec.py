@@ -143,7 +143,7 @@ def test_normalize_turns_tuples_into_lists() -> None:
     assert normalize({"cell": (1, 2)}) == {"cell": [1, 2]}
 
 
-# ---------------------------------------------------------------- bounded decoding (issue 27)
+# ---------------------------------------------------------------- bounded decoding
 
 
 def _nested(depth: int) -> bytes:

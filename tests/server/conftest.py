@@ -17,7 +17,7 @@ import pytest_asyncio
 
 from protocol.client import ClientConnection, ConnectionClosed, Raw
 from server.config import SHARED_ADDRESS, ServerConfig
-from server.tcp import RunningServer, start_server
+from server.net.tcp import RunningServer, start_server
 
 Message = dict[str, Any]
 

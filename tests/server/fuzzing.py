@@ -31,8 +31,8 @@ from protocol.framing import frame
 from protocol.messages import CLIENT_TYPES
 from server.config import SHARED_ADDRESS
 from server.engine import check_invariants, replay
-from server.room import Status
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
+from server.rooms.room import Status
 from tests.server.conftest import Client
 
 T = TypeVar("T")

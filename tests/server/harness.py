@@ -18,9 +18,9 @@ from protocol.codec import MessageDecoder
 from protocol.errors import ProtocolError
 from protocol.messages import parse_client
 from server.config import SHARED_ADDRESS, ServerConfig
-from server.lobby import Lobby, Player
-from server.store import Store
-from server.wire import encode
+from server.lobby.lobby import Lobby, Player
+from server.rooms.wire import encode
+from server.store.store import Store
 
 Message = dict[str, Any]
 

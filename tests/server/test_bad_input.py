@@ -13,8 +13,8 @@ import pytest
 from protocol.codec import encode
 from protocol.framing import frame
 from protocol.messages import REQUESTS, Hello, ListRooms
-from server.handlers import HANDLERS
-from server.tcp import RunningServer
+from server.lobby.handlers import HANDLERS
+from server.net.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, duel
 
 

@@ -3,7 +3,7 @@ the name in their own language without reading it; a human named like a bot carr
 
 from __future__ import annotations
 
-from server.seats import Seat, Seats
+from server.rooms.seats import Seat, Seats
 
 
 def test_a_seated_bot_has_its_number_and_a_human_named_like_a_bot_has_none() -> None:

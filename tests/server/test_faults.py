@@ -25,9 +25,9 @@ import pytest
 from protocol.codec import encode
 from server.config import ServerConfig
 from server.engine import check_invariants, replay
-from server.session import Session
-from server.store import Store
-from server.tcp import RunningServer, start_server
+from server.net.session import Session
+from server.net.tcp import RunningServer, start_server
+from server.store.store import Store
 from tests.server.conftest import FAST, Client, ClientFactory, Message, ServerFactory, drive
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""A table never stalls (issue 26): a seat whose player is disconnected, or connected and idle,
+"""A table never stalls: a seat whose player is disconnected, or connected and idle,
 is played by its bot after a grace shown to every member as a countdown (the ``timer``
 message's ``grace``: seat, reason, seconds), timer or no timer; the player gets the seat back
 on return. On the harness's fake clock: nothing sleeps, a grace ends to the second."""
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
-from server.room import Room
-from server.store import Store
+from server.rooms.room import Room
+from server.store.store import Store
 from tests.server.harness import FakeConnection, Harness
 
 Message = dict[str, Any]
@@ -237,7 +237,7 @@ def test_bad_grace_options_get_a_clear_error(options: Message, code: str, messag
 
 
 def test_a_game_whose_humans_all_stopped_acting_ends_without_a_timer() -> None:
-    # Issue 27: connected players who never act cannot keep a game (and its room) forever.
+    # Connected players who never act cannot keep a game (and its room) forever.
     h = Harness()
     (ann_conn, _ann), _bob, room = table(h, idle_grace=30)
     for _ in range(10_000):

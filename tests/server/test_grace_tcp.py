@@ -1,4 +1,4 @@
-"""A table never stalls, over real TCP (issue 26): three players and one who leaves mid-game
+"""A table never stalls, over real TCP: three players and one who leaves mid-game
 (closes the connection); the three play on, the leaver's seat is played by its bot after the
 left grace, and the game ends. Graces are scaled down with the server's ``timer_scale``."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
 from tests.server.conftest import ClientFactory, ServerFactory, drive
 
 

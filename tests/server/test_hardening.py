@@ -1,4 +1,4 @@
-"""Hardening (issue 11, server side): each test reproduces one attack on the server.
+"""Hardening: each test reproduces one attack on the server.
 
 Most run in memory (tests.server.harness: the lobby, fake connections, a fake clock); the ones
 about the socket layer (connections, frames, floods) go through real TCP on 127.0.0.1.
@@ -19,11 +19,11 @@ import pytest
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, check_name, parse_client
-from server.addresses import address_group
 from server.admin import main as admin_main
 from server.errorlog import ErrorLog
-from server.retention import Retention
-from server.store import Store
+from server.limits.addresses import address_group
+from server.store.retention import Retention
+from server.store.store import Store
 from tests.server.conftest import Client, ClientFactory, ServerFactory
 from tests.server.harness import FakeScheduler, Harness
 
@@ -43,28 +43,28 @@ async def settle() -> None:
     "name",
     ["\u3164", "\u2800\u2800\u2800", "\u115f\u1160", "a\u0301"[1:] * 3, "\u200b", "\uffa0 \u3164"],
 )
-def test_item3_invisible_names_are_refused(name: str) -> None:
+def test_invisible_names_are_refused(name: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         check_name(name)
     assert caught.value.code == ErrorCode.BAD_NAME
 
 
 @pytest.mark.parametrize("name", ["Bot 1", "bot 12", "BOT3", "\uff22\uff4f\uff54\uff11"])
-def test_item3_a_bots_name_is_refused(name: str) -> None:
+def test_a_bots_name_is_refused(name: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         check_name(name)
     assert caught.value.code == ErrorCode.BAD_NAME and "bots" in caught.value.message
 
 
 @pytest.mark.parametrize("name", ["Ann", "\u674e\u96f7", "Bot lover", "robot 7", "\u3164A"])
-def test_item3_visible_names_still_pass(name: str) -> None:
+def test_visible_names_still_pass(name: str) -> None:
     assert check_name(name) == name
 
 
 # ---------------------------------------------------------------- 4: per address, per identity
 
 
-async def test_item4_chat_limit_holds_across_reconnects() -> None:
+async def test_chat_limit_holds_across_reconnects() -> None:
     h = Harness(chat_burst=3, chat_per_second=1.0)
     conn, ann = h.client("Ann")
     code = h.request(conn, ann, CREATE)["room"]
@@ -79,7 +79,7 @@ async def test_item4_chat_limit_holds_across_reconnects() -> None:
     assert said[-1]["code"] == "rate_limited"
 
 
-async def test_item4_chat_limit_per_address_across_identities() -> None:
+async def test_chat_limit_per_address_across_identities() -> None:
     h = Harness(address_chat_burst=4, address_chat_per_second=1.0)
     host, host_p = h.client("Host")
     code = h.request(host, host_p, CREATE)["room"]
@@ -94,7 +94,7 @@ async def test_item4_chat_limit_per_address_across_identities() -> None:
     assert h.request(other, other_p, {"type": "chat", "room": code, "text": "hi"})["type"] == "chat"
 
 
-async def test_item4_room_creation_is_limited_per_address() -> None:
+async def test_room_creation_is_limited_per_address() -> None:
     h = Harness(rooms_burst=5, rooms_per_second=0.1, max_rooms_per_player=100)
     results = []
     for n in range(12):  # create and leave: the open-room quota never fills, the rate does
@@ -109,7 +109,7 @@ async def test_item4_room_creation_is_limited_per_address() -> None:
     assert h.request(conn, p, CREATE)["type"] != "error"
 
 
-async def test_item4_reconnects_with_a_token_are_limited() -> None:
+async def test_reconnects_with_a_token_are_limited() -> None:
     h = Harness(resumes_burst=5, resumes_per_second=0.5)
     conn, _ = h.client("Ann")
     token = next(m["token"] for m in conn.inbox if m["type"] == "welcome")
@@ -124,7 +124,7 @@ async def test_item4_reconnects_with_a_token_are_limited() -> None:
     assert outcomes.count("welcome") == 5 and outcomes[-1] == "rate_limited"
 
 
-async def test_item4_connections_opened_per_address_are_limited(
+async def test_connections_opened_per_address_are_limited(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server(connections_burst=5, connections_per_second=0.1)
@@ -140,7 +140,7 @@ async def test_item4_connections_opened_per_address_are_limited(
     assert server.lobby.limits.connections.allow("127.0.0.2")  # per address
 
 
-async def test_item4_message_rate_is_shared_by_an_addresss_connections(
+async def test_message_rate_is_shared_by_an_addresss_connections(
     make_server: ServerFactory, connect: ClientFactory
 ) -> None:
     server = await make_server(address_rate_burst=20, address_rate_per_second=0.1)
@@ -162,7 +162,7 @@ async def test_item4_message_rate_is_shared_by_an_addresss_connections(
 # ---------------------------------------------------------------- 5: floods
 
 
-async def test_item5_dropped_frames_are_not_decoded_and_a_flood_is_closed(
+async def test_dropped_frames_are_not_decoded_and_a_flood_is_closed(
     make_server: ServerFactory, connect: ClientFactory
 ) -> None:
     server = await make_server(rate_per_second=1.0, rate_burst=5, flood_limit=30)
@@ -191,7 +191,7 @@ async def test_item5_dropped_frames_are_not_decoded_and_a_flood_is_closed(
 # ---------------------------------------------------------------- 6: spectators
 
 
-async def test_item6_offline_spectators_leave_and_are_capped() -> None:
+async def test_offline_spectators_leave_and_are_capped() -> None:
     h = Harness(max_spectators=5)
     host, host_p = h.client("Host")
     code = h.request(host, host_p, CREATE)["room"]
@@ -208,7 +208,7 @@ async def test_item6_offline_spectators_leave_and_are_capped() -> None:
     assert [r.get("code") for r in replies].count("room_full") == 1
 
 
-async def test_item6_presence_broadcasts_are_coalesced() -> None:
+async def test_presence_broadcasts_are_coalesced() -> None:
     h = Harness(room_broadcast_interval=0.25, max_spectators=50)
     host, host_p = h.client("Host")
     code = h.request(host, host_p, CREATE)["room"]
@@ -223,7 +223,7 @@ async def test_item6_presence_broadcasts_are_coalesced() -> None:
     assert len(rooms) - before == 2 and rooms[-1]["spectators"] == []  # the latest state
 
 
-async def test_item6_a_reconnecting_player_gets_its_room_at_once() -> None:
+async def test_a_reconnecting_player_gets_its_room_at_once() -> None:
     h = Harness(room_broadcast_interval=10.0)
     host, host_p = h.client("Host")
     code = h.request(host, host_p, CREATE)["room"]
@@ -239,7 +239,7 @@ async def test_item6_a_reconnecting_player_gets_its_room_at_once() -> None:
 # ---------------------------------------------------------------- 7: privacy
 
 
-async def test_item7_one_answer_for_missing_and_not_yours() -> None:
+async def test_one_answer_for_missing_and_not_yours() -> None:
     h = Harness()
     owner, owner_p = h.client("Own")
     code = h.request(owner, owner_p, {**CREATE, "public": False})["room"]
@@ -259,7 +259,7 @@ async def test_item7_one_answer_for_missing_and_not_yours() -> None:
     assert code not in [r["room"] for r in listed]
 
 
-async def test_item7_replays_of_a_private_game_go_to_its_players_only() -> None:
+async def test_replays_of_a_private_game_go_to_its_players_only() -> None:
     h = Harness()
     ann, ann_p = h.client("Ann")
     code = h.request(ann, ann_p, {**BOT_GAME, "public": False, "seed": 4})["room"]
@@ -278,7 +278,7 @@ async def test_item7_replays_of_a_private_game_go_to_its_players_only() -> None:
 # ---------------------------------------------------------------- 8: squatting
 
 
-async def test_item8_a_game_whose_humans_are_gone_frees_its_room(tmp_path: Path) -> None:
+async def test_a_game_whose_humans_are_gone_frees_its_room(tmp_path: Path) -> None:
     h = Harness(Store(str(tmp_path / "s.sqlite3")), absent_game_timeout=3600.0)
     conn, squatter = h.client("Sq")
     code = h.request(conn, squatter, BOT_GAME)["room"]
@@ -294,7 +294,7 @@ async def test_item8_a_game_whose_humans_are_gone_frees_its_room(tmp_path: Path)
     assert stored is not None and stored.status == "abandoned"
 
 
-async def test_item8_coming_back_in_time_keeps_the_game() -> None:
+async def test_coming_back_in_time_keeps_the_game() -> None:
     h = Harness(absent_game_timeout=100.0)
     conn, ann = h.client("Ann")
     # the longest idle grace: no bot plays the game to its end while it waits for Ann
@@ -315,7 +315,7 @@ async def test_item8_coming_back_in_time_keeps_the_game() -> None:
     h.lobby.shutdown()
 
 
-async def test_item8_a_waiting_room_with_nobody_connected_closes() -> None:
+async def test_a_waiting_room_with_nobody_connected_closes() -> None:
     h = Harness(empty_room_grace=60.0)
     conn, ann = h.client("Ann")
     code = h.request(conn, ann, {**CREATE, "seats": 3, "bots": 1})["room"]
@@ -324,7 +324,7 @@ async def test_item8_a_waiting_room_with_nobody_connected_closes() -> None:
     assert code not in h.lobby.rooms
 
 
-async def test_item8_room_quotas_survive_a_restart(tmp_path: Path) -> None:
+async def test_room_quotas_survive_a_restart(tmp_path: Path) -> None:
     db = str(tmp_path / "s.sqlite3")
     h = Harness(Store(db), max_rooms_per_address=2)
     for n in range(2):
@@ -353,13 +353,13 @@ async def test_item8_room_quotas_survive_a_restart(tmp_path: Path) -> None:
         {"type": "create_room", "edition": "space", "seats": 2, "seed": 2**63},
     ],
 )
-def test_item9_huge_integers_are_bad_requests(message: dict[str, object]) -> None:
+def test_huge_integers_are_bad_requests(message: dict[str, object]) -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_client(message)
     assert caught.value.code == ErrorCode.BAD_REQUEST
 
 
-def test_item9_failing_requests_are_logged_at_a_bounded_rate(
+def test_failing_requests_are_logged_at_a_bounded_rate(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     clock = FakeScheduler()
@@ -379,7 +379,7 @@ def test_item9_failing_requests_are_logged_at_a_bounded_rate(
     assert "990 more failing requests were not logged" in caplog.text
 
 
-async def test_item9_retention_prunes_abandoned_games_and_unused_identities(
+async def test_retention_prunes_abandoned_games_and_unused_identities(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "s.sqlite3"
@@ -413,7 +413,7 @@ async def test_item9_retention_prunes_abandoned_games_and_unused_identities(
 # ---------------------------------------------------------------- 10: slots and memory
 
 
-async def test_item10_a_connection_must_say_hello_in_time(make_server: ServerFactory) -> None:
+async def test_a_connection_must_say_hello_in_time(make_server: ServerFactory) -> None:
     server = await make_server(hello_timeout=0.3, idle_timeout=60.0)
     idle = await Client.connect(server.port)
     loop = asyncio.get_running_loop()
@@ -426,7 +426,7 @@ async def test_item10_a_connection_must_say_hello_in_time(make_server: ServerFac
     assert any("hello" in str(m.get("message")) for m in idle.seen if m["type"] == "error")
 
 
-async def test_item10_a_bare_header_counts_as_a_started_frame(
+async def test_a_bare_header_counts_as_a_started_frame(
     make_server: ServerFactory, connect: ClientFactory
 ) -> None:
     server = await make_server(frame_timeout=0.3, idle_timeout=60.0)
@@ -440,7 +440,7 @@ async def test_item10_a_bare_header_counts_as_a_started_frame(
 # ---------------------------------------------------------------- 13, 14, 15, 16
 
 
-async def test_item13_msgpack_timestamp_is_a_bad_frame(connect: ClientFactory, server) -> None:  # type: ignore[no-untyped-def]
+async def test_msgpack_timestamp_is_a_bad_frame(connect: ClientFactory, server) -> None:  # type: ignore[no-untyped-def]
     client = await connect(server.port, "Ext")
     body = msgpack.packb({"type": "ping", "at": msgpack.Timestamp(1, 0)}, datetime=False)
     client.send_raw(struct.pack(">I", len(body)) + body)
@@ -448,7 +448,7 @@ async def test_item13_msgpack_timestamp_is_a_bad_frame(connect: ClientFactory, s
     assert next(m for m in client.seen if m["type"] == "error")["code"] == "bad_frame"
 
 
-async def test_item14_no_version_banner_unless_asked(make_server: ServerFactory) -> None:
+async def test_no_version_banner_unless_asked(make_server: ServerFactory) -> None:
     quiet = await make_server()
     loud = await make_server(announce_version=True)
     for running, expected in ((quiet, "selfish-server"), (loud, None)):
@@ -463,7 +463,7 @@ async def test_item14_no_version_banner_unless_asked(make_server: ServerFactory)
         await client.close()
 
 
-async def test_item15_tokens_are_stored_hashed_and_can_be_revoked(tmp_path: Path) -> None:
+async def test_tokens_are_stored_hashed_and_can_be_revoked(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     h = Harness(Store(str(db)))
     conn, ann = h.client("Ann")
@@ -478,7 +478,7 @@ async def test_item15_tokens_are_stored_hashed_and_can_be_revoked(tmp_path: Path
     assert admin_main(["--db", str(db), "revoke", "pnobody"]) == 1
 
 
-async def test_item15_a_revoked_token_stays_revoked_after_a_restart(tmp_path: Path) -> None:
+async def test_a_revoked_token_stays_revoked_after_a_restart(tmp_path: Path) -> None:
     """Revoking writes "revoked:<id>" where the hash was; a restart must not take that for an
     old plaintext token and hash it: ids are public, so anybody could then resume as the
     revoked player."""
@@ -498,7 +498,7 @@ async def test_item15_a_revoked_token_stays_revoked_after_a_restart(tmp_path: Pa
     again.store.close()
 
 
-def test_item15_old_plaintext_tokens_are_hashed_on_open(tmp_path: Path) -> None:
+def test_old_plaintext_tokens_are_hashed_on_open(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     Store(str(db)).close()
     conn = sqlite3.connect(db)
@@ -510,7 +510,7 @@ def test_item15_old_plaintext_tokens_are_hashed_on_open(tmp_path: Path) -> None:
     store.close()
 
 
-def test_item16_local_play_room_is_private_and_its_files_are_the_accounts(
+def test_local_play_room_is_private_and_its_files_are_the_accounts(
     tmp_path: Path,
 ) -> None:
     from selfish_tui.local import EmbeddedServer
@@ -549,14 +549,14 @@ def test_item16_local_play_room_is_private_and_its_files_are_the_accounts(
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
 
 
-# ---------------------------------------------------------------- issue 27: round 2
+# ---------------------------------------------------------------- frames, logs, sync, slots, leaves
 
 
 def _frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
 
 
-async def test_r2_item1_a_frame_dear_to_decode_is_a_bad_frame_before_hello(
+async def test_a_frame_dear_to_decode_is_a_bad_frame_before_hello(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server()
@@ -567,7 +567,7 @@ async def test_r2_item1_a_frame_dear_to_decode_is_a_bad_frame_before_hello(
     assert error["code"] == "bad_frame" and "max_array_len" in error["message"]
 
 
-async def test_r2_item1_decoded_bytes_are_budgeted_per_address_before_hello(
+async def test_decoded_bytes_are_budgeted_per_address_before_hello(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server(address_bytes_per_second=1.0, address_bytes_burst=3_000)
@@ -589,7 +589,7 @@ async def test_r2_item1_decoded_bytes_are_budgeted_per_address_before_hello(
         await client.close()
 
 
-async def test_r2_item2_deep_frames_are_bad_frames_and_log_no_traceback(
+async def test_deep_frames_are_bad_frames_and_log_no_traceback(
     make_server: ServerFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     server = await make_server()
@@ -605,7 +605,7 @@ async def test_r2_item2_deep_frames_are_bad_frames_and_log_no_traceback(
     await calm.close()
 
 
-async def test_r2_item2_log_lines_clients_cause_are_budgeted(
+async def test_log_lines_clients_cause_are_budgeted(
     make_server: ServerFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, "selfish.server")
@@ -621,7 +621,7 @@ async def test_r2_item2_log_lines_clients_cause_are_budgeted(
     assert server.lobby.errors.suppressed_lines > 20
 
 
-def test_r2_item2_error_log_lines_keep_their_budget_apart(
+def test_error_log_lines_keep_their_budget_apart(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, "selfish.server")
@@ -637,7 +637,7 @@ def test_r2_item2_error_log_lines_keep_their_budget_apart(
     assert caplog.records[-1].getMessage() == "line 10"
 
 
-async def test_r2_item4_sync_is_limited_per_identity_and_per_address() -> None:
+async def test_sync_is_limited_per_identity_and_per_address() -> None:
     h = Harness(
         syncs_burst=2, syncs_per_second=0.5, address_syncs_burst=3, address_syncs_per_second=0.01
     )
@@ -664,7 +664,7 @@ async def test_r2_item4_sync_is_limited_per_identity_and_per_address() -> None:
     h.lobby.shutdown()
 
 
-async def test_r2_item5_the_oldest_unidentified_connection_makes_way(
+async def test_the_oldest_unidentified_connection_makes_way(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server(max_connections=4, max_unidentified_share=0.5)
@@ -694,7 +694,7 @@ async def test_r2_item5_the_oldest_unidentified_connection_makes_way(
         await client.close()
 
 
-async def test_r2_item7_leaves_are_coalesced_like_joins() -> None:
+async def test_leaves_are_coalesced_like_joins() -> None:
     h = Harness(room_broadcast_interval=0.25, max_spectators=50)
     host, host_p = h.client("Host")
     code = h.request(host, host_p, CREATE)["room"]
@@ -726,7 +726,7 @@ def test_r2_per_address_limits_group_ipv6_by_prefix() -> None:
     assert address_group("local") == "local"  # the SSH gateway's local processes
 
 
-async def test_r2_item1_a_closing_connection_is_read_no_further_than_64_kib(
+async def test_a_closing_connection_is_read_no_further_than_64_kib(
     make_server: ServerFactory,
 ) -> None:
     """After a bad frame the server reads on a little (so the client gets its error rather than

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, over_version
 
 

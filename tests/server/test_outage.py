@@ -1,4 +1,4 @@
-"""Storage faults lose nothing (issue 11, items 11 and 12).
+"""Storage faults lose nothing.
 
 A fault-injecting SQLite connection fails writes or commits on demand, as a full disk or an I/O
 error would (the tests run as root: a read-only file would not do). The lobby is driven in
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from server import tcp
-from server.store import Store
+from server.net import tcp
+from server.store.store import Store
 from tests.server.conftest import ClientFactory, ServerFactory, drive
 from tests.server.harness import FakeConnection, Harness, Message
 
@@ -94,7 +94,7 @@ def settle(h: Harness) -> None:
 async def test_outage_refuses_writes_and_keeps_what_players_saw(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Item 11: during an outage every request that needs a write is refused with
+    """During an outage every request that needs a write is refused with
     store_unavailable, bots wait too, ids are never reused, and once the disk takes writes
     again every decision players were sent is on disk; the outage is logged once."""
     db = tmp_path / "s.sqlite3"
@@ -177,7 +177,7 @@ async def test_outage_refuses_writes_and_keeps_what_players_saw(
 
 
 async def test_ids_of_a_rolled_back_game_are_never_handed_out_again(tmp_path: Path) -> None:
-    """Item 11: a game whose record was rolled back (the commit failed) keeps its id; the
+    """A game whose record was rolled back (the commit failed) keeps its id; the
     next game, after the outage, gets another one (they were handed to four rooms at once)."""
     store, flaky = flaky_store(tmp_path / "s.sqlite3")
     store.on_write = lambda: None  # the server's per-tick commit: writes wait for commit()
@@ -197,7 +197,7 @@ async def test_ids_of_a_rolled_back_game_are_never_handed_out_again(tmp_path: Pa
 
 
 async def test_a_game_that_ended_during_an_outage_does_not_come_back(tmp_path: Path) -> None:
-    """Item 11: the end of a game whose commit failed is saved on recovery: after a restart it
+    """The end of a game whose commit failed is saved on recovery: after a restart it
     is not resumed as a zombie, and the room's later game keeps its code."""
     db = tmp_path / "s.sqlite3"
     store, flaky = flaky_store(db)
@@ -238,7 +238,7 @@ async def test_a_game_that_ended_during_an_outage_does_not_come_back(tmp_path: P
 
 
 async def test_an_older_unfinished_game_of_a_room_is_abandoned_not_resumed(tmp_path: Path) -> None:
-    """Item 11: two 'playing' games of one room (the end of the first was lost) used to come
+    """Two 'playing' games of one room (the end of the first was lost) used to come
     back as two rooms, the live one with a new code. Only the latest resumes, with its code."""
     db = tmp_path / "s.sqlite3"
     store = Store(str(db))
@@ -269,7 +269,7 @@ async def test_an_older_unfinished_game_of_a_room_is_abandoned_not_resumed(tmp_p
 async def test_one_corrupt_row_does_not_stop_the_server(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, column: str, value: object
 ) -> None:
-    """Item 12: one unreadable game is marked abandoned, with a log line; the others
+    """One unreadable game is marked abandoned, with a log line; the others
     resume."""
     db = tmp_path / "s.sqlite3"
     store = Store(str(db))
@@ -302,7 +302,7 @@ async def test_outage_over_tcp_refuses_then_recovers(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """Item 11 through the real server (per-tick commits): a game plays until the disk fills,
+    """Through the real server (per-tick commits): a game plays until the disk fills,
     then acts, start and create_room get store_unavailable; after the disk is back a retry
     saves what was sent and the game plays to its end."""
     holder: list[FlakyConnection] = []

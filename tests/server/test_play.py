@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from server.bots.client import CreateSpec, HeadlessBot
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, duel
 from tests.server.hidden import audit
 

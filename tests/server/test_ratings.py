@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server import ratings
-from server.ratings import NEW, Entrant, Skill, ranks, rated, update
+from server.store import ratings
+from server.store.ratings import NEW, Entrant, Skill, ranks, rated, update
 
 
 def person(seat: int, player: str = "", left: bool = False) -> Entrant:

@@ -1,4 +1,4 @@
-"""Spectators (issue 14 item 13): they come back to their room after a restart, never host, and
+"""Spectators: they come back to their room after a restart, never host, and
 their chat during a game reaches the other spectators only; the players read it at the end."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server.store import Store
+from server.store.store import Store
 from tests.server.conftest import ClientFactory, ServerFactory
 from tests.server.harness import FakeConnection, Harness
 

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.ratings import BOT_ANCHORS, NEW
-from server.store import Store
+from server.store.ratings import BOT_ANCHORS, NEW
+from server.store.store import Store
 
 
 def human(name: str, player: str, left: bool = False) -> dict[str, Any]:
@@ -204,3 +204,23 @@ def test_a_database_from_before_records_gets_them_for_its_finished_games(tmp_pat
     assert store.recompute_ratings()[1] == 0
     store.close()
     assert standing(Store(str(path)), "pa").games == 3  # opened again: nothing counted twice
+
+
+def test_recompute_ratings_on_the_command_line_says_whether_the_numbers_held(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from server.cli import main
+
+    path = str(tmp_path / "db.sqlite3")
+    store = Store(path)
+    random_games(store, 30, random.Random(7))
+    store.close()
+    assert main(["--db", path, "--recompute-ratings"]) == 0
+    assert "of 30 finished games" in capsys.readouterr().out
+    changed = sqlite3.connect(path)
+    changed.execute("UPDATE standings SET wins = wins + 1")
+    changed.commit()
+    changed.close()
+    assert main(["--db", path, "--recompute-ratings"]) == 1
+    assert "standings differed" in capsys.readouterr().out
+    assert main(["--db", path, "--recompute-ratings"]) == 0

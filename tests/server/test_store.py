@@ -1,4 +1,4 @@
-"""server.store: decisions are batched per tick, yet never lost or reordered."""
+"""server.store.store: decisions are batched per tick, yet never lost or reordered."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from server.store import Store
+from server.store.store import Store
 
 
 def _count(db: Path, table: str = "decisions") -> int:

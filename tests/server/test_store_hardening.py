@@ -1,4 +1,4 @@
-"""Hardening, round 2 (issue 27), the store's items: start-up over bad rows (8), file modes
+"""Hardening, round 2, the store's items: start-up over bad rows (8), file modes
 (10), names (9), replays listed by pages (3) and rooms nobody uses (6).
 
 Where the attack happens over the network the test goes through real TCP on loopback; the
@@ -24,11 +24,11 @@ from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import check_name, reply
 from protocol.records import ListReplays
-from server import outgoing
-from server.addresses import address_group
-from server.store import Store
-from server.tcp import RunningServer
-from server.tokens import token_hash
+from server.limits.addresses import address_group
+from server.net.tcp import RunningServer
+from server.rooms import outgoing
+from server.store.store import Store
+from server.store.tokens import token_hash
 from tests.server.conftest import Client, ClientFactory, ServerFactory
 from tests.server.harness import FakeConnection, Harness
 
@@ -86,7 +86,7 @@ def _database_with_bad_rows(db: Path) -> tuple[int, list[int]]:
     return good, list(range(good + 1, good + 10))
 
 
-async def test_item8_bad_rows_of_every_table_do_not_stop_the_start(
+async def test_bad_rows_of_every_table_do_not_stop_the_start(
     tmp_path: Path,
     make_server: ServerFactory,
     connect: ClientFactory,
@@ -118,7 +118,7 @@ async def test_item8_bad_rows_of_every_table_do_not_stop_the_start(
     assert {statuses[game] for game in bad} == {"abandoned"}
 
 
-def test_item8_the_store_opens_a_file_whose_old_tokens_collide(tmp_path: Path) -> None:
+def test_the_store_opens_a_file_whose_old_tokens_collide(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(db)
     Store(str(db)).close()
@@ -139,7 +139,7 @@ def _mode(path: Path) -> int:
     return path.stat().st_mode & 0o777
 
 
-def test_item10_the_database_its_log_and_directory_are_private(tmp_path: Path) -> None:
+def test_the_database_its_log_and_directory_are_private(tmp_path: Path) -> None:
     previous = os.umask(0o022)  # the usual umask, whatever the test runner's
     try:
         db = tmp_path / "data" / "server.sqlite3"
@@ -153,7 +153,7 @@ def test_item10_the_database_its_log_and_directory_are_private(tmp_path: Path) -
         os.umask(previous)
 
 
-def test_item10_an_existing_database_keeps_its_mode(tmp_path: Path) -> None:
+def test_an_existing_database_keeps_its_mode(tmp_path: Path) -> None:
     db = tmp_path / "server.sqlite3"
     db.touch(mode=0o640)
     db.chmod(0o640)  # the operator's choice (a backup group)
@@ -161,7 +161,7 @@ def test_item10_an_existing_database_keeps_its_mode(tmp_path: Path) -> None:
     assert _mode(db) == 0o640
 
 
-def test_item10_the_ssh_host_key_is_private(tmp_path: Path) -> None:
+def test_the_ssh_host_key_is_private(tmp_path: Path) -> None:
     from server.gateway.server import load_host_key
 
     key = tmp_path / "data" / "ssh_host_ed25519_key"
@@ -176,7 +176,7 @@ def test_item10_the_ssh_host_key_is_private(tmp_path: Path) -> None:
     "name",
     ["An\u200dn", "\u200eAnn", "Ann\u202e", "\ufeffBob", "Zo\u00ade", "Ann\U000e0041", "\u2066Cy"],
 )
-def test_item9_format_characters_are_refused_in_names(name: str) -> None:
+def test_format_characters_are_refused_in_names(name: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         check_name(name)
     assert caught.value.code == ErrorCode.BAD_NAME
@@ -185,30 +185,30 @@ def test_item9_format_characters_are_refused_in_names(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["B\u043et 1", "\u0392ot 2", "B0t 1", "b\u03bft 3", "BOT O"])
-def test_item9_a_name_that_looks_like_a_bots_is_refused(name: str) -> None:
+def test_a_name_that_looks_like_a_bots_is_refused(name: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         check_name(name)
     assert caught.value.message == "that name is kept for the server's bots"
 
 
 @pytest.mark.parametrize("name", ["Bot lover", "Bob", "Bot lol", "\u674e\u96f7", "Zo\u00eb"])
-def test_item9_names_unlike_a_bots_pass(name: str) -> None:
+def test_names_unlike_a_bots_pass(name: str) -> None:
     assert check_name(name) == name
 
 
 @pytest.mark.parametrize(
     ("a", "b"), [("\u0410nn", "Ann"), ("Il", "ll"), ("rn", "m"), ("ann", "Ann")]
 )
-def test_item9_lookalikes_share_a_skeleton(a: str, b: str) -> None:
+def test_lookalikes_share_a_skeleton(a: str, b: str) -> None:
     assert looks_like(a, b)
 
 
 @pytest.mark.parametrize(("a", "b"), [("Ann", "Anne"), ("Bob", "Bob 2"), ("Zo\u00eb", "Zoe")])
-def test_item9_different_names_do_not(a: str, b: str) -> None:
+def test_different_names_do_not(a: str, b: str) -> None:
     assert not looks_like(a, b)
 
 
-async def test_item9_a_name_like_a_seated_players_is_refused_in_that_room(
+async def test_a_name_like_a_seated_players_is_refused_in_that_room(
     server: RunningServer, connect: ClientFactory
 ) -> None:
     ann = await connect(server.port, "Ann")
@@ -260,7 +260,7 @@ def _steps(store: Store, read: Callable[[], object]) -> int:
     return steps
 
 
-def test_item3_a_page_costs_the_same_with_ten_times_the_games(tmp_path: Path) -> None:
+def test_a_page_costs_the_same_with_ten_times_the_games(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "replays.sqlite3"))
     store.on_write = lambda: None  # one commit for the lot, as the server's ticks batch them
     # the worst case of a scan: the games Ann may see are the oldest, behind others' private
@@ -278,7 +278,7 @@ def test_item3_a_page_costs_the_same_with_ten_times_the_games(tmp_path: Path) ->
     store.close()
 
 
-async def test_item3_list_replays_pages_newest_first_to_the_end(
+async def test_list_replays_pages_newest_first_to_the_end(
     tmp_path: Path, make_server: ServerFactory, connect: ClientFactory
 ) -> None:
     db = tmp_path / "server.sqlite3"
@@ -319,7 +319,7 @@ async def test_item3_list_replays_pages_newest_first_to_the_end(
     assert await ann.error({"type": "list_replays", "before": "x"}) == "bad_request"
 
 
-async def test_item3_replays_have_their_own_smaller_rate(
+async def test_replays_have_their_own_smaller_rate(
     make_server: ServerFactory, connect: ClientFactory
 ) -> None:
     server = await make_server(replays_per_second=0.001, replays_burst=3)
@@ -333,7 +333,7 @@ async def test_item3_replays_have_their_own_smaller_rate(
     assert await bob.error({"type": "list_replays"}) == "rate_limited"
 
 
-def test_item3_an_older_database_gets_its_replays_indexed(tmp_path: Path) -> None:
+def test_an_older_database_gets_its_replays_indexed(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     store = Store(str(db))
     public = _finished(store, "pann00001", public=True)
@@ -349,7 +349,7 @@ def test_item3_an_older_database_gets_its_replays_indexed(tmp_path: Path) -> Non
     store.close()
 
 
-def test_item3_the_client_library_reads_the_cursor() -> None:
+def test_the_client_library_reads_the_cursor() -> None:
     conn = ClientConnection()
     conn.hello("Ann")
     conn.data_to_send()
@@ -373,7 +373,7 @@ def _closed_notices(conn: FakeConnection) -> list[Message]:
     return [m for m in conn.inbox if m["type"] == "error" and m["code"] == "room_closed"]
 
 
-def test_item6_a_room_nobody_starts_expires_though_its_host_stays() -> None:
+def test_a_room_nobody_starts_expires_though_its_host_stays() -> None:
     h = Harness(waiting_room_timeout=600.0, max_rooms_per_address=1)
     ann, ann_p = h.client("Ann")
     code = h.request(ann, ann_p, CREATE)["room"]
@@ -388,7 +388,7 @@ def test_item6_a_room_nobody_starts_expires_though_its_host_stays() -> None:
     assert h.request(ann, ann_p, CREATE)["type"] != "error"
 
 
-def test_item6_a_started_game_does_not_expire_and_a_finished_one_does() -> None:
+def test_a_started_game_does_not_expire_and_a_finished_one_does() -> None:
     h = Harness(waiting_room_timeout=600.0)
     ann, ann_p = h.client("Ann")
     # the longest idle grace, so that no bot steps in for Ann while the game waits for her
@@ -405,7 +405,7 @@ def test_item6_a_started_game_does_not_expire_and_a_finished_one_does() -> None:
     assert code not in h.lobby.rooms and _closed_notices(ann)
 
 
-def test_item6_a_full_server_makes_room_for_a_newcomer_from_the_idlest_room() -> None:
+def test_a_full_server_makes_room_for_a_newcomer_from_the_idlest_room() -> None:
     h = Harness(max_rooms=3, idle_room_grace=60.0, waiting_room_timeout=0.0)
     squatters = [h.client(f"Sq{n}", address=f"10.0.0.{n}") for n in range(3)]
     codes = [h.request(conn, p, CREATE)["room"] for conn, p in squatters]
@@ -427,7 +427,7 @@ def test_item6_a_full_server_makes_room_for_a_newcomer_from_the_idlest_room() ->
     assert h.request(late, late_p, CREATE)["code"] == "server_full"
 
 
-def test_item6_a_spectator_does_not_keep_a_room_alive() -> None:
+def test_a_spectator_does_not_keep_a_room_alive() -> None:
     h = Harness(max_rooms=1, idle_room_grace=60.0, waiting_room_timeout=0.0)
     sq, sq_p = h.client("Sq", address="10.0.0.1")
     code = h.request(sq, sq_p, CREATE)["room"]
@@ -441,7 +441,7 @@ def test_item6_a_spectator_does_not_keep_a_room_alive() -> None:
     assert code not in h.lobby.rooms
 
 
-def test_item6_room_caps_count_an_ipv6_network_as_one_address() -> None:
+def test_room_caps_count_an_ipv6_network_as_one_address() -> None:
     h = Harness(max_rooms_per_address=2, max_rooms_per_player=10)
     same = address_group("2001:db8:1:2::5", 64)
     assert same == address_group("2001:db8:1:2:ffff::9", 64) == "2001:db8:1:2::/64"
@@ -465,7 +465,7 @@ def test_item6_room_caps_count_an_ipv6_network_as_one_address() -> None:
         ("/run/selfish.sock", 64, "/run/selfish.sock"),
     ],
 )
-def test_item6_address_groups(ip: str, prefix: int, group: str) -> None:
+def test_address_groups(ip: str, prefix: int, group: str) -> None:
     assert address_group(ip, prefix) == group
 
 
@@ -488,7 +488,7 @@ class _Refuse:
         return False  # the registry's answer does not matter here
 
 
-async def test_item6_a_connection_counts_under_its_ipv6_network(
+async def test_a_connection_counts_under_its_ipv6_network(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server(ipv6_prefix=56)
@@ -498,7 +498,7 @@ async def test_item6_a_connection_counts_under_its_ipv6_network(
     assert session.address == "2001:db8:0:100::/56" and session.peer == "2001:db8:0:1ff::77:5000"
 
 
-async def test_item6_over_ipv6_tcp_the_room_cap_holds_for_the_network(
+async def test_over_ipv6_tcp_the_room_cap_holds_for_the_network(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server(host="::1", max_rooms_per_address=1, max_rooms_per_player=4)
@@ -514,7 +514,7 @@ async def test_item6_over_ipv6_tcp_the_room_cap_holds_for_the_network(
 # ---------------------------------------------------------------- 3: list_rooms
 
 
-def test_item3_list_rooms_packs_each_entry_once_per_change(
+def test_list_rooms_packs_each_entry_once_per_change(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The other listing that grew with what the server holds: 1,000 rooms' entries cost 37 ms

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.messages import IDLE_GRACE
-from server.room import Room
+from server.rooms.room import Room
 from tests.server.harness import FakeConnection, Harness
 
 Message = dict[str, Any]
@@ -142,7 +142,7 @@ def _lines(messages: list[Message]) -> list[tuple[object, object]]:
 
 
 def test_history_holds_the_rooms_own_events_as_they_were_seen_live(tmp_path: Any) -> None:
-    from server.store import Store
+    from server.store.store import Store
 
     path = str(tmp_path / "selfish.sqlite3")
     h = Harness(Store(path))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.engine import replay as engine_replay
-from server.tcp import RunningServer
+from server.net.tcp import RunningServer
 from tests.server.conftest import ClientFactory, ServerFactory, drive
 
 V1_ROOM = {

@@ -1,4 +1,5 @@
-"""server.wire: state frames built from a shared part are the messages the room used to encode."""
+"""server.rooms.wire: state frames built from a shared part are the messages the room used to
+encode."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import msgpack
 
 from protocol.codec import normalize
 from server.engine import Game
-from server.wire import StateFrames, encode
+from server.rooms.wire import StateFrames, encode
 
 
 def test_state_frames_decode_to_the_full_views_through_whole_games() -> None:

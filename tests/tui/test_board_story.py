@@ -1,4 +1,4 @@
-"""Issue 14 items 6 and 7: the reaction says what the card does to you and what blocking costs;
+"""The reaction says what the card does to you and what blocking costs;
 the board's columns are numbered as the log says them, and your character is marked as you
 wherever it stands, its hand size above the strip it stands on."""
 

@@ -1,4 +1,4 @@
-"""Issue 26 item 3: keys that mean one thing. A card keeps its key while it is in the hand, a
+"""Keys that mean one thing. A card keeps its key while it is in the hand, a
 player keeps theirs, Stay / Move / End actions / Do not block have fixed letters, so a key never
 means two things in consecutive prompts; a key that comes too early, or means nothing, is
 answered by a sign on the prompt."""

@@ -95,7 +95,7 @@ BAD_ADDRESSES = [
 def test_connect_with_a_malformed_address_says_so_in_one_line(
     address: str, said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 26 item 5: one clear line, no Python text ('invalid literal for int()')."""
+    """One clear line, no Python text ('invalid literal for int()')."""
     assert cli.main(["connect", address]) == 2
     assert capsys.readouterr().err == f"selfish: {said}\n"
 
@@ -169,7 +169,7 @@ def test_V1_play_takes_variants_and_refuses_a_bad_one(capsys: pytest.CaptureFixt
 def test_two_names_on_one_login_are_two_identities(
     tmp_path: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14 item 12: the token store is keyed by server and name."""
+    """The token store is keyed by server and name."""
     from selfish_tui import app as app_module
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))

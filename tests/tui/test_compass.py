@@ -1,4 +1,4 @@
-"""Issue 14 item 8: one compass notation, the arrow and the letter ("Pirate ↑N"), for the same
+"""One compass notation, the arrow and the letter ("Pirate ↑N"), for the same
 card in the hand, the prompt, the choices and the log, in English and in Chinese."""
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ async def test_a_welcome_nested_900_deep_is_garbled_data_not_a_hang() -> None:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 async def test_the_offline_note_leaves_the_status_line_within_80_columns(language: str) -> None:
-    """Issue 26 item 5: "Connection lost — retrying in 2s" pushed the turn and "you decide"
+    """ "Connection lost — retrying in 2s" pushed the turn and "you decide"
     off an 80-column status line; the note is short, the reason goes to a toast."""
     i18n.set_language(language)
     try:

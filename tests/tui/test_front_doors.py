@@ -1,4 +1,4 @@
-"""Issue 26 item 2: the quit dialog says how to come back through the player's own front door
+"""The quit dialog says how to come back through the player's own front door
 (never a command that cannot work there), and a keyless SSH player sees their resume code
 from the moment they sit down."""
 

@@ -1,4 +1,4 @@
-"""Hostile strings from the network (issue 11, client side): names, room texts, chat, errors and
+"""Hostile strings from the network: names, room texts, chat, errors and
 server strings are drawn as plain text, never as markup or terminal controls, and measured in
 terminal cells.
 

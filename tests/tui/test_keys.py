@@ -1,4 +1,4 @@
-"""Issue 14, items 1-4: keys land only on what the player saw, choices keep their keys, every
+"""Keys land only on what the player saw, choices keep their keys, every
 choice has a key, and the table names exactly whom the server waits for."""
 
 from __future__ import annotations
@@ -221,7 +221,8 @@ async def test_waiting_names_exactly_the_pending_seats_and_nobody_after_the_end(
 
 
 async def test_the_shark_pick_says_pick_and_starts_on_a_card_that_is_not_food() -> None:
-    """Issue 14 item 8."""
+    """The shark pick says "Pick", starts on a card that is not food, and shows each compass
+    card with its arrow and letter."""
     game = find_game("shipwrecked", deciding("pick", "shipwrecked"))
     view = game.view(0)
     kinds = {card["id"]: card["kind"] for card in view["hand"]}

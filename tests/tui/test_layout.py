@@ -1,4 +1,4 @@
-"""80x24 holds everywhere (issue 26 item 4): text is shortened only after a whole word, with an
+"""80x24 holds everywhere: text is shortened only after a whole word, with an
 ellipsis or a count of what is left out, measured in cells; nothing runs past the screen.
 
 The pictures are tests/tui/test_snapshots_80x24.py; these tests assert the rules behind them for

@@ -1,4 +1,4 @@
-"""Issue 26 item 5: two `selfish play` with one home at once. The second says why at once (it
+"""Two `selfish play` with one home at once. The second says why at once (it
 used to hang on "Setting up your game…", its server failing on a game id the first had taken),
 and the first plays on; once the first has stopped, the home is free again."""
 

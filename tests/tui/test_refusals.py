@@ -1,6 +1,6 @@
-"""Rooms and names the server refuses (issue 27): a room it closes while we are in it (item 6:
-nobody started its game in time, or a full server needed its place) is left for the lobby,
-and a refused name says why (item 9)."""
+"""Rooms and names the server refuses: a room it closes while we are in it (nobody
+started its game in time, or a full server needed its place) is left for the lobby,
+and a refused name says why."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def test_a_closed_room_we_are_not_looking_at_is_only_forgotten() -> None:
 
 
 async def test_a_refused_name_says_why() -> None:
-    """A name can be refused for several reasons now (issue 27 item 9: like a seat's name in
+    """A name can be refused for several reasons now (like a seat's name in
     that room): the server's own words follow the client's sentence."""
     app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -1,4 +1,4 @@
-"""Issue 14 item 15: `selfish play` asks before it closes an unfinished saved game."""
+"""`selfish play` asks before it closes an unfinished saved game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14 item 5: when our turn begins, what each other player did since our last one."""
+"""When our turn begins, what each other player did since our last one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14 item 13 as the client shows it: a room with no host, and a spectator's chat."""
+"""A room with no host, and a spectator's chat."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14, items 9, 10, 14 and 17: readable without colour, a status line that fits, toasts
+"""Readable without colour, a status line that fits, toasts
 that leave the status line alone, an unreachable server said so, and the small words."""
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ async def test_toasts_never_cover_the_status_line_or_the_countdown() -> None:
 
 
 async def test_an_unreachable_server_says_so_at_once_and_r_retries() -> None:
-    """Issue 26 item 5: a refused address (real TCP: a closed port) is said on the first
+    """A refused address (real TCP: a closed port) is said on the first
     failure, and the client waits for r (or ctrl+q) instead of trying in silence."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -158,7 +158,7 @@ async def test_local_play_footer_says_quit_and_one_card_is_singular() -> None:
 
 
 async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line() -> None:
-    """Issue 14 item 16: while we were away the game went on and our hand grew. The server
+    """While we were away the game went on and our hand grew. The server
     replays the history, and the state comes after a refresh (another read): the taller hand
     takes rows from the log, which must still end on its newest line, with the chat line where
     it was said."""
@@ -198,7 +198,8 @@ async def test_after_a_reconnect_chat_is_kept_and_the_log_shows_the_newest_line(
 
 
 async def test_help_opens_from_the_game_over_dialog_and_is_kept() -> None:
-    """Issue 14 item 11 (the time to open it is measured by hand, see the report)."""
+    """Help opens from the game-over dialog, escape goes back to the dialog, and the help
+    screen is built once and kept for the next press."""
     from selfish_tui.screens.gameover import GameOverScreen
     from selfish_tui.screens.help import HelpScreen
 
@@ -219,7 +220,7 @@ async def test_help_opens_from_the_game_over_dialog_and_is_kept() -> None:
 def test_chat_goes_back_after_the_line_it_followed_when_only_the_latest_lines_are_replayed() -> (
     None
 ):
-    """Issue 14 item 16: the replay may start late (the server sends its latest lines) or be
+    """The replay may start late (the server sends its latest lines) or be
     another game's (a rematch); chat is kept in both."""
     from selfish_tui.state import LogEntry, with_chat
 
@@ -238,7 +239,7 @@ def test_chat_goes_back_after_the_line_it_followed_when_only_the_latest_lines_ar
 async def test_help_opens_without_rendering_the_rules_on_the_key_press(
     start: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14 item 11: rendering the rules took 0.2-0.3 s of CPU on every first ``?`` (and
+    """Rendering the rules took 0.2-0.3 s of CPU on every first ``?`` (and
     twice: to measure and to paint). They are rendered while the table shows, and the key only
     paints the lines in view. bench/help.py prints the time from key to frame."""
     from rich.markdown import Markdown
@@ -278,7 +279,7 @@ async def test_a_sent_choice_is_not_left_under_your_move_new(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Found playing in tmux: after a key, 'Your move · new' stayed over 'Sent. Waiting for the
-    server…' for the rest of the mark's 1.5 s (issue 14 item 4: the prompt says whom we wait
+    server…' for the rest of the mark's 1.5 s (the prompt says whom we wait
     for)."""
     from selfish_tui.widgets.prompt import PromptPanel
 
@@ -335,7 +336,7 @@ async def test_the_game_over_dialog_shows_its_own_keys_in_the_footer(local: bool
 
 
 async def test_toasts_leave_the_lobbys_connection_status_readable() -> None:
-    """Issue 14 item 14: "cannot reach HOST:PORT…" is the lobby's top line; the toasts that
+    """ "cannot reach HOST:PORT…" is the lobby's top line; the toasts that
     come with it (cannot connect, not connected) must not cover it."""
     app = offline_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:

@@ -1,4 +1,4 @@
-"""The countdown before a bot takes a missing player's seat (issue 26): the server sends keys
+"""The countdown before a bot takes a missing player's seat: the server sends keys
 and values (``timer.grace``: seat, reason, seconds), the table's status line says the sentence
 in the client's language, counts it down live, for players and spectators alike, within 80
 columns, and draws a hostile name as the literal text it is."""

@@ -1,4 +1,4 @@
-"""What the client says (issue 26 item 7): only what is possible, one meaning per key and
+"""What the client says: only what is possible, one meaning per key and
 glyph, the spectator told where their chat goes, swaps and the shark pick explained, Chinese
 help without stray breaks, server bots named in the client's language.
 

@@ -1,0 +1,374 @@
+"""The lobby: identities, rooms by code, the server's lifecycle, and the dispatch of every
+request after ``hello`` (to ``server.lobby.handlers``).
+
+The lobby is transport-agnostic: it talks to connections through the small
+:class:`~server.lobby.players.Connection` protocol (``server.net.session.Session`` implements it
+over TCP; the tests' harness drives the lobby directly, on a fake clock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import string
+from collections import Counter
+
+from protocol.confusables import skeleton
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    PRIVATE_ROOM_CODE_LENGTH,
+    ROOM_CODE_LENGTH,
+    Hello,
+    Request,
+    Sync,
+    welcome,
+)
+from server.config import ServerConfig
+from server.errorlog import ErrorLog
+from server.limits.addresses import address_group
+from server.limits.ratelimit import Limits
+from server.lobby import finished_games  # noqa: F401  (registers its handlers)
+from server.lobby.handlers import HANDLERS, WRITES, joined
+from server.lobby.players import Connection, Message, Player, new_player_id
+from server.memory import release_free_memory
+from server.rooms import idle_rooms
+from server.rooms.outgoing import bye_message
+from server.rooms.presence import PresenceBroadcasts
+from server.rooms.restore import restore_room
+from server.rooms.review import SharedReview, end_review
+from server.rooms.room import Room
+from server.rooms.scheduler import Handle, Scheduler
+from server.rooms.vacancy import Vacancy
+from server.store.retention import Retention
+from server.store.store import Store
+from server.store.tokens import new_token, token_hash
+
+__all__ = ["Connection", "Lobby", "Player", "server_version"]
+
+log = logging.getLogger("selfish.server")
+
+
+def server_version(announce: bool = True) -> str:
+    """``selfish-server <package version>``; without ``announce`` only ``selfish-server``: a
+    version banner tells an attacker which known bugs to try."""
+    if not announce:
+        return "selfish-server"
+    try:
+        from importlib.metadata import version
+
+        return f"selfish-server {version('selfish-tui')}"
+    except Exception:  # not installed (running from a checkout)
+        return "selfish-server 0.1.0"
+
+
+class Lobby:
+    """All players and rooms of one server."""
+
+    def __init__(
+        self, config: ServerConfig, store: Store, scheduler: Scheduler | None = None
+    ) -> None:
+        self.config = config
+        self.store = store
+        # The event loop unless a test brings its own clock.
+        self.scheduler: Scheduler = scheduler or asyncio.get_running_loop()
+        self.limits = Limits.from_config(config, self.scheduler.time)
+        self.errors = ErrorLog(
+            config.error_log_per_minute, self.scheduler.time, config.log_lines_per_minute
+        )
+        self.vacancy = Vacancy(config, self, self.scheduler, self._close_vacant)
+        self.presence = PresenceBroadcasts(config.room_broadcast_interval, self.scheduler)
+        self.retention = Retention(config, store, self)
+        self._maintenance: Handle | None = None
+        self._swept = 0.0
+        self.players: dict[str, Player] = {}
+        self.by_token: dict[str, Player] = {}
+        self.rooms: dict[str, Room] = {}
+        self.reviews: dict[str, SharedReview] = {}  # room code -> its shared review
+        self._created_from: dict[Room, str] = {}  # open room -> address of its creator
+        self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
+        self.version = server_version(config.announce_version)
+        skeleton("")  # reads Unicode's confusables now, not in the first hello (0.1 s)
+
+    # ------------------------------------------------------------------ Hub (for rooms)
+
+    def send(self, player: str, message: Message) -> None:
+        """Send to a player's live connection; nothing if they are away."""
+        p = self.players.get(player)
+        if p is not None and p.connection is not None:
+            p.connection.send(message)
+
+    def send_frame(self, player: str, data: bytes) -> None:
+        """Send an encoded frame to a player's live connection; nothing if they are away."""
+        p = self.players.get(player)
+        if p is not None and p.connection is not None:
+            p.connection.send_frame(data)
+
+    def connected(self, player: str) -> bool:
+        """Whether the player has a live connection."""
+        p = self.players.get(player)
+        return p is not None and p.connection is not None
+
+    def connection(self, player: str) -> Connection | None:
+        """The player's live connection, if any."""
+        p = self.players.get(player)
+        return None if p is None else p.connection
+
+    def player_name(self, player: str) -> str:
+        """A player's display name."""
+        p = self.players.get(player)
+        return p.name if p is not None else player
+
+    def add_room(self, room: Room, creator: str | None) -> None:
+        """Open ``room`` under its code; it counts for the address ``creator`` created it from
+        (``max_rooms_per_address``) until it closes."""
+        self.rooms[room.code] = room
+        if creator is not None:
+            room.creator = creator
+            self._created_from[room] = creator
+            self.rooms_by_address[creator] += 1
+
+    def room_closed(self, room: Room) -> None:
+        """Forget a closed room."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            log.info("room %s closed", room.code)
+        self.vacancy.forget(room)
+        self.presence.forget(room)
+        end_review(self, room.code)
+        address = self._created_from.pop(room, None)
+        if address is not None:
+            self.rooms_by_address[address] -= 1
+            if not self.rooms_by_address[address]:
+                del self.rooms_by_address[address]
+        for p in self.players.values():
+            if room.code in p.rooms:
+                p.rooms.remove(room.code)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def restore(self) -> None:
+        """Load identities and resume every unfinished stored game (call inside the loop)."""
+        for pid, token, name in self.store.players():
+            player = Player(pid, token, name)
+            self.players[pid] = player
+            self.by_token[token] = player
+        games = self.store.unfinished_games()
+        latest = {stored.room: stored.id for stored in games}  # ids rise: the last one wins
+        for stored in games:
+            if latest[stored.room] != stored.id:
+                # A room plays one game at a time: a later game of the same room means this
+                # one ended without its end being stored (it would come back as a zombie).
+                log.warning("game %d: room %s has a later game; abandoned", stored.id, stored.room)
+                self.store.finish_game(stored.id, "abandoned", None, 0)
+                continue
+            try:
+                room = restore_room(self, stored)
+            except Exception:
+                log.exception("game %d could not be replayed; marking it abandoned", stored.id)
+                self.store.finish_game(stored.id, "abandoned", None, 0)
+                continue
+            if room.code in self.rooms:
+                room.code = self.new_code(room.public)
+            creator = stored.settings.get("creator")
+            # Quotas survive restarts: the resumed room still counts for its creator.
+            self.add_room(room, creator if isinstance(creator, str) and creator else None)
+            for pid in room.members:
+                if pid in self.players:
+                    self.players[pid].rooms.append(room.code)
+            room.resume()
+            self.vacancy.watch(room)  # nobody is connected yet
+            log.info(
+                "room %s: game %d resumed after %d decisions",
+                room.code,
+                stored.id,
+                len(stored.decisions),
+            )
+
+        self.retention.sweep()
+        self._swept = self.scheduler.time()
+        self._maintain_later()
+
+    def _maintain_later(self) -> None:
+        when = self.scheduler.time() + self.config.store_retry
+        self._maintenance = self.scheduler.call_at(when, self._maintain)
+
+    def _maintain(self) -> None:
+        """Every ``store_retry`` seconds: close the rooms nobody started in time, retry a
+        database that refused writes, and now and then sweep what the retention settings say
+        is old (one timer for all)."""
+        try:
+            now = self.scheduler.time()
+            for room in idle_rooms.expired(
+                list(self.rooms.values()), now, self.config.waiting_room_timeout
+            ):
+                minutes = self.config.waiting_room_timeout / 60
+                self.close_idle(room, f"no game was started in it for {minutes:g} minutes")
+            if not self.store.writable:
+                if self.store.retry():
+                    for room in list(self.rooms.values()):
+                        room.resume()  # the clocks stalled by the outage start again
+            elif self.scheduler.time() - self._swept >= self.config.retention_interval:
+                self._swept = self.scheduler.time()
+                self.retention.sweep()
+            release_free_memory()  # what dropped connections' buffers held
+        except Exception:
+            log.exception("maintenance failed")
+        self._maintain_later()
+
+    def shutdown(self) -> None:
+        """Stop every room's clocks; unfinished games stay stored for the next start."""
+        if self._maintenance is not None:
+            self._maintenance.cancel()
+            self._maintenance = None
+        for room in self.rooms.values():
+            room.close(abandon=False)
+
+    def new_code(self, public: bool = True) -> str:
+        """A free room code: a private room's is long enough that it cannot be guessed, so
+        knowing it is what lets one in."""
+        length = ROOM_CODE_LENGTH if public else PRIVATE_ROOM_CODE_LENGTH
+        while True:
+            code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(length))
+            if code not in self.rooms:
+                return code
+
+    # ------------------------------------------------------------------ connections
+
+    def hello(self, conn: Connection, req: Hello) -> Player:
+        """Identify a connection: a new player, or the one the token names; then send it its
+        rooms again, as they are now."""
+        if req.token is not None:
+            player, token = self._resume(conn, req.token), req.token
+            player.name = req.name
+        else:
+            player, token = self._new_player(conn, req.name, req.guest is True)
+        self.store.save_player(player.id, token, player.name)
+        player.connection = conn
+        resuming = " resuming" if req.token else ""
+        self.errors.line(
+            logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
+        )
+        conn.send(welcome(player.id, token, self.version, req.id))
+        for code in list(player.rooms):
+            room = self.rooms.get(code)
+            if room is None:
+                player.rooms.remove(code)
+                continue
+            conn.send(joined(room, player.id))
+            conn.send(room.room_message())
+            self.vacancy.watch(room)
+            self.presence.changed(room)  # everyone sees the player connected again
+            room.send_game(player.id)
+            room.presence_changed(player.id)  # an away seat is its player's again
+        return player
+
+    def _resume(self, conn: Connection, token: str) -> Player:
+        """The player ``token`` names; its old connection, if any, is told it was replaced."""
+        hashed = token_hash(token)
+        player = self.by_token.get(hashed)
+        if player is not None and self.store.token_of(player.id) != hashed:
+            # revoked by the operator (selfish-server admin revoke) while the server ran
+            del self.by_token[hashed]
+            player = None
+        if player is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
+        group = address_group(conn.address, self.config.ipv6_prefix)
+        if not self.limits.hellos.allow(group) or not self.limits.resumes.allow(player.id):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
+            )
+        old = player.connection
+        if old is not None and old is not conn:
+            old.close_after(bye_message("replaced", "you connected again elsewhere"))
+        return player
+
+    def _new_player(self, conn: Connection, name: str, guest: bool) -> tuple[Player, str]:
+        """A new identity and its token, within the per-address limit on new identities; a
+        guest's has no record (server.store.ratings.is_guest)."""
+        if not self.store.writable:
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
+            )
+        if not self.limits.new_players.allow(address_group(conn.address, self.config.ipv6_prefix)):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                "too many new players from your address: wait, or send hello "
+                "with your token to resume your identity",
+            )
+        token = new_token()
+        player = Player(new_player_id(self.players, guest), token_hash(token), name)
+        self.players[player.id] = player
+        self.by_token[player.token] = player
+        return player, token
+
+    def disconnect(self, conn: Connection, player: Player | None) -> None:
+        """A connection ended; the player keeps seats, rooms nobody can use are closed."""
+        if player is None or player.connection is not conn:
+            return
+        player.connection = None
+        for code in list(player.rooms):
+            room = self.rooms.get(code)
+            if room is None:
+                continue
+            if room.members.get(player.id) == "spectator":
+                # An offline spectator leaves: one that joined and vanished would stay in
+                # every room broadcast forever.
+                player.rooms.remove(code)
+                room.leave(player.id, announce=False)
+                if room.closed:
+                    continue
+            self.vacancy.watch(room)
+            if not room.closed:
+                self.presence.changed(room)
+                room.presence_changed()  # a countdown before the seat's bot takes over
+
+    def close_idle(self, room: Room, why: str) -> None:
+        """Close ``room`` though members may be connected: each is told ``room_closed``."""
+        log.info("room %s: %s; closing it", room.code, why)
+        text = f"room {room.code} was closed: {why}"
+        error = {"type": "error", "code": str(ErrorCode.ROOM_CLOSED), "message": text}
+        for pid in list(room.members):
+            self.send(pid, {**error, "room": room.code})
+        room.close(abandon=True)
+        self.room_closed(room)
+
+    def reclaim_room(self) -> bool:
+        """On a full server: close the idlest waiting or finished room (see
+        server.rooms.idle_rooms); False if every room belongs to people who act."""
+        room = idle_rooms.idlest(
+            self.rooms.values(), self.scheduler.time(), self.config.idle_room_grace
+        )
+        if room is None:
+            return False
+        self.close_idle(room, "the server is full and nobody had acted in it for longest")
+        return True
+
+    def _close_vacant(self, room: Room) -> None:
+        """Close a room nobody is connected to (see server.rooms.vacancy); a started game is
+        recorded as abandoned."""
+        if room.closed:
+            return
+        room.close(abandon=True)
+        self.room_closed(room)
+
+    # ------------------------------------------------------------------ requests
+
+    def handle(self, conn: Connection, player: Player, req: Request) -> None:
+        """Carry out one request of a welcomed player; raise ProtocolError if it is refused."""
+        handler = HANDLERS.get(type(req))
+        if handler is None:  # hello twice
+            raise ProtocolError(ErrorCode.ALREADY_WELCOMED, "you are already welcomed")
+        if isinstance(req, WRITES) and not self.store.writable:
+            # What it would change could not be recorded: refused before anything changes
+            # (retried every store_retry seconds; the first success ends the outage).
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE,
+                "the server cannot record games right now; try again in a moment",
+            )
+        handler(self, conn, player, req)
+        code = getattr(req, "room", None)
+        room = self.rooms.get(code) if isinstance(code, str) else None
+        if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
+            # its people act (server.rooms.idle_rooms); asking for the room again is no act
+            room.active_at = self.scheduler.time()

@@ -1,0 +1,360 @@
+"""What the server sends: a builder for every server→client message of a room's life (``room``,
+``events``, ``timer``, ``game_over``, ``chat``, ``bye``, ``error``; ``state`` frames are
+``server.rooms.wire``'s), and :class:`Broadcaster`, which sends them to a room's members.
+
+A message that every member reads alike is encoded once for all of them; a ``state`` frame is
+the shared public part, packed once per change, and each seat's own part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+from protocol.errors import ErrorCode, ProtocolError
+from server.config import ServerConfig
+from server.engine import EngineError, Event, Game, GameOver, IllegalChoice, NotYourDecision
+from server.rooms.clock import TurnClock
+from server.rooms.grace import Absences, Reason
+from server.rooms.seats import Seat, Seats
+from server.rooms.status import Status
+from server.rooms.wire import StateFrames, encode
+from server.store.history import History
+
+Message = dict[str, Any]
+
+
+class Outlet(Protocol):
+    """A member's live connection, as a room writes to it."""
+
+    def send_parts(self, parts: tuple[bytes, ...]) -> None:
+        """Queue already encoded frames, given in pieces that are written as they are."""
+
+
+class Members(Protocol):
+    """What a room's messages need of the lobby: who is connected, and how they are named."""
+
+    def connected(self, player: str) -> bool:
+        """Whether the player has a live connection."""
+
+    def connection(self, player: str) -> Outlet | None:
+        """The player's live connection, if any."""
+
+    def player_name(self, player: str) -> str:
+        """A player's current display name."""
+
+
+class Watchers(Protocol):
+    """A room's spectators, as its messages list and count them."""
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def __len__(self) -> int: ...
+
+
+class RoomState(Protocol):
+    """What the messages read of a room (``server.rooms.room.Room`` is one): declared here so
+    that the room imports its messages, not the other way round."""
+
+    @property
+    def hub(self) -> Members: ...
+    @property
+    def config(self) -> ServerConfig: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def edition(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def public(self) -> bool: ...
+    @property
+    def timer(self) -> int: ...
+    @property
+    def left_grace(self) -> int: ...
+    @property
+    def idle_grace(self) -> int: ...
+    @property
+    def autostart(self) -> bool: ...
+    @property
+    def variants(self) -> tuple[str, ...]: ...
+    @property
+    def host(self) -> str | None: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def game_id(self) -> int | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def table(self) -> Seats: ...
+    @property
+    def members(self) -> dict[str, str]: ...
+    @property
+    def watchers(self) -> Watchers: ...
+    @property
+    def absences(self) -> Absences: ...
+    @property
+    def clock(self) -> TurnClock: ...
+    @property
+    def history(self) -> History: ...
+
+    def seat_of(self, player: str) -> Seat | None:
+        """The seat ``player`` sits in (None: a spectator)."""
+
+
+# ------------------------------------------------------------------------------- builders
+
+
+def room_message(room: RoomState) -> Message:
+    """The ``room`` message: settings, seats and spectators."""
+    hub = room.hub
+    return {
+        "type": "room",
+        "room": room.code,
+        "edition": room.edition,
+        "size": room.size,
+        "public": room.public,
+        "timer": room.timer,
+        "left_grace": room.left_grace,
+        "idle_grace": room.idle_grace,
+        "autostart": room.autostart,
+        "variants": list(room.variants),
+        "host": room.host,
+        "status": str(room.status),
+        "game": room.game_id,
+        "seats": room.table.wire(hub.connected),
+        "spectators": [{"player": p, "name": hub.player_name(p)} for p in room.watchers],
+    }
+
+
+def room_summary(room: RoomState) -> Message:
+    """The room's entry in ``rooms`` (list_rooms)."""
+    table = room.table
+    host = None if room.host is None else table.of(room.host)
+    return {
+        "room": room.code,
+        "edition": room.edition,
+        "size": room.size,
+        "filled": table.filled(),
+        "humans": table.humans(),
+        "bots": table.bots(),
+        "status": str(room.status),
+        "timer": room.timer,
+        "variants": list(room.variants),
+        "host": None if host is None else host.name,
+        "spectators": len(room.watchers),
+    }
+
+
+def events_message(room: str, events: list[Message], history: bool = False) -> Message:
+    """An ``events`` message: log lines as the recipient may read them."""
+    return {"type": "events", "room": room, "history": history, "events": events}
+
+
+def timer_message(
+    room: str,
+    version: int,
+    timers: Iterable[tuple[Seat, float]],
+    grace: Iterable[tuple[int, Reason, float]] = (),
+) -> Message:
+    """The ``timer`` message: the seats whose humans have a deadline and their seconds left;
+    ``grace``, the seats whose bot takes over in so many seconds, and why (server.rooms.grace)."""
+    return {
+        "type": "timer",
+        "room": room,
+        "version": version,
+        "timers": [
+            {"seat": seat.index, "seconds": round(seconds, 2), "away": seat.away}
+            for seat, seconds in timers
+        ],
+        "grace": [
+            {"seat": seat, "reason": str(reason), "seconds": round(seconds, 2)}
+            for seat, reason, seconds in grace
+        ],
+    }
+
+
+def grace_countdowns(room: RoomState) -> list[tuple[int, Reason, float]]:
+    """(seat, reason, seconds left) of every running countdown before a bot takes a seat."""
+    left = [(seat, Reason.LEFT, seconds) for seat, seconds in room.absences.shown()]
+    idle = [(seat, Reason.IDLE, seconds) for seat, seconds in room.clock.idle_shown()]
+    return sorted(left + idle)
+
+
+def game_over_message(
+    room: str,
+    game: int,
+    winner: int | None,
+    winner_name: str | None,
+    turns: int,
+    ratings: list[Message] | None = None,
+) -> Message:
+    """The ``game_over`` message; ``ratings``: each rated seat's change (protocol.records)."""
+    return {
+        "type": "game_over",
+        "room": room,
+        "game": game,
+        "winner": winner,
+        "winner_name": winner_name,
+        "turns": turns,
+        "ratings": ratings or [],
+    }
+
+
+def chat_message(room: str, player: str, name: str, seat: int | None, text: str) -> Message:
+    """A ``chat`` line; ``seat`` is None for a spectator."""
+    return {
+        "type": "chat",
+        "room": room,
+        "player": player,
+        "name": name,
+        "seat": seat,
+        "text": text,
+    }
+
+
+def bye_message(reason: str, message: str) -> Message:
+    """The ``bye`` message a connection is closed after."""
+    return {"type": "bye", "reason": reason, "message": message}
+
+
+def error_message(error: ProtocolError, request: int | None = None) -> Message:
+    """The ``error`` message of a refused request (or of a bad frame)."""
+    return error.to_wire(request)
+
+
+#: The engine's refusals as the wire says them: the one place engine errors become error codes.
+ENGINE_ERRORS: dict[type[EngineError], ErrorCode] = {
+    NotYourDecision: ErrorCode.NOT_YOUR_TURN,
+    IllegalChoice: ErrorCode.ILLEGAL_CHOICE,
+    GameOver: ErrorCode.GAME_OVER,
+}
+
+
+def engine_refusal(error: EngineError) -> ProtocolError:
+    """The protocol error of an act the engine refused."""
+    code = ENGINE_ERRORS.get(type(error), ErrorCode.ILLEGAL_CHOICE)
+    return ProtocolError(code, str(error))
+
+
+def wire_events(events: Iterable[Event], seat: int | None) -> list[Message]:
+    """``events`` as ``seat`` may read them (None: a spectator); hidden ones left out."""
+    out = []
+    for event in events:
+        wire = event.as_dict(seat)
+        if wire is not None:
+            out.append(wire)
+    return out
+
+
+# ------------------------------------------------------------------------------- sending
+
+
+class Broadcaster:
+    """Sends one room's messages to its members, each as its seat may read them."""
+
+    def __init__(self, room: RoomState) -> None:
+        self._room = room
+        self._frames: StateFrames | None = None  # the current version's state frames
+
+    def seat_index(self, player: str) -> int | None:
+        """The seat ``player`` reads as (None: a spectator)."""
+        seat = self._room.seat_of(player)
+        return None if seat is None else seat.index
+
+    def to_all(self, message: Message, only: Callable[[str], bool] | None = None) -> None:
+        """Send ``message`` to every member (or those ``only`` says yes to): encoded once."""
+        data = (encode(message),)
+        connection = self._room.hub.connection
+        for player in self._room.members:
+            if only is not None and not only(player):
+                continue
+            conn = connection(player)
+            if conn is not None:
+                conn.send_parts(data)
+
+    def room(self) -> None:
+        """The ``room`` message, to every member."""
+        self.to_all(room_message(self._room))
+
+    def timer(self) -> Message | None:
+        """The ``timer`` message of the current decision, if the room shows timers or
+        countdowns."""
+        room = self._room
+        if room.status != "playing":
+            return None
+        grace = grace_countdowns(room)
+        if not room.timer and not grace and not any(seat.away for seat in room.table):
+            return None
+        return timer_message(room.code, room.version, room.clock.shown(), grace)
+
+    def timer_now(self) -> None:
+        """A countdown started or stopped between two changes: the ``timer`` message, empty
+        or not, to every member."""
+        room = self._room
+        if room.status == "playing":
+            grace = grace_countdowns(room)
+            self.to_all(timer_message(room.code, room.version, room.clock.shown(), grace))
+
+    def frames(self) -> StateFrames:
+        """The state frames of the current version, built once per change."""
+        room = self._room
+        assert room.game is not None
+        frames = self._frames
+        if frames is None or frames.game is not room.game or frames.version != room.version:
+            frames = self._frames = StateFrames(room.game, room.code, room.version)
+        return frames
+
+    def events(self, events: list[Event]) -> None:
+        """Send ``events`` to every member who may read some of them."""
+        room = self._room
+        for player in room.members:
+            conn = room.hub.connection(player)
+            wire = wire_events(events, self.seat_index(player))
+            if conn is not None and wire:
+                conn.send_parts((encode(events_message(room.code, wire)),))
+
+    def change(self, events: list[Event]) -> None:
+        """One change: its events, the new state and the timer, to every member. The events
+        frame is encoded once for all but the seats some event is addressed to."""
+        room = self._room
+        timer = self.timer()
+        tail = b"" if timer is None else encode(timer)
+        frames = self.frames()
+        private: set[int] = set()
+        for event in events:
+            if event.to is not None:
+                private.update(event.to)
+        public = self._events_frame(events, None)
+        for player in room.members:
+            conn = room.hub.connection(player)
+            if conn is None:
+                continue
+            seat = self.seat_index(player)
+            head = public if seat not in private else self._events_frame(events, seat)
+            # events first, then the state, then the timer, in pieces that are not joined
+            conn.send_parts((head, *frames.frame_parts(seat), tail))
+
+    def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
+        """The ``events`` frame of ``events`` as ``seat`` may read them; b"" if it sees none."""
+        wire = wire_events(events, seat)
+        return encode(events_message(self._room.code, wire)) if wire else b""
+
+    def game(self, player: str) -> None:
+        """What a (re)joining member gets: the history (at most ``history_events`` lines, the
+        room's own included), the state, the timer."""
+        room = self._room
+        conn = room.hub.connection(player)
+        if room.game is None or conn is None:
+            return
+        seat = self.seat_index(player)
+        history = room.history.merged(room.game.log)
+        lines = wire_events(history, seat)[-room.config.history_events :]
+        parts = [encode(events_message(room.code, lines, history=True)), self.frames().frame(seat)]
+        timer = self.timer()
+        if timer is not None:
+            parts.append(encode(timer))
+        conn.send_parts(tuple(parts))

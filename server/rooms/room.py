@@ -1,0 +1,496 @@
+"""A room: its members (seated humans and spectators), its lifecycle and the acts of its game.
+
+Its parts live beside it: seats (``server.rooms.seats``), statuses and what each allows
+(``server.rooms.status``), the turn clock (``server.rooms.clock``), the graces before a missing
+player's bot takes over (``server.rooms.grace``), the server's own decisions
+(``server.rooms.autoplay``), its own log lines (``server.store.history``), spectators
+(``server.rooms.spectators``) and the messages out (``server.rooms.outgoing``). A request either
+raises :class:`ProtocolError` before changing anything, or applies completely (engine, store,
+messages).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from protocol.confusables import looks_like
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import IDLE_GRACE, LEFT_GRACE
+from server.bots import pool
+from server.config import ServerConfig
+from server.engine import EngineError, Event, Game, digest
+from server.rooms import outgoing
+from server.rooms.autoplay import Autoplay
+from server.rooms.clock import TurnClock
+from server.rooms.grace import Absences
+from server.rooms.room_list import pack_entry
+from server.rooms.scheduler import Scheduler
+from server.rooms.seats import Seat, Seats, SeatState
+from server.rooms.spectators import PLAYER, SPECTATOR, Spectators
+from server.rooms.status import Status as Status  # re-exported: the lobby and others import it here
+from server.rooms.status import Step, check, check_version
+from server.store.history import History, seat_event
+from server.store.store import Store, StoreUnavailable
+
+log = logging.getLogger("selfish.server")
+
+Message = dict[str, Any]
+Ack = Callable[[], None] | None
+
+
+class Hub(Protocol):
+    """What a room needs from the lobby around it."""
+
+    config: ServerConfig
+    store: Store
+    scheduler: Scheduler
+
+    def connected(self, player: str) -> bool:
+        """Whether the player has a live connection."""
+
+    def connection(self, player: str) -> outgoing.Outlet | None:
+        """The player's live connection, if any."""
+
+    def player_name(self, player: str) -> str:
+        """A player's current display name."""
+
+    def room_closed(self, room: Room) -> None:
+        """Forget a room whose last member left."""
+
+
+class Room:
+    """A table: seats, members, the current game."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        code: str,
+        edition: str,
+        size: int,
+        *,
+        public: bool = True,
+        timer: int = 0,
+        autostart: bool = False,
+        variants: tuple[str, ...] = (),
+        left_grace: int = LEFT_GRACE,
+        idle_grace: int = IDLE_GRACE,
+    ) -> None:
+        self.hub = hub
+        self.config: ServerConfig = hub.config
+        self.store: Store = hub.store  # where the room's games are recorded
+        self.code = code
+        self.edition = edition
+        self.size = size
+        self.public = public
+        self.timer = timer
+        self.left_grace = left_grace  # seconds before a disconnected player's bot takes over
+        self.idle_grace = idle_grace  # seconds a connected player's decision may wait
+        self.autostart = autostart
+        self.variants = variants  # rule ids of RULES V, checked by the lobby
+        self.table = Seats(size)
+        self.members: dict[str, str] = {}  # player id -> PLAYER | SPECTATOR, in join order
+        self.host: str | None = None  # always a seated human, or None
+        self.status = Status.WAITING
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.version_base = 0
+        self.first_seed: int | None = None  # create_room's seed, used by the first start
+        self.creator = ""  # address it was created from (max_rooms_per_address, kept stored)
+        self.closed = False
+        now = hub.scheduler.time()
+        # since when no game runs here, and when a seated person last sent anything about the
+        # room (server.rooms.idle_rooms closes rooms nobody plays in)
+        self.idle_since = now
+        self.active_at = now
+        self._packed_summary: bytes | None = None
+        self.autoplay = Autoplay(self)
+        self.clock = TurnClock(
+            hub.scheduler,
+            hub.config,
+            timer,
+            lambda: self.table,
+            self.autoplay.due,
+            idle=idle_grace,
+            connected=hub.connected,
+            on_notice=self._countdowns_changed,
+        )
+        self.absences = Absences(
+            hub.scheduler, left_grace * hub.config.timer_scale, self._absent_too_long
+        )
+        self.history = History()
+        self.out = outgoing.Broadcaster(self)
+        self.watchers = Spectators(self)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def version(self) -> int:
+        """The state version: +1 per decision, rising across rematches."""
+        return self.version_base + (len(self.game.decisions) if self.game else 0)
+
+    def seat_of(self, player: str) -> Seat | None:
+        """The seat ``player`` holds in this room (None for spectators and strangers)."""
+        return self.table.of(player)
+
+    def playing(self) -> bool:
+        """Whether a game runs in the open room."""
+        return self.status is Status.PLAYING and not self.closed
+
+    def summary(self) -> Message:
+        """The entry for ``rooms`` (list_rooms)."""
+        return outgoing.room_summary(self)
+
+    def packed_summary(self) -> bytes:
+        """:meth:`summary`, packed once per change (server.rooms.room_list)."""
+        if self._packed_summary is None:
+            self._packed_summary = pack_entry(self.summary())
+        return self._packed_summary
+
+    def room_message(self) -> Message:
+        """The ``room`` broadcast."""
+        return outgoing.room_message(self)
+
+    # ------------------------------------------------------------------ membership
+
+    def join_player(self, player: str, name: str) -> int:
+        """Seat ``player``; a player who left a running game gets their seat back."""
+        if player in self.members:
+            raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
+        if self.status is not Status.WAITING:
+            seat = self.table.left_by(player)
+            if seat is None:
+                check(self.status, Step.TAKE_SEAT, self.code)
+            assert seat is not None
+            seat.rejoin()
+            self.members[player] = PLAYER
+            self._persist_seats()
+            self._adopt_host(player)
+            self.presence_changed()
+            return seat.index
+        self.check_name(name)
+        seat = self.table.seat_human(self.table.free(self.code), name, player)
+        self.members[player] = PLAYER
+        self._adopt_host(player)
+        return seat.index
+
+    def join_spectator(self, player: str, name: str) -> None:
+        """Let ``player`` watch under ``name`` (a spectator never hosts)."""
+        if player in self.members:
+            raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"you are already in room {self.code}")
+        self.check_name(name)
+        self.members[player] = SPECTATOR
+        self.watchers.persist()
+        self.presence_changed()
+
+    def check_name(self, name: str) -> None:
+        """Raise ``bad_name`` if ``name`` looks like, without being, the name of a seat here
+        (a person or a bot: "Bot 1" or "Ann" with a Cyrillic o or A). The very same name is no
+        disguise: the seat numbers it ("Ann 2")."""
+        for seat in self.table:
+            if seat.name != name and looks_like(name, seat.name):
+                raise ProtocolError(
+                    ErrorCode.BAD_NAME,
+                    f"your name looks like the name of seat {seat.index + 1} in room "
+                    f"{self.code}; choose another name to join it",
+                )
+
+    def _adopt_host(self, player: str) -> None:
+        self.host = player if self.host is None or self.host not in self.members else self.host
+
+    def next_host(self) -> str | None:
+        """The longest-present seated human (dicts keep join order); None leaves the bots of
+        the room playing without a host."""
+        return next((p for p in self.members if self.seat_of(p) is not None), None)
+
+    def leave(self, player: str, announce: bool = True) -> None:
+        """Remove ``player``; during a game (or after it) their seat is kept for a bot. Without
+        ``announce`` the caller sends the ``room`` update (coalesced, see server.rooms.presence)."""
+        if player not in self.members:
+            raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
+        if self.closed:  # the server is stopping: what it keeps stored stays as it is
+            del self.members[player]
+            return
+        role = self.members.pop(player)
+        seat = self.seat_of(player)
+        if seat is not None:
+            if self.status is Status.WAITING:
+                self.table.free_seat(seat.index)
+            else:
+                seat.leave()
+                self._persist_seats()
+                if self.status is Status.PLAYING:
+                    self._announce([self.seat_event("away", "away.left", seat.index)])
+        elif role == SPECTATOR:
+            self.watchers.persist()
+        if self.host == player:
+            self.host = self.next_host()
+        if not self.members:
+            self.close(abandon=True)
+            self.hub.room_closed(self)
+            return
+        self.presence_changed()
+        if announce:
+            self.broadcast_room()
+
+    def add_bot(self, level: str) -> int:
+        """Fill the lowest free seat with a server bot."""
+        check(self.status, Step.ADD_BOT, self.code)
+        seat = self.table.seat_bot(self.table.free(self.code), level)
+        if level in pool.THINKING_LEVELS:
+            pool.warm(self.config.bot_workers)
+        return seat.index
+
+    def remove_bot(self, index: int) -> None:
+        """Free a bot's seat."""
+        check(self.status, Step.REMOVE_BOT, self.code)
+        self.table.remove_bot(index)
+
+    def require_host(self, player: str) -> None:
+        """Raise ``not_host`` unless ``player`` hosts the room."""
+        if self.host != player:
+            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
+
+    def chat(self, player: str, name: str, text: str) -> None:
+        """Send a member's chat line (a spectator's, during a game, see server.rooms.spectators)."""
+        seat = self.seat_of(player)
+        if seat is None:
+            self.watchers.chat(outgoing.chat_message(self.code, player, name, None, text))
+        else:
+            self.out.to_all(outgoing.chat_message(self.code, player, seat.name, seat.index, text))
+
+    # ------------------------------------------------------------------ starting
+
+    def can_autostart(self) -> bool:
+        """True when the room should start on its own now."""
+        return self.autostart and self.status is Status.WAITING and self.table.filled() == self.size
+
+    def start(self, seed: int | None = None, ack: Ack = None) -> None:
+        """Begin the game (host checks are the caller's). ``ack`` runs once the request is
+        known to be valid, before anything is broadcast (the direct reply goes first)."""
+        check(self.status, Step.START, self.code)
+        if self.table.filled() < self.size:
+            raise ProtocolError(ErrorCode.SEATS_EMPTY, "every seat must be filled first")
+        self._begin(seed, self.version_base, ack)
+
+    def rematch(self, seed: int | None = None, ack: Ack = None) -> None:
+        """Same seats, new seed; seats of people who left become bots."""
+        check(self.status, Step.REMATCH, self.code)
+        for seat in self.table:  # harmless even if the rematch is then refused: they left
+            if seat.left:
+                seat.to_bot()
+            seat.reset()
+        self._begin(seed, self.version + 1, ack)
+
+    def _begin(self, seed: int | None, version_base: int, ack: Ack) -> None:
+        """Record the new game, then acknowledge and start it. The record comes first so
+        that a database refusing writes refuses the request before anything changes."""
+        seeded = seed is not None  # a chosen seed makes the game unrated (server.store.ratings)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**62)
+        game_id = self._record_game(seed, version_base, seeded)
+        if ack:
+            ack()
+        self.game_id = game_id
+        self.version_base = version_base
+        names = [seat.name for seat in self.table]
+        self.game = Game(self.edition, names, seed, variants=self.variants)
+        self.autoplay.forget()
+        self.autoplay.rng = random.Random(seed ^ 0x5E1F)
+        self.history.clear()
+        self.status = Status.PLAYING
+        self.watchers.game_began()
+        log.info("room %s: game %d started (%s, %s)", self.code, game_id, self.edition, names)
+        self.clock.track(self.game, None)
+        self._count_absences()
+        self.broadcast_room()
+        for player in list(self.members):
+            self.send_game(player)
+        self.clock.schedule()
+
+    def _record_game(self, seed: int, version_base: int, seeded: bool) -> int:
+        """Record the room's new game (its seats as they are); returns its id. Raises
+        ``store_unavailable`` while the database refuses writes."""
+        settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
+        settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
+        settings.update(autostart=self.autostart)
+        settings.update(creator=self.creator, variants=list(self.variants), seeded=seeded)
+        names = [seat.name for seat in self.table]
+        try:
+            return self.store.create_game(
+                self.code, self.edition, names, self.table.records(), settings, seed, version_base
+            )
+        except StoreUnavailable as exc:
+            raise ProtocolError(
+                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
+            ) from exc
+
+    # ------------------------------------------------------------------ playing
+
+    def act(self, player: str, version: int, choice: Message, ack: Ack = None) -> None:
+        """Apply a person's decision: the room checks who and when, the engine what."""
+        if player not in self.members:
+            raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "spectators cannot act")
+        check(self.status, Step.ACT, self.code)
+        game = self.game
+        assert game is not None
+        check_version(game, self.version, version)
+        position = len(game.log)
+        try:
+            events = game.apply(seat.index, choice)
+        except EngineError as exc:
+            raise outgoing.engine_refusal(exc) from exc
+        if ack:
+            ack()
+        back = seat.acted()
+        extra = [self.seat_event("away", "away.back", seat.index)] if back else []
+        self._decided(seat.index, "human", extra, events, position)
+        if back:
+            self.broadcast_room()
+
+    def back(self, player: str) -> None:
+        """Clear the caller's away mark (and the count of timeouts in a row)."""
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "only seated players can be away")
+        if seat.acted():
+            self._announce([self.seat_event("away", "away.back", seat.index)])
+            self.broadcast_room()
+            self.clock.schedule()
+
+    def apply(self, index: int, choice: Message, by: str, extra: list[Event]) -> None:
+        """Apply a decision the server made for seat ``index`` (raises EngineError)."""
+        game = self.game
+        assert game is not None
+        position = len(game.log)
+        events = game.apply(index, choice)
+        self._decided(index, by, extra, events, position)
+
+    def _decided(
+        self, index: int, by: str, extra: list[Event], events: list[Event], position: int
+    ) -> None:
+        """After the engine took a decision: store, then messages (a state is never sent
+        before it is stored), then the clock."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        self.history.record(self.store, self.game_id, position, extra)
+        recorded = game.decisions[-1][1]
+        self.store.append_decision(self.game_id, len(game.decisions) - 1, index, recorded, by)
+        self.clock.track(self.game, index)
+        self.out.change(extra + events)
+        if game.over:
+            self._finish()
+        else:
+            self.clock.schedule()
+
+    def _finish(self) -> None:
+        game = self.game
+        assert game is not None and self.game_id is not None
+        self.status = Status.OVER
+        self.idle_since = self.hub.scheduler.time()
+        self.clock.stop()
+        self.absences.stop()
+        changes = self.store.finish_game(self.game_id, "over", game.winner, game.turn, digest(game))
+        winner = None if game.winner is None else game.names[game.winner]
+        log.info("room %s: game %d over, winner %s", self.code, self.game_id, winner or "none")
+        ratings = [change.to_wire().to_wire() for change in changes]
+        over = outgoing.game_over_message(
+            self.code, self.game_id, game.winner, winner, game.turn, ratings
+        )
+        self.out.to_all(over)
+        self.watchers.game_ended(self.game_id)
+        self.broadcast_room()
+
+    def resume(self) -> None:
+        """Start the clocks (after :meth:`restore`, or once the database takes writes again)."""
+        self.clock.track(self.game, None)
+        self._count_absences()
+        self.clock.schedule()
+
+    # ------------------------------------------------------------------ presence
+
+    def presence_changed(self, back: str | None = None) -> None:
+        """A member connected, disconnected, came or went (``back``: this player's connection
+        is new): the seat of a player who is back is theirs again, the countdowns before a
+        missing player's bot takes over start or stop (every member is told), and the turn
+        clock follows (the idle grace counts only for connected players)."""
+        if not self.playing():
+            return
+        seat = None if back is None else self.seat_of(back)
+        if seat is not None and seat.returned():  # it was away: its player has it back
+            self._announce([self.seat_event("away", "away.back", seat.index)])
+            self.broadcast_room()
+        if self._count_absences() or seat is not None:
+            self.out.timer_now()
+        self.clock.schedule()
+
+    def _countdowns_changed(self) -> None:
+        """Tell every member the countdowns before bots take seats (the ``timer`` message)."""
+        self.out.timer_now()
+
+    def _count_absences(self) -> bool:
+        """Start or stop the ``left`` countdowns (server.rooms.grace); True if any did."""
+        if not self.playing():
+            self.absences.stop()
+            return False
+        connected = self.hub.connected
+        anyone = any(connected(member) for member in self.members)
+        return self.absences.update(self.table, connected, anyone)
+
+    def _absent_too_long(self, index: int) -> None:
+        """Seat ``index``'s player has been gone for the left grace: its bot takes over."""
+        seat = self.table[index]
+        if not self.playing() or seat is None or seat.state is not SeatState.PRESENT:
+            return
+        if seat.player is None or self.hub.connected(seat.player):
+            return
+        seat.mark_away()
+        self._announce([self.seat_event("away", "away.gone", index)])
+        self.broadcast_room()
+        self.clock.schedule()
+        self.out.timer_now()
+
+    def close(self, abandon: bool) -> None:
+        """Stop the clocks; with ``abandon`` an unfinished game is recorded as abandoned."""
+        self.clock.stop()
+        self.absences.stop()
+        self.autoplay.forget()
+        self.watchers.cancel()
+        self.closed = True
+        if abandon and self.status is Status.PLAYING and self.game and self.game_id is not None:
+            self.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
+            self.store.save_spectators(self.game_id, [])
+            self.store.release_chat(self.game_id)
+            log.info("room %s: game %d abandoned", self.code, self.game_id)
+
+    # ------------------------------------------------------------------ messages out
+
+    def seat_event(
+        self, kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
+    ) -> Event:
+        """An event of the room about seat ``index`` (:func:`server.store.history.seat_event`)."""
+        return seat_event(self.table.names(), kind, key, index, to, **args)
+
+    def _announce(self, events: list[Event]) -> None:
+        """Say the room's own ``events`` (between decisions) and keep them in the history."""
+        if self.game is not None and self.game_id is not None:
+            self.history.record(self.store, self.game_id, len(self.game.log), events)
+        self.out.events(events)
+
+    def broadcast_room(self) -> None:
+        """Send the ``room`` message to every member."""
+        self._packed_summary = None  # what changed may show in list_rooms too
+        self.out.room()
+
+    def send_game(self, player: str) -> None:
+        """Send a (re)joining member the log so far, the state and the timer."""
+        self.out.game(player)
+
+    def _persist_seats(self) -> None:
+        if self.game_id is not None and self.playing():
+            self.store.update_seats(self.game_id, self.table.records())

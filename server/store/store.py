@@ -1,0 +1,446 @@
+"""Persistence of players and games: each game as its setup plus an append-only decision list.
+
+The store speaks in plain values (names, seat records, choice maps, event records) and keeps
+them in SQLite: lists and maps as JSON, choices as the msgpack maps they are on the wire. It
+knows nothing of frames or rooms. Its parts:
+
+- ``server.store.database``: the connection, the per-tick group commit and what an outage keeps in
+  memory (the server refuses every request that needs a write while :attr:`Store.writable` is
+  False, and :meth:`Store.create_game` raises :class:`StoreUnavailable`);
+- ``server.store.schema``: the tables and migrations;
+- ``server.store.records``: rows read back as :class:`StoredGame`; one that cannot be read marks its
+  game abandoned with a log line instead of stopping the server;
+- ``server.store.tokens``: tokens are stored as their SHA-256, so the database alone does not let
+  anyone speak as a player.
+
+Game ids are handed out from a counter in memory, never from the database, so a transaction
+that was rolled back cannot give its id to another game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+from server.store.database import Connect, Database, connect
+from server.store.records import (
+    GAME_COLUMNS,
+    CorruptRow,
+    StoredGame,
+    StoreUnavailable,
+    choice_from_blob,
+    event_from_row,
+    game_from_row,
+    json_text,
+    player_from_row,
+)
+from server.store.schema import create
+from server.store.standings import Change, Standings
+from server.store.tokens import is_hash, token_hash
+
+__all__ = ["Store", "StoreUnavailable", "StoredGame"]
+
+log = logging.getLogger("selfish.server")
+
+# A game over, as replays list it (see server.store.schema's replays): for everyone if public, else
+# for each player seated in it.
+_INDEX_REPLAY = (
+    "INSERT OR IGNORE INTO replays (viewer, game) SELECT '', id FROM games WHERE id = ? "
+    "AND coalesce(json_extract(settings, '$.public'), 1)",
+    "INSERT OR IGNORE INTO replays (viewer, game) SELECT json_extract(value, '$.player'), "
+    "games.id FROM games, json_each(games.seats) WHERE games.id = ? "
+    "AND NOT coalesce(json_extract(settings, '$.public'), 1) "
+    "AND json_type(value, '$.player') = 'text'",
+)
+_MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
+
+_INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+class Store:
+    """Players and games in one SQLite database file (``":memory:"``: kept nowhere).
+
+    ``connect`` opens the connection (tests pass one that fails writes on demand).
+    """
+
+    def __init__(
+        self, path: str = ":memory:", synchronous: str = "NORMAL", connect: Connect = connect
+    ) -> None:
+        self.path = path
+        self._db = Database(path, synchronous, connect)
+        backfill = create(self._db)
+        #: records and ratings (server.store.standings): read by the records requests
+        self.standings = Standings(self._db)
+        if backfill:
+            count = self.standings.recompute()
+            log.info("records of %d finished games from before records were kept", count)
+        ((finished,),) = self._db.read("SELECT max(finished) FROM games")
+        self._next_finished = int(finished or 0) + 1
+        (row,) = self._db.read(
+            "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
+            "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
+        )
+        self._next_game = int(row[0] or 0) + 1
+        # A choice is kept as the msgpack map it is on the wire (protocol.codec.pack's bytes),
+        # packed by a Packer of this store's own: msgpack.packb makes one per call, which was
+        # half of what appending a decision cost.
+        self._pack_choice: Callable[[object], bytes] = msgpack.Packer(use_bin_type=True).pack
+
+    # -- the write path (server.store.database) ----------------------------------------------------
+
+    @property
+    def on_write(self) -> Callable[[], None] | None:
+        """Called on every write when set (the server's per-tick commit); None commits each
+        write at once."""
+        return self._db.on_write
+
+    @on_write.setter
+    def on_write(self, callback: Callable[[], None] | None) -> None:
+        self._db.on_write = callback
+
+    @property
+    def writable(self) -> bool:
+        """False from a failed write until :meth:`retry` (or a commit) succeeds again."""
+        return self._db.writable
+
+    @property
+    def dirty(self) -> bool:
+        """True while writes wait in an open transaction for :meth:`commit`."""
+        return self._db.dirty
+
+    def commit(self) -> None:
+        """Commit the open transaction, if any (a failure starts an outage, see
+        ``server.store.database``)."""
+        self._db.commit()
+
+    def retry(self) -> bool:
+        """Replay the backlog and commit; True once the database takes writes again."""
+        return self._db.retry()
+
+    def close(self) -> None:
+        """Flush and close (idempotent). What an outage kept in memory gets a last try."""
+        self._db.close()
+
+    # -- players -----------------------------------------------------------------------------
+
+    def save_player(self, player: str, token: str, name: str) -> None:
+        """Insert a player (``token`` is hashed here), or rename one and note it was seen."""
+        now = time.time()
+        self._db.write(
+            "INSERT INTO players (id, token, name, created, seen) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET name = excluded.name, seen = excluded.seen",
+            (player, token_hash(token), name, now, now),
+        )
+
+    def players(self) -> list[tuple[str, str, str]]:
+        """Every known (id, token hash, name). A row that cannot be used (a column that is not
+        text) is left out, with a log line: that identity is unknown until the row is mended."""
+        players = []
+        for row in self._db.read("SELECT id, token, name FROM players"):
+            try:
+                players.append(player_from_row(row))
+            except CorruptRow as exc:
+                log.error("%s; skipped", exc)
+        return players
+
+    def player_name(self, player: str) -> str | None:
+        """The name ``player`` last said hello with (None: unknown, or forgotten)."""
+        rows = self._db.read("SELECT name FROM players WHERE id = ?", (player,))
+        return str(rows[0][0]) if rows else None
+
+    def token_of(self, player: str) -> str | None:
+        """The stored token hash of ``player`` (None once revoked or pruned)."""
+        rows = self._db.read("SELECT token FROM players WHERE id = ?", (player,))
+        token = rows[0][0] if rows else None
+        return token if isinstance(token, str) and is_hash(token) else None
+
+    def revoke(self, player: str) -> bool:
+        """Make ``player``'s token unusable (the identity and its games stay); True if found."""
+        changed = self._db.commit_now(
+            "UPDATE players SET token = 'revoked:' || id WHERE id = ?", (player,)
+        )
+        return changed > 0
+
+    # -- games -------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        room: str,
+        edition: str,
+        names: list[str],
+        seats: list[dict[str, Any]],
+        settings: dict[str, Any],
+        seed: int,
+        version_base: int,
+    ) -> int:
+        """Record a new game's setup; returns its id. Raises StoreUnavailable during an
+        outage: a game is refused rather than played unrecorded."""
+        if not self._db.writable:
+            raise StoreUnavailable(self._db.failed)
+        game = self._next_game
+        self._next_game += 1  # taken even if the write fails: an id is never handed out twice
+        self._db.write(
+            "INSERT INTO games (id, room, edition, names, seats, settings, seed, version_base, "
+            "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+            (
+                game,
+                room,
+                edition,
+                json.dumps(names),
+                json.dumps(seats),
+                json.dumps(settings),
+                seed,
+                version_base,
+                time.time(),
+            ),
+        )
+        if not self._db.writable:
+            raise StoreUnavailable(self._db.failed)
+        return game
+
+    def append_decision(
+        self, game: int, n: int, seat: int, choice: dict[str, Any], by: str
+    ) -> None:
+        """Append decision number ``n`` (0-based); committed with the tick's other writes."""
+        row = (game, n, seat, self._pack_choice(choice), by, time.time())
+        self._db.write_batched(_INSERT_DECISION, row)
+
+    def append_event(self, game: int, position: int, event: dict[str, Any]) -> None:
+        """Record one of the server's own events (a timeout, away, bot line) of ``game``, said
+        when its log had ``position`` lines, so the history sent after a restart holds it."""
+        self._db.write(
+            "INSERT INTO server_events (game, position, event) VALUES (?, ?, ?)",
+            (game, position, json.dumps(event)),
+        )
+
+    def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
+        """Record a change of seat occupants (a player left and a bot took over)."""
+        self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
+
+    def save_spectators(self, game: int, players: list[str]) -> None:
+        """Record who watches ``game`` now (none: the row goes)."""
+        if players:
+            self._db.write(
+                "INSERT OR REPLACE INTO spectators (game, players) VALUES (?, ?)",
+                (game, json.dumps(players)),
+            )
+        else:
+            self._db.write("DELETE FROM spectators WHERE game = ?", (game,))
+
+    def spectators(self, game: int) -> list[str]:
+        """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
+        rows = self._db.read("SELECT players FROM spectators WHERE game = ?", (game,))
+        try:
+            players = json_text(rows[0][0], "spectators") if rows else []
+        except ValueError as exc:
+            log.error("game %d: %s; its spectators are not restored", game, exc)
+            return []
+        if not isinstance(players, list):
+            return []
+        return [player for player in players if isinstance(player, str)]
+
+    def hold_chat(self, game: int, line: dict[str, Any]) -> None:
+        """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
+        self._db.write("INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)))
+
+    def held_chat(self, game: int) -> list[dict[str, Any]]:
+        """The lines held for the players of ``game``, in the order said (a line that does
+        not decode is left out)."""
+        lines = []
+        for (text,) in self._db.read(
+            "SELECT line FROM held_chat WHERE game = ? ORDER BY rowid", (game,)
+        ):
+            try:
+                line = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(line, dict):
+                lines.append(line)
+        return lines
+
+    def release_chat(self, game: int) -> None:
+        """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
+        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,))
+
+    def finish_game(
+        self, game: int, status: str, winner: int | None, turns: int, digest: str | None = None
+    ) -> list[Change]:
+        """Mark a game over (or abandoned). A game over becomes a replay (public ones for
+        everyone, private ones for the players who held a seat in it) and counts in its
+        players' records and, if rated, ratings: all in the same transaction as its result.
+        Returns its rating changes (none for an unrated or abandoned game)."""
+        ended = time.time()
+        if status != "over":
+            self._db.write(
+                "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
+                (status, winner, turns, ended, game),
+            )
+            return []
+        order = self._next_finished
+        self._next_finished += 1
+        self._db.write(
+            "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ?, digest = ?, "
+            "finished = ? WHERE id = ?",
+            (status, winner, turns, ended, digest, order, game),
+        )
+        for statement in _INDEX_REPLAY:
+            self._db.write(statement, (game,))
+        rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
+        try:
+            stored = game_from_row(rows[0])
+        except (CorruptRow, IndexError) as exc:
+            log.error("game %d: %s; not counted in records", game, exc)
+            return []
+        return self.standings.record(stored, ended)
+
+    def recompute_ratings(self) -> tuple[int, int]:
+        """Records and ratings rebuilt from the stored games (``--recompute-ratings``):
+        (finished games counted, standings that came out different from the stored ones)."""
+        self.commit()
+        before = self.standings.snapshot()
+        count = self.standings.recompute()
+        after = self.standings.snapshot()
+        differ = sum(1 for key in before.keys() | after.keys() if before.get(key) != after.get(key))
+        return count, differ
+
+    def unfinished_games(self) -> list[StoredGame]:
+        """Every game still being played, with its decisions, oldest first. A game that cannot
+        be read is marked abandoned (logged) and left out."""
+        rows = self._db.read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'playing' ORDER BY id"
+        )
+        games = []
+        for row in rows:
+            try:
+                games.append(self._with_decisions(game_from_row(row)))
+            except CorruptRow as exc:
+                log.error("%s; marking it abandoned", exc)
+                self.finish_game(row[0], "abandoned", None, 0)
+        self.commit()
+        return games
+
+    def finished_games(
+        self, limit: int = 50, player: str | None = None, before: int | None = None
+    ) -> list[StoredGame]:
+        """Up to ``limit`` finished games (without decisions), newest first, older than game
+        ``before`` if given: the public ones, and the private ones ``player`` held a seat in.
+        Unreadable rows are left out."""
+        return self.games_by_id(self._replay_ids(limit, player, before))
+
+    def replay_page(
+        self, size: int, player: str | None, before: int | None = None
+    ) -> tuple[list[StoredGame], int | None]:
+        """One page of :meth:`finished_games` and the cursor of the next page (the ``before``
+        that continues the list; None when this page ends it)."""
+        ids = self._replay_ids(size + 1, player, before)
+        more = len(ids) > size
+        ids = ids[:size]
+        return self.games_by_id(ids), ids[-1] if more else None
+
+    def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
+        """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
+        of games stored (server.store.schema's replays)."""
+        cursor = _MAX_ID if before is None else before
+        ids: set[int] = set()
+        for viewer in ("", player) if player else ("",):
+            ids.update(
+                int(game)
+                for (game,) in self._db.read(
+                    "SELECT game FROM replays WHERE viewer = ? AND game < ? "
+                    "ORDER BY game DESC LIMIT ?",
+                    (viewer, cursor, limit),
+                )
+            )
+        return sorted(ids, reverse=True)[:limit]
+
+    def games_by_id(self, ids: list[int]) -> list[StoredGame]:
+        """These games (without decisions), newest first; unreadable rows are left out."""
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        rows = self._db.read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN ({marks}) ORDER BY id DESC", tuple(ids)
+        )
+        games = []
+        for row in rows:
+            try:
+                games.append(game_from_row(row))
+            except CorruptRow as exc:
+                log.warning("%s; not listed", exc)
+        return games
+
+    def game(self, game: int) -> StoredGame | None:
+        """One game with its decisions, or None (also for a row that cannot be read)."""
+        rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
+        if not rows:
+            return None
+        try:
+            return self._with_decisions(game_from_row(rows[0]))
+        except CorruptRow as exc:
+            log.warning("%s", exc)
+            return None
+
+    def _with_decisions(self, game: StoredGame) -> StoredGame:
+        """``game`` with its decisions and the server's own events; raises CorruptRow."""
+        self._db.flush_batched()  # this tick's decisions belong to the game too
+        for n, (seat, blob) in enumerate(
+            self._db.read(
+                "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
+            )
+        ):
+            if not isinstance(seat, int):
+                raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
+            game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
+        for position, event in self._db.read(
+            "SELECT position, event FROM server_events WHERE game = ? ORDER BY rowid", (game.id,)
+        ):
+            game.events.append(event_from_row(game.id, position, event))
+        return game
+
+    # -- retention (server.store.retention) -------------------------------------------------------
+
+    def prune_games(self, ended_before: float) -> int:
+        """Delete abandoned games (and their decisions) that ended before ``ended_before``;
+        return how many."""
+        old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
+        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old})", (ended_before,))
+        if count:
+            for table in ("decisions", "server_events", "held_chat"):
+                self._db.write(f"DELETE FROM {table} WHERE game IN ({old})", (ended_before,))
+            self._db.write(
+                "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)
+            )
+        return int(count)
+
+    def stale_players(self, seen_before: float) -> list[str]:
+        """Identities not seen since ``seen_before`` that hold no seat in an unfinished game."""
+        rows = self._db.read(
+            "SELECT id FROM players WHERE coalesce(seen, created) < ? AND id NOT IN ("
+            "SELECT json_extract(value, '$.player') FROM games, json_each(games.seats) "
+            "WHERE games.status = 'playing' AND json_valid(games.seats) "
+            "AND json_extract(value, '$.player') IS NOT NULL)",  # NOT IN with a NULL is empty
+            (seen_before,),
+        )
+        return [str(row[0]) for row in rows]
+
+    def delete_players(self, players: list[str]) -> None:
+        """Forget these identities (their finished games keep the names they played under)."""
+        for pid in players:
+            self._db.write("DELETE FROM players WHERE id = ?", (pid,))
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one read statement (the operator's tools)."""
+        return self._db.read(sql, params)
+
+    def size(self) -> tuple[int, int, int]:
+        """(players, games, decisions) rows, for the log and the bench scripts."""
+        ((players, games, decisions),) = self._db.read(
+            "SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM games), "
+            "(SELECT count(*) FROM decisions)"
+        )
+        return int(players), int(games), int(decisions)
