@@ -6,57 +6,57 @@ The server runs with its default limits (a temporary database) in a child proces
 time and memory are read from /proc. Attackers and the healthy players bind distinct loopback
 source addresses (127.0.0.2, 127.0.0.3, ... all loopback on Linux), as distinct hosts would.
 
-Scenarios (issue 11's items):
+Scenarios against the connection limits:
 
-* ``flood`` (5): one connection, never saying hello, writes ping frames as fast as the socket
+* ``flood``: one connection, never saying hello, writes ping frames as fast as the socket
   takes them, reconnecting when cut off, while two people play a game. Prints the flood's
   bytes/s and frames/s offered, the server's CPU share, and the game's act->state p50/p99
   beside the same game without the flood.
-* ``reconnect`` (4): one address cycles connect -> hello with its token -> chat -> create_room
+* ``reconnect``: one address cycles connect -> hello with its token -> chat -> create_room
   -> 5 room-code probes -> close. Prints the reconnects, chat lines delivered to another
   member, rooms created and probes answered, per second.
-* ``spectators`` (6): 100 spectators (from 10 addresses) join and vanish in a loop while a host
+* ``spectators``: 100 spectators (from 10 addresses) join and vanish in a loop while a host
   waits in the room: ``room`` broadcasts and bytes the host receives per second, and whether
   a player reconnecting meanwhile is cut off.
-* ``slots`` (10): 1,000 connections that never say hello (16 per address), then 1,000 that send
+* ``slots``: 1,000 connections that never say hello (16 per address), then 1,000 that send
   a 4-byte header announcing a 60 KB frame and 30 KB of it: how many are still open after the
   hello and frame timeouts, the server's RSS while held and after, and whether a newcomer gets
   in.
-* ``ssh_idle``, ``ssh_auth``, ``ssh_resize``, ``ssh_names``, ``web_pages``, ``web_origin``
-  (issue 27 items 11-16): the SSH gateway (``ssh_port = 0``) and ``selfish web`` under
+* ``ssh_idle``, ``ssh_auth``, ``ssh_resize``, ``ssh_names``, ``web_pages``, ``web_origin``:
+  the SSH gateway (``ssh_port = 0``) and ``selfish web`` under
   connections that log in and open no session, 200 keys on one connection and a handshake
   flood from one address, eight 1000x1000 sessions that stop reading and resize 20 times a
   second, option-like user names, 50 browser pages, and websockets from another site. Each
   prints whether a newcomer from a fresh address reaches a lobby within 5 s meanwhile, and
   the CPU share and memory of the whole process tree (server, fork server, clients, pages).
-* ``growth`` (9): create-and-leave from one address for the run: rooms/s and database bytes per
+* ``growth``: create-and-leave from one address for the run: rooms/s and database bytes per
   hour; then ``get_replay`` with ``game`` = 2**63: replies and server log bytes per second.
 
-Issue 27's (each beside a 2-player game: its act->state p50/p99, goal p99 <= 50 ms, the
-server's CPU share and RSS during the attack):
+Against the rooms and the database (each beside a 2-player game: its act->state p50/p99, goal
+p99 <= 50 ms, the server's CPU share and RSS during the attack):
 
-* ``replays`` (3): 10,000 finished games stored; one address sends ``list_replays`` from three
+* ``replays``: 10,000 finished games stored; one address sends ``list_replays`` from three
   connections, each at 16 a second (within the message rates): answers and refusals per second.
-* ``squat`` (6): 100 addresses fill every room and stay connected; a newcomer tries to create a
+* ``squat``: 100 addresses fill every room and stay connected; a newcomer tries to create a
   room every half second: whether and after how long it gets one (``idle_room_grace`` = 3 s).
-* ``rooms`` (3, the other listing): the same 999 rooms, then one address sends ``list_rooms``
+* ``rooms``: the same 999 rooms, then one address sends ``list_rooms``
   from three connections at 16 a second each: answers per second.
 
 ``--baseline CHECKOUT`` runs each scenario against that checkout's server code first (the same
-attack in the same run, e.g. the main branch before a fix).
+attack in the same run, e.g. a checkout of a server without one of the limits).
 
-More of issue 27's, each while Ann and Bob play a game (their act->state p50/p99 during the
-attack, the server's CPU share, peak RSS and log bytes/s; ``quiet`` is the same game without
-an attack):
+Against decoding and broadcasts, each while Ann and Bob play a game (their act->state p50/p99
+during the attack, the server's CPU share, peak RSS and log bytes/s; ``quiet`` is the same game
+without an attack):
 
-* ``decode`` (1): one address, never saying hello, writes 64 KiB pings of 65,000 empty lists
+* ``decode``: one address, never saying hello, writes 64 KiB pings of 65,000 empty lists
   (``lists``) or of 250 lists of 250 (``grid``) as fast as the socket takes them, reconnecting.
-* ``deep`` (2): one address writes frames of 900 nested lists, 50 at a time, reconnecting.
-* ``sync`` (4): 16 spectators of the game (4 addresses) send ``sync`` at their message rate: the
+* ``deep``: one address writes frames of 900 nested lists, 50 at a time, reconnecting.
+* ``sync``: 16 spectators of the game (4 addresses) send ``sync`` at their message rate: the
   KiB/s that the syncs brought them (beyond what a 17th, watching only, received).
-* ``unidentified`` (5): 126 addresses x 16 sockets that never say hello, re-opened as they are
+* ``unidentified``: 126 addresses x 16 sockets that never say hello, re-opened as they are
   closed; a newcomer tries to connect and say hello every 0.2 s.
-* ``leave`` (7): 10 spectators join the game's room and leave it at their message rate: the
+* ``leave``: 10 spectators join the game's room and leave it at their message rate: the
   ``room`` messages a player receives per second.
 
 """
@@ -678,7 +678,7 @@ def stored_replays(db: Path, games: int = REPLAY_GAMES) -> None:
 
 
 async def replays(seconds: float) -> dict[str, Any]:
-    """Issue 27 item 3: with 10,000 finished games stored, one address asks for replays as
+    """With 10,000 finished games stored, one address asks for replays as
     fast as its message rate lets it (three connections of 16 requests a second), beside a
     2-player game."""
     async with server(prepare=stored_replays) as srv:
@@ -721,7 +721,7 @@ SQUAT_SETTINGS = {"idle_room_grace": 3.0}  # seconds: this run's, not the defaul
 
 
 async def squat(seconds: float) -> dict[str, Any]:
-    """Issue 27 item 6: 100 addresses (127.0.1.x) fill every room the server has, stay
+    """100 addresses (127.0.1.x) fill every room the server has, stay
     connected and ping; a newcomer then tries to create a room every half second. The server
     runs with ``idle_room_grace`` = 3 s (a short run; the default is 60 s). The game's p99 is
     also given for the acts after the rooms were filled: while squatters hold them."""
@@ -765,7 +765,7 @@ async def squat(seconds: float) -> dict[str, Any]:
 
 
 async def rooms(seconds: float) -> dict[str, Any]:
-    """Issue 27 item 3's other listing: 100 addresses fill every room (as ``squat``), then one
+    """The room listing: 100 addresses fill every room (as ``squat``), then one
     address sends ``list_rooms`` from three connections, each at 16 a second (within the
     message rates), beside a 2-player game."""
     async with server() as srv:
@@ -898,7 +898,7 @@ def _wal(db: Path) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
-# --------------------------------------------------------------------------- issue 27's items
+# ----------------------------------------------------------------- decoding and broadcasts
 #
 # Each runs an attack from a process of its own (in this one it would slow the players' loop)
 # while Ann and Bob play, and prints the game's act->state p50/p99 during the attack, the
@@ -1023,7 +1023,7 @@ def _decode_flooder(port: int, room: str, seconds: float, pipe: Connection, shap
 
 
 async def decode(seconds: float) -> dict[str, Any]:
-    """Item 1: frames cheap to send, dear to decode."""
+    """Frames cheap to send, dear to decode."""
     return {
         shape: await under_attack(seconds, _decode_flooder, shape) for shape in ("lists", "grid")
     }
@@ -1044,7 +1044,7 @@ def _deep_sender(port: int, room: str, seconds: float, pipe: Connection) -> None
 
 
 async def deep(seconds: float) -> dict[str, Any]:
-    """Item 2: deep nesting, and the log lines an outsider can cause."""
+    """Deep nesting, and the log lines an outsider can cause."""
     return await under_attack(seconds, _deep_sender)
 
 
@@ -1093,7 +1093,7 @@ def _syncer(port: int, room: str, seconds: float, pipe: Connection) -> None:
 
 
 async def sync(seconds: float) -> dict[str, Any]:
-    """Item 4: a tiny ``sync`` resends a whole game's log."""
+    """A tiny ``sync`` resends a whole game's log."""
     return await under_attack(seconds, _syncer)
 
 
@@ -1150,7 +1150,7 @@ async def newcomers(port: int, seconds: float) -> dict[str, Any]:
 
 
 async def unidentified(seconds: float) -> dict[str, Any]:
-    """Item 5: slots held by connections that never say hello."""
+    """Slots held by connections that never say hello."""
     return await under_attack(seconds, _slot_holder, meanwhile=newcomers)
 
 
@@ -1183,17 +1183,17 @@ def _leaver(port: int, room: str, seconds: float, pipe: Connection) -> None:
 
 
 async def leave(seconds: float) -> dict[str, Any]:
-    """Item 7: ``leave_room`` and the room broadcasts it causes."""
+    """``leave_room`` and the room broadcasts it causes."""
     kinds: Counter[str] = Counter()
     out = await under_attack(seconds, _leaver, kinds=kinds)
     out["player_room_messages_per_s"] = round(kinds["room"] / seconds, 1)
 
 
 # --------------------------------------------------------------------------- the front doors
-# Issue 27 items 11-16: the SSH gateway and `selfish web`. Each prints whether a newcomer (a
-# fresh address) reaches a lobby within 5 s while the attack runs, and the CPU share and memory
-# of the server's whole process tree (the gateway's fork server and clients, or the web
-# server's page processes, are children of it).
+# The SSH gateway and `selfish web`. Each prints whether a newcomer (a fresh address) reaches a
+# lobby within 5 s while the attack runs, and the CPU share and memory of the server's whole
+# process tree (the gateway's fork server and clients, or the web server's page processes, are
+# children of it).
 
 LOBBY = "Selfish — lobby"
 NEWCOMER_WAIT = 5.0  # the goal: a newcomer's lobby within this
@@ -1344,7 +1344,7 @@ async def ssh_lobby(
 
 
 async def ssh_idle(seconds: float) -> dict[str, Any]:
-    """Item 11: 64 connections (8 addresses x 8) log in and never open a session."""
+    """64 connections (8 addresses x 8) log in and never open a session."""
     async with gateway_server() as srv:
         usage = Usage(srv.proc.pid)  # type: ignore[union-attr]
         idle = []
@@ -1368,7 +1368,7 @@ async def ssh_idle(seconds: float) -> dict[str, Any]:
 
 
 async def ssh_auth(seconds: float) -> dict[str, Any]:
-    """Item 12: one connection offering 200 keys; then one address opening connections (and
+    """One connection offering 200 keys; then one address opening connections (and
     failing their authentication) as fast as it can."""
     import asyncssh
 
@@ -1428,7 +1428,7 @@ async def ssh_auth(seconds: float) -> dict[str, Any]:
 
 
 async def ssh_resize(seconds: float) -> dict[str, Any]:
-    """Item 13: eight sessions at 1000x1000 that stop reading and change their window size
+    """Eight sessions at 1000x1000 that stop reading and change their window size
     20 times a second."""
     async with gateway_server() as srv:
         started = Usage(srv.proc.pid)  # type: ignore[union-attr]
@@ -1478,7 +1478,7 @@ async def ssh_resize(seconds: float) -> dict[str, Any]:
 
 
 async def ssh_names(seconds: float) -> dict[str, Any]:
-    """Item 14: user names that look like the client's options."""
+    """User names that look like the client's options."""
     del seconds
     async with gateway_server() as srv:
         out: dict[str, Any] = {}
@@ -1595,7 +1595,7 @@ async def web_server(extra: list[str] | None = None) -> AsyncIterator[tuple[Serv
 
 
 async def web_pages(seconds: float) -> dict[str, Any]:
-    """Item 15: 50 pages from one address, then 50 from 13 addresses."""
+    """50 pages from one address, then 50 from 13 addresses."""
     out: dict[str, Any] = {}
     async with web_server() as (_, web):
         assert web.proc is not None
@@ -1624,7 +1624,7 @@ async def web_pages(seconds: float) -> dict[str, Any]:
 
 
 async def web_origin(seconds: float) -> dict[str, Any]:
-    """Item 16: websockets opened from another site's page (and with no Origin at all)."""
+    """Websockets opened from another site's page (and with no Origin at all)."""
     del seconds
     async with web_server() as (_, web):
         assert web.proc is not None

@@ -11,7 +11,7 @@ The ``round-robin`` pairing seats one of each level (random, basic, expert, refe
 table, the seats rotated game by game; its games rate the levels with openskill's Weng-Lin
 Plackett-Luce model, the one the server rates players with (the winner ranked first, the others
 tied below; all tied when nobody wins), so that a player's rating and the bots' share one scale.
-``reference`` is the expert of issue 15, frozen (bench/reference_bots/): a fixed yardstick.
+``reference`` is a frozen copy of the expert (bench/reference_bots/): a fixed yardstick.
 
     python bench/bots.py [--games N] [--rollouts R] [--close C] [--seconds S]
                          [--editions E,...] [--pairings P,...] [--expert-games N]
@@ -54,7 +54,7 @@ PAIRINGS = (
     + tuple(f"4x{level}" for level in LEVELS)
     + (ROUND_ROBIN,)
 )
-#: The pairings of the issue's targets (the default).
+#: The pairings the bots' targets are set on (docs/bots.md; the default).
 TARGETS = ("expert-vs-basic", "4xexpert", "expert-vs-reference", "basic-vs-random", ROUND_ROBIN)
 
 

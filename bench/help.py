@@ -1,4 +1,4 @@
-"""Help: milliseconds from the key press to the help screen's first frame (issue 14 item 11).
+"""Help: milliseconds from the key press to the help screen's first frame.
 
 Runs the client headless (Textual's Pilot) on a Space game fed from a seeded engine game, posts
 ``?`` as the terminal would and times until the compositor hands the first frame of the help
@@ -85,7 +85,8 @@ async def game_over(size: tuple[int, int]) -> float:
 
 
 def render_on_the_key_path(size: tuple[int, int]) -> float:
-    """Milliseconds to render the Space help once (what a key press cost before)."""
+    """Milliseconds to render the Space help once (what a key press would cost if the help were
+    rendered on it)."""
     markdown = help_screen.help_markdown("space")
     start = time.perf_counter()
     help_screen._render.__wrapped__(markdown, help_screen.help_width(size[0]))

@@ -28,11 +28,11 @@ the 4 members of the room) for ``--baseline-seconds`` and the server's decisions
 printed as a ratio of it. The two are measured in turn, ``--rounds`` times each (default 2:
 server, baseline, server, baseline), each round taking its share of the windows; the figures
 add up over the rounds and the ratio of each round is printed too. On a shared machine the speed
-drifts by 10-20% within minutes, and one 20-second window each, one after the other, let such a
-drift land on one side of the ratio only. The baseline runs on the standard asyncio loop, as
-the issue defines it; ``--baseline-uvloop`` measures it a second time on uvloop (when
-installed), the loop ``selfish-server`` runs on when uvloop is installed, so both ratios are
-printed.
+drifts by 10-20% within minutes, and one 20-second window each, one after the other, would let
+such a drift land on one side of the ratio only. The baseline runs on the standard asyncio loop
+(a bare asyncio broadcast is the floor the server is compared with); ``--baseline-uvloop``
+measures it a second time on uvloop (when installed), the loop ``selfish-server`` runs on when
+uvloop is installed, so both ratios are printed.
 ``--server-no-uvloop`` runs ``selfish-server`` on the standard loop (``SELFISH_NO_UVLOOP=1``).
 A process's loop is read from /proc/PID/maps (uvloop's extension mapped or not); the clients
 use uvloop when it is installed.

@@ -1,4 +1,4 @@
-"""The server bots' pace as a person at the table sees it (issue 14 item 5).
+"""The server bots' pace as a person at the table sees it.
 
 Plays `selfish play`'s table (one person, three basic bots, an embedded server on loopback)
 with a scripted person who takes ``--think`` seconds per decision, and times every log line

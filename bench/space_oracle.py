@@ -11,7 +11,7 @@ bot and the others as the bots they are, and the oracle keeps the choice that wo
 bot's.
 
 It sees more than any bot may, and it weighs every choice it has, so it is a yardstick for the
-targets of issue 15 (docs/bots.md): the ``basic`` seat against three ``random`` and the
+bots' targets (docs/bots.md): the ``basic`` seat against three ``random`` and the
 ``expert`` against three ``basic``. It is not a proof of a ceiling: after each choice it plays
 on as the basic bot.
 

@@ -11,9 +11,9 @@ Prints figures only (no assertions). A model of one astronaut nobody attacks or 
 - it wins on reaching the ship with oxygen left (S4) and dies with none (S3).
 
 It prints the chance to win from each oxygen count and row with the best stay-or-move policy,
-where that policy moves, how the basic bot's thresholds (``server.bots.basic.PATIENT``) compare,
+where that policy moves, how the basic bot's thresholds (``server.bots.seen.PATIENT``) compare,
 and a logistic fit of the chance, ``logit = a + b x oxygen + c x rows to go + d x free moves``,
-which the expert uses to score a Space rollout's position (``server.bots.expert``).
+which the expert uses to score a Space rollout's position (``server.bots.rollout.SPACE_REACH``).
 
     python bench/space_reach.py
 """

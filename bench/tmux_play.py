@@ -16,9 +16,10 @@ Two scenarios:
   more from the waiting room), starts it, plays ``--leave-after`` decisions, then leaves
   mid-game — ctrl+q and yes (``--how quit``) or the terminal killed (``--how kill``) — stays
   away ``--away`` seconds, connects again with the same identity file and plays to the end.
-  It does not depend on what the server does with the empty seat meanwhile (today the game
-  waits; a server that lets a bot take a dropped seat gives it back): it checks that the
-  returning player is back at the same room's table and deciding.
+  It does not depend on what the server does with the empty seat meanwhile (with nobody else
+  connected the game waits; with others there, the seat's bot takes over after the room's left
+  grace and gives it back on return): it checks that the returning player is back at the same
+  room's table and deciding.
 
 It prints figures and anything that looked wrong:
 
@@ -303,8 +304,8 @@ class Person:
                 self.save("help", capture(session))
                 press(session, "Escape")
                 wait_for_text(session, prompt.title.split(" · ")[0], 5)
-                # Back from help the prompt is marked new again and ignores keys for a moment
-                # (issue 14 item 1), though it reads the same: wait as for a new one.
+                # Back from help the prompt is marked new again and ignores keys for a moment,
+                # though it reads the same: wait as for a new one.
                 seen_prompt = None
                 continue
             key = pick(prompt.choices, self.rng, words)

@@ -85,8 +85,8 @@ def unpack(body: bytes, limits: DecodeLimits = FROM_CLIENT) -> object:
     """Decode exactly one msgpack object from ``body`` within ``limits``; raise ValueError on
     anything else."""
     # Every container msgpack builds counts towards the cyclic collector's thresholds: a frame
-    # of 65,000 empty lists set off full collections of the whole heap (100 ms a frame in a
-    # busy server). What it builds is freed by reference counting, so the collector waits.
+    # of 65,000 empty lists would set off full collections of the whole heap (100 ms a frame in
+    # a busy server). What it builds is freed by reference counting, so the collector waits.
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -63,7 +63,7 @@ class FrameDecoder:
         buffer += data
         bodies: list[bytes] = []
         # Walk the frames by offset and cut the buffer once: deleting each frame from the front
-        # moved the rest of the buffer every time (quadratic in a read full of small frames).
+        # would move the rest of the buffer every time (quadratic in a read full of small frames).
         pos, end = 0, len(buffer)
         while end - pos >= HEADER_SIZE:
             (size,) = HEADER.unpack_from(buffer, pos)

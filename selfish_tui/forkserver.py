@@ -2,8 +2,8 @@
 and forks a copy of itself for every SSH session.
 
 Starting a fresh Python for each session costs about 0.35 CPU-seconds, most of it importing
-Textual (ssh-gateway note); a fork of a process that has done that starts in a few milliseconds
-and shares the imported code's memory pages with every other session.
+Textual (bench/ssh.py prints it); a fork of a process that has done that starts in a few
+milliseconds and shares the imported code's memory pages with every other session.
 
 Run as ``python -m selfish_tui.forkserver FD`` where FD is one end of a ``SOCK_SEQPACKET``
 socket pair whose other end the gateway keeps (:mod:`server.gateway.spawner`). Each datagram is

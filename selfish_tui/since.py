@@ -1,4 +1,4 @@
-"""What the other players did since your last turn, in a few short lines (issue 14 item 5).
+"""What the other players did since your last turn, in a few short lines.
 
 Three bots can take their turns in three seconds and scroll thirty log lines past a player
 whose log shows eight. When a turn of ours begins, the table adds one line per player that did

@@ -41,7 +41,8 @@ COOKIE_AGE = 365 * 86_400
 COOKIE_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 ROOM_CODE = re.compile(r"[A-Za-z]{4}|[A-Za-z]{12}")
 TEMPLATE = Path(__file__).with_name("web_templates") / "app_index.html"
-# The largest terminal a page gets (a client draws every cell; issue 27 item 13 for SSH).
+# The largest terminal a page gets: a client draws every cell (the SSH gateway's limit is the
+# same, server/gateway/terminal.py).
 MAX_COLUMNS, MAX_ROWS = 300, 100
 
 log = logging.getLogger("selfish.web")

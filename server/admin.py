@@ -1,9 +1,9 @@
 """``selfish-server admin``: the operator's tools on the database.
 
-``selfish-server admin revoke PLAYER [--db PATH]`` makes PLAYER's token unusable: their next
+``selfish-server admin [--db PATH] revoke PLAYER`` makes PLAYER's token unusable: their next
 hello with it gets ``bad_token`` (a running server checks the database on every resume, so it
 need not be stopped). The identity and its games stay; the client starts over with a new one.
-``selfish-server admin players [--db PATH]`` lists the identities (id, name, last seen).
+``selfish-server admin [--db PATH] players`` lists the identities (id, name, last seen).
 """
 
 from __future__ import annotations

@@ -128,8 +128,8 @@ GC_THRESHOLD = 20_000
 def tune_gc() -> None:
     """Run the cyclic collector less often. Every decision allocates hundreds of short-lived
     containers (views, messages) that reference counting frees anyway; with the default
-    threshold the collector ran about ten times a second under load and its full collections
-    stopped the event loop for up to 77 ms with 2,000 clients (bench/load.py). Objects made at
+    threshold the collector runs about ten times a second under load and its full collections
+    stop the event loop for up to 77 ms with 2,000 clients (bench/load.py). Objects made at
     start-up (modules, card tables, resumed games) are frozen out of the collector's scans."""
     gc.freeze()
     _, gen1, gen2 = gc.get_threshold()

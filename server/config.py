@@ -87,8 +87,8 @@ class ServerConfig:
     # freeing its room: otherwise bot games waiting for a gone human fill max_rooms.
     absent_game_timeout: float = 3_600.0
     # New identities (hello without a token) from one IP address: a burst, then a refill per
-    # second. Each identity is kept for good (memory and a database row), so a client looping
-    # on hello must not be able to mint them without end.
+    # second. Each identity is kept (memory and a database row) until ``identity_retention``
+    # passes without it, so a client looping on hello must not be able to mint them without end.
     new_players_burst: int = 100
     new_players_per_second: float = 1.0
     max_chat: int = 300
@@ -115,7 +115,7 @@ class ServerConfig:
     review_burst: int = 20
     empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
     # A room whose game nobody starts (or, once over, rematches) closes this long after it was
-    # created (or its game ended), connected members or not: squatters kept rooms for good.
+    # created (or its game ended), connected members or not, or squatters would keep rooms.
     waiting_room_timeout: float = 600.0
     # On a full server a create_room closes the waiting or finished room whose seated people
     # have not sent anything about it for longest, if that is at least this long.
@@ -124,7 +124,8 @@ class ServerConfig:
     # Play pace
     # Server bots decide this long after the decision opens: a pace a person can follow.
     # bench/pace.py (docs/server.md): at 1.0 s a bot's log line stays in view about 2 s at
-    # 80x24, long enough to read it; at 0.3 s it was 0.6 s (three bots' turns in two seconds).
+    # 80x24, long enough to read it; at 0.3 s it would stay 0.6 s (three bots' turns in two
+    # seconds).
     bot_delay: float = 1.0
     expert_seconds: float = 0.4  # an expert bot's search budget per decision (wall clock)
     bot_workers: int = 2  # processes in which expert bots think, shared by every room

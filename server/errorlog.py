@@ -1,7 +1,7 @@
 """Logging of what clients cause, at a bounded rate.
 
 A request that makes the server fail logs its traceback; a client repeating it must not turn
-the log into a flood (one traceback per request was 1.25 MB/s). At most ``per_minute``
+the log into a flood (one traceback per request can be 1.25 MB/s). At most ``per_minute``
 tracebacks are written per minute; the rest are counted and summed up in one line when logging
 resumes. The ordinary lines a client can cause (it connected, was refused or closed, said hello,
 joined or left a room) share a budget of their own, ``lines_per_minute`` for all clients

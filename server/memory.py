@@ -1,8 +1,8 @@
 """Giving freed memory back to the operating system.
 
 Buffers of half-received frames are freed when their connections are dropped, but glibc keeps
-the freed heap pages: 1,000 connections holding 30 KB each left the process 30 MB bigger for
-good. ``malloc_trim(0)`` returns them; it is cheap when there is little to return, and the
+the freed heap pages: 1,000 connections holding 30 KB each would leave the process 30 MB bigger
+for good. ``malloc_trim(0)`` returns them; it is cheap when there is little to return, and the
 server calls it on its maintenance tick (every ``store_retry`` seconds).
 """
 

@@ -1,7 +1,6 @@
-"""The ``reference`` level: the bots of issue 15 (``basic`` and ``expert`` as they were when
-issue 30 began), frozen here as a fixed yardstick for bench/bots.py's "expert vs reference"
-pairing. Used by benchmarks only; no room can seat it. Not to be edited: a change would move
-the yardstick."""
+"""The ``reference`` level: a copy of the ``basic`` and ``expert`` bots, frozen here as a fixed
+yardstick for bench/bots.py's "expert vs reference" pairing. Used by benchmarks only; no room
+can seat it. Not to be edited: a change would move the yardstick."""
 
 from __future__ import annotations
 

@@ -328,7 +328,7 @@ class PromptPanel(Vertical):
         else:
             line.append(entry.label)
         # The key in a column of its own: a long label wraps under itself, never under the
-        # key, where "singles" read as a choice "s" (found playing in tmux).
+        # key, where "singles" would read as a choice "s".
         row = Table.grid()
         row.add_column(width=2, no_wrap=True)
         # "fold": a line that fills the column exactly keeps its last word (Rich would put an

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=None,
         metavar="SECONDS",
-        help="with --level expert: search time per decision (default 0.3)",
+        help="with --level expert: search time per decision (default 0.4)",
     )
     p.add_argument("--games", type=int, default=1, metavar="K", help="games to play (default 1)")
     p.add_argument("--name", default=None, help="player name (default bot-NNNN)")

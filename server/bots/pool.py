@@ -3,9 +3,9 @@
 A server room hands the view and a seed to :func:`think`, gets a future back, and applies the
 choice when it arrives, so that no other table waits while a bot searches. The pool is one per
 process, shared by every room, started on first use and left to the interpreter's exit (its
-idle workers then stop with it). Worker processes
-rather than threads: a search is pure Python, and a thread would hold the interpreter lock the
-event loop (and, in ``selfish play``, the terminal interface) needs.
+idle workers then stop with it). Worker processes rather than threads: a search is pure Python,
+and a thread would hold the interpreter lock the event loop (and, in ``selfish play``, the
+terminal interface) needs.
 """
 
 from __future__ import annotations

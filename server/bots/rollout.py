@@ -96,7 +96,7 @@ def space_standing(state: State, seat: int) -> float:
 
     Not a share of the living, as in Shipwrecked, where the last one alive wins (W4 a): in
     Space a lone survivor must still reach the ship (S4), and an expert scoring by a share
-    holed and knocked back rivals as if killing them won the game (docs/bots.md)."""
+    would hole and knock back rivals as if killing them won the game (docs/bots.md)."""
     mine, my_rows = _reach(state, seat)
     chance = mine
     for other in range(state.seats):

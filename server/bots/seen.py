@@ -31,8 +31,8 @@ BLOCKERS = frozenset({"shield", "dive"})
 HARM = KNOCK_BACK | {"hole_in_suit", "lost"}
 #: They are played on a rival this many rows from the goal, or nearer: two rows from the raft,
 #: where a castaway who stays put must stop racers. In Space never: knocking back or holing a
-#: rival one row from the ship won no more games against random seats, and at a table of basic
-#: bots it left nobody alive to win three times as often (bench/bots.py; docs/bots.md).
+#: rival one row from the ship wins no more games against random seats, and at a table of basic
+#: bots it leaves nobody alive to win three times as often (bench/bots.py; docs/bots.md).
 HARM_FROM: dict[Edition, int | None] = {Edition.SPACE: None, Edition.SHIPWRECKED: 2}
 
 #: How much holding a card is worth (what is given up first in payments and discards, what is

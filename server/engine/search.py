@@ -7,8 +7,10 @@ at a *turn point*: the active seat's own decision of the actions phase or of sta
 nothing is half resolved (see :data:`TURN_POINTS`). Every game built here starts at one; from
 there it is an ordinary :class:`Game` (``legal``, ``apply``, ``view``) that plays to the end.
 
-This is the only module outside the rules that reaches into the engine's internals (the rules
-object, its flow, the state); a bot or a benchmark goes through the functions below.
+This is the only module outside the rules that rebuilds a game's internals (the rules object, its
+flow, the state); a bot or a benchmark goes through the functions below, and only reads the
+state (:func:`state_of`) and, for a simulated seat's fatal marks, the rules object
+(``server.bots.seen.seen_from_game``).
 """
 
 from __future__ import annotations

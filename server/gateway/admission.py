@@ -3,9 +3,10 @@ per address, sessions in total, and the pace of new sessions.
 
 Each session costs a process (tens of MiB) and its start costs CPU, so a flood of SSH clients
 must queue or be turned away before it reaches the game: these counters run before any client
-process exists. A connection only takes one of the ``max_sessions`` slots once it has a running
-session (a connection that never opens one is closed after a few seconds, server.py), so
-connections that log in and idle cannot hold every slot.
+process exists. A connection only takes one of the ``max_total`` session slots
+(``ssh_max_sessions``) once it has a running session (a connection that never opens one is
+closed after a few seconds, server.py), so connections that log in and idle cannot hold every
+slot.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ CLOSE_GRACE = 1.0
 
 # Bytes a closing connection may send that are read and thrown away (so that closing does not
 # reset the connection before the client read why); past them reading stops: a client that
-# goes on writing as fast as it can was read at 600 MB/s for the whole grace.
+# goes on writing as fast as it can would otherwise be read at 600 MB/s for the whole grace.
 DISCARD_LIMIT = 65_536
 
 # Seconds between two ``rate_limited`` answers to a connection whose frames are being dropped.

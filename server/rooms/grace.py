@@ -1,5 +1,5 @@
-"""Graces before a seat's bot takes over (issue 26: a table never stalls), and the countdowns
-every member is shown for them.
+"""Graces before a seat's bot takes over, so that a table never stalls on a missing or silent
+player, and the countdowns every member is shown for them.
 
 Two reasons, as the ``timer`` message names them (:class:`Reason`):
 

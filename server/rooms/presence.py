@@ -1,12 +1,11 @@
 """Coalesced ``room`` broadcasts for comings and goings (connects, disconnects, joins and
 leaves, of players and spectators alike).
 
-Each such change used to broadcast the whole ``room`` message at once: 100 spectators joining
-and leaving, or one player cycling reconnects, made every member receive thousands of them
-(12 KB each) and cut real clients off as "not reading"; spectators joining and leaving with
-``leave_room`` at their message rate still made a room's players receive 90 a second. A room's
-broadcast goes out at once if none went out in the last ``interval`` seconds; otherwise one
-timer sends a single one, with the latest state, when the interval is over. (What the host or
+Broadcasting the whole ``room`` message (12 KB in a full room) at each such change would let 100
+spectators joining and leaving, or one player cycling reconnects, send every member thousands of
+them and cut real clients off as "not reading". So a room's broadcast goes out at once if none
+went out in the last ``interval`` seconds; otherwise one timer sends a single one, with the
+latest state, when the interval is over. (What the host or
 the game changes, bots, start, the end, goes out at once: it comes before the state it leads to.)
 """
 

@@ -1,7 +1,7 @@
 """The ``rooms`` reply (list_rooms), made of each room's entry packed once per change.
 
-Building the entries of 1,000 rooms cost 37 ms a call: one address within its message rate
-could keep the server busy with nothing else. A room packs its entry when it is first listed
+Building the entries of 1,000 rooms on every call would let one address within its message rate
+keep the server busy with nothing else. A room packs its entry when it is first listed
 after a change (every change of what the entry says is followed by a ``room`` broadcast, which
 forgets it), so a call costs the filter over the rooms and the writing of the bytes.
 """

@@ -3,8 +3,8 @@
 A waiting or finished room in which no member is connected closes after ``empty_room_grace``
 seconds; a started game none of whose humans is connected closes (recorded as abandoned) after
 ``absent_game_timeout``: otherwise games waiting for a gone human would fill ``max_rooms``
-forever. Reconnect cycling used to schedule one close timer per disconnect (455,000 of them in
-30 seconds); here a room has at most one, moved or cancelled as its members come back.
+forever. A room has at most one close timer, moved or cancelled as its members come and go, so
+that a client cycling reconnects does not schedule one timer per disconnect.
 """
 
 from __future__ import annotations
