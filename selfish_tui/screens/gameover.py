@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from protocol.records import MalformedMessage, RatingChange
 from selfish_tui.event_text import card_display
 from selfish_tui.i18n import N_, _, cell_width, ngettext, pgettext, word_cut
 from selfish_tui.model import goal_word, player_name, seat_colour
@@ -97,6 +98,19 @@ def summaries(room: RoomState) -> tuple[list[PlayerSummary], list[list[dict[str,
     return summarise(events, seats, cards), hands
 
 
+def rating_moves(game_over: dict[str, Any]) -> dict[int, str]:
+    """Each rated seat's rating before and after the game (``game_over.ratings``), as read:
+    "1000? → 1012?"; a change the client cannot read is left out."""
+    out: dict[int, str] = {}
+    for entry in game_over.get("ratings") or []:
+        try:
+            change = RatingChange.from_wire(entry)
+        except (MalformedMessage, TypeError, AttributeError):
+            continue
+        out[change.seat] = f"{change.before.shown()} → {change.after.shown()}"
+    return out
+
+
 class GameOverScreen(ModalScreen[str]):
     """Dismisses with 'rematch', 'leave', 'watch' (the replay viewer), 'review' (the room's
     shared review) or 'board' (close the dialog and look at the board)."""
@@ -174,6 +188,7 @@ class GameOverScreen(ModalScreen[str]):
         card_names = {k: str(c.get("name", k)) for k, c in self.room.catalogue.cards.items()}
         edition = str(view.get("edition", "space"))
         counts = {int(p["seat"]): int(p.get("hand_count", 0)) for p in view.get("players", [])}
+        moves = rating_moves(result)
         for seat, fate in fates(view):
             mark = "★" if seat == winner else ("✝" if seat in dead else "·")
             text.append(f"{mark} ")
@@ -182,7 +197,10 @@ class GameOverScreen(ModalScreen[str]):
                 text.append(_(" (you)"))
             if seat < len(numbers) and numbers[seat].died is not None:
                 fate = f"{fate} ({death_words(numbers[seat])})"
-            text.append(pgettext("separator", ": ") + fate + "\n")
+            text.append(pgettext("separator", ": ") + fate)
+            if seat in moves:
+                text.append("  " + _("rating {move}").format(move=moves[seat]), style="bold")
+            text.append("\n")
             if seat < len(numbers):
                 line = summary_line(numbers[seat], edition, names, card_names)
                 text.append("  " + line + "\n", style="dim")

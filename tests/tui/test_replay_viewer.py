@@ -401,3 +401,21 @@ def test_export_file_is_the_documented_format(game: Game) -> None:
     assert document["format"] == "selfish-replay"
     assert [s["name"] for s in document["seats"]] == [SHOWN, "Ann", "Bot 1"]
     assert dataclasses.replace(read_file(json.dumps(document)), server=record.server) == record
+
+
+async def test_game_over_shows_each_rated_seats_move(game: Game) -> None:
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        before = {"rating": 1000, "mu": 25.0, "sigma": 8.3, "provisional": True}
+        after = {"rating": 1012, "mu": 25.3, "sigma": 7.9, "provisional": True}
+        ratings = [{"seat": 0, "player": "p0", "rank": 2, "before": before, "after": after}]
+        app.rooms[ROOM].game_over = {**(app.rooms[ROOM].game_over or {}), "ratings": ratings}
+        await pilot.pause()
+        app.screen.refresh_summary()
+        await pilot.pause()
+        assert "rating 1000? → 1012?" in str(
+            app.screen.query_one("#gameover-text", Static).render()
+        )
