@@ -78,7 +78,8 @@ class ReplayScreen(Screen[None]):
         Binding("pageup", "turn(-1)", N_("Turn back"), show=False, priority=True),
         Binding("home", "start", N_("Start"), show=False, priority=True),
         Binding("end", "end", N_("End"), show=False, priority=True),
-        Binding("g", "goto", N_("Turn #")),
+        # Not in the footer, which has no room left at 80 columns: the Turns panel says it.
+        Binding("g", "goto", N_("Turn #"), show=False),
         Binding("v", "next_view", N_("View")),
         *[Binding(str(n), f"seat({n - 1})", show=False) for n in range(1, 6)],
         Binding("a", "reveal", N_("Reveal")),
@@ -155,6 +156,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-strips").border_title = _("Strips")
         self.query_one("#replay-log").border_title = _("Log")
         self.query_one("#replay-timeline").border_title = _("Turns")
+        self.query_one("#replay-timeline").border_subtitle = _("g: turn #")
         self.query_one("#replay-goto", Input).display = False
         timeline = self.query_one("#replay-timeline", TurnTimeline)
         timeline.can_focus = False

@@ -175,3 +175,20 @@ def test_leaderboard(snap_compare: Compare, language: str) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_watch_again_from_the_game_over(snap_compare: Compare, language: str, game: Game) -> None:
+    """The viewer inside the connected app, whose own keys (quit, help, language) share the
+    footer."""
+    app = offline_app()
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        feed_game(app, game, 0)
+        await pilot.pause()
+        app.feed(replay_message(game, 1))
+        await pilot.pause()
+        await pilot.press("w", "right_square_bracket", "right")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
