@@ -18,7 +18,7 @@ from selfish_tui.replay import BadRecord, Replay, from_reply, open_replay
 from selfish_tui.review import SharedReview
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.replay import ReplayScreen
-from selfish_tui.state import RoomState
+from selfish_tui.state import RoomState, seat_name
 
 if TYPE_CHECKING:
     from selfish_tui.app import SelfishApp
@@ -130,6 +130,20 @@ class ReplayDesk:
         return None
 
     # --- lists, profiles, the leaderboard ---------------------------------------------------
+
+    def players(self, room: RoomState) -> None:
+        """The room's seats, to open a player's profile (a bot level's too; a guest has none)."""
+        from selfish_tui.screens.profile import PlayersScreen
+
+        seats = []
+        for entry in room.info.get("seats") or []:
+            if not isinstance(entry, dict):
+                continue
+            player = entry.get("player") if isinstance(entry.get("player"), str) else None
+            level = entry.get("level") if entry.get("kind") == "bot" else None
+            seats.append((seat_name(entry), player, level if isinstance(level, str) else None))
+        if seats:
+            self.app.push_screen(PlayersScreen(seats))
 
     def replays_page(self, message: dict[str, Any]) -> None:
         """A ``replays`` page: for the Replays screen showing (the newest asked, on top)."""

@@ -124,6 +124,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("v", "choose('board')", N_("View board")),
         Binding("w", "choose('watch')", N_("Watch again")),
         Binding("t", "choose('review')", N_("Review together")),
+        Binding("i", "players", N_("Players"), show=False),
         Binding("escape", "choose('board')", N_("View board"), show=False),
         Binding("question_mark", "app.help", N_("Help")),
     ]
@@ -223,6 +224,10 @@ class GameOverScreen(ModalScreen[str]):
         text.append("q", style="bold reverse")
         text.append(" " + (_("quit") if self.selfish.local else _("leave the room")))
         return text
+
+    def action_players(self) -> None:
+        """The room's players, to open one's profile."""
+        self.selfish.replays.players(self.room)
 
     def action_quit_local(self) -> None:
         """q in local play: quit (the game is over, nothing to ask)."""

@@ -450,6 +450,7 @@ class WaitingRoomScreen(Screen[None]):
         Binding("s", "start", N_("Start")),
         Binding("c", "chat", N_("Chat")),
         Binding("l", "leave", N_("Leave")),
+        Binding("i", "players", N_("Players"), show=False),
         Binding("escape", "close_chat", N_("Close chat"), show=False),
     ]
 
@@ -569,6 +570,10 @@ class WaitingRoomScreen(Screen[None]):
         if not self._ready:
             return  # on_mount replays the room's log
         self.query_one(GameLog).add_entry(entry)
+
+    def action_players(self) -> None:
+        """The room's players, to open one's profile."""
+        self.selfish.replays.players(self.room)
 
     def action_add_bot(self, level: str) -> None:
         """Fill the lowest free seat with a bot."""

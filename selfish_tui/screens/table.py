@@ -46,6 +46,9 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_local", N_("Quit"), show=False),
         Binding("b", "toggle_bell", N_("Bell"), show=False),
         Binding("g", "show_result", N_("Result"), show=False),
+        # i is a choice key here: the players' profiles are P (i in the waiting room and the
+        # game-over dialog).
+        Binding("P", "players", N_("Players"), show=False),
         Binding("escape", "back", N_("Back"), show=False),
     ]
 
@@ -397,6 +400,10 @@ class TableScreen(Screen[None]):
             "Leave this game? A bot plays your seat to the end, and you cannot take it back."
         )
         app.push_screen(ConfirmScreen(question, yes=_("Leave"), no=_("Keep playing")), answered)
+
+    def action_players(self) -> None:
+        """The room's players, to open one's profile."""
+        self.selfish.replays.players(self.room)
 
     def action_show_result(self) -> None:
         """Open the game-over dialog again after closing it to look at the board."""

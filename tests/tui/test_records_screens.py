@@ -236,3 +236,21 @@ async def test_review_together_leads_follows_breaks_away_and_rejoins(game: Game)
         assert screen.review is None
         await pilot.press("right")  # the viewer is ours alone: nothing is sent
         assert sent[-1]["type"] == "review_follow" and screen.index == 8
+
+
+async def test_a_rooms_players_open_their_profiles_from_the_game_over(game: Game) -> None:
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        sent = recording(app)
+        await pilot.pause()
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlayersScreen))
+        await pilot.pause()
+        assert SHOWN in screen_text(app)
+        await pilot.press("enter")  # seat 0: the human host, by their player id
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await pilot.pause()
+        assert sent[-1] == {"type": "get_profile", "player": "p0"}
