@@ -75,7 +75,10 @@ class ReplayDesk:
     def after_game(self, room: RoomState, game_over: dict[str, Any]) -> None:
         """A game ended: fetch its record for the game-over screen's hands and numbers."""
         game = game_over.get("game")
-        if isinstance(game, int) and not isinstance(game, bool) and room.replay is None:
+        if not isinstance(game, int) or isinstance(game, bool):
+            return
+        if room.replay is None or room.replay.record.game != game:  # a rematch's new game
+            room.replay = None
             self.fetch(game, SUMMARY, room.code)
 
     def watch_room(self, room: RoomState) -> None:
@@ -186,7 +189,8 @@ class ReplayDesk:
             seat,
             turn=turn,
             on_export=self.exporter(),
-            on_play_deal=self.play_deal,
+            # A deal played again is a room for others to join: not in local play.
+            on_play_deal=None if self.app.local else self.play_deal,
             review=review,
             title=title,
         )

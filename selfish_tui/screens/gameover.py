@@ -84,6 +84,8 @@ def summaries(room: RoomState) -> tuple[list[PlayerSummary], list[list[dict[str,
     view = room.view or {}
     seats = int(view.get("seats", len(view.get("players") or [])))
     replay = room.replay
+    if replay is not None and replay.record.game != (room.game_over or {}).get("game"):
+        replay = None  # the record of the room's game before (a rematch has begun since)
     if replay is not None:
         events = replay.events(0, replay.frames, REVEALED)
         cards = replay.cards

@@ -254,3 +254,21 @@ async def test_a_rooms_players_open_their_profiles_from_the_game_over(game: Game
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
         await pilot.pause()
         assert sent[-1] == {"type": "get_profile", "player": "p0"}
+
+
+def test_a_rematchs_end_fetches_its_own_record(game: Game) -> None:
+    from selfish_tui.replay import open_replay
+    from selfish_tui.state import RoomState
+
+    from .records import record_of
+
+    app = offline_app()
+    sent = recording(app)
+    room = RoomState(ROOM)
+    app.replays.after_game(room, {"game": 12})
+    assert sent == [{"type": "get_replay", "game": 12}]
+    room.replay = open_replay(record_of(game))  # game 12's record
+    app.replays.after_game(room, {"game": 12})
+    assert len(sent) == 1  # kept: the same game
+    app.replays.after_game(room, {"game": 13})
+    assert room.replay is None and sent[-1] == {"type": "get_replay", "game": 13}
