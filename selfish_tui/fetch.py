@@ -82,7 +82,7 @@ async def _exchange(host: str, port: int, name: str, token: str | None, game: in
                     writer.write(conn.data_to_send())
                     asked = True
                 elif isinstance(event, Replay):
-                    return Fetched(dict(event.message), player, conn.token)
+                    return Fetched(_wire(event.message), player, conn.token)
                 elif isinstance(event, Error) and (asked or event.request is hello):
                     english = PLAIN.get(event.code, event.text)
                     raise FetchError(error_message(event.code, _(english)))
@@ -90,3 +90,10 @@ async def _exchange(host: str, port: int, name: str, token: str | None, game: in
         writer.close()
         with contextlib.suppress(Exception):
             await writer.wait_closed()
+
+
+def _wire(message: Any) -> dict[str, Any]:
+    """A reply as the map the server sent: the client library of protocol 2 holds a typed
+    message (``to_wire`` gives its map back), protocol 1's the map itself."""
+    to_wire = getattr(message, "to_wire", None)
+    return dict(to_wire() if callable(to_wire) else message)

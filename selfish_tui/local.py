@@ -379,17 +379,18 @@ class Replayer:
     def events(self, start: int, end: int) -> list[dict[str, Any]]:
         """The events of frames ``start`` to ``end - 1`` (what each frame's decision set off;
         frame 0's are the deal): ``{"to", "full", "public"}``, ``full`` as the seats in ``to``
-        read it (everyone when ``to`` is None), ``public`` as the others do (None: hidden)."""
+        read it (everyone when ``to`` is None), ``public`` as the others do (the secret args
+        left out)."""
         log = self._whole.log
         first = self._log_ends[start - 1] if start > 0 else 0
         out = []
         for event in log[first : self._log_ends[end - 1]]:
-            full = event.as_dict(event.to[0] if event.to else None)
+            full = _event_map(event, event.to[0] if event.to else None)
             out.append(
                 {
                     "to": None if event.to is None else list(event.to),
                     "full": full,
-                    "public": full if event.to is None else event.as_dict(None),
+                    "public": full if event.to is None else _event_map(event, None),
                 }
             )
         return out
@@ -420,3 +421,12 @@ class Replayer:
             if decision is not None:
                 game.apply(*decision)
         return self._frames[index]
+
+
+def _event_map(event: Any, seat: int | None) -> dict[str, Any]:
+    """An engine event as ``seat`` (None: a spectator) may read it, in the wire's form: kind,
+    key, seat and the args that reader may see (cards as maps, cells as [col, row])."""
+    from server.engine.events import wire_value
+
+    args = {name: wire_value(value) for name, value in event.visible_args(seat).items()}
+    return {"kind": event.kind, "key": event.key, "seat": event.seat, "args": args}
