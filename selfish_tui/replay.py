@@ -90,8 +90,13 @@ class Replay:
         self._replayer = replayer
         self.frames = len(replayer)
         self.turn_of: list[int] = list(replayer.turns)
-        self.cards: dict[int, dict[str, Any]] = dict(replayer.cards)
         self.catalogue: dict[str, dict[str, str]] = dict(replayer.catalogue)
+        # Every card with its catalogue name (the fallback of its name in the active
+        # language): a card on the wire is its key alone.
+        self.cards: dict[int, dict[str, Any]] = {
+            number: {"name": self.catalogue.get(str(card.get("key")), {}).get("name", "?"), **card}
+            for number, card in replayer.cards.items()
+        }
         self.card_names = {
             key: str(entry.get("name", key)) for key, entry in self.catalogue.items()
         }
