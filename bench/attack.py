@@ -254,7 +254,7 @@ class Client:
                 return msg
 
     async def hello(self, name: str, token: str | None = None) -> Message:
-        msg: Message = {"type": "hello", "protocol": 1, "name": name}
+        msg: Message = {"type": "hello", "protocol": 2, "name": name}
         if token:
             msg["token"] = token
         reply = await self.request(msg)
@@ -306,7 +306,7 @@ async def play(
                 del sent[me]
             legal = msg["view"]["legal"]
             if legal:
-                choice = next((c for c in legal if not c.get("fatal")), legal[0])
+                choice = next((i for i, c in enumerate(legal) if not c.get("fatal")), 0)
                 act = {"type": "act", "room": code, "version": msg["version"], "choice": choice}
                 asyncio.get_running_loop().call_later(THINK, _act, me, act, sent)
 

@@ -29,7 +29,7 @@ import msgpack  # type: ignore[import-untyped]
 
 DECISIONS = 100  # acts per game
 PAD = "x" * 380  # brings each state map to about 500 bytes
-CHOICE = {"do": "play", "card": "laser_blast", "label": "Play Laser Blast"}
+CHOICE = {"do": "play", "card": 61, "target": 1}
 
 
 def frame(message: dict[str, Any]) -> bytes:
@@ -128,7 +128,7 @@ class Conn(asyncio.Protocol):
             self.send(
                 {
                     "type": "welcome",
-                    "protocol": 1,
+                    "protocol": 2,
                     "player": f"p{Conn.count}",
                     "token": f"t{Conn.count}",
                     "server": "baseline",
@@ -139,7 +139,16 @@ class Conn(asyncio.Protocol):
             code = f"R{len(Conn.rooms)}"
             self.room = Conn.rooms[code] = BaselineRoom(code)
             self.room.members.append(self)
-            self.send({"type": "joined", "room": code, "role": "player", "seat": 0, **reply})
+            self.send(
+                {
+                    "type": "joined",
+                    "room": code,
+                    "role": "player",
+                    "seat": 0,
+                    "edition": "space",
+                    **reply,
+                }
+            )
         elif kind == "join_room":
             room = Conn.rooms[msg["room"]]
             self.room = room
@@ -150,6 +159,7 @@ class Conn(asyncio.Protocol):
                     "room": room.code,
                     "role": "player",
                     "seat": len(room.members) - 1,
+                    "edition": "space",
                     **reply,
                 }
             )

@@ -72,23 +72,26 @@ async def play(delay: float, turns: int, think: float, edition: str, seed: int) 
                     writer.write(conn.data_to_send())
                 elif isinstance(event, Events) and not event.history:
                     for line in event.events:
-                        if line.get("key") == "turn":
+                        if line.key == "turn":
                             if turn_of not in (None, 0):
                                 timeline.bot_turns.append((turn_started, now))
-                            turn_of = int(line["args"]["player"])
+                            player = line.args["player"]
+                            assert isinstance(player, int)
+                            turn_of = player
                             turn_started = now
                         timeline.lines.append((now, turn_of))
                 elif isinstance(event, State):
-                    view = event.view
-                    if view.get("over"):
+                    public = event.view.public
+                    if public.over:
                         return timeline
-                    if view.get("legal") and event.version != answered:
-                        if view.get("active") == 0 and view.get("turn") != last_turn:
-                            last_turn = int(view["turn"])
+                    if event.view.legal and event.version != answered:
+                        if public.active == 0 and public.turn != last_turn:
+                            last_turn = public.turn
                             timeline.our_turns.append(now)
                         answered = event.version
                         await asyncio.sleep(think)
-                        choice = choose("basic", view, rng)
+                        view = event.view.to_wire()  # the engine's bots read the wire form
+                        choice = view["legal"].index(choose("basic", view, rng))
                         conn.send(Act(room=event.room, version=event.version, choice=choice))
                         writer.write(conn.data_to_send())
                         timeline.our_acts.append(time.monotonic())

@@ -11,8 +11,8 @@ same on asyncio, on threads and in a test that feeds one byte at a time. h11 is 
     sock.sendall(conn.data_to_send())
     for event in conn.receive_data(sock.recv(65536)):   # one at a time, as h11's next_event
         if isinstance(event, Welcome): saved_token = event.token
-        elif isinstance(event, State) and event.view["legal"]:
-            conn.send(Act(room=event.room, version=event.version, choice=...))
+        elif isinstance(event, State) and event.view.legal:
+            conn.send(Act(room=event.room, version=event.version, choice=index_in_legal))
     sock.sendall(conn.data_to_send())
 
 What it does for the caller (PROTOCOL.md §2-§3):
@@ -46,17 +46,34 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from protocol import records
+from protocol.client_events import Bye as Bye
+from protocol.client_events import ChatLine as ChatLine
+from protocol.client_events import ConnectionClosed as ConnectionClosed
+from protocol.client_events import Error as Error
+from protocol.client_events import Event as Event
+from protocol.client_events import Events as Events
+from protocol.client_events import GameOver as GameOver
+from protocol.client_events import Joined as Joined
+from protocol.client_events import Ok as Ok
+from protocol.client_events import Pong as Pong
+from protocol.client_events import Replay as Replay
+from protocol.client_events import Replays as Replays
+from protocol.client_events import Rooms as Rooms
+from protocol.client_events import RoomUpdate as RoomUpdate
+from protocol.client_events import Said as Said
+from protocol.client_events import State as State
+from protocol.client_events import Timer as Timer
+from protocol.client_events import Welcome as Welcome
+from protocol.client_events import event_of
 from protocol.codec import Message, decode_server_body, pack
-from protocol.errors import CLOSING_CODES, FrameError
+from protocol.errors import FrameError, MalformedMessage
 from protocol.framing import HEADER, FrameDecoder
-from protocol.messages import (
-    PROTOCOL_VERSION,
-    SERVER_TYPES,
-    Act,
-    Hello,
-    Ping,
-    Request,
+from protocol.messages import PROTOCOL_VERSION, Act, Hello, Ping, Request
+from protocol.server_messages import (
+    ErrorMessage,
+    ServerMessage,
+    WelcomeMessage,
+    read_server,
 )
 
 #: PROTOCOL.md §1: server frames have no size limit; a client accepts at least 16 MiB.
@@ -94,219 +111,6 @@ class Raw(Request):
         return out
 
 
-# --------------------------------------------------------------------------- events
-
-
-@dataclass(slots=True)
-class Event:
-    """Something the server said. ``message`` is the map as received (extra keys kept);
-    ``request`` is the request this is the direct reply to, or None for a broadcast."""
-
-    message: Message
-    request: Request | None
-
-
-@dataclass(slots=True)
-class Welcome(Event):
-    """The reply to ``hello``: our identity. ``resumed``: the token we sent was taken."""
-
-    player: str
-    token: str
-    server: str
-    resumed: bool
-
-
-@dataclass(slots=True)
-class Error(Event):
-    """An ``error``: the reply to ``request``, or (request None) the server's own, which it
-    sends before closing (``closing`` true: ``bad_frame``, ``idle_timeout``, ...)."""
-
-    code: str
-    text: str
-    closing: bool
-
-
-@dataclass(slots=True)
-class Ok(Event):
-    """``ok``: ``request`` succeeded (its broadcasts follow)."""
-
-
-@dataclass(slots=True)
-class Pong(Event):
-    """``pong``: the answer to a ping."""
-
-
-@dataclass(slots=True)
-class Rooms(Event):
-    """``rooms``: the public rooms."""
-
-    rooms: list[Message]
-
-
-@dataclass(slots=True)
-class Joined(Event):
-    """``joined``: we are a member of ``room`` (a reply, or after a resuming welcome)."""
-
-    room: str
-    role: str
-    seat: int | None
-
-
-@dataclass(slots=True)
-class RoomUpdate(Event):
-    """``room``: the room's seats, host and status changed."""
-
-    room: str
-
-
-@dataclass(slots=True)
-class State(Event):
-    """``state``: the game at ``version``, as ``view`` (PROTOCOL.md §6) shows it to us."""
-
-    room: str
-    version: int
-    view: Message
-
-
-@dataclass(slots=True)
-class Events(Event):
-    """``events``: log lines (``history``: the whole log so far, on join, resume or sync)."""
-
-    room: str
-    events: list[Message]
-    history: bool
-
-
-@dataclass(slots=True)
-class Timer(Event):
-    """``timer``: seconds left for the seats the server would decide for; ``grace``, the
-    countdowns before a bot takes a missing player's seat (seat, reason, seconds; empty from
-    a server that sends none)."""
-
-    room: str
-    timers: list[Message]
-    grace: list[Message]
-
-
-@dataclass(slots=True)
-class GameOver(Event):
-    """``game_over``: the game ``game`` in ``room`` ended."""
-
-    room: str
-    game: int
-    winner: int | None
-    winner_name: str | None
-    turns: int
-
-
-@dataclass(slots=True)
-class ChatLine(Event):
-    """``chat``: someone in ``room`` said ``text``."""
-
-    room: str
-    name: str
-    text: str
-
-
-@dataclass(slots=True)
-class Replays(Event):
-    """``replays``: a page of finished games, newest first. ``next``: send it as
-    ``ListReplays(before=next)`` for the page after this one; None once the list ends."""
-
-    games: list[Message]
-    next: int | None
-
-
-@dataclass(slots=True)
-class Replay(Event):
-    """``replay``: one finished game's setup and decisions."""
-
-    game: int
-
-
-@dataclass(slots=True)
-class ProfileReply(Event):
-    """``profile``: a player's records and ratings (protocol.records.Profile)."""
-
-    profile: records.Profile
-
-
-@dataclass(slots=True)
-class LeaderboardReply(Event):
-    """``leaderboard``: one page of an edition's board (protocol.records.Leaderboard)."""
-
-    leaderboard: records.Leaderboard
-
-
-@dataclass(slots=True)
-class ReviewUpdate(Event):
-    """``review``: a shared review as it is now (protocol.records.Review)."""
-
-    review: records.Review
-
-
-@dataclass(slots=True)
-class Bye(Event):
-    """``bye``: the server closes the connection (``shutdown`` or ``replaced``)."""
-
-    reason: str
-    text: str
-
-
-@dataclass(slots=True)
-class ConnectionClosed(Event):
-    """The stream ended (``receive_data(b"")``) without a ``bye``."""
-
-
-# The fields each server message must carry, by type: (key, the exact types it may have; a
-# decoded msgpack value is exactly one of int, bool, float, str, bytes, list, dict, None).
-Field = tuple[str, tuple[type, ...]]
-_NULL = type(None)
-_FIELDS: dict[str, tuple[Field, ...]] = {
-    "welcome": (("player", (str,)), ("token", (str,))),
-    "error": (("code", (str,)), ("message", (str,))),
-    "pong": (),
-    "ok": (),
-    "rooms": (("rooms", (list,)),),
-    "joined": (("room", (str,)), ("role", (str,)), ("seat", (int, _NULL))),
-    "room": (("room", (str,)), ("seats", (list,))),
-    "state": (("room", (str,)), ("version", (int,)), ("view", (dict,))),
-    "events": (("room", (str,)), ("events", (list,))),
-    "timer": (("room", (str,)), ("timers", (list,))),
-    "game_over": (
-        ("room", (str,)),
-        ("game", (int,)),
-        ("winner", (int, _NULL)),
-        ("winner_name", (str, _NULL)),
-        ("turns", (int,)),
-    ),
-    "chat": (("room", (str,)), ("name", (str,)), ("text", (str,))),
-    "replays": (("games", (list,)), ("next", (int, _NULL))),
-    "replay": (("game", (int,)), ("decisions", (list,))),
-    "profile": (("player", (str,)), ("editions", (list,))),
-    "leaderboard": (("edition", (str,)), ("entries", (list,))),
-    "review": (("room", (str,)), ("game", (int,)), ("step", (int,))),
-    "bye": (("reason", (str,)),),
-}
-assert set(_FIELDS) == SERVER_TYPES
-#: Types that only ever come as a direct reply (never as a broadcast).
-_REPLIES = frozenset(
-    {"welcome", "ok", "pong", "rooms", "replays", "replay", "profile", "leaderboard"}
-)
-
-
-def _check(message: Message) -> str:
-    """The message's type, after checking it is a server type with its fields; else raise."""
-    kind = message.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise RemoteProtocolError(f"unknown message type {kind!r}")
-    for key, expected in _FIELDS[kind]:
-        # exact types: a bool is an int to isinstance(), not on the wire
-        if type(message.get(key)) not in expected:
-            raise RemoteProtocolError(f"{kind}: {key!r} missing or of the wrong type")
-    return kind
-
-
 # --------------------------------------------------------------------------- the connection
 
 
@@ -315,8 +119,10 @@ class ClientConnection:
 
     ``token``: resume this identity with the first :meth:`hello`. ``decode`` turns a frame body
     into a message (default: the whole body, checked and bounded as
-    :func:`protocol.codec.decode_server_body` does); a client that needs only some fields
-    may pass a cheaper one (bench/load.py does).
+    :func:`protocol.codec.decode_server_body` does), and ``read`` that message into its
+    typed form (default: :func:`protocol.server_messages.read_server`, which checks every field).
+    A client that needs only some fields may pass cheaper ones (bench/load.py does: it reads
+    of a state only how many choices it has).
     """
 
     def __init__(
@@ -325,6 +131,7 @@ class ClientConnection:
         *,
         max_frame: int | None = MAX_SERVER_FRAME,
         decode: Callable[[bytes], Message] = decode_server_body,
+        read: Callable[[object], ServerMessage] = read_server,
     ) -> None:
         self.state = ConnState.IDLE
         self.token = token
@@ -335,6 +142,7 @@ class ClientConnection:
         self._broken: FrameError | None = None  # a bad frame after those bodies
         self._eof = False
         self._decode = decode
+        self._read = read
         self._out = bytearray()
         self._next_id = 1
         self._pending: dict[int, Request] = {}
@@ -475,7 +283,7 @@ class ClientConnection:
             raise RemoteProtocolError(f"bad frame from the server: {self._broken.message}")
         if self._eof:
             self._close()
-            return ConnectionClosed({}, None)
+            return ConnectionClosed()
         return None
 
     @property
@@ -486,39 +294,24 @@ class ClientConnection:
     def _close(self) -> None:
         self.state = ConnState.CLOSED
 
-    def _event(self, message: Message) -> Event:
+    def _event(self, raw: Message) -> Event:
         try:
-            kind = _check(message)
-            request = self._answered(kind, message)
+            message = self._read(raw)
+            request = self._answered(message)
+        except MalformedMessage as exc:
+            self._close()
+            raise RemoteProtocolError(f"malformed message from the server: {exc.message}") from exc
         except RemoteProtocolError:
             self._close()
             raise
-        if kind == "state":
-            return State(message, request, message["room"], message["version"], message["view"])
-        if kind == "events":
-            history = message.get("history") is True
-            return Events(message, request, message["room"], message["events"], history)
-        if kind == "ok":
-            return Ok(message, request)
-        if kind == "timer":
-            grace = message.get("grace")
-            countdowns = (
-                [g for g in grace if isinstance(g, dict)] if isinstance(grace, list) else []
-            )
-            return Timer(message, request, message["room"], message["timers"], countdowns)
-        if kind == "room":
-            return RoomUpdate(message, request, message["room"])
-        if kind == "error":
-            code = message["code"]
-            closing = code in CLOSING_CODES
+        if isinstance(message, ErrorMessage):
             if isinstance(request, Hello):
                 self.state = ConnState.IDLE  # refused: the caller may say hello again
-                if code == "bad_token":
+                if message.code == "bad_token":
                     self.token = None  # the server does not know it: the next hello is new
-            if closing:
+            if message.closing:
                 self._close()
-            return Error(message, request, code, message["message"], closing)
-        if kind == "welcome":
+        elif isinstance(message, WelcomeMessage):
             if isinstance(request, Hello):
                 sent_token: object = request.token
             elif isinstance(request, Raw) and request.message.get("type") == "hello":
@@ -528,62 +321,33 @@ class ClientConnection:
             else:
                 self._close()
                 raise RemoteProtocolError("welcome that answers no hello")
-            resumed = sent_token is not None  # an unknown token gets bad_token instead
-            self.player, self.token = message["player"], message["token"]
-            self.server = str(message.get("server", ""))
+            self.player, self.token = message.player, message.token
+            self.server = message.server
             self.state = ConnState.READY
-            return Welcome(
-                message, request, message["player"], message["token"], self.server, resumed
-            )
-        if kind == "joined":
-            return Joined(message, request, message["room"], message["role"], message["seat"])
-        if kind == "game_over":
-            m = message
-            return GameOver(
-                m, request, m["room"], m["game"], m["winner"], m["winner_name"], m["turns"]
-            )
-        if kind == "chat":
-            return ChatLine(message, request, message["room"], message["name"], message["text"])
-        if kind == "bye":
+            # an unknown token gets bad_token instead
+            return Welcome(message, request, resumed=sent_token is not None)
+        elif message.TYPE == "bye":
             self._close()
-            return Bye(message, request, message["reason"], str(message.get("message", "")))
-        if kind == "pong":
-            return Pong(message, request)
-        if kind == "rooms":
-            return Rooms(message, request, message["rooms"])
-        if kind == "replays":
-            return Replays(message, request, message["games"], message.get("next"))
-        if kind == "replay":
-            return Replay(message, request, message["game"])
-        try:
-            if kind == "profile":
-                return ProfileReply(message, request, records.Profile.from_wire(message))
-            if kind == "leaderboard":
-                return LeaderboardReply(message, request, records.Leaderboard.from_wire(message))
-            return ReviewUpdate(message, request, records.Review.from_wire(message))
-        except records.MalformedMessage as exc:
-            self._close()
-            raise RemoteProtocolError(str(exc)) from exc
+        return event_of(message, request)
 
-    def _answered(self, kind: str, message: Message) -> Request | None:
+    def _answered(self, message: ServerMessage) -> Request | None:
         """The request ``message`` is the direct reply to (None for a broadcast)."""
-        if "id" not in message:
-            if kind in _REPLIES or (kind == "error" and self._unnumbered):
+        kind = message.TYPE
+        if message.id is None:
+            if message.REPLY_ONLY or (kind == "error" and self._unnumbered):
                 if not self._unnumbered:
                     if self._blind:
                         return None
                     raise RemoteProtocolError(f"{kind} without the id of the request it answers")
                 self._unnumbered -= 1
             return None
-        rid = message["id"]
-        request: Request | None = None
-        if type(rid) is int:
-            request = self._pending.pop(rid, None)
-            if request is None and rid in self._raw:
-                raws = self._raw[rid]
-                request = raws.pop(0)
-                if not raws:
-                    del self._raw[rid]
+        rid = message.id
+        request = self._pending.pop(rid, None)
+        if request is None and rid in self._raw:
+            raws = self._raw[rid]
+            request = raws.pop(0)
+            if not raws:
+                del self._raw[rid]
         if request is None:
             if self._blind:
                 return None

@@ -57,20 +57,28 @@ CLOSING_CODES = frozenset(
 )
 
 
-class ProtocolError(Exception):
-    """A request or frame the protocol rejects; ``code`` is a stable :class:`ErrorCode`."""
+#: The value of an error's ``args``: what a client needs to say the error in its own words.
+ErrorArgs = dict[str, int | str]
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+
+class ProtocolError(Exception):
+    """A request or frame the protocol rejects; ``code`` is a stable :class:`ErrorCode`,
+    ``args`` the values a client words it with (a field's name, a limit), and ``message`` a
+    short English detail for operators and logs, never shown as the client's own words."""
+
+    def __init__(self, code: ErrorCode, message: str, args: ErrorArgs | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.error_args: ErrorArgs = args or {}
 
-    def to_wire(self, request_id: int | None = None) -> dict[str, object]:
-        """The ``error`` message for this failure, echoing ``request_id`` when given."""
-        msg: dict[str, object] = {"type": "error", "code": str(self.code), "message": self.message}
-        if request_id is not None:
-            msg["id"] = request_id
-        return msg
+
+class MalformedMessage(ProtocolError):
+    """A server message that is not what the protocol says (a missing field, a value of the
+    wrong type, an unknown key): raised by ``from_wire``; a client drops such a connection."""
+
+    def __init__(self, where: str, expected: str) -> None:
+        super().__init__(ErrorCode.BAD_REQUEST, f"{where} must be {expected}", {"field": where})
 
 
 class FrameError(ProtocolError):

@@ -1,4 +1,4 @@
-"""Message catalogue: typed client requests, their validation, and server message builders.
+"""Typed client requests and their validation (the server's messages: protocol.server_messages).
 
 :func:`parse_client` turns a decoded map into one of the request dataclasses below or raises
 :class:`~protocol.errors.ProtocolError` with a stable code. Request objects also serialise
@@ -9,17 +9,16 @@ See PROTOCOL.md for the meaning of every field.
 from __future__ import annotations
 
 import dataclasses
-import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from protocol.codec import str_keys
-from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.names import MAX_CHAT as MAX_CHAT
+from protocol.names import MAX_NAME as MAX_NAME
+from protocol.names import check_name
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 EDITIONS = ("space", "shipwrecked")
 BOT_LEVELS = ("random", "basic", "expert")
 TIMERS = (0, 30, 60, 120)
@@ -31,8 +30,6 @@ LEFT_GRACE, LEFT_GRACES = 60, (10, 600)
 IDLE_GRACE, IDLE_GRACES = 180, (30, 1800)
 MIN_SEATS, MAX_SEATS = 2, 5
 SEAT_COUNTS = tuple(range(MIN_SEATS, MAX_SEATS + 1))
-MAX_NAME = 24
-MAX_CHAT = 300
 MAX_VARIANTS = 8  # far more than exist: a bound on what is read, not a rule
 ROOM_CODE_LENGTH = 4
 # Integers in requests stay within ±2**53 (exact in every JSON and msgpack reader, and in
@@ -42,38 +39,13 @@ MAX_SEED = 2**63 - 1  # a seed is stored as SQLite's 64-bit INTEGER
 # A private room's code is its secret (26**12 codes): nobody finds it by trying codes.
 PRIVATE_ROOM_CODE_LENGTH = 12
 
-#: Every type a server may send.
-SERVER_TYPES = frozenset(
-    {
-        "welcome",
-        "error",
-        "pong",
-        "ok",
-        "rooms",
-        "joined",
-        "room",
-        "state",
-        "events",
-        "timer",
-        "game_over",
-        "chat",
-        "replays",
-        "replay",
-        "profile",
-        "leaderboard",
-        "review",
-        "bye",
-    }
-)
-
-
 # --------------------------------------------------------------------------- validation helpers
 
 T = TypeVar("T")
 
 
 def _bad(key: str, expected: str) -> ProtocolError:
-    return ProtocolError(ErrorCode.BAD_REQUEST, f"'{key}' must be {expected}")
+    return ProtocolError(ErrorCode.BAD_REQUEST, f"'{key}' must be {expected}", {"field": key})
 
 
 def _int(msg: Mapping[str, Any], key: str, default: int | None = None) -> int:
@@ -105,69 +77,22 @@ def _seconds(msg: Mapping[str, Any], key: str, default: int, bounds: tuple[int, 
     value = _int(msg, key, default)
     low, high = bounds
     if not low <= value <= high:
-        raise ProtocolError(ErrorCode.BAD_OPTION, f"'{key}' must be {low} to {high} seconds")
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION,
+            f"'{key}' must be {low} to {high} seconds",
+            {"field": key, "low": low, "high": high},
+        )
     return value
 
 
 def _option(value: T, allowed: tuple[T, ...], key: str) -> T:
     if value not in allowed:
         raise ProtocolError(
-            ErrorCode.BAD_OPTION, f"'{key}' must be one of {', '.join(map(str, allowed))}"
+            ErrorCode.BAD_OPTION,
+            f"'{key}' must be one of {', '.join(map(str, allowed))}",
+            {"field": key},
         )
     return value
-
-
-# Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern, ...): a name
-# of only these, spaces, marks and format characters is invisible.
-BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f")
-_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
-# What server bots are called (server.rooms.room): a person must not pass for one.
-_BOT_NAME = re.compile(r"bot\s*\d+")
-# The same on a name's confusables skeleton (protocol.confusables): 0 and 1 become O and l.
-_BOT_SKELETON = re.compile(r"(?i:bot)\s*[0-9Ol]+")
-
-
-def visible(name: str) -> bool:
-    """Whether ``name`` draws at least one visible character."""
-    return any(
-        ch not in BLANK_GLYPHS and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES
-        for ch in name
-    )
-
-
-def check_name(name: str) -> str:
-    """Return the cleaned player name or raise ``bad_name``: 1-24 printable characters, none
-    of them a format character, at least one visible, and not a bot's name nor one that looks
-    like it ("Bot 1" in any width or case, "Bot 1" with a Cyrillic o, U+043E)."""
-    cleaned = name.strip()
-    hidden = next((ch for ch in cleaned if unicodedata.category(ch) == "Cf"), None)
-    if hidden is not None:
-        # zero-width joiners, bidi marks and overrides: they change how the rest is drawn
-        raise ProtocolError(
-            ErrorCode.BAD_NAME,
-            f"name must not hold invisible format characters (U+{ord(hidden):04X})",
-        )
-    if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
-        raise ProtocolError(ErrorCode.BAD_NAME, f"name must be 1-{MAX_NAME} printable characters")
-    if not visible(cleaned):
-        raise ProtocolError(ErrorCode.BAD_NAME, "name must show at least one visible character")
-    if _BOT_NAME.fullmatch(unicodedata.normalize("NFKC", cleaned).casefold()) or any(
-        _BOT_SKELETON.fullmatch(form) for form in (skeleton(cleaned), skeleton(cleaned.casefold()))
-    ):
-        raise ProtocolError(ErrorCode.BAD_NAME, "that name is kept for the server's bots")
-    return cleaned
-
-
-def check_chat(text: str, max_length: int = MAX_CHAT) -> str:
-    """Return the cleaned chat line or raise ``bad_chat``."""
-    cleaned = text.replace("\r", " ").replace("\n", " ").replace("\t", " ").strip()
-    if not cleaned:
-        raise ProtocolError(ErrorCode.BAD_CHAT, "chat text is empty")
-    if len(cleaned) > max_length:
-        raise ProtocolError(ErrorCode.BAD_CHAT, f"chat text is longer than {max_length}")
-    if not cleaned.isprintable():
-        raise ProtocolError(ErrorCode.BAD_CHAT, "chat text must be printable")
-    return cleaned
 
 
 def room_code(msg: Mapping[str, Any]) -> str:
@@ -178,7 +103,7 @@ def room_code(msg: Mapping[str, Any]) -> str:
         or not code.isascii()
         or not code.isalpha()
     ):
-        raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code!r}")
+        raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code!r}", {"room": code})
     return code
 
 
@@ -240,15 +165,15 @@ class Hello(Request):
 
     @classmethod
     def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
-        name = _str(m, "name")
-        if "protocol" not in m:
-            raise _bad("protocol", "an integer")
-        version = m["protocol"]
-        if type(version) is not int or version != PROTOCOL_VERSION:  # not 1.0, "1" or true
+        # The version first: a client of another version learns that, whatever else it sent.
+        version = m.get("protocol")
+        if type(version) is not int or version != PROTOCOL_VERSION:  # not 2.0, "2" or true
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_PROTOCOL,
                 f"protocol {version!r} is not supported; this server speaks {PROTOCOL_VERSION}",
+                {"version": PROTOCOL_VERSION},
             )
+        name = _str(m, "name")
         token = m.get("token")
         if token is not None and not isinstance(token, str):
             raise _bad("token", "a string")
@@ -294,12 +219,21 @@ class CreateRoom(Request):
         seats = _option(_int(m, "seats"), SEAT_COUNTS, "seats")
         bots = _int(m, "bots", 0)
         if not 0 <= bots < seats:
-            raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")
+            raise ProtocolError(
+                ErrorCode.BAD_OPTION,
+                f"'bots' must be 0..{seats - 1}",
+                {"field": "bots", "low": 0, "high": seats - 1},
+            )
         seed = m.get("seed")
-        if seed is not None and (
-            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
-        ):
-            raise _bad("seed", f"an integer from 0 to {MAX_SEED}")
+        if seed is not None:
+            if type(seed) is not int:
+                raise _bad("seed", "an integer")
+            if not 0 <= seed <= MAX_SEED:
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION,
+                    f"'seed' must be 0 to {MAX_SEED}",
+                    {"field": "seed", "low": 0, "high": MAX_SEED},
+                )
         variants = m.get("variants", [])
         if (
             not isinstance(variants, list)
@@ -389,18 +323,19 @@ class Start(RoomRequest):
 @request("act")
 @dataclass(frozen=True, kw_only=True)
 class Act(RoomRequest):
-    """Make a decision: ``choice`` is one map of the latest ``view.legal``, verbatim."""
+    """Make a decision: ``choice`` is the index of the choice taken in the ``view.legal`` of
+    the latest ``state`` (its ``version``)."""
 
     version: int
-    choice: dict[str, Any]
+    choice: int
 
     @classmethod
     def from_wire(cls, m: Mapping[str, Any], rid: int | None) -> Request:
         code = room_code(m)
         version = _int(m, "version")
-        choice = m.get("choice")
-        if not isinstance(choice, dict) or not str_keys(choice):
-            raise _bad("choice", "a map with string keys")
+        choice = _int(m, "choice")
+        if choice < 0:
+            raise _bad("choice", "the index of a legal choice")
         return cls(id=rid, room=code, version=version, choice=choice)
 
 
@@ -455,7 +390,9 @@ def _player(m: Mapping[str, Any], key: str) -> str | None:
 def _limit(m: Mapping[str, Any]) -> int | None:
     limit = None if m.get("limit") is None else _int(m, "limit")
     if limit is not None and limit < 1:
-        raise ProtocolError(ErrorCode.BAD_OPTION, "'limit' must be at least 1")
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION, "'limit' must be at least 1", {"field": "limit", "low": 1}
+        )
     return limit
 
 
@@ -650,24 +587,7 @@ def parse_client(msg: Mapping[str, Any]) -> Request:
         rid = _int(msg, "id")
     cls = REQUESTS.get(kind)
     if cls is None:
-        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}", {"type": kind}
+        )
     return cls.from_wire(msg, rid)
-
-
-# --------------------------------------------------------------------------- server messages
-
-
-def reply(kind: str, request: int | None, **fields: Any) -> dict[str, Any]:
-    """A server message of ``kind``, echoing the request ``id`` when there is one."""
-
-    out: dict[str, Any] = {"type": kind, **fields}
-    if request is not None:
-        out["id"] = request
-    return out
-
-
-def welcome(player: str, token: str, server: str, request: int | None = None) -> dict[str, Any]:
-    """The ``welcome`` answer to ``hello``."""
-    return reply(
-        "welcome", request, protocol=PROTOCOL_VERSION, player=player, token=token, server=server
-    )

@@ -1,19 +1,20 @@
-"""Finished games, records and ratings on the wire: the typed replies (PROTOCOL.md §5, §12),
-and the requests they answer (defined in :mod:`protocol.messages` with every other request).
+"""Finished games, records and ratings on the wire: the parts of their replies (a game in a
+list, a seat, a rating, a record, a leaderboard line, a review's member; the replies themselves
+are in :mod:`protocol.server_messages` with every other), and the requests (defined in
+:mod:`protocol.messages` with every other request).
 
-Replies are dataclasses with ``to_wire`` (what the server sends) and ``from_wire`` (what a
-client reads; :class:`MalformedMessage` for a map that is not one), so both ends build and read
-the same definitions. Shared review (a finished game stepped through together) and "play this
-deal" (a new room with a finished game's shuffle) are here too.
+Each part has ``to_wire`` (what the server sends) and ``from_wire`` (what a client reads;
+:class:`~protocol.errors.MalformedMessage` for a map that is not one).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # The requests are in protocol.messages with every other; here for those who read them here.
+from protocol.errors import MalformedMessage
 from protocol.messages import (
     BOT_LEVELS,
     GetLeaderboard,
@@ -36,17 +37,11 @@ __all__ = [
     "GetLeaderboard",
     "GetProfile",
     "GetReplay",
-    "Leaderboard",
     "LeaderboardEntry",
     "ListReplays",
-    "MalformedMessage",
     "PlayDeal",
-    "Profile",
     "Rating",
     "RatingChange",
-    "Replay",
-    "Replays",
-    "Review",
     "ReviewFollow",
     "ReviewJoin",
     "ReviewLead",
@@ -59,37 +54,34 @@ __all__ = [
 
 #: Player ids of the bot levels' records and ratings (``get_profile`` takes them too).
 BOT_PLAYERS = {level: f"bot:{level}" for level in BOT_LEVELS}
-# --------------------------------------------------------------------------- replies
+# --------------------------------------------------------------------------- replies' parts
+
+_NULL = type(None)
 
 
-class MalformedMessage(ValueError):
-    """A server message that is not what its type says (a client treats it as a broken
-    server)."""
-
-
-def _need(m: Mapping[str, Any], key: str, *kinds: type) -> Any:
+def need(m: Mapping[str, Any], key: str, *kinds: type) -> Any:
     """``m[key]``, of exactly one of ``kinds`` (``type(None)`` for null); else raise."""
     value = m.get(key)
     if type(value) not in kinds:
-        raise MalformedMessage(f"{m.get('type', 'a record')}: {key!r} missing or mistyped")
+        names = " or ".join("null" if kind is _NULL else kind.__name__ for kind in kinds)
+        raise MalformedMessage(key, names)
     return value
 
 
-def _maps(m: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
-    items = _need(m, key, list)
+def maps(m: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """``m[key]``: a list of maps; else raise."""
+    items = need(m, key, list)
     if not all(isinstance(item, dict) for item in items):
-        raise MalformedMessage(f"{key!r} must be a list of maps")
+        raise MalformedMessage(key, "a list of maps")
     return list(items)
 
 
-def _strings(m: Mapping[str, Any], key: str) -> list[str]:
-    items = _need(m, key, list)
+def strings(m: Mapping[str, Any], key: str) -> list[str]:
+    """``m[key]``: a list of strings; else raise."""
+    items = need(m, key, list)
     if not all(isinstance(item, str) for item in items):
-        raise MalformedMessage(f"{key!r} must be a list of strings")
+        raise MalformedMessage(key, "a list of strings")
     return list(items)
-
-
-_NULL = type(None)
 
 
 @dataclass(frozen=True)
@@ -116,15 +108,15 @@ class SeatRecord:
     @classmethod
     def from_wire(cls, m: Mapping[str, Any]) -> SeatRecord:
         """As read; raises MalformedMessage."""
-        kind = _need(m, "kind", str)
+        kind = need(m, "kind", str)
         if kind not in ("human", "bot"):
-            raise MalformedMessage(f"a seat's kind is {kind!r}")
+            raise MalformedMessage("kind", "human or bot")
         return cls(
-            name=_need(m, "name", str),
+            name=need(m, "name", str),
             kind=kind,
-            player=_need(m, "player", str, _NULL),
-            level=_need(m, "level", str, _NULL),
-            left=_need(m, "left", bool),
+            player=need(m, "player", str, _NULL),
+            level=need(m, "level", str, _NULL),
+            left=need(m, "left", bool),
         )
 
 
@@ -151,13 +143,12 @@ class GameSummary:
         return [seat.name for seat in self.seats]
 
     def to_wire(self) -> dict[str, Any]:
-        """As sent (``names`` repeats the seats' names, for clients of the first layout)."""
+        """As sent."""
         return {
             "game": self.game,
             "room": self.room,
             "edition": self.edition,
             "variants": self.variants,
-            "names": self.names,
             "seats": [seat.to_wire() for seat in self.seats],
             "winner": self.winner,
             "turns": self.turns,
@@ -171,39 +162,18 @@ class GameSummary:
     def from_wire(cls, m: Mapping[str, Any]) -> GameSummary:
         """As read; raises MalformedMessage."""
         return cls(
-            game=_need(m, "game", int),
-            room=_need(m, "room", str),
-            edition=_need(m, "edition", str),
-            variants=_strings(m, "variants"),
-            seats=[SeatRecord.from_wire(seat) for seat in _maps(m, "seats")],
-            winner=_need(m, "winner", int, _NULL),
-            turns=_need(m, "turns", int),
-            ended=float(_need(m, "ended", float, int)),
-            public=_need(m, "public", bool),
-            rated=_need(m, "rated", bool),
-            seat=_need(m, "seat", int, _NULL),
+            game=need(m, "game", int),
+            room=need(m, "room", str),
+            edition=need(m, "edition", str),
+            variants=strings(m, "variants"),
+            seats=[SeatRecord.from_wire(seat) for seat in maps(m, "seats")],
+            winner=need(m, "winner", int, _NULL),
+            turns=need(m, "turns", int),
+            ended=float(need(m, "ended", float, int)),
+            public=need(m, "public", bool),
+            rated=need(m, "rated", bool),
+            seat=need(m, "seat", int, _NULL),
         )
-
-
-@dataclass(frozen=True)
-class Replays:
-    """``replays``: a page of finished games, newest first; ``next`` is the ``before`` of the
-    page after (None: this page ends the list)."""
-
-    games: list[GameSummary]
-    next: int | None
-    id: int | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        out = {"type": "replays", "games": [g.to_wire() for g in self.games], "next": self.next}
-        return _with_id(out, self.id)
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> Replays:
-        """As read; raises MalformedMessage."""
-        games = [GameSummary.from_wire(g) for g in _maps(m, "games")]
-        return cls(games, _need(m, "next", int, _NULL), _need(m, "id", int, _NULL))
 
 
 @dataclass(frozen=True)
@@ -230,98 +200,11 @@ class RatingChange:
     def from_wire(cls, m: Mapping[str, Any]) -> RatingChange:
         """As read; raises MalformedMessage."""
         return cls(
-            seat=_need(m, "seat", int),
-            player=_need(m, "player", str),
-            rank=_need(m, "rank", int),
-            before=Rating.from_wire(_need(m, "before", dict)),
-            after=Rating.from_wire(_need(m, "after", dict)),
-        )
-
-
-@dataclass(frozen=True)
-class Replay:
-    """``replay``: one finished game whole. ``decisions`` are ``[seat, choice]`` pairs;
-    with ``edition``, ``variants``, the seats' names and ``seed`` they rebuild the game, whose
-    final state has the check ``digest`` (``server.engine.digest``) under rules version
-    ``rules``. ``ratings``: each rated seat's change (empty for an unrated game)."""
-
-    game: int
-    room: str
-    edition: str
-    variants: list[str]
-    seats: list[SeatRecord]
-    seed: int
-    decisions: list[list[Any]]
-    winner: int | None
-    turns: int
-    started: float
-    ended: float
-    public: bool
-    rated: bool
-    digest: str
-    rules: int
-    ratings: list[RatingChange] = field(default_factory=list)
-    id: int | None = None
-
-    @property
-    def names(self) -> list[str]:
-        """The names in seat order."""
-        return [seat.name for seat in self.seats]
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        out = {
-            "type": "replay",
-            "game": self.game,
-            "room": self.room,
-            "edition": self.edition,
-            "variants": self.variants,
-            "names": self.names,
-            "seats": [seat.to_wire() for seat in self.seats],
-            "seed": self.seed,
-            "decisions": self.decisions,
-            "winner": self.winner,
-            "turns": self.turns,
-            "started": self.started,
-            "ended": self.ended,
-            "public": self.public,
-            "rated": self.rated,
-            "digest": self.digest,
-            "rules": self.rules,
-            "ratings": [change.to_wire() for change in self.ratings],
-        }
-        return _with_id(out, self.id)
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> Replay:
-        """As read; raises MalformedMessage."""
-        decisions = _need(m, "decisions", list)
-        for pair in decisions:
-            if (
-                not isinstance(pair, list)
-                or len(pair) != 2
-                or type(pair[0]) is not int
-                or not isinstance(pair[1], dict)
-            ):
-                raise MalformedMessage("a decision is a [seat, choice map] pair")
-        return cls(
-            game=_need(m, "game", int),
-            room=_need(m, "room", str),
-            edition=_need(m, "edition", str),
-            variants=_strings(m, "variants"),
-            seats=[SeatRecord.from_wire(seat) for seat in _maps(m, "seats")],
-            seed=_need(m, "seed", int),
-            decisions=decisions,
-            winner=_need(m, "winner", int, _NULL),
-            turns=_need(m, "turns", int),
-            started=float(_need(m, "started", float, int)),
-            ended=float(_need(m, "ended", float, int)),
-            public=_need(m, "public", bool),
-            rated=_need(m, "rated", bool),
-            digest=_need(m, "digest", str),
-            rules=_need(m, "rules", int),
-            ratings=[RatingChange.from_wire(c) for c in _maps(m, "ratings")],
-            id=_need(m, "id", int, _NULL),
+            seat=need(m, "seat", int),
+            player=need(m, "player", str),
+            rank=need(m, "rank", int),
+            before=Rating.from_wire(need(m, "before", dict)),
+            after=Rating.from_wire(need(m, "after", dict)),
         )
 
 
@@ -349,10 +232,10 @@ class Rating:
     def from_wire(cls, m: Mapping[str, Any]) -> Rating:
         """As read; raises MalformedMessage."""
         return cls(
-            rating=_need(m, "rating", int),
-            mu=float(_need(m, "mu", float, int)),
-            sigma=float(_need(m, "sigma", float, int)),
-            provisional=_need(m, "provisional", bool),
+            rating=need(m, "rating", int),
+            mu=float(need(m, "mu", float, int)),
+            sigma=float(need(m, "sigma", float, int)),
+            provisional=need(m, "provisional", bool),
         )
 
     def shown(self) -> str:
@@ -393,50 +276,17 @@ class EditionRecord:
     @classmethod
     def from_wire(cls, m: Mapping[str, Any]) -> EditionRecord:
         """As read; raises MalformedMessage."""
-        rating = _need(m, "rating", dict, _NULL)
+        rating = need(m, "rating", dict, _NULL)
         return cls(
-            edition=_need(m, "edition", str),
-            games=_need(m, "games", int),
-            wins=_need(m, "wins", int),
-            no_winner=_need(m, "no_winner", int),
-            streak=_need(m, "streak", int),
-            best_streak=_need(m, "best_streak", int),
-            last_played=float(_need(m, "last_played", float, int)),
-            rated_games=_need(m, "rated_games", int),
+            edition=need(m, "edition", str),
+            games=need(m, "games", int),
+            wins=need(m, "wins", int),
+            no_winner=need(m, "no_winner", int),
+            streak=need(m, "streak", int),
+            best_streak=need(m, "best_streak", int),
+            last_played=float(need(m, "last_played", float, int)),
+            rated_games=need(m, "rated_games", int),
             rating=None if rating is None else Rating.from_wire(rating),
-        )
-
-
-@dataclass(frozen=True)
-class Profile:
-    """``profile``: a player's (or bot level's: ``bot`` true) records, one per edition played."""
-
-    player: str
-    name: str
-    bot: bool
-    editions: list[EditionRecord]
-    id: int | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        out = {
-            "type": "profile",
-            "player": self.player,
-            "name": self.name,
-            "bot": self.bot,
-            "editions": [record.to_wire() for record in self.editions],
-        }
-        return _with_id(out, self.id)
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> Profile:
-        """As read; raises MalformedMessage."""
-        return cls(
-            player=_need(m, "player", str),
-            name=_need(m, "name", str),
-            bot=_need(m, "bot", bool),
-            editions=[EditionRecord.from_wire(r) for r in _maps(m, "editions")],
-            id=_need(m, "id", int, _NULL),
         )
 
 
@@ -468,44 +318,13 @@ class LeaderboardEntry:
     def from_wire(cls, m: Mapping[str, Any]) -> LeaderboardEntry:
         """As read; raises MalformedMessage."""
         return cls(
-            rank=_need(m, "rank", int),
-            player=_need(m, "player", str),
-            name=_need(m, "name", str),
-            rating=Rating.from_wire(_need(m, "rating", dict)),
-            games=_need(m, "games", int),
-            wins=_need(m, "wins", int),
-            last_played=float(_need(m, "last_played", float, int)),
-        )
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    """``leaderboard``: one page, best first; ``next`` is the ``after`` of the following page
-    (None: the board ends here)."""
-
-    edition: str
-    entries: list[LeaderboardEntry]
-    next: str | None
-    id: int | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        out = {
-            "type": "leaderboard",
-            "edition": self.edition,
-            "entries": [entry.to_wire() for entry in self.entries],
-            "next": self.next,
-        }
-        return _with_id(out, self.id)
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> Leaderboard:
-        """As read; raises MalformedMessage."""
-        return cls(
-            edition=_need(m, "edition", str),
-            entries=[LeaderboardEntry.from_wire(e) for e in _maps(m, "entries")],
-            next=_need(m, "next", str, _NULL),
-            id=_need(m, "id", int, _NULL),
+            rank=need(m, "rank", int),
+            player=need(m, "player", str),
+            name=need(m, "name", str),
+            rating=Rating.from_wire(need(m, "rating", dict)),
+            games=need(m, "games", int),
+            wins=need(m, "wins", int),
+            last_played=float(need(m, "last_played", float, int)),
         )
 
 
@@ -524,55 +343,4 @@ class ReviewMember:
     @classmethod
     def from_wire(cls, m: Mapping[str, Any]) -> ReviewMember:
         """As read; raises MalformedMessage."""
-        return cls(_need(m, "player", str), _need(m, "name", str), _need(m, "following", bool))
-
-
-@dataclass(frozen=True)
-class Review:
-    """``review``: the shared review of ``room``'s finished ``game`` as it is now, sent to
-    each of its members on every change (and as the direct reply to ``review_join``).
-    ``step``: the leader's step (decisions applied, 0 to ``steps``). ``open`` false: the review
-    ended (the room's next game began, or the room closed) or you left it."""
-
-    room: str
-    game: int
-    step: int
-    steps: int
-    leader: str
-    members: list[ReviewMember]
-    open: bool = True
-    id: int | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        out = {
-            "type": "review",
-            "room": self.room,
-            "game": self.game,
-            "step": self.step,
-            "steps": self.steps,
-            "leader": self.leader,
-            "members": [member.to_wire() for member in self.members],
-            "open": self.open,
-        }
-        return _with_id(out, self.id)
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> Review:
-        """As read; raises MalformedMessage."""
-        return cls(
-            room=_need(m, "room", str),
-            game=_need(m, "game", int),
-            step=_need(m, "step", int),
-            steps=_need(m, "steps", int),
-            leader=_need(m, "leader", str),
-            members=[ReviewMember.from_wire(member) for member in _maps(m, "members")],
-            open=_need(m, "open", bool),
-            id=_need(m, "id", int, _NULL),
-        )
-
-
-def _with_id(out: dict[str, Any], request: int | None) -> dict[str, Any]:
-    if request is not None:
-        out["id"] = request
-    return out
+        return cls(need(m, "player", str), need(m, "name", str), need(m, "following", bool))

@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.errors import MalformedMessage
 from protocol.messages import EDITIONS, MAX_SEATS, MAX_SEED, MIN_SEATS, PROTOCOL_VERSION
-from protocol.records import MalformedMessage, Replay, SeatRecord
+from protocol.records import SeatRecord
+from protocol.server_messages import ReplayMessage
 
 FORMAT = "selfish-replay"
 FORMAT_VERSION = 1
@@ -57,14 +59,14 @@ class ReplayFile:
         return [seat.name for seat in self.seats]
 
 
-def from_replay(replay: Replay, server: str | None = None) -> ReplayFile:
+def from_replay(replay: ReplayMessage, server: str | None = None) -> ReplayFile:
     """The file of a ``replay`` reply fetched from ``server`` (``HOST:PORT``)."""
     return ReplayFile(
         edition=replay.edition,
         variants=list(replay.variants),
         seed=replay.seed,
         seats=list(replay.seats),
-        decisions=[(int(seat), dict(choice)) for seat, choice in replay.decisions],
+        decisions=[(seat, choice.to_wire()) for seat, choice in replay.decisions],
         winner=replay.winner,
         turns=replay.turns,
         digest=replay.digest,
@@ -129,7 +131,7 @@ def read(text: str | bytes) -> ReplayFile:
     try:
         return _record(document)
     except MalformedMessage as exc:
-        raise ReplayFileError(str(exc)) from exc
+        raise ReplayFileError(exc.message) from exc
 
 
 def _record(d: Mapping[str, Any]) -> ReplayFile:

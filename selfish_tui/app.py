@@ -389,9 +389,14 @@ class SelfishApp(App[None]):
         return request_id
 
     def act(self, room: RoomState, choice: dict[str, Any]) -> bool:
-        """Send one legal choice back verbatim; True if it went out."""
+        """Send one legal choice (as its index in the view's ``legal``, protocol 2); True if
+        it went out."""
+        legal = (room.raw_view or {}).get("legal") or []
+        index = next((i for i, c in enumerate(legal) if c == choice), None)
+        if index is None:  # not a choice of the latest state: nothing to send
+            return False
         request_id = self.request(
-            {"type": "act", "room": room.code, "version": room.version, "choice": choice}
+            {"type": "act", "room": room.code, "version": room.version, "choice": index}
         )
         return request_id is not None
 

@@ -25,11 +25,11 @@ from textual.message import Message
 from protocol.client import (
     Bye,
     ClientConnection,
-    ConnectionClosed,
     Error,
     Event,
     Pong,
     RemoteProtocolError,
+    Said,
     Welcome,
 )
 from protocol.codec import decode_server_body
@@ -260,12 +260,14 @@ class NetworkClient:
                 # The server forgot us (a new database): the connection stays open and the
                 # library has dropped the token, so say hello again as a new player.
                 text = _("the server did not know our token; joining as a new player")
-                self.post(ServerMessage({**event.message, "message": text}, event.request))
+                self.post(
+                    ServerMessage({**event.message.to_wire(), "message": text}, event.request)
+                )
                 self.token = None
                 self._conn.hello(self.name)
                 self._flush()
                 return None
-            self.post(ServerMessage(event.message, event.request))
+            self.post(ServerMessage(event.message.to_wire(), event.request))
             return event.text, event.code not in FATAL_HELLO_ERRORS
         if (
             isinstance(event, Pong)
@@ -274,13 +276,14 @@ class NetworkClient:
         ):
             self._keep_alives.discard(event.request.id)
             return None  # the answer to a keep-alive ping; the app's own pings go to it
-        if isinstance(event, ConnectionClosed):
+        if not isinstance(event, Said):  # ConnectionClosed
             return _("the server closed the connection"), True
-        self.post(ServerMessage(event.message, event.request))
+        # The app reads maps: the typed message in its wire form (protocol 2).
+        self.post(ServerMessage(event.message.to_wire(), event.request))
         if isinstance(event, Bye):
             if event.reason == "replaced":
                 return _("this identity connected from somewhere else"), False
-            return event.text or _("the server is shutting down"), True
+            return _("the server is shutting down"), True
         if isinstance(event, Error) and event.closing:
             return event.text, True
         return None

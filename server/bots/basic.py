@@ -268,6 +268,7 @@ _BY_KIND: dict[str, Callable[[Seen, list[Choice], random.Random], Choice]] = {
     "take": _take,
     "meteoroid": _give_up,
     "pay": _give_up,
+    "give": _give_up,
     "hurricane": _give_up,
     "swap": _swap,
     "freeloader": _advance,

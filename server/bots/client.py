@@ -22,13 +22,13 @@ from typing import Any
 from protocol.client import (
     Bye,
     ClientConnection,
-    ConnectionClosed,
     Error,
     Event,
     GameOver,
     Joined,
     RemoteProtocolError,
     RoomUpdate,
+    Said,
     State,
     Welcome,
 )
@@ -182,8 +182,8 @@ class HeadlessBot:
                 try:
                     # one event at a time: each is handled before the next is made
                     for event in self._conn.receive_data(data):
-                        if self.record and not isinstance(event, ConnectionClosed):
-                            self.frames.append(event.message)
+                        if self.record and isinstance(event, Said):
+                            self.frames.append(event.message.to_wire())
                         await self._on_event(event)
                         if self._done:
                             break
@@ -212,7 +212,7 @@ class HeadlessBot:
             if self.on_room is not None:
                 self.on_room(event.room)
         elif isinstance(event, RoomUpdate):
-            self.host_id = event.message.get("host")
+            self.host_id = event.message.host
         elif isinstance(event, State):
             await self._on_state(event)
         elif isinstance(event, GameOver):
@@ -256,7 +256,8 @@ class HeadlessBot:
     async def _on_state(self, state: State) -> None:
         from server.bots.levels import choose  # lazy so --help stays fast
 
-        view = state.view
+        # The engine's bots read a view in its wire form, and choose one of its legal choices.
+        view = state.view.to_wire()
         version = state.version
         if not view["legal"] or version == self._acted:
             return
@@ -275,7 +276,7 @@ class HeadlessBot:
             choice = await asyncio.to_thread(choose, self.level, view, self._rng, budget)
         else:
             choice = choose(self.level, view, self._rng)
-        self.send(Act(room=state.room, version=version, choice=choice))
+        self.send(Act(room=state.room, version=version, choice=view["legal"].index(choice)))
 
     def _on_game_over(self, over: GameOver) -> None:
         result = GameResult(over.room, over.game, over.winner, over.winner_name, over.turns)

@@ -1,24 +1,20 @@
 """Decisions and choices: what a seat may choose, as plain wire-safe dicts.
 
-A choice is a small dict (``{"do": "play", "card": 17, "target": 2}``); legal choices are computed
-on demand when a decision is opened. Labels and fatal marks (C18) are added only for views, so the
-hot path of self-play builds no strings; the English texts live in english.py.
+A choice is a small dict (``{"do": "play", "card": 17, "target": 2}``, the wire form of
+protocol.game_types.Choice); legal choices are computed on demand when a decision is opened.
+Fatal marks (C18) are added only for views, so the hot path of self-play computes none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from .cards import Card
-from .english import render_prompt
 
 Choice = dict[str, object]
-
-# Keys a client may echo back that are not part of a choice's identity.
-DECORATION_KEYS = ("label", "fatal")
 
 
 class DecisionKind(StrEnum):
@@ -27,6 +23,7 @@ class DecisionKind(StrEnum):
     ACTIONS = "actions"
     STAY_OR_MOVE = "stay_or_move"
     PAY = "pay"
+    GIVE = "give"  # which resources a thief takes (Oxygen Siphon, Message in a Bottle)
     REACT = "react"
     TARGET = "target"
     TAKE = "take"
@@ -97,31 +94,26 @@ def ints_of(choice: Choice, key: str) -> list[int]:
 
 @dataclass(slots=True)
 class Decision:
-    """A pending decision: which seats choose, and each one's legal choices. Its prompt is
-    rendered from ``prompt_key`` and ``prompt_args`` (english.PROMPTS) when a view shows it."""
+    """A pending decision: which seats choose, each one's legal choices, the decision's args
+    (protocol/vocabulary.py ``DECISIONS``) and the cards a seat chooses from when they are not
+    its own (``reveal``)."""
 
     kind: DecisionKind
     options: dict[int, list[Choice]]
-    prompt_args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict)
     reveal: dict[int, list[Card]] = field(default_factory=dict)
-    names: Sequence[str] = ()
-    prompt_key: str = ""
 
     @property
     def simultaneous(self) -> bool:
         """True when several seats choose at once (shark picks, Hurricane discards)."""
         return self.kind.simultaneous
 
-    @property
-    def prompt(self) -> str:
-        """The English prompt."""
-        return render_prompt(self.prompt_key or self.kind.value, self.prompt_args, self.names)
-
 
 def strip(choice: Choice) -> Choice:
-    """The choice without the decoration keys a view adds."""
-    if "label" in choice or "fatal" in choice:
-        return {k: v for k, v in choice.items() if k not in DECORATION_KEYS}
+    """The choice without the ``fatal`` mark a view adds (a bot choosing from a view's
+    ``legal`` returns the choice with it)."""
+    if "fatal" in choice:
+        return {k: v for k, v in choice.items() if k != "fatal"}
     return choice
 
 

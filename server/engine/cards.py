@@ -21,14 +21,6 @@ class Kind(Enum):
 
 
 DIRECTIONS = ("N", "E", "S", "W")
-# The one notation of a compass direction everywhere a person reads it (hand, prompt, choice,
-# log): the arrow and the letter, "↑N" (selfish_tui/event_text.py compass() matches it).
-ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
-
-
-def compass(direction: str) -> str:
-    """A compass direction as people read it: arrow and letter ("↑N")."""
-    return f"{ARROWS.get(direction, '')}{direction}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +46,6 @@ class Card:
     key: str = field(init=False, compare=False)
     value: int = field(init=False, compare=False)  # resource units; 0 for action cards
     is_action: bool = field(init=False, compare=False)
-    # The display name, with its compass direction in Shipwrecked, made once: event texts name
-    # cards all the time.
-    display: str = field(init=False, compare=False, repr=False)
     # Equal exactly for copies that differ in nothing (type and direction); a str, whose hash
     # Python caches, because choices are deduplicated by it in sets (actions.distinct).
     sig: str = field(init=False, compare=False, repr=False)
@@ -66,9 +55,6 @@ class Card:
         object.__setattr__(self, "key", ctype.key)
         object.__setattr__(self, "value", ctype.value)
         object.__setattr__(self, "is_action", ctype.kind is Kind.ACTION)
-        object.__setattr__(
-            self, "display", f"{ctype.name} {compass(self.dir)}" if self.dir else ctype.name
-        )
         object.__setattr__(self, "sig", f"{ctype.key} {self.dir}" if self.dir else ctype.key)
 
 

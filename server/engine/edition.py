@@ -44,7 +44,7 @@ class Table(Protocol):
         kind: DecisionKind,
         options: list[Choice],
         reveal: list[Card] | None = None,
-        **prompt: Any,
+        **args: Any,
     ) -> Asking:
         """A one-seat decision."""
 

@@ -12,7 +12,7 @@ from .events import Event
 from .rules import Rules
 from .state import State
 from .variants import check_variants
-from .views import build_view, decorate, public_view, seat_view, snapshot
+from .views import build_view, public_view, seat_view, snapshot
 
 
 class Game:
@@ -71,7 +71,7 @@ class Game:
 
     @property
     def log(self) -> list[Event]:
-        """Every event so far, unredacted: filter with ``Event.for_seat``."""
+        """Every event so far, unredacted: redact with ``Event.to_wire``."""
         return self.rules.log
 
     @property
@@ -109,21 +109,37 @@ class Game:
 
     # ------------------------------------------------------------------ deciding
     def apply(self, seat: int, choice: Choice) -> list[Event]:
-        """Take ``seat``'s choice (one of ``legal(seat)``, types included); return new events.
-        The view's ``label`` and ``fatal`` may be left out, but when given must be the view's."""
+        """Take ``seat``'s choice (one of ``legal(seat)``, types included, with or without the
+        view's ``fatal`` mark); return the new events."""
+        options = self._options(seat)
+        wanted = strip(choice)
+        option = _matching(options, wanted)
+        if option is None:
+            raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
+        return self._take(seat, option)
+
+    def choose(self, seat: int, index: int) -> list[Event]:
+        """Take choice number ``index`` of ``legal(seat)`` (what a client's ``act`` sends);
+        return the new events."""
+        options = self._options(seat)
+        if not 0 <= index < len(options):
+            raise IllegalChoice(f"seat {seat} has {len(options)} choices, not a number {index}")
+        return self._take(seat, options[index])
+
+    def _options(self, seat: int) -> list[Choice]:
+        """``legal(seat)``, or the reason it may not decide."""
         decision = self._decision
         if decision is None:
             raise GameOver("the game is over")
         options = decision.options.get(seat)
         if options is None or seat in self.picked:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
-        wanted = strip(choice)
-        option = _matching(options, wanted)
-        if option is None:
-            raise IllegalChoice(f"not a legal choice for seat {seat}: {wanted!r}")
-        if wanted is not choice and not same(decorate(self, seat, option), choice):
-            # a choice copied from a view is copied whole: its label and fatal mark too
-            raise IllegalChoice(f"not a choice of seat {seat}'s view: {choice!r}")
+        return options
+
+    def _take(self, seat: int, option: Choice) -> list[Event]:
+        """Apply ``option``, one of the seat's legal choices."""
+        decision = self._decision
+        assert decision is not None
         log = self.rules.log
         start = len(log)
         self.decisions.append((seat, option))

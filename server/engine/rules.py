@@ -91,7 +91,6 @@ class Rules(Tabletop):
     def turn(self, player: int) -> Flow:
         """One turn (C5): draw, actions, stay or move."""
         state = self.state
-        names = state.names
         state.turn += 1
         state.active = player
         state.actions_played = 0
@@ -103,11 +102,7 @@ class Rules(Tabletop):
             # Always asked: yielded here rather than through ask(), which costs a generator per
             # decision on the path that nearly every decision takes.
             choice = one_choice(
-                (
-                    yield Decision(
-                        DecisionKind.ACTIONS, {player: self.action_options(player)}, {}, {}, names
-                    )
-                )
+                (yield Decision(DecisionKind.ACTIONS, {player: self.action_options(player)}))
             )
             do = choice["do"]
             if do == "done":
@@ -122,15 +117,7 @@ class Rules(Tabletop):
             return
         state.phase = "stay_or_move"
         choice = one_choice(
-            (
-                yield Decision(
-                    DecisionKind.STAY_OR_MOVE,
-                    {player: self.stay_or_move_options(player)},
-                    {},
-                    {},
-                    names,
-                )
-            )
+            (yield Decision(DecisionKind.STAY_OR_MOVE, {player: self.stay_or_move_options(player)}))
         )
         if choice["do"] == "move":
             self.say("move", "move.travel", player, player=player)
@@ -232,7 +219,7 @@ class Rules(Tabletop):
         else:
             resource = self.edition_rules.resource
             cards = yield from self.choose_payment(
-                seat, ways, resource=resource, units=units, reason=reason
+                seat, DecisionKind.PAY, ways, resource=resource, units=units, reason=reason
             )
         self.discard_cards(seat, cards)
         paid = 0
@@ -253,7 +240,7 @@ class Rules(Tabletop):
             cards = ways[0]
         else:
             cards = yield from self.choose_payment(
-                victim, ways, prompt_key="give", resource=rules.resource, units=units, thief=thief
+                victim, DecisionKind.GIVE, ways, resource=rules.resource, units=units, thief=thief
             )
         for card in cards:
             remove_card(state.hands[victim], card)

@@ -202,7 +202,7 @@ def whirlpool(table: Table, seat: int, loc: Location) -> Flow:
     ]
     if not options:
         return
-    choice = yield from table.ask(seat, DecisionKind.SWAP, options, card=loc)
+    choice = yield from table.ask(seat, DecisionKind.SWAP, options, location=loc)
     yield from table.swap(seat, int_of(choice, "target"))
 
 

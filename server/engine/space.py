@@ -133,7 +133,7 @@ def wormhole(table: Table, seat: int, loc: Location) -> Flow:
     if not state.alive[seat]:
         return
     options: list[Choice] = [{"do": "swap", "target": o} for o in range(state.seats) if o != seat]
-    choice = yield from table.ask(seat, DecisionKind.SWAP, options, card=loc)
+    choice = yield from table.ask(seat, DecisionKind.SWAP, options, location=loc)
     target = int_of(choice, "target")
     yield from table.swap(seat, target)
     if state.alive[target] and state.rows[target] >= state.goal_row:

@@ -42,9 +42,9 @@ class Tabletop:
         secret: tuple[str, ...] = (),
         **args: Any,
     ) -> None:
-        """Record an event: its family ``kind``, its sentence ``key`` and arguments
-        (english.EVENT_TEXTS); ``to`` and ``secret`` as in ``Event``."""
-        self.log.append(Event(kind, key, args, self.state.names, seat, to, secret))
+        """Record an event: its family ``kind``, its ``key`` and arguments
+        (protocol/vocabulary.py ``EVENTS``); ``to`` and ``secret`` as in ``Event``."""
+        self.log.append(Event(kind, key, args, seat, to, secret))
 
     def ask(
         self,
@@ -52,20 +52,14 @@ class Tabletop:
         kind: DecisionKind,
         options: list[Choice],
         reveal: list[Card] | None = None,
-        **prompt: Any,
+        **args: Any,
     ) -> Asking:
         """Open a one-seat decision; a single option is taken at once unless the kind is
-        always asked. ``prompt``: the args of the kind's prompt (english.PROMPTS)."""
+        always asked. ``args``: the decision's (protocol/vocabulary.py ``DECISIONS``)."""
         if len(options) == 1 and not kind.always_asked:
             return options[0]
-        key = prompt.pop("prompt_key", "")  # a prompt other than the kind's own
         answer = yield Decision(
-            kind,
-            {seat: options},
-            prompt,
-            {seat: reveal} if reveal is not None else {},
-            self.state.names,
-            key,
+            kind, {seat: options}, args, {seat: reveal} if reveal is not None else {}
         )
         return one_choice(answer)
 
@@ -75,7 +69,7 @@ class Tabletop:
         """Open a simultaneous decision; every seat named is asked (its timing reveals nothing)."""
         if not options:
             return {}
-        answer = yield Decision(kind, options, {}, {}, self.state.names)
+        answer = yield Decision(kind, options)
         return all_picks(answer)
 
     def card_in_hand(self, seat: int, card_id: int) -> Card:
@@ -181,19 +175,19 @@ class Tabletop:
             self.say("change", "change.none", seat, player=seat)
 
     def choose_payment(
-        self, seat: int, ways: list[list[Card]], **prompt: Any
+        self, seat: int, kind: DecisionKind, ways: list[list[Card]], **args: Any
     ) -> Generator[Decision, Answer, list[Card]]:
-        """The way to pay that a seat chooses among several."""
+        """The way to pay (``kind`` PAY) or to give (GIVE) that a seat chooses among several."""
         options: list[Choice] = []
         for way in ways:  # of one or two cards (C6)
             ids = [way[0].id] if len(way) == 1 else [card.id for card in way]
             options.append({"do": "pay", "cards": ids})
-        choice = yield from self.ask(seat, DecisionKind.PAY, options, **prompt)
+        choice = yield from self.ask(seat, kind, options, **args)
         return [self.card_in_hand(seat, card_id) for card_id in ints_of(choice, "cards")]
 
     # ----------------------------------------------------------------- the end
     def win(self, seat: int, key: str) -> None:
-        """End the game with a winner; ``key`` says how (english.EVENT_TEXTS ``win.*``)."""
+        """End the game with a winner; ``key`` says how (``win.*``)."""
         self.state.winner = seat
         self.say("win", key, seat, player=seat)
         raise Ended

@@ -1,13 +1,15 @@
-"""Per-seat views: the only way state leaves the engine, redacted as RULES C4 requires."""
+"""Per-seat views: the only way state leaves the engine, redacted as RULES C4 requires.
+
+A view is the wire form of protocol.game_types.View: the public part (:func:`public_view`) and
+the seat's own part (:func:`seat_view`, its keys :data:`SEAT_KEYS`), made of plain values: keys,
+ids, seats and counts, never words."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from .actions import Choice, Decision
-from .cards import Card, Location
-from .english import label
-from .events import wire_value
+from .events import card_dict, location_dict, wire_value
 from .rules import Rules
 
 
@@ -33,23 +35,6 @@ class GameLike(Protocol):
 
     def legal(self, seat: int) -> list[Choice]:
         """A seat's legal choices now."""
-
-
-def card_dict(card: Card) -> dict[str, Any]:
-    """A game card as a wire-safe map."""
-    return {
-        "id": card.id,
-        "key": card.key,
-        "name": card.type.name,
-        "kind": card.type.kind.value,
-        "value": card.value,
-        "dir": card.dir,
-    }
-
-
-def location_dict(loc: Location) -> dict[str, Any]:
-    """A location card as a wire-safe map."""
-    return {"id": loc.id, "key": loc.key, "name": loc.type.name, "shark": loc.shark}
 
 
 #: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`).
@@ -83,12 +68,7 @@ def seat_view(game: GameLike, seat: int) -> dict[str, Any]:
     if decision is not None and legal:
         mine = {
             "kind": decision.kind.value,
-            "prompt": decision.prompt,
-            # The prompt's key and args (wire form) let each client say it in its own language.
-            "prompt_key": decision.prompt_key or decision.kind.value,
-            "prompt_args": {
-                name: wire_value(value) for name, value in decision.prompt_args.items()
-            },
+            "args": {name: wire_value(value) for name, value in decision.args.items()},
             "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])],
         }
     return {
@@ -153,14 +133,12 @@ def public_view(game: GameLike) -> dict[str, Any]:
 
 
 def decorate(game: GameLike, seat: int, choice: Choice) -> Choice:
-    """A copy of a choice with its English label and, where it certainly kills, ``fatal``."""
+    """The choice as the view shows it: a copy marked ``fatal`` where it certainly kills
+    (C18), else the choice itself."""
     rules = game.rules
-    state = rules.state
-    out = dict(choice)
-    out["label"] = label(choice, state.edition, state.names)
     if rules.edition_rules.fatal(rules, seat, choice, rules.attack):
-        out["fatal"] = True
-    return out
+        return {**choice, "fatal": True}
+    return choice
 
 
 def snapshot(game: GameLike) -> dict[str, Any]:

@@ -15,27 +15,33 @@ import time
 from typing import Any
 
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import CreateRoom, reply
-from protocol.records import (
-    BOT_PLAYERS,
-    EditionRecord,
-    GameSummary,
+from protocol.game_types import Choice
+from protocol.messages import (
+    CreateRoom,
     GetLeaderboard,
     GetProfile,
     GetReplay,
-    Leaderboard,
-    LeaderboardEntry,
     ListReplays,
     PlayDeal,
-    Profile,
-    Replay,
-    Replays,
     ReviewFollow,
     ReviewJoin,
     ReviewLead,
     ReviewLeave,
     ReviewStep,
+)
+from protocol.records import (
+    BOT_PLAYERS,
+    EditionRecord,
+    GameSummary,
+    LeaderboardEntry,
     SeatRecord,
+)
+from protocol.server_messages import (
+    LeaderboardMessage,
+    OkMessage,
+    ProfileMessage,
+    ReplayMessage,
+    ReplaysMessage,
 )
 from server.engine import RULES_VERSION, digest, replay
 from server.lobby.handlers import Lobby, _member, handles, open_room
@@ -138,7 +144,7 @@ def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplay
         seats = dict(held[:size])
         listed = store.games_by_id(list(seats))
         games = [_summary(game, seats[game.id]) for game in listed]
-    conn.send(Replays(games, after, req.id).to_wire())
+    conn.send(ReplaysMessage(id=req.id, games=tuple(games), next=after))
 
 
 @handles(GetReplay)
@@ -150,14 +156,14 @@ def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -
     if check is None:  # ended before digests were kept: the engine replays it
         check = digest(replay(game.edition, game.names, game.seed, game.decisions, game.variants))
     changes = lobby.store.standings.changes(game.id)
-    message = Replay(
+    message = ReplayMessage(
         game=game.id,
         room=game.room,
         edition=game.edition,
-        variants=game.variants,
-        seats=seat_records(game),
+        variants=tuple(game.variants),
+        seats=tuple(seat_records(game)),
         seed=game.seed,
-        decisions=[[seat, choice] for seat, choice in game.decisions],
+        decisions=tuple((seat, Choice.from_wire(choice)) for seat, choice in game.decisions),
         winner=game.winner,
         turns=game.turns or 0,
         started=game.started,
@@ -166,10 +172,10 @@ def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -
         rated=game.rated,
         digest=check,
         rules=RULES_VERSION,
-        ratings=[change.to_wire() for change in changes],
+        ratings=tuple(change.to_wire() for change in changes),
         id=req.id,
     )
-    conn.send(message.to_wire())
+    conn.send(message)
 
 
 def _edition_record(standing: Standing) -> EditionRecord:
@@ -204,7 +210,9 @@ def get_profile(lobby: Lobby, conn: Connection, player: Player, req: GetProfile)
     else:
         raise ProtocolError(ErrorCode.NO_SUCH_PLAYER, f"no player {target!r}")
     editions = [_edition_record(standing) for standing in standings]
-    conn.send(Profile(target, name, bot, editions, req.id).to_wire())
+    conn.send(
+        ProfileMessage(id=req.id, player=target, name=name, bot=bot, editions=tuple(editions))
+    )
 
 
 def _cursor(after: str | None) -> tuple[int, tuple[float, str] | None]:
@@ -250,7 +258,9 @@ def get_leaderboard(lobby: Lobby, conn: Connection, player: Player, req: GetLead
     if len(rows) > size:
         last = rows[size - 1]
         following = f"{last.mu!r}:{rank}:{last.player}"
-    conn.send(Leaderboard(req.edition, entries, following, req.id).to_wire())
+    conn.send(
+        LeaderboardMessage(id=req.id, edition=req.edition, entries=tuple(entries), next=following)
+    )
 
 
 @handles(PlayDeal)
@@ -306,8 +316,8 @@ def review_join(lobby: Lobby, conn: Connection, player: Player, req: ReviewJoin)
         lobby.reviews[room.code] = review
     else:
         review.join(player.id)
-    conn.send(review.message(lobby.player_name, req.id).to_wire())
-    others = review.message(lobby.player_name).to_wire()
+    conn.send(review.message(lobby.player_name, req.id))
+    others = review.message(lobby.player_name)
     for member in review.members:
         if member != player.id:
             lobby.send(member, others)
@@ -318,8 +328,8 @@ def review_leave(lobby: Lobby, conn: Connection, player: Player, req: ReviewLeav
     """Leave the review (the lead passes on)."""
     _check_review_rate(lobby, player)
     review = _review(lobby, req.room, player)
-    conn.send(reply("ok", req.id))
-    conn.send(review.closed().to_wire())
+    conn.send(OkMessage(id=req.id))
+    conn.send(review.closed())
     leave_review(lobby, review.room, player.id)
 
 
@@ -329,7 +339,7 @@ def review_step(lobby: Lobby, conn: Connection, player: Player, req: ReviewStep)
     _check_review_rate(lobby, player)
     review = _review(lobby, req.room, player)
     review.step_to(player.id, req.step)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     broadcast_review(lobby, review)
 
 
@@ -339,7 +349,7 @@ def review_lead(lobby: Lobby, conn: Connection, player: Player, req: ReviewLead)
     _check_review_rate(lobby, player)
     review = _review(lobby, req.room, player)
     review.hand_on(player.id, req.player)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     broadcast_review(lobby, review)
 
 
@@ -349,5 +359,5 @@ def review_follow(lobby: Lobby, conn: Connection, player: Player, req: ReviewFol
     _check_review_rate(lobby, player)
     review = _review(lobby, req.room, player)
     review.follow(player.id, req.follow)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     broadcast_review(lobby, review)

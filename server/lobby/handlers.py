@@ -31,14 +31,19 @@ from protocol.messages import (
     Request,
     Start,
     Sync,
-    check_chat,
-    reply,
 )
-from server.engine import CATALOGUE, Edition, check_variants
+from protocol.names import check_chat
+from protocol.server_messages import (
+    JoinedMessage,
+    OkMessage,
+    PongMessage,
+    ServerMessage,
+)
+from server.engine import Edition, check_variants
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
-from server.lobby.players import Connection, Message, Player
+from server.lobby.players import Connection, Player
 from server.rooms import review
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.room import Hub, Room, Status
@@ -80,7 +85,7 @@ class Lobby(Hub, Protocol):
     @property
     def players(self) -> dict[str, Player]: ...
 
-    def send(self, player: str, message: Message) -> None:
+    def send(self, player: str, message: ServerMessage) -> None:
         """Send to a player's live connection; nothing if they are away."""
 
 
@@ -103,23 +108,21 @@ def handles(kind: type[R]) -> Callable[[Handler[R]], Handler[R]]:
 
 
 # The direct reply to a request without an id, encoded once.
-_OK_FRAME = encode(reply("ok", None))
+_OK_FRAME = encode(OkMessage())
 
 # Requests that need a database write: refused while the store refuses writes.
 WRITES: tuple[type[Request], ...] = (CreateRoom, Start, Rematch, Act)
 
 
-def joined(room: Room, pid: str, request: int | None = None) -> Message:
+def joined(room: Room, pid: str, request: int | None = None) -> JoinedMessage:
     """The ``joined`` message that tells ``pid`` its place in ``room``."""
     seat = room.seat_of(pid)
-    return reply(
-        "joined",
-        request,
+    return JoinedMessage(
+        id=request,
         room=room.code,
         role="spectator" if seat is None else "player",
         seat=None if seat is None else seat.index,
         edition=room.edition,
-        catalogue=CATALOGUE[room.edition],
     )
 
 
@@ -128,7 +131,7 @@ def _ok(conn: Connection, req: Request) -> Callable[[], None]:
     before its broadcast."""
     if req.id is None:  # most acts: the same frame every time
         return lambda: conn.send_frame(_OK_FRAME)
-    return lambda: conn.send(reply("ok", req.id))
+    return lambda: conn.send(OkMessage(id=req.id))
 
 
 def _room(lobby: Lobby, code: str) -> Room:
@@ -152,6 +155,7 @@ def _check_room_quota(lobby: Lobby, player: Player) -> None:
         raise ProtocolError(
             ErrorCode.TOO_MANY_ROOMS,
             f"you are in {len(player.rooms)} rooms already (limit {limit})",
+            {"limit": limit},
         )
 
 
@@ -170,7 +174,7 @@ def _autostart(room: Room) -> None:
 @handles(Ping)
 def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
     """``pong``."""
-    conn.send(reply("pong", req.id))
+    conn.send(PongMessage(id=req.id))
 
 
 @handles(ListRooms)
@@ -186,7 +190,9 @@ def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -
 def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom) -> None:
     """A new room with the player as its host, within the server's and the address's quotas."""
     if req.seed is not None and not lobby.config.allow_seed:
-        raise ProtocolError(ErrorCode.BAD_OPTION, "this server does not accept seeds")
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION, "this server does not accept seeds", {"field": "seed"}
+        )
     open_room(lobby, conn, player, req)
 
 
@@ -207,11 +213,12 @@ def open_room(
             ErrorCode.TOO_MANY_ROOMS,
             f"{opened} open rooms were created from your address "
             f"(limit {config.max_rooms_per_address})",
+            {"limit": config.max_rooms_per_address},
         )
     try:
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_OPTION, str(exc)) from exc
+        raise ProtocolError(ErrorCode.BAD_OPTION, str(exc), {"field": "variants"}) from exc
     # Last, once the request is known to be good: a full server makes room by closing the
     # idlest room nobody plays in (server.rooms.idle_rooms).
     if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
@@ -283,7 +290,7 @@ def join_room(lobby: Lobby, conn: Connection, player: Player, req: JoinRoom) -> 
 def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -> None:
     """Leave a room (a seat in a started game goes to a bot)."""
     room = _member(lobby, req.room, player)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     if room.code in player.rooms:
         player.rooms.remove(room.code)
     lobby.errors.line(logging.INFO, "room %s: %s left", room.code, player.name)
@@ -300,7 +307,7 @@ def add_bot(lobby: Lobby, conn: Connection, player: Player, req: AddBot) -> None
     room = _member(lobby, req.room, player)
     room.require_host(player.id)
     room.add_bot(req.level)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.broadcast_room()
     _autostart(room)
 
@@ -311,7 +318,7 @@ def remove_bot(lobby: Lobby, conn: Connection, player: Player, req: RemoveBot) -
     room = _member(lobby, req.room, player)
     room.require_host(player.id)
     room.remove_bot(req.seat)
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.broadcast_room()
 
 
@@ -339,7 +346,7 @@ def chat(lobby: Lobby, conn: Connection, player: Player, req: Chat) -> None:
     group = address_group(conn.address, lobby.config.ipv6_prefix)
     if not limits.chat.allow(player.id) or not limits.address_chat.allow(group):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast")
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.chat(player.id, player.name, text)
 
 
@@ -358,7 +365,7 @@ def back(lobby: Lobby, conn: Connection, player: Player, req: Back) -> None:
     room = _member(lobby, req.room, player)
     if room.seat_of(player.id) is None:
         raise ProtocolError(ErrorCode.NOT_SEATED, "only seated players can be away")
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     room.back(player.id)
 
 
@@ -371,6 +378,6 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     group = address_group(conn.address, lobby.config.ipv6_prefix)
     if not limits.syncs.allow(player.id) or not limits.address_syncs.allow(group):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many syncs; wait a little and try again")
-    conn.send(reply("ok", req.id))
+    conn.send(OkMessage(id=req.id))
     conn.send(room.room_message())
     room.send_game(player.id)

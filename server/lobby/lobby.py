@@ -22,15 +22,15 @@ from protocol.messages import (
     Hello,
     Request,
     Sync,
-    welcome,
 )
+from protocol.server_messages import ErrorMessage, ServerMessage, WelcomeMessage
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
 from server.lobby import finished_games  # noqa: F401  (registers its handlers)
 from server.lobby.handlers import HANDLERS, WRITES, joined
-from server.lobby.players import Connection, Message, Player, new_player_id
+from server.lobby.players import Connection, Player, new_player_id
 from server.memory import release_free_memory
 from server.rooms import idle_rooms
 from server.rooms.outgoing import bye_message
@@ -92,7 +92,7 @@ class Lobby:
 
     # ------------------------------------------------------------------ Hub (for rooms)
 
-    def send(self, player: str, message: Message) -> None:
+    def send(self, player: str, message: ServerMessage) -> None:
         """Send to a player's live connection; nothing if they are away."""
         p = self.players.get(player)
         if p is not None and p.connection is not None:
@@ -203,7 +203,8 @@ class Lobby:
                 list(self.rooms.values()), now, self.config.waiting_room_timeout
             ):
                 minutes = self.config.waiting_room_timeout / 60
-                self.close_idle(room, f"no game was started in it for {minutes:g} minutes")
+                why = f"no game was started in it for {minutes:g} minutes"
+                self.close_idle(room, "not_started", why)
             if not self.store.writable:
                 if self.store.retry():
                     for room in list(self.rooms.values()):
@@ -249,7 +250,7 @@ class Lobby:
         self.errors.line(
             logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
         )
-        conn.send(welcome(player.id, token, self.version, req.id))
+        conn.send(WelcomeMessage(id=req.id, player=player.id, token=token, server=self.version))
         for code in list(player.rooms):
             room = self.rooms.get(code)
             if room is None:
@@ -280,7 +281,7 @@ class Lobby:
             )
         old = player.connection
         if old is not None and old is not conn:
-            old.close_after(bye_message("replaced", "you connected again elsewhere"))
+            old.close_after(bye_message("replaced"))
         return player
 
     def _new_player(self, conn: Connection, name: str, guest: bool) -> tuple[Player, str]:
@@ -323,13 +324,18 @@ class Lobby:
                 self.presence.changed(room)
                 room.presence_changed()  # a countdown before the seat's bot takes over
 
-    def close_idle(self, room: Room, why: str) -> None:
-        """Close ``room`` though members may be connected: each is told ``room_closed``."""
+    def close_idle(self, room: Room, reason: str, why: str) -> None:
+        """Close ``room`` though members may be connected: each is told ``room_closed``, with
+        ``reason`` (``not_started`` or ``reclaimed``) in its args; ``why`` is for the log."""
         log.info("room %s: %s; closing it", room.code, why)
-        text = f"room {room.code} was closed: {why}"
-        error = {"type": "error", "code": str(ErrorCode.ROOM_CLOSED), "message": text}
+        error = ErrorMessage(
+            code=ErrorCode.ROOM_CLOSED,
+            message=f"room {room.code} was closed: {why}",
+            args={"room": room.code, "reason": reason},
+            room=room.code,
+        )
         for pid in list(room.members):
-            self.send(pid, {**error, "room": room.code})
+            self.send(pid, error)
         room.close(abandon=True)
         self.room_closed(room)
 
@@ -341,7 +347,9 @@ class Lobby:
         )
         if room is None:
             return False
-        self.close_idle(room, "the server is full and nobody had acted in it for longest")
+        self.close_idle(
+            room, "reclaimed", "the server is full and nobody had acted in it for longest"
+        )
         return True
 
     def _close_vacant(self, room: Room) -> None:

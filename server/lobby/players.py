@@ -11,9 +11,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Container
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-Message = dict[str, Any]
+from protocol.server_messages import ServerMessage
 
 
 class Connection(Protocol):
@@ -22,7 +22,7 @@ class Connection(Protocol):
     peer: str
     address: str  # what per-address limits count: its IP address, IPv6 by network (addresses)
 
-    def send(self, message: Message) -> None:
+    def send(self, message: ServerMessage) -> None:
         """Queue a message to the client."""
 
     def send_frame(self, data: bytes) -> None:
@@ -31,7 +31,7 @@ class Connection(Protocol):
     def send_parts(self, parts: tuple[bytes, ...]) -> None:
         """Queue already encoded frames, given in pieces that are written as they are."""
 
-    def close_after(self, message: Message) -> None:
+    def close_after(self, message: ServerMessage) -> None:
         """Send ``message`` and then close the connection."""
 
 

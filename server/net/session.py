@@ -33,7 +33,8 @@ from typing import Any, Protocol, cast
 from protocol.codec import decode_body
 from protocol.errors import ErrorCode, FrameError, ProtocolError
 from protocol.framing import FrameDecoder
-from protocol.messages import Hello, Ping, parse_client, reply, request_id
+from protocol.messages import Hello, Ping, parse_client, request_id
+from protocol.server_messages import PongMessage, ServerMessage
 from server.config import ServerConfig
 from server.limits.addresses import address_group
 from server.limits.bucket import TokenBucket
@@ -227,7 +228,7 @@ class Session(asyncio.Protocol):
 
     # ------------------------------------------------------------------ output
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         """Queue one frame; it is written at the end of the tick, after the store commits."""
         if not self.closing:
             self.send_parts(
@@ -269,7 +270,7 @@ class Session(asyncio.Protocol):
             self.closing = True
             transport.abort()
 
-    def close_after(self, message: dict[str, Any]) -> None:
+    def close_after(self, message: ServerMessage) -> None:
         """Send ``message``, then close the connection."""
         if self.closing:
             return
@@ -328,7 +329,7 @@ class Session(asyncio.Protocol):
                 raise ProtocolError(ErrorCode.HELLO_REQUIRED, "send hello first")
             request = parse_client(message)
             if isinstance(request, Ping):
-                self.send(reply("pong", request.id))
+                self.send(PongMessage(id=request.id))
             elif self.player is None:
                 assert isinstance(request, Hello)
                 self.player = self.lobby.hello(self, request)

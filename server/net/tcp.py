@@ -95,7 +95,7 @@ class RunningServer:
             logging.WARNING, "%s: too many connections; refused", session.address
         )
         error = ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, why)
-        session.transport.write(encode(error_message(error)))
+        session.transport.write(encode(error_message(error).to_wire()))
 
     def _evict_unidentified(self) -> bool:
         """Close the oldest connection that has not said hello; False if there is none."""
@@ -145,7 +145,7 @@ class RunningServer:
         self.server.close()
         self.lobby.shutdown()  # rooms stop deciding before anyone is told goodbye
         for session in list(self.sessions):
-            session.close_after(bye_message("shutdown", "server is shutting down"))
+            session.close_after(bye_message("shutdown"))
         if not await self._all_gone(self.config.shutdown_grace):
             # Clients that did not take their goodbye in time are cut off; each connection
             # then ends (and leaves the lobby) within a tick or two.

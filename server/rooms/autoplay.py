@@ -166,8 +166,7 @@ class Autoplay:
     def _commit(self, index: int, seat: Seat, choice: Message) -> None:
         """Apply the choice made for ``seat`` (a bot's own, or an away or late human's)."""
         table = self._table
-        label = str(choice.get("label", choice.get("do")))
-        shown = {"label": label, "choice": strip(choice)}
+        shown = {"choice": strip(choice)}
         extra: list[Event] = []
         went_away = False
         if seat.automated:

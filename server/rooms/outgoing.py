@@ -1,6 +1,7 @@
 """What the server sends: a builder for every server→client message of a room's life (``room``,
-``events``, ``timer``, ``game_over``, ``chat``, ``bye``, ``error``; ``state`` frames are
-``server.rooms.wire``'s), and :class:`Broadcaster`, which sends them to a room's members.
+``timer``, ``game_over``, ``chat``, ``bye``, ``error``: protocol.server_messages types; the
+``state`` and ``events`` frames are ``server.rooms.wire``'s), and :class:`Broadcaster`, which sends
+them to a room's members.
 
 A message that every member reads alike is encoded once for all of them; a ``state`` frame is
 the shared public part, packed once per change, and each seat's own part.
@@ -9,19 +10,31 @@ the shared public part, packed once per change, and each seat's own part.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.records import RatingChange
+from protocol.server_messages import (
+    ByeMessage,
+    ChatMessage,
+    ErrorMessage,
+    GameOverMessage,
+    GraceCountdown,
+    RoomMessage,
+    RoomSummary,
+    ServerMessage,
+    Spectator,
+    TimerMessage,
+    TurnTimer,
+)
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game, GameOver, IllegalChoice, NotYourDecision
 from server.rooms.clock import TurnClock
 from server.rooms.grace import Absences, Reason
 from server.rooms.seats import Seat, Seats
 from server.rooms.status import Status
-from server.rooms.wire import StateFrames, encode
+from server.rooms.wire import StateFrames, encode, encode_events
 from server.store.history import History
-
-Message = dict[str, Any]
 
 
 class Outlet(Protocol):
@@ -108,50 +121,44 @@ class RoomState(Protocol):
 # ------------------------------------------------------------------------------- builders
 
 
-def room_message(room: RoomState) -> Message:
+def room_message(room: RoomState) -> RoomMessage:
     """The ``room`` message: settings, seats and spectators."""
     hub = room.hub
-    return {
-        "type": "room",
-        "room": room.code,
-        "edition": room.edition,
-        "size": room.size,
-        "public": room.public,
-        "timer": room.timer,
-        "left_grace": room.left_grace,
-        "idle_grace": room.idle_grace,
-        "autostart": room.autostart,
-        "variants": list(room.variants),
-        "host": room.host,
-        "status": str(room.status),
-        "game": room.game_id,
-        "seats": room.table.wire(hub.connected),
-        "spectators": [{"player": p, "name": hub.player_name(p)} for p in room.watchers],
-    }
+    return RoomMessage(
+        room=room.code,
+        edition=room.edition,
+        size=room.size,
+        public=room.public,
+        timer=room.timer,
+        left_grace=room.left_grace,
+        idle_grace=room.idle_grace,
+        autostart=room.autostart,
+        variants=tuple(room.variants),
+        host=room.host,
+        status=str(room.status),
+        game=room.game_id,
+        seats=room.table.wire(hub.connected),
+        spectators=tuple(Spectator(p, hub.player_name(p)) for p in room.watchers),
+    )
 
 
-def room_summary(room: RoomState) -> Message:
+def room_summary(room: RoomState) -> RoomSummary:
     """The room's entry in ``rooms`` (list_rooms)."""
     table = room.table
     host = None if room.host is None else table.of(room.host)
-    return {
-        "room": room.code,
-        "edition": room.edition,
-        "size": room.size,
-        "filled": table.filled(),
-        "humans": table.humans(),
-        "bots": table.bots(),
-        "status": str(room.status),
-        "timer": room.timer,
-        "variants": list(room.variants),
-        "host": None if host is None else host.name,
-        "spectators": len(room.watchers),
-    }
-
-
-def events_message(room: str, events: list[Message], history: bool = False) -> Message:
-    """An ``events`` message: log lines as the recipient may read them."""
-    return {"type": "events", "room": room, "history": history, "events": events}
+    return RoomSummary(
+        room=room.code,
+        edition=room.edition,
+        size=room.size,
+        filled=table.filled(),
+        humans=table.humans(),
+        bots=table.bots(),
+        status=str(room.status),
+        timer=room.timer,
+        variants=tuple(room.variants),
+        host=None if host is None else host.name,
+        spectators=len(room.watchers),
+    )
 
 
 def timer_message(
@@ -159,22 +166,19 @@ def timer_message(
     version: int,
     timers: Iterable[tuple[Seat, float]],
     grace: Iterable[tuple[int, Reason, float]] = (),
-) -> Message:
+) -> TimerMessage:
     """The ``timer`` message: the seats whose humans have a deadline and their seconds left;
     ``grace``, the seats whose bot takes over in so many seconds, and why (server.rooms.grace)."""
-    return {
-        "type": "timer",
-        "room": room,
-        "version": version,
-        "timers": [
-            {"seat": seat.index, "seconds": round(seconds, 2), "away": seat.away}
-            for seat, seconds in timers
-        ],
-        "grace": [
-            {"seat": seat, "reason": str(reason), "seconds": round(seconds, 2)}
-            for seat, reason, seconds in grace
-        ],
-    }
+    return TimerMessage(
+        room=room,
+        version=version,
+        timers=tuple(
+            TurnTimer(seat.index, round(seconds, 2), seat.away) for seat, seconds in timers
+        ),
+        grace=tuple(
+            GraceCountdown(seat, str(reason), round(seconds, 2)) for seat, reason, seconds in grace
+        ),
+    )
 
 
 def grace_countdowns(room: RoomState) -> list[tuple[int, Reason, float]]:
@@ -190,40 +194,32 @@ def game_over_message(
     winner: int | None,
     winner_name: str | None,
     turns: int,
-    ratings: list[Message] | None = None,
-) -> Message:
-    """The ``game_over`` message; ``ratings``: each rated seat's change (protocol.records)."""
-    return {
-        "type": "game_over",
-        "room": room,
-        "game": game,
-        "winner": winner,
-        "winner_name": winner_name,
-        "turns": turns,
-        "ratings": ratings or [],
-    }
+    ratings: tuple[RatingChange, ...] = (),
+) -> GameOverMessage:
+    """The ``game_over`` message; ``ratings``: each rated seat's change."""
+    return GameOverMessage(
+        room=room,
+        game=game,
+        winner=winner,
+        winner_name=winner_name,
+        turns=turns,
+        ratings=ratings,
+    )
 
 
-def chat_message(room: str, player: str, name: str, seat: int | None, text: str) -> Message:
+def chat_message(room: str, player: str, name: str, seat: int | None, text: str) -> ChatMessage:
     """A ``chat`` line; ``seat`` is None for a spectator."""
-    return {
-        "type": "chat",
-        "room": room,
-        "player": player,
-        "name": name,
-        "seat": seat,
-        "text": text,
-    }
+    return ChatMessage(room=room, player=player, name=name, seat=seat, text=text)
 
 
-def bye_message(reason: str, message: str) -> Message:
-    """The ``bye`` message a connection is closed after."""
-    return {"type": "bye", "reason": reason, "message": message}
+def bye_message(reason: str) -> ByeMessage:
+    """The ``bye`` message a connection is closed after (``shutdown`` or ``replaced``)."""
+    return ByeMessage(reason=reason)
 
 
-def error_message(error: ProtocolError, request: int | None = None) -> Message:
+def error_message(error: ProtocolError, request: int | None = None) -> ErrorMessage:
     """The ``error`` message of a refused request (or of a bad frame)."""
-    return error.to_wire(request)
+    return ErrorMessage.of(error, request)
 
 
 #: The engine's refusals as the wire says them: the one place engine errors become error codes.
@@ -238,16 +234,6 @@ def engine_refusal(error: EngineError) -> ProtocolError:
     """The protocol error of an act the engine refused."""
     code = ENGINE_ERRORS.get(type(error), ErrorCode.ILLEGAL_CHOICE)
     return ProtocolError(code, str(error))
-
-
-def wire_events(events: Iterable[Event], seat: int | None) -> list[Message]:
-    """``events`` as ``seat`` may read them (None: a spectator); hidden ones left out."""
-    out = []
-    for event in events:
-        wire = event.as_dict(seat)
-        if wire is not None:
-            out.append(wire)
-    return out
 
 
 # ------------------------------------------------------------------------------- sending
@@ -265,7 +251,7 @@ class Broadcaster:
         seat = self._room.seat_of(player)
         return None if seat is None else seat.index
 
-    def to_all(self, message: Message, only: Callable[[str], bool] | None = None) -> None:
+    def to_all(self, message: ServerMessage, only: Callable[[str], bool] | None = None) -> None:
         """Send ``message`` to every member (or those ``only`` says yes to): encoded once."""
         data = (encode(message),)
         connection = self._room.hub.connection
@@ -280,7 +266,7 @@ class Broadcaster:
         """The ``room`` message, to every member."""
         self.to_all(room_message(self._room))
 
-    def timer(self) -> Message | None:
+    def timer(self) -> TimerMessage | None:
         """The ``timer`` message of the current decision, if the room shows timers or
         countdowns."""
         room = self._room
@@ -313,9 +299,8 @@ class Broadcaster:
         room = self._room
         for player in room.members:
             conn = room.hub.connection(player)
-            wire = wire_events(events, self.seat_index(player))
-            if conn is not None and wire:
-                conn.send_parts((encode(events_message(room.code, wire)),))
+            if conn is not None and events:
+                conn.send_parts((encode_events(room.code, events, self.seat_index(player)),))
 
     def change(self, events: list[Event]) -> None:
         """One change: its events, the new state and the timer, to every member. The events
@@ -339,9 +324,8 @@ class Broadcaster:
             conn.send_parts((head, *frames.frame_parts(seat), tail))
 
     def _events_frame(self, events: list[Event], seat: int | None) -> bytes:
-        """The ``events`` frame of ``events`` as ``seat`` may read them; b"" if it sees none."""
-        wire = wire_events(events, seat)
-        return encode(events_message(self._room.code, wire)) if wire else b""
+        """The ``events`` frame of ``events`` as ``seat`` may see them; b"" if there are none."""
+        return encode_events(self._room.code, events, seat) if events else b""
 
     def game(self, player: str) -> None:
         """What a (re)joining member gets: the history (at most ``history_events`` lines, the
@@ -351,9 +335,8 @@ class Broadcaster:
         if room.game is None or conn is None:
             return
         seat = self.seat_index(player)
-        history = room.history.merged(room.game.log)
-        lines = wire_events(history, seat)[-room.config.history_events :]
-        parts = [encode(events_message(room.code, lines, history=True)), self.frames().frame(seat)]
+        history = room.history.merged(room.game.log)[-room.config.history_events :]
+        parts = [encode_events(room.code, history, seat, history=True), self.frames().frame(seat)]
         timer = self.timer()
         if timer is not None:
             parts.append(encode(timer))

@@ -37,7 +37,7 @@ def restore_room(hub: Hub, stored: StoredGame) -> Room:
     room.version_base = stored.version_base
     room.status = Status.PLAYING
     room.autoplay.rng = random.Random(stored.seed ^ len(stored.decisions))
-    room.history.restore(stored.events, room.table.names())
+    room.history.restore(stored.events)
     for seat in room.table:
         if seat.player is not None and seat.held_by(seat.player):
             room.members[seat.player] = PLAYER

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.records import Review, ReviewMember
+from protocol.records import ReviewMember
+from protocol.server_messages import ReviewMessage, ServerMessage
 
 
 class Reviews(Protocol):
@@ -25,7 +26,7 @@ class Reviews(Protocol):
     @property
     def rooms(self) -> Mapping[str, Any]: ...
 
-    def send(self, player: str, message: dict[str, Any]) -> None:
+    def send(self, player: str, message: ServerMessage) -> None:
         """Send to a player's live connection; nothing if they are away."""
 
     def player_name(self, player: str) -> str:
@@ -91,18 +92,32 @@ class SharedReview:
         self.require(player)
         self.members[player] = following or player == self.leader
 
-    def message(self, name: Callable[[str], str], request: int | None = None) -> Review:
+    def message(self, name: Callable[[str], str], request: int | None = None) -> ReviewMessage:
         """The ``review`` message as it is now."""
-        members = [
+        members = tuple(
             ReviewMember(player, name(player), following)
             for player, following in self.members.items()
-        ]
-        return Review(self.room, self.game, self.step, self.steps, self.leader, members, id=request)
+        )
+        return ReviewMessage(
+            id=request,
+            room=self.room,
+            game=self.game,
+            step=self.step,
+            steps=self.steps,
+            leader=self.leader,
+            members=members,
+        )
 
-    def closed(self, request: int | None = None) -> Review:
+    def closed(self) -> ReviewMessage:
         """The ``review`` message that says it ended."""
-        return Review(
-            self.room, self.game, self.step, self.steps, self.leader, [], open=False, id=request
+        return ReviewMessage(
+            room=self.room,
+            game=self.game,
+            step=self.step,
+            steps=self.steps,
+            leader=self.leader,
+            members=(),
+            open=False,
         )
 
 
@@ -113,7 +128,7 @@ def broadcast_review(hub: Reviews, review: SharedReview) -> None:
         if (room is None or member not in room.members) and not review.leave(member):
             del hub.reviews[review.room]
             return
-    message = review.message(hub.player_name).to_wire()
+    message = review.message(hub.player_name)
     for member in review.members:
         hub.send(member, message)
 
@@ -123,7 +138,7 @@ def end_review(hub: Reviews, code: str) -> None:
     told."""
     review = hub.reviews.pop(code, None)
     if review is not None:
-        message = review.closed().to_wire()
+        message = review.closed()
         for member in review.members:
             hub.send(member, message)
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import IDLE_GRACE, LEFT_GRACE
+from protocol.server_messages import RoomMessage, RoomSummary
 from server.bots import pool
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game, digest
@@ -139,17 +140,17 @@ class Room:
         """Whether a game runs in the open room."""
         return self.status is Status.PLAYING and not self.closed
 
-    def summary(self) -> Message:
+    def summary(self) -> RoomSummary:
         """The entry for ``rooms`` (list_rooms)."""
         return outgoing.room_summary(self)
 
     def packed_summary(self) -> bytes:
         """:meth:`summary`, packed once per change (server.rooms.room_list)."""
         if self._packed_summary is None:
-            self._packed_summary = pack_entry(self.summary())
+            self._packed_summary = pack_entry(self.summary().to_wire())
         return self._packed_summary
 
-    def room_message(self) -> Message:
+    def room_message(self) -> RoomMessage:
         """The ``room`` broadcast."""
         return outgoing.room_message(self)
 
@@ -329,8 +330,9 @@ class Room:
 
     # ------------------------------------------------------------------ playing
 
-    def act(self, player: str, version: int, choice: Message, ack: Ack = None) -> None:
-        """Apply a person's decision: the room checks who and when, the engine what."""
+    def act(self, player: str, version: int, choice: int, ack: Ack = None) -> None:
+        """Apply a person's decision, choice number ``choice`` of their legal ones: the room
+        checks who and when, the engine what."""
         if player not in self.members:
             raise ProtocolError(ErrorCode.NOT_IN_ROOM, f"you are not in room {self.code}")
         seat = self.seat_of(player)
@@ -342,7 +344,7 @@ class Room:
         check_version(game, self.version, version)
         position = len(game.log)
         try:
-            events = game.apply(seat.index, choice)
+            events = game.choose(seat.index, choice)
         except EngineError as exc:
             raise outgoing.engine_refusal(exc) from exc
         if ack:
@@ -398,7 +400,7 @@ class Room:
         changes = self.store.finish_game(self.game_id, "over", game.winner, game.turn, digest(game))
         winner = None if game.winner is None else game.names[game.winner]
         log.info("room %s: game %d over, winner %s", self.code, self.game_id, winner or "none")
-        ratings = [change.to_wire().to_wire() for change in changes]
+        ratings = tuple(change.to_wire() for change in changes)
         over = outgoing.game_over_message(
             self.code, self.game_id, game.winner, winner, game.turn, ratings
         )
@@ -474,7 +476,7 @@ class Room:
         self, kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
     ) -> Event:
         """An event of the room about seat ``index`` (:func:`server.store.history.seat_event`)."""
-        return seat_event(self.table.names(), kind, key, index, to, **args)
+        return seat_event(kind, key, index, to, **args)
 
     def _announce(self, events: list[Event]) -> None:
         """Say the room's own ``events`` (between decisions) and keep them in the history."""

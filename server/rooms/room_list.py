@@ -13,15 +13,16 @@ from collections.abc import Iterable
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.framing import HEADER
+from protocol.server_messages import RoomsMessage
 
 _packer = msgpack.Packer(use_bin_type=True)
 
 
 def rooms_frame(entries: Iterable[bytes], request: int | None) -> bytes:
     """The complete ``rooms`` frame holding the packed ``entries``: the same message as
-    ``reply("rooms", request, rooms=[...])`` (keys in another order)."""
+    ``RoomsMessage(id=request, rooms=...).to_wire()`` (keys in another order)."""
     packed = list(entries)
-    head: dict[str, object] = {"type": "rooms"}
+    head: dict[str, object] = {"type": RoomsMessage.TYPE}
     if request is not None:
         head["id"] = request
     body = b"".join(

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.server_messages import SeatInfo
 
 Message = dict[str, Any]
 
@@ -110,19 +111,19 @@ class Seat:
         if self.away:
             self.state = SeatState.PRESENT
 
-    def to_wire(self, connected: bool) -> Message:
+    def info(self, connected: bool) -> SeatInfo:
         """The seat as shown in a ``room`` message."""
-        return {
-            "seat": self.index,
-            "name": self.name,
-            "kind": self.kind,
-            "player": self.player,
-            "level": self.level if self.state is SeatState.BOT else None,
-            "bot_number": self.bot_number,
-            "connected": connected,
-            "away": self.away,
-            "left": self.left,
-        }
+        return SeatInfo(
+            seat=self.index,
+            name=self.name,
+            kind=self.kind,
+            player=self.player,
+            level=self.level if self.state is SeatState.BOT else None,
+            bot_number=self.bot_number,
+            connected=connected,
+            away=self.away,
+            left=self.left,
+        )
 
     def to_record(self) -> Message:
         """The seat as persisted with its game (away is not: a restart starts it afresh)."""
@@ -240,17 +241,17 @@ class Seats:
         """The taken seats as persisted."""
         return [seat.to_record() for seat in self]
 
-    def wire(self, connected: Callable[[str], bool]) -> list[Message | None]:
+    def wire(self, connected: Callable[[str], bool]) -> tuple[SeatInfo | None, ...]:
         """The seats as the ``room`` message shows them."""
-        return [
+        return tuple(
             None
             if seat is None
-            else seat.to_wire(
+            else seat.info(
                 seat.state is SeatState.BOT
                 or (seat.player is not None and not seat.left and connected(seat.player))
             )
             for seat in self.all
-        ]
+        )
 
     @classmethod
     def from_records(cls, records: list[Message]) -> Seats:

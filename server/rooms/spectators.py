@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from protocol.errors import MalformedMessage
+from protocol.server_messages import ChatMessage
 from server.rooms.outgoing import Broadcaster
 from server.rooms.scheduler import Handle, Scheduler
 from server.store.store import Store
 
-Message = dict[str, Any]
 SPECTATOR, PLAYER = "spectator", "player"
 
 
@@ -40,7 +41,7 @@ class Spectators:
 
     def __init__(self, room: Watched) -> None:
         self._room = room
-        self._held: list[Message] = []  # their chat lines of the running game
+        self._held: list[ChatMessage] = []  # their chat lines of the running game
         self._returning: Handle | None = None  # drops restored spectators who did not return
 
     def __iter__(self) -> Iterator[str]:
@@ -56,14 +57,14 @@ class Spectators:
         if room.game_id is not None and room.playing():
             room.store.save_spectators(room.game_id, list(self))
 
-    def chat(self, line: Message) -> None:
+    def chat(self, line: ChatMessage) -> None:
         """A spectator's chat line: during a game to the spectators only, and kept (stored
         too, so that a restart does not lose it)."""
         room = self._room
         if room.playing():
             self._held.append(line)
             if room.game_id is not None:
-                room.store.hold_chat(room.game_id, line)
+                room.store.hold_chat(room.game_id, line.to_wire())
             room.out.to_all(line, only=lambda member: room.members[member] == SPECTATOR)
         else:
             room.out.to_all(line)
@@ -82,9 +83,15 @@ class Spectators:
         room.store.save_spectators(game, [])
         room.store.release_chat(game)
 
-    def restore_held(self, lines: list[Message]) -> None:
-        """After a restart: the lines held for the players of the stored game."""
-        self._held = list(lines)
+    def restore_held(self, lines: list[dict[str, Any]]) -> None:
+        """After a restart: the lines held for the players of the stored game (as stored; a
+        record that is not a chat line is left out)."""
+        self._held = []
+        for line in lines:
+            try:
+                self._held.append(ChatMessage.from_record(line))
+            except MalformedMessage:
+                continue
 
     def expect_back(
         self,

@@ -83,5 +83,7 @@ def check_version(game: Game, current: int, version: int) -> None:
         if current - picked <= version < current:
             return
     raise ProtocolError(
-        ErrorCode.STALE_VERSION, f"version {version} is stale; current is {current}"
+        ErrorCode.STALE_VERSION,
+        f"version {version} is stale; current is {current}",
+        {"current": current},
     )

@@ -1,10 +1,13 @@
 """Encoding server frames; ``state`` frames with the view's shared part packed once per change.
 
-Every seat's view is the spectator view with the keys of ``views.SEAT_KEYS`` replaced. A msgpack
-map is its header followed by its key/value pairs, so a state frame for one recipient is the
-packed public pairs (packed once per change, whatever the number of recipients) followed by that
-seat's own pairs. The decoded message equals ``{"type": "state", "room": ..., "version": ...,
-"view": game.view(seat)}``, in the same key order.
+Every message but two is a protocol.server_messages type, encoded by :func:`encode`. The
+``state`` and ``events`` messages are made here from the engine's own wire forms (its views and
+events are protocol.game_types's wire maps: tests/protocol reads them back with those types), so
+that a change costs no conversion: every seat's view is the spectator view with the keys of
+``views.SEAT_KEYS`` replaced, and a msgpack map is its header followed by its key/value pairs,
+so a state frame for one recipient is the packed public pairs (packed once per change, whatever
+the number of recipients) followed by that seat's own pairs. The decoded message equals
+``StateMessage(room=..., version=..., view=View.from_wire(game.view(seat))).to_wire()``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from protocol.framing import HEADER
-from server.engine import Game
+from protocol.server_messages import EventsMessage, ServerMessage, StateMessage
+from server.engine import Event, Game
 from server.engine.views import SEAT_KEYS, SPECTATOR_SEAT_PART
 
 _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer every call
@@ -26,9 +30,23 @@ def encode_body(obj: object) -> bytes:
     return data
 
 
-def encode(message: dict[str, Any]) -> bytes:
-    """``protocol.codec.encode`` with the server's reused Packer (the server is one thread)."""
-    body = encode_body(message)
+def encode(message: ServerMessage) -> bytes:
+    """``message``'s frame: ``protocol.codec.encode`` of its wire map, with the server's reused
+    Packer (the server is one thread)."""
+    body = encode_body(message.to_wire())
+    return HEADER.pack(len(body)) + body
+
+
+def encode_events(room: str, events: list[Event], seat: int | None, history: bool = False) -> bytes:
+    """The ``events`` frame of ``events`` as ``seat`` (None: a spectator) may see them."""
+    body = encode_body(
+        {
+            "type": EventsMessage.TYPE,
+            "room": room,
+            "history": history,
+            "events": [event.to_wire(seat) for event in events],
+        }
+    )
     return HEADER.pack(len(body)) + body
 
 
@@ -52,7 +70,7 @@ class StateFrames:
         public = game.public_view()
         for key in SEAT_KEYS:  # the public view's seat keys hold nothing; each frame adds its own
             del public[key]
-        head = {"type": "state", "room": room, "version": version}
+        head = {"type": StateMessage.TYPE, "room": room, "version": version}
         self._shared = b"".join(
             (
                 _map_header(len(head) + 1),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from protocol.vocabulary import EVENTS
 from server.engine import Event
 from server.store.store import Store
 
@@ -18,18 +19,13 @@ Message = dict[str, Any]
 
 
 def seat_event(
-    names: Sequence[str],
-    kind: str,
-    key: str,
-    index: int,
-    to: tuple[int, ...] | None = None,
-    **args: Any,
+    kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
 ) -> Event:
-    """An event of the room about seat ``index`` (english.EVENT_TEXTS ``away.*``, ``bot``,
-    ``timeout``); with ``to``, the others see it without the choice."""
+    """An event of the room about seat ``index`` (``away.*``, ``bot``, ``timeout``); with
+    ``to``, the others see it without the choice."""
     args["player"] = index
-    secret = ("label", "choice") if to is not None else ()
-    return Event(kind, key, args, names, index, to, secret)
+    secret = ("choice",) if to is not None else ()
+    return Event(kind, key, args, index, to, secret)
 
 
 def to_record(event: Event) -> Message:
@@ -44,15 +40,18 @@ def to_record(event: Event) -> Message:
     }
 
 
-def from_record(record: Message, names: Sequence[str]) -> Event | None:
-    """An event stored by :func:`to_record`, or None if the record is not one."""
+def from_record(record: Message) -> Event | None:
+    """An event stored by :func:`to_record`, or None if the record is not one. Args its key
+    does not have are left out: a record from protocol 1 kept the English ``label`` of a
+    bot's choice."""
     try:
         to = record.get("to")
+        key = str(record["key"])
+        names = EVENTS[key].args
         return Event(
             str(record["kind"]),
-            str(record["key"]),
-            dict(record["args"]),
-            names,
+            key,
+            {name: value for name, value in dict(record["args"]).items() if name in names},
             record.get("seat"),
             None if to is None else tuple(int(seat) for seat in to),
             tuple(str(arg) for arg in record.get("secret", ())),
@@ -71,10 +70,10 @@ class History:
         """A new game."""
         self._said = []
 
-    def restore(self, stored: Iterable[tuple[int, Message]], names: Sequence[str]) -> None:
+    def restore(self, stored: Iterable[tuple[int, Message]]) -> None:
         """The events of a stored game; a record that does not decode is left out of the
         history, not a reason to stop."""
-        said = ((position, from_record(record, names)) for position, record in stored)
+        said = ((position, from_record(record)) for position, record in stored)
         self._said = [(position, event) for position, event in said if event is not None]
 
     def record(self, store: Store, game: int, position: int, events: Iterable[Event]) -> None:

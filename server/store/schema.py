@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE TABLE IF NOT EXISTS server_events (  -- the room's own log lines: timeout, away, bot
     game INTEGER NOT NULL REFERENCES games(id),
     position INTEGER NOT NULL,    -- length of the game's log when it was said
-    event TEXT NOT NULL           -- JSON: kind, text, to, public_text, seat
+    event TEXT NOT NULL           -- JSON: kind, key, args, seat, to, secret
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE TABLE IF NOT EXISTS spectators (  -- who watches an unfinished game (back after a restart)

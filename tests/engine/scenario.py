@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from server.engine import Edition, Game, check_invariants
+from server.engine import Edition, Event, Game, check_invariants
 from server.engine.cards import GAME_DECKS, LOCATION_DECKS, Card, Location
 from server.engine.state import State
 
@@ -136,9 +136,47 @@ def hand(game: Game, seat: int) -> list[str]:
     return sorted(keys(game.rules.state.hands[seat]))
 
 
-def texts(game: Game, seat: int | None = None) -> list[str]:
-    """The log as ``seat`` reads it (everything when seat is None and unredacted is wanted)."""
-    return [t for t in (e.for_seat(seat) for e in game.log) if t is not None]
+def plain(value: Any) -> Any:
+    """An event argument made easy to compare: a card as its key (with its direction, when it
+    has one: ``"food:S"``), a location card as its key, cards as a list of those."""
+    if isinstance(value, Card):
+        return value.key if value.dir is None else f"{value.key}:{value.dir}"
+    if isinstance(value, Location):
+        return value.key
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    return value
+
+
+Said = tuple[str, dict[str, Any]]
+
+
+def said(game: Game, seat: int | None = None) -> list[Said]:
+    """The log as ``seat`` sees it (None: a spectator): each event's key and its visible args,
+    made :func:`plain`."""
+    return [
+        (e.key, {name: plain(value) for name, value in e.visible_args(seat).items()})
+        for e in game.log
+    ]
+
+
+def seen(event: Event, seat: int | None) -> dict[str, Any]:
+    """One event's args as ``seat`` (None: a spectator) sees them, made :func:`plain`."""
+    return {name: plain(value) for name, value in event.visible_args(seat).items()}
+
+
+def mentions(game: Game, seat: int | None, card: str) -> bool:
+    """Whether ``seat`` sees an event that shows ``card`` (a :func:`plain` card)."""
+    for _, args in said(game, seat):
+        for value in args.values():
+            if value == card or (isinstance(value, list) and card in value):
+                return True
+    return False
+
+
+def unredacted(game: Game) -> list[Said]:
+    """The whole log, every arg of every event."""
+    return [(e.key, {name: plain(value) for name, value in e.args.items()}) for e in game.log]
 
 
 # ---------------------------------------------------------------------- reading a scenario

@@ -1,11 +1,11 @@
-"""Game.apply takes a choice only as the engine offers it: types included, and with a view's
-decoration (label, fatal mark) only as the view showed it."""
+"""Game.apply takes a choice only as the engine offers it, types included (with or without the
+view's fatal mark); Game.choose takes one by its place in the legal list."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.engine import Game, IllegalChoice
+from server.engine import Game, IllegalChoice, NotYourDecision
 from server.engine.actions import same
 
 
@@ -36,11 +36,25 @@ def test_an_int_field_sent_as_float_or_bool_is_not_the_legal_choice() -> None:
     assert len(game.decisions) == 1
 
 
-def test_a_view_choice_must_keep_the_views_label() -> None:
+def test_a_choice_from_the_view_is_taken_with_its_fatal_mark_and_stored_without() -> None:
     game = Game("space", ["a", "b"], 4)
     seat = game.pending_seats()[0]
-    shown = game.view(seat)["legal"][0]
+    shown = {**game.view(seat)["legal"][0], "fatal": True}
     with pytest.raises(IllegalChoice):
         game.apply(seat, {**shown, "label": "something else"})
-    game.apply(seat, shown)  # verbatim from the view
-    assert len(game.decisions) == 1
+    game.apply(seat, shown)
+    assert game.decisions == [(seat, {k: v for k, v in shown.items() if k != "fatal"})]
+
+
+def test_choose_takes_the_legal_choice_at_its_index_and_refuses_any_other() -> None:
+    game = Game("space", ["a", "b"], 4)
+    seat = game.pending_seats()[0]
+    legal = game.legal(seat)
+    for wrong in (len(legal), -1):
+        with pytest.raises(IllegalChoice):
+            game.choose(seat, wrong)
+    with pytest.raises(NotYourDecision):
+        game.choose(1 - seat, 0)
+    assert game.decisions == []
+    game.choose(seat, len(legal) - 1)
+    assert game.decisions == [(seat, legal[-1])]

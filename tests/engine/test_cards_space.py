@@ -16,7 +16,7 @@ from tests.engine.scenario import (
     play,
     pos,
     s_of,
-    texts,
+    said,
     units,
 )
 
@@ -127,9 +127,9 @@ def test_S5_tether_moves_forward_then_knocks_the_target_back() -> None:
     play(g, "accept")
     assert pos(g, 0) == (0, 2) and pos(g, 1) == (1, 2)
     assert [loc.key for loc in s_of(g).loc_discard] == ["solar_flare"]
-    log = texts(g)
-    back = next(i for i, line in enumerate(log) if line.startswith("Bob moves back to row 2"))
-    assert log.index("Ann moves forward to row 2.") < back
+    log = said(g)
+    back = log.index(("back.discard", {"player": 1, "row": 2, "location": "solar_flare"}))
+    assert log.index(("move", {"player": 0, "row": 2})) < back
     assert units(g, 0) == 2  # no oxygen paid
 
 

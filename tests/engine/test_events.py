@@ -1,48 +1,52 @@
-"""Structured events: a kind, a sentence key and args, rendered to English outside the rules,
+"""Structured events and decisions: a key and args from protocol/vocabulary.py, no words,
 redacted on the wire for each reader (RULES C4)."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
 
+from protocol.game_types import Decision as WireDecision
+from protocol.game_types import Event as WireEvent
+from protocol.vocabulary import DECISIONS, EVENTS
 from server.engine import Edition, Game
 from server.engine.actions import DecisionKind
-from server.engine.english import EVENT_TEXTS, PROMPTS
 from tests.engine.scenario import build, card_id, play
 
-PROTOCOL = (Path(__file__).resolve().parents[2] / "protocol" / "PROTOCOL.md").read_text()
 
-
-def random_games(edition: Edition, count: int) -> list[Game]:
+def random_games(edition: Edition, count: int) -> list[tuple[Game, list[tuple[str, set[str]]]]]:
+    """Played random games, each with the (kind, arg names) of every decision it opened."""
     games = []
     for seed in range(count):
         game = Game(edition, ["Ann", "Bob", "Cid", "Dee"], seed)
         rng = random.Random(seed)
+        asked: list[tuple[str, set[str]]] = []
         while not game.over and game.turn < 300:
+            decision = game.decision
+            assert decision is not None
+            asked.append((decision.kind.value, set(decision.args)))
             seat = game.pending_seats()[0]
             game.apply(seat, rng.choice(game.legal(seat)))
-        games.append(game)
+        games.append((game, asked))
     return games
 
 
 @pytest.mark.parametrize("edition", list(Edition))
-def test_C4_every_event_renders_and_its_wire_form_is_redacted_per_reader(
-    edition: Edition,
-) -> None:
+def test_C4_every_event_has_its_keys_args_and_is_redacted_per_reader(edition: Edition) -> None:
     seen: set[str] = set()
-    for game in random_games(edition, 12):
+    for game, _ in random_games(edition, 12):
         for event in game.log:
             seen.add(event.key)
-            assert event.key in EVENT_TEXTS and event.text
+            known = EVENTS[event.key]
+            assert event.kind == known.kind
+            assert set(event.args) == set(known.args), event.key
+            assert set(event.secret) <= set(known.secret), event.key
             for reader in (None, 0, 1, 2, 3):
-                wire = event.as_dict(reader)
-                assert wire is not None and wire["text"] == event.for_seat(reader)
-                assert wire["kind"] == event.kind and wire["key"] == event.key
+                wire = event.to_wire(reader)
                 msgpack.packb(wire)  # wire-safe
+                assert WireEvent.from_wire(wire).to_wire() == wire
                 args = wire["args"]
                 assert isinstance(args, dict)
                 if event.sees_all(reader):
@@ -52,20 +56,35 @@ def test_C4_every_event_renders_and_its_wire_form_is_redacted_per_reader(
     assert {"turn", "draw", "move", "location", "pay", "stay"} <= seen
 
 
+@pytest.mark.parametrize("edition", list(Edition))
+def test_every_decision_has_its_kinds_args(edition: Edition) -> None:
+    kinds: set[str] = set()
+    for _, asked in random_games(edition, 12):
+        for kind, names in asked:
+            kinds.add(kind)
+            assert names == set(DECISIONS[kind]), kind
+    assert {"actions", "stay_or_move"} <= kinds
+
+
+def test_the_engines_decision_kinds_are_the_protocols() -> None:
+    assert {kind.value for kind in DecisionKind} == set(DECISIONS)
+
+
 def test_C4_a_drawn_card_is_in_the_drawers_args_only() -> None:
     game = build(hands={0: ["oxygen"]}, draw=["laser_blast"])
     draw = next(event for event in game.log if event.key == "draw")
-    mine = draw.as_dict(0)
-    theirs = draw.as_dict(1)
-    assert mine is not None and theirs is not None
-    assert mine["args"] == {
-        "player": 0,
-        "card": {"id": card_id(game, 0, "laser_blast"), "key": "laser_blast", "dir": None},
+    card = {
+        "id": card_id(game, 0, "laser_blast"),
+        "key": "laser_blast",
+        "kind": "action",
+        "value": 0,
+        "dir": None,
     }
-    assert theirs["args"] == {"player": 0} and theirs["text"] == "Ann draws a card."
+    assert draw.to_wire(0)["args"] == {"player": 0, "card": card}
+    assert draw.to_wire(1)["args"] == {"player": 0}
 
 
-def test_C12_target_event_names_card_and_seats() -> None:
+def test_C12_target_event_names_card_and_seats_and_the_reaction_asks_by_key() -> None:
     game = build(
         rows={1: 2},
         hands={0: ["tether", "oxygen"], 1: ["oxygen"]},
@@ -74,17 +93,12 @@ def test_C12_target_event_names_card_and_seats() -> None:
     )
     play(game, {"do": "play", "card": card_id(game, 0, "tether")})
     aimed = next(event for event in game.log if event.key == "target")
-    wire = aimed.as_dict(None)
-    assert wire is not None and wire["kind"] == "target"
-    assert wire["args"]["player"] == 0 and wire["args"]["target"] == 1
-    assert wire["args"]["card"]["key"] == "tether"
-    assert game.decision is not None and game.decision.prompt == "Ann plays Tether on you."
-
-
-def test_every_event_key_and_prompt_is_documented() -> None:
-    events = PROTOCOL[PROTOCOL.index("### events") : PROTOCOL.index("### timer")]
-    for key in EVENT_TEXTS:
-        assert f"| `{key}` |" in events, key
-    kinds_line = PROTOCOL[PROTOCOL.index("Decision kinds:") :].split("`")[1].split()
-    assert set(kinds_line) == {kind.value for kind in DecisionKind}
-    assert set(PROMPTS) == {kind.value for kind in DecisionKind} | {"give"}  # give: C8's pay
+    wire = aimed.to_wire(None)
+    args = wire["args"]
+    assert wire["kind"] == "target" and isinstance(args, dict)
+    assert args["player"] == 0 and args["target"] == 1
+    assert args["card"]["key"] == "tether"
+    decision = game.view(1)["decision"]
+    assert decision["kind"] == "react"
+    assert decision["args"]["player"] == 0 and decision["args"]["card"]["key"] == "tether"
+    assert WireDecision.from_wire(decision).to_wire() == decision

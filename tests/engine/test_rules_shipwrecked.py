@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from server.engine import Edition, Game
+from server.engine import Edition, Event, Game
 from server.engine.cards import GAME_DECKS, LOCATION_DECKS
-from tests.engine.scenario import build, card_id, hand, play, texts
+from tests.engine.scenario import Said, build, card_id, hand, mentions, plain, play, said
 
 SW = "shipwrecked"
 DECK = GAME_DECKS[Edition.SHIPWRECKED]
@@ -47,17 +47,28 @@ def pos(game: Game, seat: int) -> tuple[int, int]:
     return tuple(state(game).pos(seat))  # type: ignore[return-value]
 
 
-def kinds(game: Game, *wanted: str) -> list[tuple[str, str]]:
-    """(kind, text) of logged events of these kinds, in order."""
-    return [(e.kind, e.text) for e in game.log if e.kind in wanted]
+def kinds(game: Game, *wanted: str) -> list[Said]:
+    """(key, args) of logged events of these kinds, in order (as in ``said``)."""
+    return [(e.key, whole(e)) for e in game.log if e.kind in wanted]
 
 
-def index_of(game: Game, kind: str, needle: str = "") -> int:
-    """Position in the log of the first event of ``kind`` whose text contains ``needle``."""
+def whole(event: Event) -> dict[str, Any]:
+    """Every arg of ``event``, made plain."""
+    return {name: plain(value) for name, value in event.args.items()}
+
+
+def who(game: Game, kind: str) -> list[str]:
+    """The names of the players events of ``kind`` are about, in order."""
+    return [game.names[args["player"]] for _, args in kinds(game, kind)]
+
+
+def index_of(game: Game, kind: str, **args: Any) -> int:
+    """Position in the log of the first event of ``kind`` with these (plain) args."""
     for i, event in enumerate(game.log):
-        if event.kind == kind and needle in event.text:
+        shown = whole(event)
+        if event.kind == kind and all(shown.get(k) == v for k, v in args.items()):
             return i
-    raise AssertionError(f"no {kind} event containing {needle!r}")
+    raise AssertionError(f"no {kind} event with {args!r}")
 
 
 def pick(game: Game, seat: int, key: str, direction: str | None = None) -> None:
@@ -212,7 +223,7 @@ def test_W4_last_castaway_alive_wins_at_once() -> None:
     play(game, "done", "stay")
     assert game.over and game.winner == 1
     assert game.pending_seats() == []
-    assert "Bob is the last castaway alive: Bob wins!" in texts(game)
+    assert ("win.last", {"player": 1}) in said(game)
 
 
 def test_W4_last_castaway_alive_wins_before_the_shark_icon_resolves() -> None:
@@ -248,7 +259,7 @@ def test_W4_no_castaway_left_nobody_wins() -> None:
     move(game)
     assert game.over and game.winner is None
     assert state(game).alive == [False, False]
-    assert "Nobody is left alive: nobody wins." in texts(game)
+    assert ("win.nobody", {}) in said(game)
 
 
 def test_W4_last_survivor_wins_mid_shark_movement_and_later_picks_stay_unrevealed() -> None:
@@ -268,7 +279,7 @@ def test_W4_last_survivor_wins_mid_shark_movement_and_later_picks_stay_unreveale
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "W")
     assert game.over and game.winner == 0
-    assert [t.split(" ")[0] for _, t in kinds(game, "reveal")] == ["Ann"]
+    assert who(game, "reveal") == ["Ann"]
 
 
 # ----------------------------------------------------------------------------- W4 (b)
@@ -411,7 +422,7 @@ def test_W6_text_resolves_before_shark_icon() -> None:
     assert picks == {"lostN", "foodW"}  # the Ocean Debris card is among them
     pick(game, 0, "food", "W")
     assert sharks(game) == [(1, 4)]
-    assert index_of(game, "draw", "Food ←W") < index_of(game, "reveal")
+    assert index_of(game, "draw", card="food:W") < index_of(game, "reveal")
 
 
 # ----------------------------------------------------------------------------- W7
@@ -521,7 +532,7 @@ def test_W7_reveals_go_in_seat_order_from_the_drawer() -> None:
     pick(game, 2, "food", "W")
     pick(game, 1, "food", "E")
     assert sharks(game) == [(0, 3)]
-    reveals = [text.split(" ")[0] for kind, text in kinds(game, "reveal")]
+    reveals = who(game, "reveal")
     assert reveals == ["Bob", "Cid", "Ann"]
 
 
@@ -543,7 +554,7 @@ def test_W7_reveal_order_starts_from_the_drawer_even_when_not_the_active_player(
     pick(game, 1, "food", "W")
     pick(game, 2, "food", "E")
     assert sharks(game) == [(0, 4)]
-    assert [t.split(" ")[0] for _, t in kinds(game, "reveal")] == ["Cid", "Ann", "Bob"]
+    assert who(game, "reveal") == ["Cid", "Ann", "Bob"]
     # then Freeloader ends: Ann (the drawer) draws 1 game card: the Pirate
     assert "pirate" in hand(game, 0)
 
@@ -615,7 +626,7 @@ def test_W7_a_bite_ends_the_movement_for_both_sharks() -> None:
     assert foods(game, 1) == [("food", "N")]  # (Bob has also drawn for his next turn)
     assert sharks(game) == [(1, 2), (2, 5)]
     assert len(kinds(game, "bite")) == 1
-    assert [t.split(" ")[0] for _, t in kinds(game, "reveal")] == ["Ann"]
+    assert who(game, "reveal") == ["Ann"]
     assert state(game).held == {}
 
 
@@ -642,7 +653,7 @@ def test_W7_picks_not_revealed_when_a_shark_bites_are_discarded() -> None:
     pick(game, 2, "food", "E")
     pay_with(game, 1, ("food", "W"))
     assert sharks(game) == [(1, 2), (0, 3)]
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Bob!"]
+    assert who(game, "bite") == ["Bob"]
     assert [(c.key, c.dir) for c in state(game).discard[-4:]] == [
         ("food", "N"),
         ("food", "W"),
@@ -668,8 +679,8 @@ def test_W7_shark_leaving_a_castaway_cell_does_not_bite_but_coming_back_does() -
     pick(game, 0, "food", "N")
     pick(game, 1, "food", "S")
     assert sharks(game) == [(1, 2)]
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Bob!"]
-    assert index_of(game, "reveal", "Bob") < index_of(game, "bite")
+    assert who(game, "bite") == ["Bob"]
+    assert index_of(game, "reveal", player=1) < index_of(game, "bite")
 
 
 def test_W7_bitten_castaway_without_food_is_eaten() -> None:
@@ -688,7 +699,7 @@ def test_W7_bitten_castaway_without_food_is_eaten() -> None:
     pick(game, 1, "food", "S")
     pick(game, 2, "food", "E")
     assert not state(game).alive[1]
-    assert "Bob is eaten by a shark and dies, discarding nothing." in texts(game)
+    assert ("death.eaten", {"player": 1, "cards": []}) in said(game)
     assert not game.over and game.active == 2  # Bob is skipped
 
 
@@ -710,7 +721,7 @@ def test_W7_a_castaway_eaten_ends_the_movement_and_the_picks_left_are_discarded(
     pick(game, 2, "food", "S")
     assert not state(game).alive[1]
     assert sharks(game) == [(1, 2), (3, 5)]
-    reveals = [t.split(" ")[0] for _, t in kinds(game, "reveal")]
+    reveals = who(game, "reveal")
     assert reveals == ["Ann"]
     assert [(c.key, c.dir) for c in state(game).discard[-3:]] == [
         ("food", "N"),
@@ -739,7 +750,7 @@ def test_W7_no_shark_moves_in_the_turn_the_first_shark_appeared() -> None:
     assert sharks(game) == [(1, 0)]
     assert not kinds(game, "pick", "reveal")
     assert game.active == 1 and game.decision is not None and game.decision.kind == "actions"
-    assert "The sharks do not move in the turn the first shark appeared." in texts(game)
+    assert ("shark.rest", {}) in said(game)
 
 
 def test_W7_shark_entering_a_corpse_cell_neither_bites_nor_feeds() -> None:
@@ -808,7 +819,7 @@ def test_W7_bites_of_one_step_are_paid_in_seat_order_from_the_active_player() ->
     pay_with(game, 2, ("food", "N"))
     assert game.pending_seats() == [0]
     pay_with(game, 0, ("food", "E"))
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Cid!", "A shark bites Ann!"]
+    assert who(game, "bite") == ["Cid", "Ann"]
     assert sharks(game) == [(0, 2), (2, 2)]
     assert game.active == 2
     assert foods(game, 0) == [("food", "N")] and foods(game, 2) == [("food", "E")]
@@ -844,7 +855,7 @@ def test_W7_castaway_entering_a_shark_cell_is_bitten_before_drawing() -> None:
     )
     move(game)
     assert pos(game, 0) == (0, 1) and state(game).alive[0]
-    assert index_of(game, "bite", "Ann") < index_of(game, "location", "Ocean Debris")
+    assert index_of(game, "bite", player=0) < index_of(game, "location", location="ocean_debris")
     assert hand(game, 0) == ["lost", "pirate"]  # paid 2 + bitten 1; then Ocean Debris drew 1
     assert sharks(game) == [(0, 1)]  # the shark stays
     assert len(kinds(game, "bite")) == 1
@@ -902,7 +913,7 @@ def test_W7_freeloader_mover_eaten_then_the_icon_still_resolves() -> None:
     assert game.pending_seats() == [1, 2]  # Dee holds nothing, Ann is dead
     pick(game, 2, "food", "E")
     pick(game, 1, "food", "S")
-    assert [t.split(" ")[0] for _, t in kinds(game, "reveal")] == ["Bob", "Cid"]
+    assert who(game, "reveal") == ["Bob", "Cid"]
     assert sharks(game) == [(1, 1)]  # (0,2) -S-> (0,1) -E-> (1,1)
     assert game.active == 1 and hand(game, 1) == ["pirate"]  # the Pirate was not drawn by Ann
 
@@ -918,7 +929,7 @@ def test_W7_counter_current_into_a_shark_bites_before_the_next_card() -> None:
     )
     move(game)
     assert pos(game, 0) == (0, 2) and state(game).alive[0]
-    assert index_of(game, "bite", "Ann") < index_of(game, "location", "Calm Waters")
+    assert index_of(game, "bite", player=0) < index_of(game, "location", location="calm_waters")
     assert hand(game, 0) == ["lost"]
 
 
@@ -936,7 +947,7 @@ def test_W7_island_call_back_into_a_shark_cell_bites() -> None:
     )
     move(game)
     assert pos(game, 0) == (0, 2)
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Ann!"]
+    assert who(game, "bite") == ["Ann"]
     assert hand(game, 0) == ["lost"]
 
 
@@ -951,7 +962,7 @@ def test_W7_castaway_moved_back_into_a_shark_cell_is_bitten() -> None:
     )
     play(game, {"do": "play", "card": card_id(game, 0, "rogue_wave"), "target": 1}, "accept")
     assert not state(game).alive[1]  # no food: eaten
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Bob!"]
+    assert who(game, "bite") == ["Bob"]
 
 
 def test_W7_swap_into_a_shark_cell_bites() -> None:
@@ -968,7 +979,7 @@ def test_W7_swap_into_a_shark_cell_bites() -> None:
     move(game)
     play(game, {"do": "swap", "target": 2})
     assert pos(game, 0) == (2, 3) and pos(game, 2) == (0, 1)
-    assert [t for _, t in kinds(game, "bite")] == ["A shark bites Ann!"]
+    assert who(game, "bite") == ["Ann"]
     assert hand(game, 0) == ["lost"] and hand(game, 2) == ["food"]
 
 
@@ -998,11 +1009,7 @@ def test_W7_bites_of_one_swap_are_paid_in_seat_order_from_the_active_player() ->
     assert game.pending_seats() == [0] and game.decision is not None
     assert game.decision.kind == "pay"
     pay_with(game, 0, ("food", "N"))
-    assert [t for _, t in kinds(game, "bite")] == [
-        "A shark bites Bob!",
-        "A shark bites Bob!",
-        "A shark bites Ann!",
-    ]
+    assert who(game, "bite") == ["Bob", "Bob", "Ann"]
     assert hand(game, 0) == ["food"] and hand(game, 1) == ["food"]
 
 
@@ -1024,7 +1031,7 @@ def test_W7_shark_icon_resolves_even_if_the_drawer_died() -> None:
     pick(game, 3, "food", "N")
     pick(game, 1, "food", "E")
     pick(game, 2, "food", "N")
-    assert [t.split(" ")[0] for _, t in kinds(game, "reveal")] == ["Bob", "Cid", "Dee"]
+    assert who(game, "reveal") == ["Bob", "Cid", "Dee"]
     assert sharks(game) == [(1, 5)]
 
 
@@ -1103,14 +1110,13 @@ def test_C4_shark_picks_are_secret_until_revealed() -> None:
     move(game)
     pick(game, 1, "food", "S")
     for seat in (0, 2, None):
-        seen = texts(game, seat)
-        assert not any("Food ↓S" in t for t in seen), seat
+        assert not mentions(game, seat, "food:S"), seat
         view = game.view(seat)
         assert view["players"][1]["hand_count"] == 2
         assert all(c["dir"] != "S" for c in view["discard"])
-    assert any("has chosen" in t for t in texts(game, 0))
+    assert ("pick", {"player": 1}) in said(game, 0)
     pick(game, 0, "lost")
-    assert any("Bob reveals Food ↓S" in t for t in texts(game, 2))
+    assert ("reveal", {"player": 1, "card": "food:S", "dir": "S"}) in said(game, 2)
 
 
 def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
@@ -1139,8 +1145,8 @@ def test_C4_unrevealed_picks_stay_hidden_while_a_bite_is_paid() -> None:
         view = game.view(seat)
         assert held.id not in [c["id"] for c in view["discard"]]
         assert view["players"][2]["hand_count"] == 1 and view["players"][2]["face_down"]
-        assert not any("Food ←W" in t for t in texts(game, seat))
-    assert not any("Cid reveals" in t for t in texts(game, 2))
+        assert not mentions(game, seat, "food:W")
+    assert not any(key == "reveal" and args["player"] == 2 for key, args in said(game, 2))
 
 
 def test_C6_shipwrecked_payer_chooses_the_food_by_direction() -> None:
@@ -1194,11 +1200,7 @@ def test_C17_ride_the_wave_user_eaten_chooses_no_target() -> None:
 
 
 def _fatal(game: Game, seat: int) -> list[dict[str, Any]]:
-    return [
-        {k: v for k, v in c.items() if k != "label"}
-        for c in game.view(seat)["legal"]
-        if c.get("fatal")
-    ]
+    return [c for c in game.view(seat)["legal"] if c.get("fatal")]
 
 
 def test_C18_moving_into_a_shark_with_the_last_two_food_is_marked_fatal() -> None:

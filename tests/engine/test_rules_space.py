@@ -17,7 +17,7 @@ from tests.engine.scenario import (
     plays,
     pos,
     s_of,
-    texts,
+    said,
     units,
 )
 
@@ -96,7 +96,7 @@ def test_S3_breathing_with_the_last_oxygen_kills() -> None:
     play(g, "done", "stay")
     assert not alive(g, 0)
     assert g.active == 1
-    assert any("Ann runs out of oxygen and dies" in t for t in texts(g))
+    assert any(key == "death.oxygen" and args["player"] == 0 for key, args in said(g))
 
 
 def test_S3_travelling_on_the_last_oxygen_dies_after_the_card() -> None:
@@ -107,9 +107,9 @@ def test_S3_travelling_on_the_last_oxygen_dies_after_the_card() -> None:
     assert pos(g, 0) == (0, 1)
     assert s_of(g).board[(0, 0)].key == "blank_space"  # the card was drawn and resolved
     assert not alive(g, 0)
-    log = texts(g)
-    assert log.index("Ann draws Blank Space.") < next(
-        i for i, t in enumerate(log) if "Ann runs out of oxygen" in t
+    log = said(g)
+    assert log.index(("location", {"player": 0, "location": "blank_space"})) < next(
+        i for i, (key, args) in enumerate(log) if key == "death.oxygen" and args["player"] == 0
     )
 
 
@@ -192,7 +192,7 @@ def test_S4_travelling_onto_the_ship_with_oxygen_wins_at_once() -> None:
     assert g.over and g.winner == 0
     assert g.view(1)["winner"] == 0 and g.view(None)["phase"] == "over"
     assert g.pending_seats() == [] and g.legal(0) == []
-    assert texts(g)[-1] == "Ann reaches the ship: Ann wins!"
+    assert said(g)[-1] == ("win.ship", {"player": 0})
 
 
 def test_S4_rocket_booster_onto_the_ship_with_one_oxygen_wins_at_once() -> None:
@@ -276,7 +276,7 @@ def test_S4_if_every_astronaut_dies_nobody_wins() -> None:
     g = build(players=2, dead=[1], hands={0: ["oxygen"]}, draw=["laser_blast"])
     play(g, "done", "stay")
     assert g.over and g.winner is None
-    assert "Nobody is left alive: nobody wins." in texts(g)
+    assert ("win.nobody", {}) in said(g)
 
 
 def test_S4_a_lone_survivor_must_still_reach_the_ship() -> None:
@@ -459,7 +459,7 @@ def test_S7_wormhole_at_ship_hands_the_win() -> None:
     play(g, {"do": "swap", "target": 2})
     assert g.over and g.winner == 2
     assert pos(g, 2) == (0, 6) and pos(g, 0) == (2, 3)
-    assert "The Wormhole puts Cid on the ship: Cid wins!" in texts(g)
+    assert ("win.wormhole", {"player": 2}) in said(g)
 
 
 def test_S7_wormhole_at_ship_with_a_corpse_goes_on() -> None:

@@ -208,7 +208,6 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
     assert pick == {
         "do": "play",
         "card": card_id(game, 0, "rocket_booster"),
-        "label": pick["label"],
     }
     game.apply(0, pick)
     game.apply(0, {"do": "done"})
@@ -324,7 +323,6 @@ def test_basic_castaway_keeps_its_free_move_and_stays_put_until_rich(
         assert pick == {
             "do": "play",
             "card": card_id(game, 0, "freestyle_sprint"),
-            "label": pick["label"],
         }
         return
     assert pick["do"] == "done"

@@ -27,8 +27,28 @@ from protocol.client import (
 from protocol.codec import MessageDecoder, encode
 from protocol.framing import frame
 from protocol.messages import Act, Chat, Hello, JoinRoom, ListRooms, Ping, Sync
+from protocol.server_messages import RoomMessage, read_server
+from server.engine import Game
 
-VIEW: dict[str, Any] = {"legal": [{"do": "move", "label": "Move"}], "seat": 0}
+GAME = Game("space", ["Ann", "Bob"], 9)
+VIEW: dict[str, Any] = GAME.view(GAME.active)
+OTHER_VIEW: dict[str, Any] = GAME.view(1 - GAME.active)
+ROOM: dict[str, Any] = RoomMessage(
+    room="ABCD",
+    edition="space",
+    size=2,
+    public=True,
+    timer=0,
+    left_grace=60,
+    idle_grace=180,
+    autostart=False,
+    variants=(),
+    host=None,
+    status="waiting",
+    game=None,
+    seats=(None, None),
+    spectators=(),
+).to_wire()
 
 
 def sent(conn: ClientConnection) -> list[dict[str, Any]]:
@@ -45,19 +65,39 @@ def welcomed(token: str | None = None) -> ClientConnection:
     conn = ClientConnection(token=token)
     conn.hello("Ann")
     conn.data_to_send()
-    feed(conn, encode({"type": "welcome", "player": "p1", "token": "t1", "id": 1}))
+    feed(conn, encode(welcome("t1")))
     return conn
+
+
+def welcome(token: str, rid: int | None = 1) -> dict[str, Any]:
+    """A welcome of player p1 with ``token``, answering request ``rid``."""
+    message: dict[str, Any] = {
+        "type": "welcome",
+        "protocol": 2,
+        "player": "p1",
+        "token": token,
+        "server": "s",
+    }
+    if rid is not None:
+        message["id"] = rid
+    return message
+
+
+def error(code: str, rid: int | None = None) -> dict[str, Any]:
+    """An error with ``code``, answering request ``rid``."""
+    message: dict[str, Any] = {"type": "error", "code": code, "message": "", "args": {}}
+    if rid is not None:
+        message["id"] = rid
+    return message
 
 
 def test_hello_is_sent_with_an_id_and_the_welcome_answers_it() -> None:
     conn = ClientConnection()
     assert conn.state is ConnState.IDLE
     conn.hello("Ann")
-    assert sent(conn) == [{"type": "hello", "protocol": 1, "name": "Ann", "id": 1}]
+    assert sent(conn) == [{"type": "hello", "protocol": 2, "name": "Ann", "id": 1}]
     assert conn.state is ConnState.HELLO_SENT
-    (event,) = feed(
-        conn, encode({"type": "welcome", "protocol": 1, "player": "p1", "token": "t1", "id": 1})
-    )
+    (event,) = feed(conn, encode(welcome("t1")))
     assert isinstance(event, Welcome) and isinstance(event.request, Hello)
     assert (event.player, event.token, event.resumed) == ("p1", "t1", False)
     assert (conn.state, conn.player, conn.token) == (ConnState.READY, "p1", "t1")
@@ -67,16 +107,14 @@ def test_a_token_is_sent_and_a_welcome_then_says_resumed() -> None:
     conn = ClientConnection(token="old")
     conn.hello("Ann")
     assert sent(conn)[0]["token"] == "old"
-    (event,) = feed(conn, encode({"type": "welcome", "player": "p1", "token": "old", "id": 1}))
+    (event,) = feed(conn, encode(welcome("old")))
     assert isinstance(event, Welcome) and event.resumed
 
 
 def test_a_refused_token_is_forgotten_and_hello_may_be_sent_again() -> None:
     conn = ClientConnection(token="old")
     conn.hello("Ann")
-    (event,) = feed(
-        conn, encode({"type": "error", "code": "bad_token", "message": "unknown", "id": 1})
-    )
+    (event,) = feed(conn, encode(error("bad_token", 1)))
     assert isinstance(event, Error) and event.code == "bad_token"
     assert isinstance(event.request, Hello) and not event.closing
     assert conn.state is ConnState.IDLE and conn.token is None
@@ -106,8 +144,17 @@ def test_each_reply_carries_the_request_it_answers() -> None:
     assert set(conn.pending) == {2, 3}
     events = feed(
         conn,
-        encode({"type": "joined", "room": "WXYZ", "role": "player", "seat": 1, "id": 3})
-        + encode({"type": "error", "code": "rate_limited", "message": "slow down", "id": 2}),
+        encode(
+            {
+                "type": "joined",
+                "room": "WXYZ",
+                "role": "player",
+                "seat": 1,
+                "edition": "space",
+                "id": 3,
+            }
+        )
+        + encode(error("rate_limited", 2)),
     )
     assert isinstance(events[0], Joined) and events[0].request == join
     assert isinstance(events[1], Error) and events[1].request == chat
@@ -116,9 +163,9 @@ def test_each_reply_carries_the_request_it_answers() -> None:
 
 def test_broadcasts_answer_no_request_and_a_state_before_the_ok_is_not_the_acts() -> None:
     conn = welcomed()
-    conn.send(Act(room="ABCD", version=4, choice=VIEW["legal"][0]))
+    conn.send(Act(room="ABCD", version=4, choice=0))
     assert conn.awaiting(Act)
-    other = feed(conn, encode({"type": "state", "room": "ABCD", "version": 5, "view": {}}))
+    other = feed(conn, encode({"type": "state", "room": "ABCD", "version": 5, "view": OTHER_VIEW}))
     assert isinstance(other[0], State) and other[0].request is None
     assert conn.awaiting(Act)  # another seat's pick: our act is not answered yet
     ok, events, state = feed(
@@ -129,17 +176,23 @@ def test_broadcasts_answer_no_request_and_a_state_before_the_ok_is_not_the_acts(
     )
     assert isinstance(ok, Ok) and isinstance(ok.request, Act)
     assert isinstance(events, Events) and not events.history
-    assert isinstance(state, State) and state.version == 6 and state.view == VIEW
+    assert isinstance(state, State) and state.version == 6 and state.view.to_wire() == VIEW
+    assert state.view.legal[0].to_wire() == VIEW["legal"][0]
     assert not conn.awaiting(Act)
 
 
 SESSION = [
-    {"type": "welcome", "protocol": 1, "player": "p1", "token": "t1", "server": "s", "id": 1},
-    {"type": "joined", "room": "ABCD", "role": "player", "seat": 0, "catalogue": {}, "id": 2},
-    {"type": "room", "room": "ABCD", "seats": [None, None]},
-    {"type": "events", "room": "ABCD", "history": True, "events": [{"kind": "setup"}]},
+    welcome("t1"),
+    {"type": "joined", "room": "ABCD", "role": "player", "seat": 0, "edition": "space", "id": 2},
+    ROOM,
+    {
+        "type": "events",
+        "room": "ABCD",
+        "history": True,
+        "events": [{"kind": "setup", "key": "setup", "seat": 0, "args": {"player": 0}}],
+    },
     {"type": "state", "room": "ABCD", "version": 1, "view": VIEW},
-    {"type": "timer", "room": "ABCD", "version": 1, "timers": []},
+    {"type": "timer", "room": "ABCD", "version": 1, "timers": [], "grace": []},
     {"type": "chat", "room": "ABCD", "player": "p2", "name": "Bob", "seat": 1, "text": "hi"},
     {
         "type": "game_over",
@@ -148,8 +201,9 @@ SESSION = [
         "winner": None,
         "winner_name": None,
         "turns": 9,
+        "ratings": [],
     },
-    {"type": "bye", "reason": "shutdown", "message": "bye"},
+    {"type": "bye", "reason": "shutdown"},
 ]
 
 
@@ -187,8 +241,7 @@ def test_nothing_after_bye_counts_and_sending_then_is_a_local_error() -> None:
     conn = welcomed()
     events = feed(
         conn,
-        encode({"type": "bye", "reason": "replaced", "message": "x"})
-        + encode({"type": "room", "room": "ABCD", "seats": []}),
+        encode({"type": "bye", "reason": "replaced"}) + encode(ROOM),
     )
     assert [type(e) for e in events] == [Bye]
     with pytest.raises(LocalProtocolError):
@@ -199,7 +252,7 @@ def test_nothing_after_bye_counts_and_sending_then_is_a_local_error() -> None:
 
 def test_a_closing_error_closes() -> None:
     conn = welcomed()
-    (event,) = feed(conn, encode({"type": "error", "code": "idle_timeout", "message": "quiet"}))
+    (event,) = feed(conn, encode(error("idle_timeout")))
     assert isinstance(event, Error) and event.closing and event.request is None
     assert conn.closed
 
@@ -218,10 +271,13 @@ def test_the_end_of_the_stream_is_an_event() -> None:
         {"type": "ok", "id": 99},  # answers nothing we sent
         {"type": "ok"},  # a reply without its id
         {"type": "ok", "id": True},
-        {"type": "state", "room": "ABCD", "version": 1.0, "view": {}},
-        {"type": "state", "room": "ABCD", "version": True, "view": {}},
+        {"type": "state", "room": "ABCD", "version": 1.0, "view": VIEW},
+        {"type": "state", "room": "ABCD", "version": True, "view": VIEW},
+        {"type": "state", "room": "ABCD", "version": 1, "view": {}},
+        {**ROOM, "seats": [None]},  # a room of two seats listing one
         {"type": "room", "seats": []},
-        {"type": "welcome", "player": "p", "token": "t", "id": 2},  # answers a ping
+        welcome("t", 2),  # answers a ping
+        {"type": "events", "room": "ABCD", "history": False, "events": [{"kind": "setup"}]},
     ],
 )
 def test_a_server_breaking_the_protocol_is_a_remote_error(message: dict[str, Any]) -> None:
@@ -250,11 +306,11 @@ def test_a_replied_request_leaves_pending_and_its_id_cannot_be_answered_twice() 
         feed(conn, encode({"type": "pong", "id": 2}))
 
 
-def test_room_update_keeps_the_whole_message() -> None:
+def test_room_update_holds_the_typed_message() -> None:
     conn = welcomed()
-    message = {"type": "room", "room": "ABCD", "seats": [], "extra": 1}
-    (event,) = feed(conn, encode(message))
-    assert isinstance(event, RoomUpdate) and event.message == message
+    (event,) = feed(conn, encode({**ROOM, "extra": 1}))  # a key it does not know is ignored
+    assert isinstance(event, RoomUpdate) and event.message == read_server(ROOM)
+    assert event.message.seats == (None, None)
 
 
 def test_send_raw_keeps_the_message_and_matches_its_reply() -> None:
@@ -264,14 +320,7 @@ def test_send_raw_keeps_the_message_and_matches_its_reply() -> None:
     assert sent(conn) == [{"type": "ping", "id": 41}, {"type": "ping", "id": "x"}]
     first, second = feed(
         conn,
-        encode({"type": "pong", "id": 41})
-        + encode(
-            {
-                "type": "error",
-                "code": "bad_request",
-                "message": "id",
-            }
-        ),
+        encode({"type": "pong", "id": 41}) + encode(error("bad_request")),
     )
     assert first.request == raw and second.request is None
     assert conn.send(Ping()).id == 42  # numbering goes on past the raw ids
@@ -289,10 +338,10 @@ def test_what_the_connection_says_is_true_as_of_each_event() -> None:
     # The ok and the state after it arrive in one read: while the caller handles the state
     # before the ok, its act is still awaited; when it handles the one after, no longer.
     conn = welcomed()
-    conn.send(Act(room="ABCD", version=4, choice=VIEW["legal"][0]))
+    conn.send(Act(room="ABCD", version=4, choice=0))
     seen = []
     for event in conn.receive_data(
-        encode({"type": "state", "room": "ABCD", "version": 5, "view": {}})
+        encode({"type": "state", "room": "ABCD", "version": 5, "view": OTHER_VIEW})
         + encode({"type": "ok", "id": 2})
         + encode({"type": "state", "room": "ABCD", "version": 6, "view": VIEW})
     ):
@@ -302,15 +351,13 @@ def test_what_the_connection_says_is_true_as_of_each_event() -> None:
 
 def test_events_not_taken_wait_for_the_next_call() -> None:
     conn = welcomed()
-    conn.receive_data(encode({"type": "room", "room": "ABCD", "seats": []}))
+    conn.receive_data(encode(ROOM))
     assert [type(e) for e in conn.receive_data(b"")] == [RoomUpdate, ConnectionClosed]
 
 
 def test_good_frames_before_a_bad_one_still_count() -> None:
     conn = welcomed()
-    events = conn.receive_data(
-        encode({"type": "room", "room": "ABCD", "seats": []}) + b"\x00\x00\x00\x01\xc1"
-    )
+    events = conn.receive_data(encode(ROOM) + b"\x00\x00\x00\x01\xc1")
     assert isinstance(next(events), RoomUpdate)
     with pytest.raises(RemoteProtocolError):
         next(events)
@@ -322,10 +369,10 @@ def test_a_timer_carries_the_takeover_countdowns() -> None:
     grace = [{"seat": 1, "reason": "left", "seconds": 44.5}]
     timer = {"type": "timer", "room": "ABCD", "version": 3, "timers": [], "grace": grace}
     (event,) = feed(conn, encode(timer))
-    assert isinstance(event, Timer) and event.grace == grace
-    del timer["grace"]  # a server from before the countdowns
-    (event,) = feed(conn, encode(timer))
-    assert isinstance(event, Timer) and event.grace == []
+    assert isinstance(event, Timer) and [g.to_wire() for g in event.grace] == grace
+    del timer["grace"]  # every v2 server sends it
+    with pytest.raises(RemoteProtocolError):
+        feed(conn, encode(timer))
 
 
 def test_a_welcome_nested_900_deep_is_a_remote_error_not_a_hang() -> None:

@@ -17,32 +17,30 @@ from protocol.messages import (
     Back,
     Chat,
     CreateRoom,
-    Hello,
-    JoinRoom,
-    LeaveRoom,
-    ListRooms,
-    Ping,
-    Rematch,
-    RemoveBot,
-    Request,
-    Start,
-    Sync,
-    check_chat,
-    parse_client,
-    welcome,
-)
-from protocol.records import (
     GetLeaderboard,
     GetProfile,
     GetReplay,
+    Hello,
+    JoinRoom,
+    LeaveRoom,
     ListReplays,
+    ListRooms,
+    Ping,
     PlayDeal,
+    Rematch,
+    RemoveBot,
+    Request,
     ReviewFollow,
     ReviewJoin,
     ReviewLead,
     ReviewLeave,
     ReviewStep,
+    Start,
+    Sync,
+    parse_client,
 )
+from protocol.names import check_chat
+from protocol.server_messages import ErrorMessage
 
 EXAMPLES: list[Request] = [
     Hello(name="Ann", id=1),
@@ -57,7 +55,7 @@ EXAMPLES: list[Request] = [
     AddBot(room="QZKX", level="random"),
     RemoveBot(room="QZKX", seat=3),
     Start(room="QZKX"),
-    Act(room="QZKX", version=17, choice={"do": "move", "label": "Move"}),
+    Act(room="QZKX", version=17, choice=3),
     Chat(room="QZKX", text="hi"),
     Rematch(room="QZKX"),
     Back(room="QZKX"),
@@ -103,15 +101,18 @@ BAD: list[tuple[dict[str, Any], ErrorCode]] = [
     ({"type": "ping", "id": "7"}, ErrorCode.BAD_REQUEST),
     ({"type": "ping", "id": True}, ErrorCode.BAD_REQUEST),
     ({"type": "launch_missiles"}, ErrorCode.UNKNOWN_TYPE),
-    ({"type": "hello", "protocol": 2, "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ({"type": "hello", "protocol": 1, "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ({"type": "hello", "protocol": 2.0, "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
     ({"type": "hello", "protocol": True, "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
-    ({"type": "hello", "name": "Ann"}, ErrorCode.BAD_REQUEST),
-    ({"type": "hello", "protocol": 1, "name": ""}, ErrorCode.BAD_NAME),
-    ({"type": "hello", "protocol": 1, "name": "   "}, ErrorCode.BAD_NAME),
-    ({"type": "hello", "protocol": 1, "name": "x" * 25}, ErrorCode.BAD_NAME),
-    ({"type": "hello", "protocol": 1, "name": "a\x07b"}, ErrorCode.BAD_NAME),
-    ({"type": "hello", "protocol": 1, "name": 42}, ErrorCode.BAD_REQUEST),
-    ({"type": "hello", "protocol": 1, "name": "A", "token": 1}, ErrorCode.BAD_REQUEST),
+    ({"type": "hello", "name": "Ann"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ({"type": "hello", "protocol": 1, "name": 42}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ({"type": "hello", "protocol": 2}, ErrorCode.BAD_REQUEST),
+    ({"type": "hello", "protocol": 2, "name": ""}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 2, "name": "   "}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 2, "name": "x" * 25}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 2, "name": "a\x07b"}, ErrorCode.BAD_NAME),
+    ({"type": "hello", "protocol": 2, "name": 42}, ErrorCode.BAD_REQUEST),
+    ({"type": "hello", "protocol": 2, "name": "A", "token": 1}, ErrorCode.BAD_REQUEST),
     ({"type": "create_room", "edition": "moon", "seats": 3}, ErrorCode.BAD_OPTION),
     ({"type": "create_room", "edition": "space", "seats": 6}, ErrorCode.BAD_OPTION),
     ({"type": "create_room", "edition": "space", "seats": "4"}, ErrorCode.BAD_REQUEST),
@@ -119,6 +120,8 @@ BAD: list[tuple[dict[str, Any], ErrorCode]] = [
     ({"type": "create_room", "edition": "space", "seats": 3, "bots": 3}, ErrorCode.BAD_OPTION),
     ({"type": "create_room", "edition": "space", "seats": 3, "public": 1}, ErrorCode.BAD_REQUEST),
     ({"type": "create_room", "edition": "space", "seats": 3, "seed": "s"}, ErrorCode.BAD_REQUEST),
+    ({"type": "create_room", "edition": "space", "seats": 3, "seed": -1}, ErrorCode.BAD_OPTION),
+    ({"type": "create_room", "edition": "space", "seats": 3, "seed": 2**63}, ErrorCode.BAD_OPTION),
     (
         {"type": "create_room", "edition": "space", "seats": 3, "bot_level": "god"},
         ErrorCode.BAD_OPTION,
@@ -130,9 +133,15 @@ BAD: list[tuple[dict[str, Any], ErrorCode]] = [
     ({"type": "add_bot", "room": "ABCD", "level": "smart"}, ErrorCode.BAD_OPTION),
     ({"type": "remove_bot", "room": "ABCD"}, ErrorCode.BAD_REQUEST),
     ({"type": "act", "room": "ABCD", "version": 1}, ErrorCode.BAD_REQUEST),
-    ({"type": "act", "room": "ABCD", "version": "1", "choice": {}}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": "1", "choice": 0}, ErrorCode.BAD_REQUEST),
     ({"type": "act", "room": "ABCD", "version": 1, "choice": [1]}, ErrorCode.BAD_REQUEST),
-    ({"type": "act", "room": "ABCD", "version": 1, "choice": {1: 2}}, ErrorCode.BAD_REQUEST),
+    (
+        {"type": "act", "room": "ABCD", "version": 1, "choice": {"do": "move"}},
+        ErrorCode.BAD_REQUEST,
+    ),
+    ({"type": "act", "room": "ABCD", "version": 1, "choice": -1}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": 1, "choice": 1.0}, ErrorCode.BAD_REQUEST),
+    ({"type": "act", "room": "ABCD", "version": 1, "choice": True}, ErrorCode.BAD_REQUEST),
     ({"type": "chat", "room": "ABCD", "text": None}, ErrorCode.BAD_REQUEST),
     ({"type": "get_replay", "game": "12"}, ErrorCode.BAD_REQUEST),
 ]
@@ -143,12 +152,18 @@ def test_bad_requests_get_stable_codes(msg: dict[str, Any], code: ErrorCode) -> 
     with pytest.raises(ProtocolError) as info:
         parse_client(msg)
     assert info.value.code == code
-    wire = info.value.to_wire(9)
-    assert wire == {"type": "error", "code": str(code), "message": info.value.message, "id": 9}
+    wire = ErrorMessage.of(info.value, 9).to_wire()
+    assert wire == {
+        "type": "error",
+        "code": str(code),
+        "message": info.value.message,
+        "args": info.value.error_args,
+        "id": 9,
+    }
 
 
 def test_name_is_trimmed() -> None:
-    assert parse_client({"type": "hello", "protocol": 1, "name": " Ann "}) == Hello(name="Ann")
+    assert parse_client({"type": "hello", "protocol": 2, "name": " Ann "}) == Hello(name="Ann")
 
 
 @pytest.mark.parametrize("text", ["", "  \n ", "x" * 301, "bell\x07"])
@@ -163,15 +178,20 @@ def test_chat_newlines_become_spaces() -> None:
     assert check_chat("y" * 300) == "y" * 300
 
 
-def test_server_builders() -> None:
-    assert welcome("p1", "t", "s 1", 4) == {
-        "type": "welcome",
-        "protocol": 1,
-        "player": "p1",
-        "token": "t",
-        "server": "s 1",
-        "id": 4,
-    }
+def test_an_old_clients_hello_is_told_which_protocol_the_server_speaks() -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_client({"type": "hello", "protocol": 1, "name": "Ann"})
+    assert info.value.code == ErrorCode.UNSUPPORTED_PROTOCOL
+    assert info.value.error_args == {"version": 2}
+
+
+def test_a_bad_field_names_itself_in_the_errors_args() -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_client({"type": "create_room", "edition": "space", "seats": 3, "timer": 45})
+    assert info.value.error_args == {"field": "timer"}
+    with pytest.raises(ProtocolError) as info:
+        parse_client({"type": "create_room", "edition": "space", "seats": 3, "bots": 3})
+    assert info.value.error_args == {"field": "bots", "low": 0, "high": 2}
 
 
 json_values = st.recursive(
@@ -224,11 +244,14 @@ def test_parse_client_never_fails_unexpectedly(kind: object, fields: dict[str, A
         assert kind == request.TYPE
 
 
-def test_hello_protocol_must_be_the_integer_one() -> None:
-    for version in ("1", 1.0, True, None, 2):
+def test_hello_protocol_must_be_the_integer_two_and_is_checked_first() -> None:
+    for version in ("2", 2.0, True, None, 1, 3):
         with pytest.raises(ProtocolError) as info:
-            parse_client({"type": "hello", "name": "Ann", "protocol": version})
+            parse_client({"type": "hello", "name": 7, "protocol": version})
         assert info.value.code == ErrorCode.UNSUPPORTED_PROTOCOL, version
     with pytest.raises(ProtocolError) as info:
         parse_client({"type": "hello", "name": "Ann"})
+    assert info.value.code == ErrorCode.UNSUPPORTED_PROTOCOL
+    with pytest.raises(ProtocolError) as info:
+        parse_client({"type": "hello", "name": 7, "protocol": 2})
     assert info.value.code == ErrorCode.BAD_REQUEST

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest_asyncio
 
-from protocol.client import ClientConnection, ConnectionClosed, Raw
+from protocol.client import ClientConnection, Raw, Said
+from protocol.messages import PROTOCOL_VERSION
 from server.config import SHARED_ADDRESS, ServerConfig
 from server.net.tcp import RunningServer, start_server
 
@@ -69,10 +70,11 @@ class Client:
         if self.conn.closed:  # after bye or a closing error: the protocol says nothing more
             raise AssertionError(f"the server sent data after closing: {data!r:.200}")
         for event in self.conn.receive_data(data):
-            if isinstance(event, ConnectionClosed):
+            if not isinstance(event, Said):  # the end of the stream
                 return False
-            self.seen.append(event.message)
-            self.inbox.append(event.message)
+            message = event.message.to_wire()
+            self.seen.append(message)
+            self.inbox.append(message)
         return True
 
     async def recv(self, timeout: float = 5.0) -> Message:
@@ -109,7 +111,7 @@ class Client:
         return str(reply["code"])
 
     async def hello(self, name: str, token: str | None = None) -> Message:
-        msg: Message = {"type": "hello", "protocol": 1, "name": name}
+        msg: Message = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
         if token:
             msg["token"] = token
         welcome = await self.request(msg)
@@ -198,12 +200,17 @@ async def drive(
             return msg
         if msg["type"] == "state" and msg["view"]["legal"] and msg["version"] != acted:
             acted = msg["version"]
-            choice = next(
-                (c for c in msg["view"]["legal"] if not c.get("fatal")), msg["view"]["legal"][0]
+            client.send(
+                {"type": "act", "room": code, "version": acted, "choice": safe(msg["view"])}
             )
-            client.send({"type": "act", "room": code, "version": acted, "choice": choice})
         elif keep_alive and msg["type"] != "pong":
             client.send({"type": "ping"})
+
+
+def safe(view: Message) -> int:
+    """The index of the first legal choice of ``view`` that is not fatal (else 0)."""
+    legal = view["legal"]
+    return next((i for i, c in enumerate(legal) if not c.get("fatal")), 0)
 
 
 async def duel(

@@ -114,7 +114,7 @@ def other_type(kind: type) -> st.SearchStrategy[Any]:
 def templates(code: str) -> list[Message]:
     """One valid message of every client type (``code``: a room the sender may be in)."""
     return [
-        {"type": "hello", "protocol": 1, "name": "Fuzz"},
+        {"type": "hello", "protocol": 2, "name": "Fuzz"},
         {"type": "ping"},
         {"type": "list_rooms"},
         {
@@ -133,7 +133,7 @@ def templates(code: str) -> list[Message]:
         {"type": "add_bot", "room": code, "level": "random"},
         {"type": "remove_bot", "room": code, "seat": 1},
         {"type": "start", "room": code},
-        {"type": "act", "room": code, "version": 0, "choice": {"do": "draw"}},
+        {"type": "act", "room": code, "version": 0, "choice": 0},
         {"type": "chat", "room": code, "text": "hi"},
         {"type": "rematch", "room": code},
         {"type": "back", "room": code},
@@ -211,7 +211,7 @@ class Fuzzer:
         client = await Client.connect(self.server.port)
         self._clients.append(client)
         if name is not None:
-            welcome = await self._request(client, {"type": "hello", "protocol": 1, "name": name})
+            welcome = await self._request(client, {"type": "hello", "protocol": 2, "name": name})
             assert welcome is not None and welcome["type"] == "welcome", welcome
             client.player, client.token = welcome["player"], welcome["token"]
         return client
@@ -450,16 +450,16 @@ class Fuzzer:
                     "type": "act",
                     "room": code,
                     "version": version,
-                    "choice": legal[0] if legal else {"do": "pass"},
+                    "choice": 0,
                 }
                 if kind == "valid" and legal:
-                    message["choice"] = draw(st.sampled_from(legal))
+                    message["choice"] = draw(st.integers(0, len(legal) - 1))
                 elif kind == "stale":
                     message["version"] = version - draw(st.integers(1, 5))
-                elif kind == "mutated":
-                    choice = dict(message["choice"])
-                    choice[draw(st.sampled_from([*sorted(choice), "x"]))] = draw(SCALARS)
-                    message["choice"] = choice
+                elif kind == "mutated":  # past the list, negative, or another type
+                    message["choice"] = draw(
+                        st.sampled_from([len(legal), -1, 0.0, True, "0"]) | SCALARS
+                    )
                 elif kind == "random":
                     message["choice"] = draw(VALUES)
                 elif kind == "wrong_room":

@@ -16,7 +16,8 @@ from typing import Any
 
 from protocol.codec import MessageDecoder
 from protocol.errors import ProtocolError
-from protocol.messages import parse_client
+from protocol.messages import PROTOCOL_VERSION, parse_client
+from protocol.server_messages import ErrorMessage, ServerMessage, read_server
 from server.config import SHARED_ADDRESS, ServerConfig
 from server.lobby.lobby import Lobby, Player
 from server.rooms.wire import encode
@@ -80,7 +81,7 @@ class FakeConnection:
     bytes_sent: int = 0
     _decoder: MessageDecoder = field(default_factory=lambda: MessageDecoder(None))
 
-    def send(self, message: Message) -> None:
+    def send(self, message: ServerMessage) -> None:
         self.send_parts((encode(message),))
 
     def send_frame(self, data: bytes) -> None:
@@ -89,9 +90,11 @@ class FakeConnection:
     def send_parts(self, parts: tuple[bytes, ...]) -> None:
         data = b"".join(parts)
         self.bytes_sent += len(data)
-        self.inbox.extend(self._decoder.feed(data))
+        for message in self._decoder.feed(data):
+            read_server(message)  # every message the server sends is one the protocol knows
+            self.inbox.append(message)
 
-    def close_after(self, message: Message) -> None:
+    def close_after(self, message: ServerMessage) -> None:
         self.send(message)
         self.closed = True
 
@@ -131,7 +134,7 @@ class Harness:
         self, conn: FakeConnection, name: str, token: str | None = None
     ) -> tuple[Player, str]:
         """Identify ``conn``; returns the player and its token."""
-        message: Message = {"type": "hello", "protocol": 1, "name": name}
+        message: Message = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
         if token is not None:
             message["token"] = token
         request = parse_client(message)
@@ -150,7 +153,7 @@ class Harness:
         try:
             self.lobby.handle(conn, player, parse_client(message))
         except ProtocolError as exc:
-            error = exc.to_wire()
+            error = ErrorMessage.of(exc).to_wire()
             conn.inbox.append(error)
             return error
         return conn.last()

@@ -62,7 +62,9 @@ async def test_an_expert_bot_thinking_holds_up_no_other_table(
             continue
         view = msg["view"]
         if view["legal"]:
-            choice = next(c for c in view["legal"] if c["do"] in ("done", "stay", "accept"))
+            choice = next(
+                i for i, c in enumerate(view["legal"]) if c["do"] in ("done", "stay", "accept")
+            )
             ann.send({"type": "act", "room": slow, "version": msg["version"], "choice": choice})
         elif view["active"] == 1 and view["pending"][0]["seat"] == 1 and view["phase"] == "actions":
             break

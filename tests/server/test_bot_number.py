@@ -13,7 +13,7 @@ def test_a_seated_bot_has_its_number_and_a_human_named_like_a_bot_has_none() -> 
     assert bot.name == "Bot 2" and bot.bot_number == 2  # "Bot 1" was taken by the human
     assert human.bot_number is None
     wire = seats.wire(lambda player: True)
-    assert [entry and entry["bot_number"] for entry in wire] == [None, 2, None]
+    assert [entry and entry.bot_number for entry in wire] == [None, 2, None]
 
 
 def test_the_number_survives_the_store_and_a_leaver_s_bot_has_none() -> None:
@@ -23,7 +23,7 @@ def test_the_number_survives_the_store_and_a_leaver_s_bot_has_none() -> None:
     assert again.bot_number == 1 and again.name == "Bot 1"
     human = seats.seat_human(1, "Ann", "p1")
     human.to_bot()  # left: a bot plays on under her name
-    assert human.to_wire(True)["bot_number"] is None
+    assert human.info(True).bot_number is None
     # A record stored before the number was: no number, the name as it was.
     old = {"kind": "bot", "name": "Bot 1", "player": None, "level": "basic", "left": False}
     assert Seat.from_record(0, old).bot_number is None

@@ -11,7 +11,7 @@ from tests.server.conftest import ClientFactory, ServerFactory
 async def test_welcome_shape(server: RunningServer, connect: ClientFactory) -> None:
     client = await connect(server.port)
     welcome = await client.hello("Ann")
-    assert welcome["protocol"] == 1 and welcome["server"].startswith("selfish-server")
+    assert welcome["protocol"] == 2 and welcome["server"].startswith("selfish-server")
     assert isinstance(welcome["player"], str) and isinstance(welcome["token"], str)
 
 
@@ -27,16 +27,15 @@ async def test_hello_errors(server: RunningServer, connect: ClientFactory) -> No
     client = await connect(server.port)
     assert await client.error({"type": "list_rooms"}) == "hello_required"
     assert await client.error({"type": "bogus"}) == "hello_required"
-    assert await client.error({"type": "hello", "protocol": 2, "name": "A"}) == (
-        "unsupported_protocol"
-    )
-    assert await client.error({"type": "hello", "protocol": 1, "name": "x" * 25}) == "bad_name"
+    old = await client.request({"type": "hello", "protocol": 1, "name": "A"})
+    assert (old["code"], old["args"]) == ("unsupported_protocol", {"version": 2})
+    assert await client.error({"type": "hello", "protocol": 2, "name": "x" * 25}) == "bad_name"
     assert (
-        await client.error({"type": "hello", "protocol": 1, "name": "A", "token": "nope"})
+        await client.error({"type": "hello", "protocol": 2, "name": "A", "token": "nope"})
         == "bad_token"
     )
     await client.hello("Ann")  # the connection survived every error
-    assert await client.error({"type": "hello", "protocol": 1, "name": "A"}) == "already_welcomed"
+    assert await client.error({"type": "hello", "protocol": 2, "name": "A"}) == "already_welcomed"
     assert await client.error({"type": "launch"}) == "unknown_type"
     assert await client.error({"type": "join_room", "room": 7}) == "bad_request"
 
@@ -64,7 +63,7 @@ async def test_one_address_cannot_mint_identities_without_end(
     for _ in range(3):
         tokens.append((await client.hello("Ann"))["token"])
         client = await connect(server.port)
-    hello = {"type": "hello", "protocol": 1, "name": "Ann"}
+    hello = {"type": "hello", "protocol": 2, "name": "Ann"}
     assert await client.error(hello) == "rate_limited"
     # Resuming an identity with its token is never limited, and the refused connection lives on.
     resumed = await client.request({**hello, "token": tokens[0]})
@@ -76,7 +75,7 @@ async def test_a_client_that_half_closes_gets_its_answers_then_the_end(
 ) -> None:
     client = await connect(server.port)
     client.send({"type": "ping", "id": 1})
-    client.send({"type": "hello", "protocol": 1, "name": "Ann"})
+    client.send({"type": "hello", "protocol": 2, "name": "Ann"})
     client.writer.write_eof()  # nothing more from this client
     assert await client.recv() == {"type": "pong", "id": 1}
     assert (await client.recv())["type"] == "welcome"

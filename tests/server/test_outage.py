@@ -17,7 +17,7 @@ import pytest
 
 from server.net import tcp
 from server.store.store import Store
-from tests.server.conftest import ClientFactory, ServerFactory, drive
+from tests.server.conftest import ClientFactory, ServerFactory, drive, safe
 from tests.server.harness import FakeConnection, Harness, Message
 
 DISK_FULL = "database or disk is full"
@@ -74,10 +74,10 @@ def stored(path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
 def act_first(h: Harness, conn: FakeConnection, player: Any, code: str) -> Message:
     """Play the first legal choice of the last state ``conn`` was sent."""
     state = next(m for m in reversed(conn.inbox) if m["type"] == "state")
-    legal = state["view"]["legal"]
-    choice = next((c for c in legal if not c.get("fatal")), legal[0])
     return h.request(
-        conn, player, {"type": "act", "room": code, "version": state["version"], "choice": choice}
+        conn,
+        player,
+        {"type": "act", "room": code, "version": state["version"], "choice": safe(state["view"])},
     )
 
 
@@ -129,7 +129,7 @@ async def test_outage_refuses_writes_and_keeps_what_players_saw(
     before = room.version
     for message in (
         {"type": "create_room", "edition": "space", "seats": 2},
-        {"type": "act", "room": code, "version": room.version, "choice": {"do": "x"}},
+        {"type": "act", "room": code, "version": room.version, "choice": 0},
     ):
         assert h.request(ann, ann_p, message)["code"] == "store_unavailable"
     newcomer = h.connect("10.0.0.9")
@@ -327,8 +327,8 @@ async def test_outage_over_tcp_refuses_then_recovers(
     # The disk fails: Ann's act is taken (its write waits in memory), the next one is refused.
     flaky.fail_writes = True
     act = {"type": "act", "room": code, "version": state["version"]}
-    assert (await ann.request({**act, "choice": state["view"]["legal"][0]}))["type"] == "ok"
-    refused = [await ann.error({**act, "version": state["version"] + 1, "choice": {}})]
+    assert (await ann.request({**act, "choice": 0}))["type"] == "ok"
+    refused = [await ann.error({**act, "version": state["version"] + 1, "choice": 0})]
     assert refused == ["store_unavailable"]
     assert await ann.error({"type": "create_room", "edition": "space", "seats": 2}) == (
         "store_unavailable"

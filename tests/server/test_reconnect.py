@@ -24,8 +24,8 @@ async def test_reconnect_mid_game_with_token(
     await bob.close()
     while server.lobby.connected(bob.player):
         await asyncio.sleep(0.001)
-    shown = room.room_message()["seats"][1]
-    assert shown["name"] == "Bob" and not shown["connected"]  # the seat is kept
+    shown = room.room_message().seats[1]
+    assert shown is not None and shown.name == "Bob" and not shown.connected  # the seat is kept
     # Ann is told, within room_broadcast_interval (comings and goings are coalesced).
     loop = asyncio.get_running_loop()
     end = loop.time() + 5

@@ -4,14 +4,29 @@ real TCP: what each request answers, and what a requester may not see."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
-from protocol.records import Leaderboard, Profile, Replay, Replays, Review
+from protocol.server_messages import (
+    LeaderboardMessage,
+    ProfileMessage,
+    ReplayMessage,
+    ReplaysMessage,
+    ReviewMessage,
+    read_server,
+)
 from server.engine import verify
 from server.net.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, duel
 
 Message = dict[str, Any]
+T = TypeVar("T")
+
+
+def typed(kind: type[T], message: Message) -> T:
+    """The message read as the client library reads it."""
+    read = read_server(message)
+    assert isinstance(read, kind), read
+    return read
 
 
 async def solo(client: Client, public: bool = True, edition: str = "space") -> Message:
@@ -36,13 +51,15 @@ async def test_a_finished_game_is_listed_fetched_and_checks(
     over = await solo(ann)
     [change] = over["ratings"]
     assert change["player"] == ann.player and change["after"]["provisional"]
-    listed = Replays.from_wire(await ann.request({"type": "list_replays", "player": ann.player}))
+    listed = typed(
+        ReplaysMessage, await ann.request({"type": "list_replays", "player": ann.player})
+    )
     [game] = listed.games
     assert (game.game, game.seat, game.rated, game.public) == (over["game"], 0, True, True)
     assert [seat.kind for seat in game.seats] == ["human", "bot"]
-    replay = Replay.from_wire(await ann.request({"type": "get_replay", "game": over["game"]}))
+    replay = typed(ReplayMessage, await ann.request({"type": "get_replay", "game": over["game"]}))
     assert replay.rated and [c.player for c in replay.ratings] == [ann.player]
-    pairs = [(seat, choice) for seat, choice in replay.decisions]
+    pairs = [(seat, choice.to_wire()) for seat, choice in replay.decisions]
     final = verify(replay.edition, replay.names, replay.seed, pairs, replay.variants, replay.digest)
     assert final.winner == replay.winner
 
@@ -52,16 +69,16 @@ async def test_a_profile_shows_the_record_and_the_rating(
 ) -> None:
     ann = await connect(server.port, "Ann")
     over = await solo(ann)
-    profile = Profile.from_wire(await ann.request({"type": "get_profile"}))
+    profile = typed(ProfileMessage, await ann.request({"type": "get_profile"}))
     [space] = profile.editions
     assert (profile.name, profile.bot, space.games, space.rated_games) == ("Ann", False, 1, 1)
     assert space.wins == (over["winner"] == 0)
     assert space.rating is not None and space.rating.provisional
     assert space.rating.shown().endswith("?")
     bob = await connect(server.port, "Bob")
-    seen = Profile.from_wire(await bob.request({"type": "get_profile", "player": ann.player}))
+    seen = typed(ProfileMessage, await bob.request({"type": "get_profile", "player": ann.player}))
     assert seen.editions == profile.editions
-    basic = Profile.from_wire(await bob.request({"type": "get_profile", "player": "bot:basic"}))
+    basic = typed(ProfileMessage, await bob.request({"type": "get_profile", "player": "bot:basic"}))
     assert basic.bot and basic.editions[0].games == 1 and basic.name == "basic"
     assert await bob.error({"type": "get_profile", "player": "p00000000"}) == "no_such_player"
     assert await bob.error({"type": "get_profile", "player": 7}) == "bad_request"
@@ -102,7 +119,7 @@ async def test_a_players_games_come_in_pages(server: RunningServer, connect: Cli
 async def test_a_guest_keeps_no_record(server: RunningServer, connect: ClientFactory) -> None:
     guest = await connect(server.port)
     welcome = await guest.request(
-        {"type": "hello", "protocol": 1, "name": "Guest 1", "guest": True}
+        {"type": "hello", "protocol": 2, "name": "Guest 1", "guest": True}
     )
     assert welcome["player"].startswith("g")
     over = await solo(guest)
@@ -123,14 +140,16 @@ async def test_the_leaderboard_pages_settled_players(
         play(store, [human("Ann", "pa"), human("Bob", "pb"), human("Cy", "pc"), bot("B")], n % 3)
     store.commit()
     dan = await connect(server.port, "Dan")
-    first = Leaderboard.from_wire(
-        await dan.request({"type": "get_leaderboard", "edition": "space", "limit": 2})
+    first = typed(
+        LeaderboardMessage,
+        await dan.request({"type": "get_leaderboard", "edition": "space", "limit": 2}),
     )
     assert [e.rank for e in first.entries] == [1, 2] and first.next is not None
-    rest = Leaderboard.from_wire(
+    rest = typed(
+        LeaderboardMessage,
         await dan.request(
             {"type": "get_leaderboard", "edition": "space", "limit": 2, "after": first.next}
-        )
+        ),
     )
     assert [e.rank for e in rest.entries] == [3] and rest.next is None
     players = [e.player for e in first.entries + rest.entries]
@@ -172,9 +191,9 @@ async def test_shared_review_follows_its_leader(
     ann, bob, code = await duel(server, connect)
     await asyncio.gather(drive(ann, code), drive(bob, code))
     assert await bob.error({"type": "review_step", "room": code, "step": 1}) == "not_in_review"
-    opened = Review.from_wire(await ann.request({"type": "review_join", "room": code}))
+    opened = typed(ReviewMessage, await ann.request({"type": "review_join", "room": code}))
     assert (opened.leader, opened.step, opened.open) == (ann.player, 0, True)
-    joined = Review.from_wire(await bob.request({"type": "review_join", "room": code}))
+    joined = typed(ReviewMessage, await bob.request({"type": "review_join", "room": code}))
     assert [m.player for m in joined.members] == [ann.player, bob.player]
     await ann.expect("review", room=code)
     assert await bob.error({"type": "review_step", "room": code, "step": 3}) == "not_leader"

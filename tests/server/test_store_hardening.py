@@ -22,8 +22,9 @@ from protocol.client import ClientConnection, Replays
 from protocol.codec import encode, unpack
 from protocol.confusables import looks_like
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import check_name, reply
-from protocol.records import ListReplays
+from protocol.messages import ListReplays
+from protocol.names import check_name
+from protocol.server_messages import RoomsMessage, WelcomeMessage
 from server.limits.addresses import address_group
 from server.net.tcp import RunningServer
 from server.rooms import outgoing
@@ -353,7 +354,8 @@ def test_the_client_library_reads_the_cursor() -> None:
     conn = ClientConnection()
     conn.hello("Ann")
     conn.data_to_send()
-    list(conn.receive_data(encode({"type": "welcome", "player": "p1", "token": "t", "id": 1})))
+    welcome = WelcomeMessage(id=1, player="p1", token="t", server="s").to_wire()
+    list(conn.receive_data(encode(welcome)))
     sent = conn.send(ListReplays(before=40, limit=10))
     assert unpack(conn.data_to_send()[4:]) == {
         "type": "list_replays",
@@ -528,7 +530,8 @@ def test_list_rooms_packs_each_entry_once_per_change(
     listing = h.request(ann, ann_p, {"type": "list_rooms", "id": 1})
     assert [r["room"] for r in listing["rooms"]] == codes and len(built) == 200
     rooms = h.lobby.rooms
-    assert listing == reply("rooms", 1, rooms=[real(rooms[code]) for code in codes])
+    summaries = tuple(real(rooms[code]) for code in codes)
+    assert listing == RoomsMessage(id=1, rooms=summaries).to_wire()
     built.clear()
     h.request(ann, ann_p, {"type": "list_rooms"})
     assert built == []  # nothing changed: nothing built

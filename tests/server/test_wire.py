@@ -8,6 +8,7 @@ import random
 import msgpack
 
 from protocol.codec import normalize
+from protocol.server_messages import ChatMessage
 from server.engine import Game
 from server.rooms.wire import StateFrames, encode
 
@@ -48,5 +49,5 @@ def test_views_split_into_public_and_seat_parts() -> None:
 def test_encode_matches_protocol_encode() -> None:
     from protocol.codec import encode as protocol_encode
 
-    message = {"type": "events", "room": "ABCD", "events": [{"kind": "x", "text": "é", "seat": 1}]}
-    assert encode(message) == protocol_encode(message)
+    message = ChatMessage(room="ABCD", player="p1", name="Ann é", seat=1, text="hé")
+    assert encode(message) == protocol_encode(message.to_wire())
