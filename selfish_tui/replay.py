@@ -17,8 +17,10 @@ import dataclasses
 from bisect import bisect_left
 from typing import Any
 
-from protocol import records, replay_file
+from protocol import replay_file
+from protocol.errors import MalformedMessage
 from protocol.replay_file import ReplayFile
+from protocol.server_messages import ReplayMessage, read_server
 from selfish_tui.i18n import _
 from selfish_tui.model import View
 from selfish_tui.plain import clean, clean_message
@@ -38,9 +40,11 @@ def from_reply(message: dict[str, Any], server: str | None = None) -> ReplayFile
     """The record in a ``replay`` reply (protocol/PROTOCOL.md §5) from ``server``; its strings
     cleaned. :class:`BadRecord` when a field is missing or of the wrong type."""
     try:
-        reply = records.Replay.from_wire(clean_message(message))
-    except records.MalformedMessage as exc:
+        reply = read_server(clean_message(message))
+    except MalformedMessage as exc:
         raise BadRecord(_("the server's replay is malformed: {error}").format(error=exc)) from None
+    if not isinstance(reply, ReplayMessage):
+        raise BadRecord(_("the server's replay is malformed: {error}").format(error=reply.TYPE))
     return replay_file.from_replay(reply, server)
 
 

@@ -11,7 +11,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from protocol.records import MalformedMessage, RatingChange
+from protocol.errors import MalformedMessage
+from protocol.records import RatingChange
 from selfish_tui.event_text import card_display
 from selfish_tui.i18n import N_, _, cell_width, ngettext, pgettext, word_cut
 from selfish_tui.model import goal_word, player_name, seat_colour

@@ -12,7 +12,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from protocol.records import Leaderboard, MalformedMessage
+from protocol.errors import MalformedMessage
+from protocol.server_messages import LeaderboardMessage, read_server
 from selfish_tui.i18n import N_, _, word_cut
 from selfish_tui.plain import clean_message
 from selfish_tui.screens.profile import ProfileScreen, day
@@ -47,7 +48,7 @@ class LeaderboardScreen(Screen[None]):
     def __init__(self, edition: str = "space") -> None:
         super().__init__()
         self.edition = edition
-        self.board: Leaderboard | None = None
+        self.board: LeaderboardMessage | None = None
         self._after: list[str | None] = [None]
 
     @property
@@ -84,8 +85,10 @@ class LeaderboardScreen(Screen[None]):
     def show_board(self, message: dict[str, Any]) -> None:
         """Fill the table from a ``leaderboard`` reply (of this screen's edition)."""
         try:
-            board = Leaderboard.from_wire(clean_message(message))
-        except (MalformedMessage, TypeError):
+            board = read_server(clean_message(message))
+        except MalformedMessage:
+            board = None
+        if not isinstance(board, LeaderboardMessage):
             self.query_one("#leaderboard-status", Static).update(
                 _("The server's leaderboard is malformed.")
             )

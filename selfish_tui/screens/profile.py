@@ -14,7 +14,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
-from protocol.records import MalformedMessage, Profile
+from protocol.errors import MalformedMessage
+from protocol.server_messages import ProfileMessage, read_server
 from selfish_tui.i18n import N_, _
 from selfish_tui.plain import clean_message, fit
 from selfish_tui.screens.replays import edition_word
@@ -54,7 +55,7 @@ class ProfileScreen(Screen[None]):
         super().__init__()
         self.player = player
         self.name_shown = name
-        self.profile: Profile | None = None
+        self.profile: ProfileMessage | None = None
 
     @property
     def selfish(self) -> SelfishApp:
@@ -92,8 +93,10 @@ class ProfileScreen(Screen[None]):
     def show_profile(self, message: dict[str, Any]) -> None:
         """Fill the screen from a ``profile`` reply."""
         try:
-            profile = Profile.from_wire(clean_message(message))
-        except (MalformedMessage, TypeError):
+            profile = read_server(clean_message(message))
+        except MalformedMessage:
+            profile = None
+        if not isinstance(profile, ProfileMessage):
             self.query_one("#profile-status", Static).update(
                 _("The server's profile is malformed.")
             )

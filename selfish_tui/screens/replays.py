@@ -13,7 +13,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from protocol.records import GameSummary, MalformedMessage
+from protocol.errors import MalformedMessage
+from protocol.records import GameSummary
+from protocol.server_messages import ReplaysMessage, read_server
 from selfish_tui.i18n import N_, _, ngettext, pgettext, word_cut
 from selfish_tui.plain import clean_message
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -130,12 +132,14 @@ class ReplaysScreen(Screen[None]):
     def show_page(self, message: dict[str, Any]) -> None:
         """Fill the table from a ``replays`` reply."""
         try:
-            games = [GameSummary.from_wire(g) for g in clean_message(message.get("games") or [])]
-        except (MalformedMessage, TypeError):
+            page = read_server(clean_message(message))
+        except MalformedMessage:
+            page = None
+        if not isinstance(page, ReplaysMessage):
             self.query_one("#replays-status", Static).update(_("The server's list is malformed."))
             return
-        following = message.get("next")
-        self._next = following if isinstance(following, int) else None
+        games = list(page.games)
+        self._next = page.next
         self.games = games
         table = self.query_one("#replays-table", DataTable)
         table.clear()

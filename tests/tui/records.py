@@ -23,7 +23,6 @@ def replay_message(game: Game, number: int = 12, room: str = "QZKX") -> dict[str
         "room": room,
         "edition": game.edition.value,
         "variants": list(game.variants),
-        "names": names,
         "seats": [
             {
                 "name": name,

@@ -44,7 +44,7 @@ def recording(app: Any) -> list[dict[str, Any]]:
 
 def summary(game: Game, number: int) -> dict[str, Any]:
     message = replay_message(game, number)
-    keep = ("game", "room", "edition", "variants", "names", "seats", "winner", "turns", "ended")
+    keep = ("game", "room", "edition", "variants", "seats", "winner", "turns", "ended")
     return {**{k: message[k] for k in keep}, "public": True, "rated": False, "seat": 0}
 
 

@@ -92,7 +92,7 @@ def test_game_over_with_every_hand(snap_compare: Compare, language: str, game: G
 
 def summaries(game: Game) -> list[dict[str, Any]]:
     message = replay_message(game, 12)
-    keep = ("room", "edition", "variants", "names", "seats", "winner", "turns", "ended")
+    keep = ("room", "edition", "variants", "seats", "winner", "turns", "ended")
     return [
         {**{k: message[k] for k in keep}, "game": number, "public": True, "rated": True, "seat": 0}
         for number in (12, 11, 9)
