@@ -165,10 +165,13 @@ class ClientConnection:
             return self._pending_acts > 0
         return any(isinstance(r, kind) for r in self._pending.values())
 
-    def hello(self, name: str, token: str | None = None) -> Hello:
-        """Send ``hello`` as ``name``, resuming ``token`` (default: the one this connection has)."""
+    def hello(self, name: str, token: str | None = None, guest: bool = False) -> Hello:
+        """Send ``hello`` as ``name``, resuming ``token`` (default: the one this connection has);
+        ``guest``: a new identity whose token the caller does not keep (no record, no rating)."""
         token = token if token is not None else self.token
-        sent = self.send(Hello(name=name, protocol=PROTOCOL_VERSION, token=token))
+        sent = self.send(
+            Hello(name=name, protocol=PROTOCOL_VERSION, token=token, guest=guest or None)
+        )
         assert isinstance(sent, Hello)
         return sent
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from protocol.game_types import Event as LogEvent
 from protocol.game_types import View
 from protocol.messages import Request
+from protocol.records import GameSummary
 from protocol.server_messages import (
     ByeMessage,
     ChatMessage,
@@ -17,11 +18,13 @@ from protocol.server_messages import (
     GameOverMessage,
     GraceCountdown,
     JoinedMessage,
+    LeaderboardMessage,
     OkMessage,
     PongMessage,
+    ProfileMessage,
     ReplayMessage,
     ReplaysMessage,
-    ReplaySummary,
+    ReviewMessage,
     RoomMessage,
     RoomsMessage,
     RoomSummary,
@@ -288,7 +291,7 @@ class Replays(Said):
     request: Request | None
 
     @property
-    def games(self) -> tuple[ReplaySummary, ...]:
+    def games(self) -> tuple[GameSummary, ...]:
         """The games of the page."""
         return self.message.games
 
@@ -309,6 +312,30 @@ class Replay(Said):
     def game(self) -> int:
         """The game's id."""
         return self.message.game
+
+
+@dataclass(slots=True)
+class Profile(Said):
+    """``profile``: a player's records and ratings."""
+
+    message: ProfileMessage
+    request: Request | None
+
+
+@dataclass(slots=True)
+class Leaderboard(Said):
+    """``leaderboard``: one page of an edition's board."""
+
+    message: LeaderboardMessage
+    request: Request | None
+
+
+@dataclass(slots=True)
+class ReviewUpdate(Said):
+    """``review``: a shared review as it is now."""
+
+    message: ReviewMessage
+    request: Request | None
 
 
 @dataclass(slots=True)
@@ -359,5 +386,11 @@ def event_of(message: ServerMessage, request: Request | None) -> Said:
         return Rooms(message, request)
     if isinstance(message, ReplaysMessage):
         return Replays(message, request)
+    if isinstance(message, ProfileMessage):
+        return Profile(message, request)
+    if isinstance(message, LeaderboardMessage):
+        return Leaderboard(message, request)
+    if isinstance(message, ReviewMessage):
+        return ReviewUpdate(message, request)
     assert isinstance(message, ReplayMessage), message
     return Replay(message, request)

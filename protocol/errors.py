@@ -43,6 +43,9 @@ class ErrorCode(StrEnum):
     ILLEGAL_CHOICE = "illegal_choice"
     BAD_CHAT = "bad_chat"
     NO_SUCH_GAME = "no_such_game"
+    NO_SUCH_PLAYER = "no_such_player"
+    NOT_IN_REVIEW = "not_in_review"
+    NOT_LEADER = "not_leader"
     STORE_UNAVAILABLE = "store_unavailable"
     INTERNAL_ERROR = "internal_error"
     ROOM_CLOSED = "room_closed"  # sent unasked: the server closed a room its member was in

@@ -31,6 +31,14 @@ from protocol.fields import (
 )
 from protocol.game_types import EDITIONS, Choice, Event, View
 from protocol.messages import PROTOCOL_VERSION
+from protocol.records import (
+    EditionRecord,
+    GameSummary,
+    LeaderboardEntry,
+    RatingChange,
+    ReviewMember,
+    SeatRecord,
+)
 
 #: The server messages by wire ``type``: filled by :func:`message`.
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {}
@@ -531,13 +539,15 @@ class TimerMessage(ServerMessage):
 @message("game_over")
 @dataclass(frozen=True, kw_only=True)
 class GameOverMessage(ServerMessage):
-    """The game ``game`` in ``room`` ended (``winner`` None: nobody won)."""
+    """The game ``game`` in ``room`` ended (``winner`` None: nobody won); ``ratings``: each
+    rated seat's change (none for an unrated game)."""
 
     room: str
     game: int
     winner: int | None
     winner_name: str | None
     turns: int
+    ratings: tuple[RatingChange, ...] = ()
 
     def body(self) -> dict[str, Any]:
         return {
@@ -546,6 +556,7 @@ class GameOverMessage(ServerMessage):
             "winner": self.winner,
             "winner_name": self.winner_name,
             "turns": self.turns,
+            "ratings": [change.to_wire() for change in self.ratings],
         }
 
     @classmethod
@@ -558,7 +569,12 @@ class GameOverMessage(ServerMessage):
             winner=get_opt_int(m, "winner", w),
             winner_name=get_opt_str(m, "winner_name", w),
             turns=get_seat_count(m, "turns", w),
+            ratings=_changes(m, w),
         )
+
+
+def _changes(m: Wire, where: str) -> tuple[RatingChange, ...]:
+    return get_items(m, "ratings", where, lambda v, w: RatingChange.from_wire(as_map(v, w)))
 
 
 @message("chat")
@@ -600,49 +616,14 @@ class ChatMessage(ServerMessage):
         return line
 
 
-@dataclass(frozen=True)
-class ReplaySummary:
-    """A finished game in a ``replays`` page; ``ended`` is a Unix time."""
-
-    game: int
-    room: str
-    edition: str
-    variants: tuple[str, ...]
-    names: tuple[str, ...]
-    winner: int | None
-    turns: int
-    ended: float
-
-    @classmethod
-    def from_wire(cls, value: object, where: str = "games") -> ReplaySummary:
-        """Read a game summary."""
-        m = as_map(value, where)
-        return cls(
-            game=get_int(m, "game", where),
-            room=get_str(m, "room", where),
-            edition=get_choice_of(m, "edition", EDITIONS, where),
-            variants=get_strs(m, "variants", where),
-            names=get_strs(m, "names", where),
-            winner=get_opt_int(m, "winner", where),
-            turns=get_seat_count(m, "turns", where),
-            ended=get_number(m, "ended", where),
-        )
-
-    def to_wire(self) -> dict[str, Any]:
-        """The summary's wire map."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["variants"], out["names"] = list(self.variants), list(self.names)
-        return out
-
-
 @message("replays")
 @dataclass(frozen=True, kw_only=True)
 class ReplaysMessage(ServerMessage):
-    """A page of finished games, newest first; ``next``: the ``before`` of the next page
-    (None once the list ends)."""
+    """A page of finished games, newest first (protocol.records.GameSummary); ``next``: the
+    ``before`` of the next page (None once the list ends)."""
 
     REPLY_ONLY = True
-    games: tuple[ReplaySummary, ...]
+    games: tuple[GameSummary, ...]
     next: int | None
 
     def body(self) -> dict[str, Any]:
@@ -652,7 +633,9 @@ class ReplaysMessage(ServerMessage):
     def read(cls, m: Wire, rid: int | None) -> ServerMessage:
         return cls(
             id=rid,
-            games=get_items(m, "games", "replays", ReplaySummary.from_wire),
+            games=get_items(
+                m, "games", "replays", lambda v, w: GameSummary.from_wire(as_map(v, w))
+            ),
             next=get_opt_int(m, "next", "replays"),
         )
 
@@ -667,19 +650,33 @@ def _decision(value: object, where: str) -> tuple[int, Choice]:
 @message("replay")
 @dataclass(frozen=True, kw_only=True)
 class ReplayMessage(ServerMessage):
-    """One finished game: its setup and every decision, ``(seat, choice)`` in order: with
-    the rules engine they rebuild the game exactly."""
+    """One finished game whole: its setup and every decision, ``(seat, choice)`` in order
+    (with the rules engine they rebuild the game exactly), its result, whether it was public and
+    rated, the check of its final state (``digest``, server.engine.digest) under rules version
+    ``rules``, and its rating changes. What an export file holds (protocol.replay_file)."""
 
     REPLY_ONLY = True
     game: int
     room: str
     edition: str
     variants: tuple[str, ...]
-    names: tuple[str, ...]
+    seats: tuple[SeatRecord, ...]
     seed: int
+    decisions: tuple[tuple[int, Choice], ...]
     winner: int | None
     turns: int
-    decisions: tuple[tuple[int, Choice], ...]
+    started: float
+    ended: float
+    public: bool
+    rated: bool
+    digest: str
+    rules: int
+    ratings: tuple[RatingChange, ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names in seat order."""
+        return [seat.name for seat in self.seats]
 
     def body(self) -> dict[str, Any]:
         return {
@@ -687,11 +684,18 @@ class ReplayMessage(ServerMessage):
             "room": self.room,
             "edition": self.edition,
             "variants": list(self.variants),
-            "names": list(self.names),
+            "seats": [seat.to_wire() for seat in self.seats],
             "seed": self.seed,
+            "decisions": [[seat, choice.to_wire()] for seat, choice in self.decisions],
             "winner": self.winner,
             "turns": self.turns,
-            "decisions": [[seat, choice.to_wire()] for seat, choice in self.decisions],
+            "started": self.started,
+            "ended": self.ended,
+            "public": self.public,
+            "rated": self.rated,
+            "digest": self.digest,
+            "rules": self.rules,
+            "ratings": [change.to_wire() for change in self.ratings],
         }
 
     @classmethod
@@ -703,11 +707,124 @@ class ReplayMessage(ServerMessage):
             room=get_str(m, "room", w),
             edition=get_choice_of(m, "edition", EDITIONS, w),
             variants=get_strs(m, "variants", w),
-            names=get_strs(m, "names", w),
+            seats=get_items(m, "seats", w, lambda v, x: SeatRecord.from_wire(as_map(v, x))),
             seed=get_int(m, "seed", w),
+            decisions=get_items(m, "decisions", w, _decision),
             winner=get_opt_int(m, "winner", w),
             turns=get_seat_count(m, "turns", w),
-            decisions=get_items(m, "decisions", w, _decision),
+            started=get_number(m, "started", w),
+            ended=get_number(m, "ended", w),
+            public=get_bool(m, "public", w),
+            rated=get_bool(m, "rated", w),
+            digest=get_str(m, "digest", w),
+            rules=get_int(m, "rules", w),
+            ratings=_changes(m, w),
+        )
+
+
+@message("profile")
+@dataclass(frozen=True, kw_only=True)
+class ProfileMessage(ServerMessage):
+    """A player's (or a bot level's: ``bot``) record and rating in each edition they played
+    (protocol.records.EditionRecord)."""
+
+    REPLY_ONLY = True
+    player: str
+    name: str
+    bot: bool
+    editions: tuple[EditionRecord, ...]
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "name": self.name,
+            "bot": self.bot,
+            "editions": [record.to_wire() for record in self.editions],
+        }
+
+    @classmethod
+    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
+        w = "profile"
+        return cls(
+            id=rid,
+            player=get_str(m, "player", w),
+            name=get_str(m, "name", w),
+            bot=get_bool(m, "bot", w),
+            editions=get_items(
+                m, "editions", w, lambda v, x: EditionRecord.from_wire(as_map(v, x))
+            ),
+        )
+
+
+@message("leaderboard")
+@dataclass(frozen=True, kw_only=True)
+class LeaderboardMessage(ServerMessage):
+    """One page of an edition's leaderboard, best first; ``next``: the ``after`` of the
+    following page (None at its end)."""
+
+    REPLY_ONLY = True
+    edition: str
+    entries: tuple[LeaderboardEntry, ...]
+    next: str | None
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "entries": [entry.to_wire() for entry in self.entries],
+            "next": self.next,
+        }
+
+    @classmethod
+    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
+        w = "leaderboard"
+        return cls(
+            id=rid,
+            edition=get_choice_of(m, "edition", EDITIONS, w),
+            entries=get_items(
+                m, "entries", w, lambda v, x: LeaderboardEntry.from_wire(as_map(v, x))
+            ),
+            next=get_opt_str(m, "next", w),
+        )
+
+
+@message("review")
+@dataclass(frozen=True, kw_only=True)
+class ReviewMessage(ServerMessage):
+    """The shared review of ``room``'s finished ``game`` as it is now: the leader's ``step``
+    (decisions applied, 0 to ``steps``), its ``leader``, its members in join order; ``open``
+    false: it ended, or you left it."""
+
+    room: str
+    game: int
+    step: int
+    steps: int
+    leader: str
+    members: tuple[ReviewMember, ...]
+    open: bool = True
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "room": self.room,
+            "game": self.game,
+            "step": self.step,
+            "steps": self.steps,
+            "leader": self.leader,
+            "members": [member.to_wire() for member in self.members],
+            "open": self.open,
+        }
+
+    @classmethod
+    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
+        w = "review"
+        return cls(
+            id=rid,
+            room=get_str(m, "room", w),
+            game=get_int(m, "game", w),
+            step=get_int(m, "step", w),
+            steps=get_int(m, "steps", w),
+            leader=get_str(m, "leader", w),
+            members=get_items(m, "members", w, lambda v, x: ReviewMember.from_wire(as_map(v, x))),
+            open=get_bool(m, "open", w),
         )
 
 

@@ -16,6 +16,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -60,7 +61,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--ssh-authorized-keys", metavar="FILE", help="authorized_keys file for --ssh-auth keys"
     )
+    p.add_argument(
+        "--recompute-ratings",
+        action="store_true",
+        help="rebuild every record and rating from the stored games, print the time it took "
+        "and how many differed, and exit (stop the server first)",
+    )
     return p
+
+
+def recompute_ratings(path: str) -> int:
+    """``--recompute-ratings``: 0 when the numbers came out as stored, 1 when some differed
+    (they are the recomputed ones now)."""
+    from server.store.store import Store
+
+    store = Store(path)
+    try:
+        start = time.perf_counter()
+        games, differ = store.recompute_ratings()
+        seconds = time.perf_counter() - start
+    finally:
+        store.close()
+    print(f"recomputed the records and ratings of {games} finished games in {seconds:.1f} s")
+    print(f"{differ} standings differed from the stored ones" if differ else "same numbers")
+    return 1 if differ else 0
 
 
 @dataclass
@@ -196,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"selfish-server: unknown log level {config.log_level!r}", file=sys.stderr)
         return 2
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
+    if args.recompute_ratings:
+        try:
+            return recompute_ratings(config.db)
+        except sqlite3.Error as exc:
+            print(f"selfish-server: cannot recompute: {exc}", file=sys.stderr)
+            return 1
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             return runner.run(serve(config, lan))

@@ -103,11 +103,16 @@ class ServerConfig:
     address_chat_per_second: float = 4.0  # per address, all its identities together
     address_chat_burst: int = 20
     allow_seed: bool = False  # a chosen seed reveals the deck order: only for local games
-    # Replays (list_replays, get_replay) read the database: their own rate, per address and per
-    # identity (each bucket apart), far below the message rate; and a page of at most this many.
+    # Finished games and records (list_replays, get_replay, get_profile, get_leaderboard) read
+    # the database: their own rate, per address and per identity (each bucket apart), far below
+    # the message rate; and a page of at most this many (games, or leaderboard entries).
     replays_per_second: float = 1.0
     replays_burst: int = 10
     replays_page: int = 50
+    # Shared review: a leader steps through a game at a person's pace (each step is one frame
+    # to every member), per identity.
+    review_per_second: float = 5.0
+    review_burst: int = 20
     empty_room_grace: float = 60.0  # a waiting/finished room nobody is connected to closes after
     # A room whose game nobody starts (or, once over, rematches) closes this long after it was
     # created (or its game ended), connected members or not, or squatters would keep rooms.

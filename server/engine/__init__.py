@@ -5,6 +5,7 @@ See docs/engine-api.md for the contract.
 """
 
 from .cards import CATALOGUE, Edition
+from .digest import RULES_VERSION, RecordMismatch, digest, verify
 from .errors import EngineError, GameOver, IllegalChoice, NotYourDecision
 from .events import Event
 from .game import Game, replay
@@ -13,6 +14,7 @@ from .variants import VARIANTS, check_variants
 
 __all__ = [
     "CATALOGUE",
+    "RULES_VERSION",
     "VARIANTS",
     "Edition",
     "EngineError",
@@ -21,7 +23,10 @@ __all__ = [
     "GameOver",
     "IllegalChoice",
     "NotYourDecision",
+    "RecordMismatch",
     "check_invariants",
     "check_variants",
+    "digest",
     "replay",
+    "verify",
 ]

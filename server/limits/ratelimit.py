@@ -60,7 +60,8 @@ class Limits:
     rooms: KeyedBuckets  # per address and per identity: rooms created
     chat: KeyedBuckets  # per identity: chat lines
     address_chat: KeyedBuckets  # per address: chat lines
-    replays: KeyedBuckets  # per address and per identity: list_replays and get_replay
+    replays: KeyedBuckets  # per address and per identity: finished games, records, ratings
+    reviews: KeyedBuckets  # per identity: shared review requests
     syncs: KeyedBuckets  # per identity: sync requests (each resends a game's whole history)
     address_syncs: KeyedBuckets  # per address: sync requests
 
@@ -83,6 +84,7 @@ class Limits:
             chat=buckets(c.chat_per_second, c.chat_burst),
             address_chat=buckets(c.address_chat_per_second, c.address_chat_burst),
             replays=buckets(c.replays_per_second, c.replays_burst),
+            reviews=buckets(c.review_per_second, c.review_burst),
             syncs=buckets(c.syncs_per_second, c.syncs_burst),
             address_syncs=buckets(c.address_syncs_per_second, c.address_syncs_burst),
         )

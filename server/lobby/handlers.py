@@ -16,17 +16,14 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.game_types import Choice
 from protocol.messages import (
     Act,
     AddBot,
     Back,
     Chat,
     CreateRoom,
-    GetReplay,
     JoinRoom,
     LeaveRoom,
-    ListReplays,
     ListRooms,
     Ping,
     Rematch,
@@ -40,15 +37,14 @@ from protocol.server_messages import (
     JoinedMessage,
     OkMessage,
     PongMessage,
-    ReplayMessage,
-    ReplaysMessage,
-    ReplaySummary,
+    ServerMessage,
 )
 from server.engine import Edition, check_variants
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
 from server.lobby.players import Connection, Player
+from server.rooms import review
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.room import Hub, Room, Status
 from server.rooms.room_list import rooms_frame
@@ -83,6 +79,14 @@ class Lobby(Hub, Protocol):
 
     def reclaim_room(self) -> bool:
         """On a full server: close the idlest waiting or finished room, if one may go."""
+
+    @property
+    def reviews(self) -> dict[str, review.SharedReview]: ...
+    @property
+    def players(self) -> dict[str, Player]: ...
+
+    def send(self, player: str, message: ServerMessage) -> None:
+        """Send to a player's live connection; nothing if they are away."""
 
 
 R = TypeVar("R", bound=Request)
@@ -185,6 +189,18 @@ def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -
 @handles(CreateRoom)
 def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom) -> None:
     """A new room with the player as its host, within the server's and the address's quotas."""
+    if req.seed is not None and not lobby.config.allow_seed:
+        raise ProtocolError(
+            ErrorCode.BAD_OPTION, "this server does not accept seeds", {"field": "seed"}
+        )
+    open_room(lobby, conn, player, req)
+
+
+def open_room(
+    lobby: Lobby, conn: Connection, player: Player, req: CreateRoom, seeded: bool = False
+) -> None:
+    """Open the room ``req`` describes (``create_room``, or ``play_deal`` with ``seeded``:
+    a finished game's seed, which the server gives whatever its ``allow_seed``)."""
     config = lobby.config
     _check_room_quota(lobby, player)
     if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
@@ -198,10 +214,6 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
             f"{opened} open rooms were created from your address "
             f"(limit {config.max_rooms_per_address})",
             {"limit": config.max_rooms_per_address},
-        )
-    if req.seed is not None and not config.allow_seed:
-        raise ProtocolError(
-            ErrorCode.BAD_OPTION, "this server does not accept seeds", {"field": "seed"}
         )
     try:
         variants = check_variants(Edition(req.edition), req.variants)
@@ -230,13 +242,14 @@ def create_room(lobby: Lobby, conn: Connection, player: Player, req: CreateRoom)
     lobby.add_room(room, conn.address)
     player.rooms.append(room.code)
     log.info(
-        "room %s created by %s (%s, %d seats, %d bots, timer %d)",
+        "room %s created by %s (%s, %d seats, %d bots, timer %d%s)",
         room.code,
         player.name,
         req.edition,
         req.seats,
         req.bots,
         req.timer,
+        ", a finished game's deal" if seeded else "",
     )
     conn.send(joined(room, player.id, req.id))
     room.broadcast_room()
@@ -281,6 +294,7 @@ def leave_room(lobby: Lobby, conn: Connection, player: Player, req: LeaveRoom) -
     if room.code in player.rooms:
         player.rooms.remove(room.code)
     lobby.errors.line(logging.INFO, "room %s: %s left", room.code, player.name)
+    review.leave_review(lobby, room.code, player.id)
     room.leave(player.id, announce=False)
     if not room.closed:
         lobby.presence.changed(room)  # coalesced, as joins are
@@ -342,6 +356,7 @@ def rematch(lobby: Lobby, conn: Connection, player: Player, req: Rematch) -> Non
     room = _member(lobby, req.room, player)
     room.require_host(player.id)
     room.rematch(ack=_ok(conn, req))
+    review.end_review(lobby, room.code)
 
 
 @handles(Back)
@@ -366,69 +381,3 @@ def sync(lobby: Lobby, conn: Connection, player: Player, req: Sync) -> None:
     conn.send(OkMessage(id=req.id))
     conn.send(room.room_message())
     room.send_game(player.id)
-
-
-def _check_replay_rate(lobby: Lobby, conn: Connection, player: Player) -> None:
-    """Replays read the database: a rate of their own, per identity and per address, far
-    below the message rate."""
-    limits = lobby.limits
-    if not limits.replays.allow(player.id) or not limits.replays.allow(conn.address):
-        raise ProtocolError(
-            ErrorCode.RATE_LIMITED, "you are asking for replays too fast; wait a little"
-        )
-
-
-@handles(ListReplays)
-def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplays) -> None:
-    """A page of the finished games the player may replay, newest first."""
-    _check_replay_rate(lobby, conn, player)
-    cap = lobby.config.replays_page
-    size = cap if req.limit is None else min(req.limit, cap)
-    page, after = lobby.store.replay_page(size, player.id, req.before)
-    games = tuple(
-        ReplaySummary(
-            game=g.id,
-            room=g.room,
-            edition=g.edition,
-            variants=tuple(g.variants),
-            names=tuple(g.names),
-            winner=g.winner,
-            turns=g.turns or 0,
-            ended=g.ended or 0.0,
-        )
-        for g in page
-    )
-    conn.send(ReplaysMessage(id=req.id, games=games, next=after))
-
-
-@handles(GetReplay)
-def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -> None:
-    """One finished game: its seed and decisions."""
-    _check_replay_rate(lobby, conn, player)
-    game = lobby.store.game(req.game)
-    if (
-        game is None
-        or game.status != "over"
-        or not (game.settings.get("public", True) or _seated(game.seats, player.id))
-    ):
-        # a private game's replay (names, seed, decisions) is its players' only
-        raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no finished game {req.game}")
-    conn.send(
-        ReplayMessage(
-            id=req.id,
-            game=game.id,
-            room=game.room,
-            edition=game.edition,
-            variants=tuple(game.variants),
-            names=tuple(game.names),
-            seed=game.seed,
-            winner=game.winner,
-            turns=game.turns or 0,
-            decisions=tuple((seat, Choice.from_wire(choice)) for seat, choice in game.decisions),
-        )
-    )
-
-
-def _seated(seats: list[dict[str, Any]], player: str) -> bool:
-    """Whether ``player`` held one of the stored ``seats``."""
-    return any(isinstance(seat, dict) and seat.get("player") == player for seat in seats)

@@ -28,6 +28,7 @@ from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
+from server.lobby import finished_games  # noqa: F401  (registers its handlers)
 from server.lobby.handlers import HANDLERS, WRITES, joined
 from server.lobby.players import Connection, Player, new_player_id
 from server.memory import release_free_memory
@@ -35,6 +36,7 @@ from server.rooms import idle_rooms
 from server.rooms.outgoing import bye_message
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.restore import restore_room
+from server.rooms.review import SharedReview, end_review
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
 from server.rooms.vacancy import Vacancy
@@ -82,6 +84,7 @@ class Lobby:
         self.players: dict[str, Player] = {}
         self.by_token: dict[str, Player] = {}
         self.rooms: dict[str, Room] = {}
+        self.reviews: dict[str, SharedReview] = {}  # room code -> its shared review
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self.version = server_version(config.announce_version)
@@ -132,6 +135,7 @@ class Lobby:
             log.info("room %s closed", room.code)
         self.vacancy.forget(room)
         self.presence.forget(room)
+        end_review(self, room.code)
         address = self._created_from.pop(room, None)
         if address is not None:
             self.rooms_by_address[address] -= 1
@@ -239,7 +243,7 @@ class Lobby:
             player, token = self._resume(conn, req.token), req.token
             player.name = req.name
         else:
-            player, token = self._new_player(conn, req.name)
+            player, token = self._new_player(conn, req.name, req.guest is True)
         self.store.save_player(player.id, token, player.name)
         player.connection = conn
         resuming = " resuming" if req.token else ""
@@ -280,8 +284,9 @@ class Lobby:
             old.close_after(bye_message("replaced"))
         return player
 
-    def _new_player(self, conn: Connection, name: str) -> tuple[Player, str]:
-        """A new identity and its token, within the per-address limit on new identities."""
+    def _new_player(self, conn: Connection, name: str, guest: bool) -> tuple[Player, str]:
+        """A new identity and its token, within the per-address limit on new identities; a
+        guest's has no record (server.store.ratings.is_guest)."""
         if not self.store.writable:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
@@ -293,7 +298,7 @@ class Lobby:
                 "with your token to resume your identity",
             )
         token = new_token()
-        player = Player(new_player_id(self.players), token_hash(token), name)
+        player = Player(new_player_id(self.players, guest), token_hash(token), name)
         self.players[player.id] = player
         self.by_token[player.token] = player
         return player, token

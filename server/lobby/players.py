@@ -46,9 +46,10 @@ class Player:
     rooms: list[str] = field(default_factory=list)  # codes, in join order
 
 
-def new_player_id(taken: Container[str]) -> str:
-    """A fresh player id (``p`` and 8 hex digits) that is not in ``taken``."""
+def new_player_id(taken: Container[str], guest: bool = False) -> str:
+    """A fresh player id (``p`` and 8 hex digits; ``g`` for a guest, who has no record: see
+    server.store.ratings.is_guest) that is not in ``taken``."""
     while True:
-        pid = "p" + secrets.token_hex(4)
+        pid = ("g" if guest else "p") + secrets.token_hex(4)
         if pid not in taken:
             return pid

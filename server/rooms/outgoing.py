@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.records import RatingChange
 from protocol.server_messages import (
     ByeMessage,
     ChatMessage,
@@ -188,11 +189,21 @@ def grace_countdowns(room: RoomState) -> list[tuple[int, Reason, float]]:
 
 
 def game_over_message(
-    room: str, game: int, winner: int | None, winner_name: str | None, turns: int
+    room: str,
+    game: int,
+    winner: int | None,
+    winner_name: str | None,
+    turns: int,
+    ratings: tuple[RatingChange, ...] = (),
 ) -> GameOverMessage:
-    """The ``game_over`` message."""
+    """The ``game_over`` message; ``ratings``: each rated seat's change."""
     return GameOverMessage(
-        room=room, game=game, winner=winner, winner_name=winner_name, turns=turns
+        room=room,
+        game=game,
+        winner=winner,
+        winner_name=winner_name,
+        turns=turns,
+        ratings=ratings,
     )
 
 

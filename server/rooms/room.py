@@ -22,7 +22,7 @@ from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from protocol.server_messages import RoomMessage, RoomSummary
 from server.bots import pool
 from server.config import ServerConfig
-from server.engine import EngineError, Event, Game
+from server.engine import EngineError, Event, Game, digest
 from server.rooms import outgoing
 from server.rooms.autoplay import Autoplay
 from server.rooms.clock import TurnClock
@@ -288,9 +288,10 @@ class Room:
     def _begin(self, seed: int | None, version_base: int, ack: Ack) -> None:
         """Record the new game, then acknowledge and start it. The record comes first so
         that a database refusing writes refuses the request before anything changes."""
+        seeded = seed is not None  # a chosen seed makes the game unrated (server.store.ratings)
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
-        game_id = self._record_game(seed, version_base)
+        game_id = self._record_game(seed, version_base, seeded)
         if ack:
             ack()
         self.game_id = game_id
@@ -310,13 +311,13 @@ class Room:
             self.send_game(player)
         self.clock.schedule()
 
-    def _record_game(self, seed: int, version_base: int) -> int:
+    def _record_game(self, seed: int, version_base: int, seeded: bool) -> int:
         """Record the room's new game (its seats as they are); returns its id. Raises
         ``store_unavailable`` while the database refuses writes."""
         settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
         settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
         settings.update(autostart=self.autostart)
-        settings.update(creator=self.creator, variants=list(self.variants))
+        settings.update(creator=self.creator, variants=list(self.variants), seeded=seeded)
         names = [seat.name for seat in self.table]
         try:
             return self.store.create_game(
@@ -396,10 +397,13 @@ class Room:
         self.idle_since = self.hub.scheduler.time()
         self.clock.stop()
         self.absences.stop()
-        self.store.finish_game(self.game_id, "over", game.winner, game.turn)
+        changes = self.store.finish_game(self.game_id, "over", game.winner, game.turn, digest(game))
         winner = None if game.winner is None else game.names[game.winner]
         log.info("room %s: game %d over, winner %s", self.code, self.game_id, winner or "none")
-        over = outgoing.game_over_message(self.code, self.game_id, game.winner, winner, game.turn)
+        ratings = tuple(change.to_wire() for change in changes)
+        over = outgoing.game_over_message(
+            self.code, self.game_id, game.winner, winner, game.turn, ratings
+        )
         self.out.to_all(over)
         self.watchers.game_ended(self.game_id)
         self.broadcast_room()

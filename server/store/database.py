@@ -16,10 +16,11 @@ commits; once that succeeds the outage is over.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 log = logging.getLogger("selfish.server")
@@ -30,6 +31,10 @@ Row = tuple[Any, ...]
 Write = tuple[str, Sequence[Row]]
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def _later() -> None:
+    """A write in :meth:`Database.transaction`: committed at the block's end."""
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -148,6 +153,21 @@ class Database:
             self._to_backlog()
             return
         self._journal = []
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside the block join one transaction, committed at its end (a tool's batch:
+        without it each write of a store without ``on_write`` commits at once). Inside the
+        server's group commit it changes nothing: the tick commits them."""
+        batching = self.on_write
+        if batching is None:
+            self.on_write = _later
+        try:
+            yield
+        finally:
+            if batching is None:
+                self.on_write = None
+                self.commit()
 
     def commit_now(self, sql: str, params: Row = ()) -> int:
         """Run one write and commit it at once, outside the group commit (migrations, the

@@ -17,7 +17,8 @@ from protocol.codec import unpack
 
 # The columns of ``games`` that :func:`game_from_row` reads, in its order.
 GAME_COLUMNS = (
-    "id, room, edition, names, seats, settings, seed, version_base, status, winner, turns, ended"
+    "id, room, edition, names, seats, settings, seed, version_base, status, winner, turns, ended, "
+    "started, rated, digest"
 )
 
 
@@ -37,6 +38,9 @@ class StoredGame:
     winner: int | None
     turns: int | None
     ended: float | None
+    started: float = 0.0
+    rated: bool = False  # counted for ratings (decided when it ended, server.store.ratings)
+    digest: str | None = None  # the final-state check (server.engine.digest); None before it
     decisions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     # the server's own events (position in the game's log, event record), in order
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
@@ -81,6 +85,9 @@ def game_from_row(row: tuple[Any, ...]) -> StoredGame:
             winner=_optional(row[9], int, "winner"),
             turns=_optional(row[10], int, "turns"),
             ended=_optional(row[11], (int, float), "ended"),
+            started=float(_typed(row[12], (int, float), "started")),
+            rated=bool(_optional(row[13], int, "rated")),
+            digest=_optional(row[14], str, "digest"),
         )
     except ValueError as exc:
         raise CorruptRow(f"game {row[0]}: {exc}") from exc

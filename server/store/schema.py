@@ -8,6 +8,7 @@ import logging
 import sqlite3
 
 from server.store.database import Database
+from server.store.standings import TABLES
 from server.store.tokens import token_hash
 
 log = logging.getLogger("selfish.server")
@@ -33,7 +34,10 @@ CREATE TABLE IF NOT EXISTS games (
     winner INTEGER,
     turns INTEGER,
     started REAL NOT NULL,
-    ended REAL
+    ended REAL,
+    rated INTEGER NOT NULL DEFAULT 0,  -- counted for ratings (server.store.ratings)
+    digest TEXT,                  -- the final state's check (server.engine.digest)
+    finished INTEGER              -- the order games ended in (records are recomputed in it)
 );
 CREATE TABLE IF NOT EXISTS decisions (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -78,11 +82,21 @@ INSERT OR IGNORE INTO replays (viewer, game)
 """
 
 # Older databases: columns added since, each with the statement that adds it.
-MIGRATIONS = (("players", "seen", "ALTER TABLE players ADD COLUMN seen REAL"),)
+MIGRATIONS = (
+    ("players", "seen", "ALTER TABLE players ADD COLUMN seen REAL"),
+    # counted for ratings: decided when the game ended (server.store.ratings); 0 before ratings
+    ("games", "rated", "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0"),
+    # the final-state check (server.engine.digest); NULL for games ended before it
+    ("games", "digest", "ALTER TABLE games ADD COLUMN digest TEXT"),
+    # the order in which games ended: records and ratings are recomputed in it
+    ("games", "finished", "ALTER TABLE games ADD COLUMN finished INTEGER"),
+)
 
 
-def create(db: Database) -> None:
-    """Create what is missing and migrate an older database, committed at once."""
+def create(db: Database) -> bool:
+    """Create what is missing and migrate an older database, committed at once. True when the
+    database has finished games from before records were kept: the caller records them
+    (``Standings.recompute``)."""
     tables = {row[0] for row in db.read("SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.setup(SCHEMA)
     if "games" in tables and "replays" not in tables:
@@ -90,6 +104,16 @@ def create(db: Database) -> None:
     for table, column, statement in MIGRATIONS:
         if column not in {row[1] for row in db.read(f"PRAGMA table_info({table})")}:
             db.commit_now(statement)
+    db.setup(TABLES)
+    backfill = "games" in tables and "standings" not in tables
+    if backfill:
+        # the order games ended in, for games from before it was kept
+        ordered = db.read(
+            "SELECT id FROM games WHERE status = 'over' AND finished IS NULL ORDER BY ended, id"
+        )
+        with db.transaction():
+            for n, (game,) in enumerate(ordered, start=1):
+                db.write("UPDATE games SET finished = ? WHERE id = ?", (n, game))
     # Tokens of databases from before they were hashed (a hash is 64 hex digits). A revoked
     # token is no token: hashing "revoked:<id>" would make it one anybody who knows the id has.
     # A token that is not text (a BLOB, a number) is no token either: Store.players skips it.
@@ -101,3 +125,4 @@ def create(db: Database) -> None:
             db.commit_now("UPDATE players SET token = ? WHERE id = ?", (token_hash(token), pid))
         except sqlite3.IntegrityError as exc:  # two rows with one old token: the first has it
             log.error("player %r: its token cannot be hashed (%s); skipped", pid, exc)
+    return backfill

@@ -40,6 +40,7 @@ from server.store.records import (
     player_from_row,
 )
 from server.store.schema import create
+from server.store.standings import Change, Standings
 from server.store.tokens import is_hash, token_hash
 
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
@@ -72,7 +73,14 @@ class Store:
     ) -> None:
         self.path = path
         self._db = Database(path, synchronous, connect)
-        create(self._db)
+        backfill = create(self._db)
+        #: records and ratings (server.store.standings): read by the records requests
+        self.standings = Standings(self._db)
+        if backfill:
+            count = self.standings.recompute()
+            log.info("records of %d finished games from before records were kept", count)
+        ((finished,),) = self._db.read("SELECT max(finished) FROM games")
+        self._next_finished = int(finished or 0) + 1
         (row,) = self._db.read(
             "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
             "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
@@ -139,6 +147,11 @@ class Store:
             except CorruptRow as exc:
                 log.error("%s; skipped", exc)
         return players
+
+    def player_name(self, player: str) -> str | None:
+        """The name ``player`` last said hello with (None: unknown, or forgotten)."""
+        rows = self._db.read("SELECT name FROM players WHERE id = ?", (player,))
+        return str(rows[0][0]) if rows else None
 
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
@@ -254,16 +267,46 @@ class Store:
         """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
         self._db.write("DELETE FROM held_chat WHERE game = ?", (game,))
 
-    def finish_game(self, game: int, status: str, winner: int | None, turns: int) -> None:
-        """Mark a game over (or abandoned). A game over becomes a replay: public ones for
-        everyone, private ones for the players who held a seat in it."""
+    def finish_game(
+        self, game: int, status: str, winner: int | None, turns: int, digest: str | None = None
+    ) -> list[Change]:
+        """Mark a game over (or abandoned). A game over becomes a replay (public ones for
+        everyone, private ones for the players who held a seat in it) and counts in its
+        players' records and, if rated, ratings: all in the same transaction as its result.
+        Returns its rating changes (none for an unrated or abandoned game)."""
+        ended = time.time()
+        if status != "over":
+            self._db.write(
+                "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
+                (status, winner, turns, ended, game),
+            )
+            return []
+        order = self._next_finished
+        self._next_finished += 1
         self._db.write(
-            "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
-            (status, winner, turns, time.time(), game),
+            "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ?, digest = ?, "
+            "finished = ? WHERE id = ?",
+            (status, winner, turns, ended, digest, order, game),
         )
-        if status == "over":
-            for statement in _INDEX_REPLAY:
-                self._db.write(statement, (game,))
+        for statement in _INDEX_REPLAY:
+            self._db.write(statement, (game,))
+        rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
+        try:
+            stored = game_from_row(rows[0])
+        except (CorruptRow, IndexError) as exc:
+            log.error("game %d: %s; not counted in records", game, exc)
+            return []
+        return self.standings.record(stored, ended)
+
+    def recompute_ratings(self) -> tuple[int, int]:
+        """Records and ratings rebuilt from the stored games (``--recompute-ratings``):
+        (finished games counted, standings that came out different from the stored ones)."""
+        self.commit()
+        before = self.standings.snapshot()
+        count = self.standings.recompute()
+        after = self.standings.snapshot()
+        differ = sum(1 for key in before.keys() | after.keys() if before.get(key) != after.get(key))
+        return count, differ
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every game still being played, with its decisions, oldest first. A game that cannot
@@ -287,17 +330,17 @@ class Store:
         """Up to ``limit`` finished games (without decisions), newest first, older than game
         ``before`` if given: the public ones, and the private ones ``player`` held a seat in.
         Unreadable rows are left out."""
-        return self._listed(self._replay_ids(limit, player, before))
+        return self.games_by_id(self._replay_ids(limit, player, before))
 
     def replay_page(
-        self, size: int, player: str, before: int | None = None
+        self, size: int, player: str | None, before: int | None = None
     ) -> tuple[list[StoredGame], int | None]:
         """One page of :meth:`finished_games` and the cursor of the next page (the ``before``
         that continues the list; None when this page ends it)."""
         ids = self._replay_ids(size + 1, player, before)
         more = len(ids) > size
         ids = ids[:size]
-        return self._listed(ids), ids[-1] if more else None
+        return self.games_by_id(ids), ids[-1] if more else None
 
     def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
         """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
@@ -315,7 +358,8 @@ class Store:
             )
         return sorted(ids, reverse=True)[:limit]
 
-    def _listed(self, ids: list[int]) -> list[StoredGame]:
+    def games_by_id(self, ids: list[int]) -> list[StoredGame]:
+        """These games (without decisions), newest first; unreadable rows are left out."""
         if not ids:
             return []
         marks = ", ".join("?" * len(ids))

@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from protocol import game_types as g
+from protocol import records as r
 from protocol import server_messages as m
 from protocol.vocabulary import (
     ARG_TYPES,
@@ -33,6 +34,34 @@ editions = st.sampled_from(g.EDITIONS)
 cells = st.tuples(ints, ints)
 variants = st.lists(st.sampled_from(["V1"]), max_size=1).map(tuple)
 names = st.lists(texts, min_size=2, max_size=5).map(tuple)
+rating_parts = st.builds(
+    r.Rating, rating=ints, mu=seconds, sigma=seconds, provisional=st.booleans()
+)
+rating_changes = st.builds(
+    r.RatingChange, seat=counts, player=texts, rank=counts, before=rating_parts, after=rating_parts
+)
+seat_records = st.builds(
+    r.SeatRecord,
+    name=texts,
+    kind=st.sampled_from(["human", "bot"]),
+    player=opt_texts,
+    level=opt_texts,
+    left=st.booleans(),
+)
+game_summaries = st.builds(
+    r.GameSummary,
+    game=ints,
+    room=texts,
+    edition=editions,
+    variants=st.lists(st.sampled_from(["V1"]), max_size=1),
+    seats=st.lists(seat_records, min_size=2, max_size=5),
+    winner=st.none() | counts,
+    turns=counts,
+    ended=seconds,
+    public=st.booleans(),
+    rated=st.booleans(),
+    seat=st.none() | counts,
+)
 
 cards = st.builds(
     g.Card,
@@ -252,6 +281,7 @@ MESSAGES: dict[str, st.SearchStrategy[m.ServerMessage]] = {
         winner=st.none() | counts,
         winner_name=opt_texts,
         turns=counts,
+        ratings=st.lists(rating_changes, max_size=3).map(tuple),
     ),
     "chat": st.builds(
         m.ChatMessage,
@@ -265,20 +295,7 @@ MESSAGES: dict[str, st.SearchStrategy[m.ServerMessage]] = {
     "replays": st.builds(
         m.ReplaysMessage,
         id=ids,
-        games=st.lists(
-            st.builds(
-                m.ReplaySummary,
-                game=ints,
-                room=texts,
-                edition=editions,
-                variants=variants,
-                names=names,
-                winner=st.none() | counts,
-                turns=counts,
-                ended=seconds,
-            ),
-            max_size=3,
-        ).map(tuple),
+        games=st.lists(game_summaries, max_size=3).map(tuple),
         next=st.none() | ints,
     ),
     "replay": st.builds(
@@ -288,11 +305,73 @@ MESSAGES: dict[str, st.SearchStrategy[m.ServerMessage]] = {
         room=texts,
         edition=editions,
         variants=variants,
-        names=names,
+        seats=st.lists(seat_records, min_size=2, max_size=5).map(tuple),
         seed=st.integers(min_value=0, max_value=2**63 - 1),
+        decisions=st.lists(st.tuples(counts, choices(fatal=False)), max_size=4).map(tuple),
         winner=st.none() | counts,
         turns=counts,
-        decisions=st.lists(st.tuples(counts, choices(fatal=False)), max_size=4).map(tuple),
+        started=seconds,
+        ended=seconds,
+        public=st.booleans(),
+        rated=st.booleans(),
+        digest=texts,
+        rules=counts,
+        ratings=st.lists(rating_changes, max_size=3).map(tuple),
+    ),
+    "profile": st.builds(
+        m.ProfileMessage,
+        id=ids,
+        player=texts,
+        name=texts,
+        bot=st.booleans(),
+        editions=st.lists(
+            st.builds(
+                r.EditionRecord,
+                edition=editions,
+                games=counts,
+                wins=counts,
+                no_winner=counts,
+                streak=counts,
+                best_streak=counts,
+                last_played=seconds,
+                rated_games=counts,
+                rating=st.none() | rating_parts,
+            ),
+            max_size=2,
+        ).map(tuple),
+    ),
+    "leaderboard": st.builds(
+        m.LeaderboardMessage,
+        id=ids,
+        edition=editions,
+        entries=st.lists(
+            st.builds(
+                r.LeaderboardEntry,
+                rank=counts,
+                player=texts,
+                name=texts,
+                rating=rating_parts,
+                games=counts,
+                wins=counts,
+                last_played=seconds,
+            ),
+            max_size=3,
+        ).map(tuple),
+        next=opt_texts,
+    ),
+    "review": st.builds(
+        m.ReviewMessage,
+        id=ids,
+        room=texts,
+        game=ints,
+        step=counts,
+        steps=counts,
+        leader=texts,
+        members=st.lists(
+            st.builds(r.ReviewMember, player=texts, name=texts, following=st.booleans()),
+            max_size=3,
+        ).map(tuple),
+        open=st.booleans(),
     ),
     "bye": st.builds(m.ByeMessage, id=ids, reason=st.sampled_from(m.BYE_REASONS)),
 }

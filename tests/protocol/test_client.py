@@ -201,6 +201,7 @@ SESSION = [
         "winner": None,
         "winner_name": None,
         "turns": 9,
+        "ratings": [],
     },
     {"type": "bye", "reason": "shutdown"},
 ]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from protocol import game_types, server_messages
+from protocol import game_types, records, server_messages
 from protocol.errors import ErrorCode
 from protocol.messages import CLIENT_TYPES, parse_client
 from protocol.server_messages import SERVER_MESSAGES, SERVER_TYPES, read_server
@@ -27,7 +27,13 @@ PARTS: dict[str, type] = {
     "Spectator": server_messages.Spectator,
     "TurnTimer": server_messages.TurnTimer,
     "GraceCountdown": server_messages.GraceCountdown,
-    "ReplaySummary": server_messages.ReplaySummary,
+    "GameSummary": records.GameSummary,
+    "SeatRecord": records.SeatRecord,
+    "Rating": records.Rating,
+    "RatingChange": records.RatingChange,
+    "EditionRecord": records.EditionRecord,
+    "LeaderboardEntry": records.LeaderboardEntry,
+    "ReviewMember": records.ReviewMember,
     "PublicView": game_types.PublicView,
     "SeatPart": game_types.SeatPart,
     "Player": game_types.Player,

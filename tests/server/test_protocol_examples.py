@@ -16,6 +16,8 @@ NESTED = {
     "events": "events",
     "timer": "timers",
     "replays": "games",
+    "profile": "editions",
+    "review": "members",
 }
 
 
@@ -48,6 +50,9 @@ async def test_documented_server_frames_match_real_ones(
     over = await drive(ann, code)
     await ann.request({"type": "list_replays"})
     await ann.request({"type": "get_replay", "game": over["game"]})
+    await ann.request({"type": "get_profile"})
+    await ann.request({"type": "get_leaderboard", "edition": "space"})
+    await ann.request({"type": "review_join", "room": code})
     again = await connect(server.port)
     await again.hello("Ann", token=ann.token)
     await ann.expect("bye")

@@ -138,6 +138,7 @@ def feed_game(
                 if game.winner is None
                 else game.view(None)["names"][game.winner],
                 "turns": game.turn,
+                "ratings": [],
             }
         )
 

@@ -1,0 +1,450 @@
+"""Records and ratings in the store: who held a seat in each finished game, each player's
+record and rating per edition, and each rated game's changes.
+
+:meth:`Standings.record` runs inside the store's open transaction with the game's result
+(``Store.finish_game``), so a result is never committed without its rating update nor the
+other way round. :meth:`Standings.recompute` clears the three tables and records every
+finished game again in the order the games ended: the same code on the same rows, so the same
+numbers (``selfish-server --recompute-ratings``). The SQL is plain (upserts by primary key,
+no JSON functions) so another database can run it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.records import BOT_PLAYERS, Rating, RatingChange
+from server.store import ratings
+from server.store.database import Database
+from server.store.ratings import Entrant, Skill
+from server.store.records import GAME_COLUMNS, CorruptRow, StoredGame, game_from_row
+
+log = logging.getLogger("selfish.server")
+
+TABLES = """
+CREATE INDEX IF NOT EXISTS games_finished ON games(finished);
+CREATE TABLE IF NOT EXISTS seated (  -- who held which seat of each finished game
+    player TEXT NOT NULL,         -- a person's id (guests' too) or a bot level's (bot:basic)
+    game INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    public INTEGER NOT NULL,      -- 1: the game was public (another player may list it)
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE IF NOT EXISTS standings (  -- a player's (or bot level's) record in one edition
+    player TEXT NOT NULL,
+    edition TEXT NOT NULL,
+    name TEXT NOT NULL,           -- the name of its last game
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    no_winner INTEGER NOT NULL,
+    streak INTEGER NOT NULL,      -- wins in a row up to the last game
+    best_streak INTEGER NOT NULL,
+    last_played REAL NOT NULL,
+    rated_games INTEGER NOT NULL,
+    mu REAL,                      -- the rating; NULL until the first rated game
+    sigma REAL,
+    ranked INTEGER NOT NULL,      -- 1: a person whose rating is not provisional
+    PRIMARY KEY (player, edition)
+);
+CREATE INDEX IF NOT EXISTS standings_board ON standings(edition, ranked, mu DESC, player);
+CREATE TABLE IF NOT EXISTS rating_changes (  -- each rated game's change, seat by seat
+    game INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+"""
+
+_STANDING_COLUMNS = (
+    "player, edition, name, games, wins, no_winner, streak, best_streak, last_played, "
+    "rated_games, mu, sigma, ranked"
+)
+_UPSERT = (
+    f"INSERT INTO standings ({_STANDING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (player, edition) DO UPDATE SET name = excluded.name, games = excluded.games, "
+    "wins = excluded.wins, no_winner = excluded.no_winner, streak = excluded.streak, "
+    "best_streak = excluded.best_streak, last_played = excluded.last_played, "
+    "rated_games = excluded.rated_games, mu = excluded.mu, sigma = excluded.sigma, "
+    "ranked = excluded.ranked"
+)
+#: How long a player stays on the leaderboard after their last game.
+ACTIVE_DAYS = 30
+
+
+@dataclass
+class Standing:
+    """One ``standings`` row."""
+
+    player: str
+    edition: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    no_winner: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    last_played: float = 0.0
+    rated_games: int = 0
+    mu: float | None = None
+    sigma: float | None = None
+    ranked: bool = False
+
+    @property
+    def skill(self) -> Skill | None:
+        """The rating, once there is one."""
+        return None if self.mu is None or self.sigma is None else Skill(self.mu, self.sigma)
+
+    def row(self) -> tuple[Any, ...]:
+        """As written."""
+        return (
+            self.player,
+            self.edition,
+            self.name,
+            self.games,
+            self.wins,
+            self.no_winner,
+            self.streak,
+            self.best_streak,
+            self.last_played,
+            self.rated_games,
+            self.mu,
+            self.sigma,
+            int(self.ranked),
+        )
+
+
+def _standing(row: Sequence[Any]) -> Standing:
+    games, wins, no_winner, streak, best = (int(value) for value in row[3:8])
+    return Standing(
+        player=str(row[0]),
+        edition=str(row[1]),
+        name=str(row[2]),
+        games=games,
+        wins=wins,
+        no_winner=no_winner,
+        streak=streak,
+        best_streak=best,
+        last_played=float(row[8]),
+        rated_games=int(row[9]),
+        mu=None if row[10] is None else float(row[10]),
+        sigma=None if row[11] is None else float(row[11]),
+        ranked=bool(row[12]),
+    )
+
+
+@dataclass(frozen=True)
+class Change:
+    """One seat's rating change in a rated game."""
+
+    seat: int
+    player: str
+    rank: int
+    before: Skill
+    after: Skill
+
+    def row(self, game: int) -> tuple[Any, ...]:
+        """As ``rating_changes`` keeps it."""
+        before, after = self.before, self.after
+        return (
+            game,
+            self.seat,
+            self.player,
+            self.rank,
+            before.mu,
+            before.sigma,
+            after.mu,
+            after.sigma,
+        )
+
+    def to_wire(self) -> RatingChange:
+        """As ``replay`` and ``game_over`` carry it."""
+        return RatingChange(
+            self.seat, self.player, self.rank, rating(self.before), rating(self.after)
+        )
+
+
+def rating(skill: Skill) -> Rating:
+    """A rating as the protocol carries it."""
+    return Rating(skill.shown, skill.mu, skill.sigma, skill.provisional)
+
+
+def entrants(game: StoredGame) -> list[Entrant]:
+    """The seats of a stored game as the rating rules see them (a guest has no identity)."""
+    out = []
+    for index, seat in enumerate(game.seats):
+        player = seat.get("player")
+        person = seat.get("kind") != "bot"
+        identity = player if person and isinstance(player, str) else None
+        if identity is not None and ratings.is_guest(identity):
+            identity = None
+        level = None if person else str(seat.get("level", "basic"))
+        out.append(Entrant(index, identity, level, person and bool(seat.get("left"))))
+    return out
+
+
+def is_rated(game: StoredGame, seats: list[Entrant] | None = None) -> bool:
+    """Whether a stored game (its ``seats``, if already read) counts for ratings (games stored
+    before the seed was noted as chosen or not count as seeded: unrated)."""
+    public = game.settings.get("public", True) is True
+    seeded = game.settings.get("seeded", True) is not False
+    return ratings.rated(public, seeded, game.variants, entrants(game) if seats is None else seats)
+
+
+_INSERT_SEATED = (
+    "INSERT INTO seated (player, game, seat, public) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player, game) DO NOTHING"
+)
+_INSERT_CHANGE = (
+    "INSERT INTO rating_changes (game, seat, player, rank, mu_before, sigma_before, mu_after, "
+    "sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+@dataclass
+class Tally:
+    """What one finished game changes: the ``seated`` rows, whether it is rated, its rating
+    changes, and the standings of everyone with a record in it (as they are after it)."""
+
+    game: int
+    seated: list[tuple[Any, ...]]
+    rated: bool
+    changes: list[Change]
+    standings: list[Standing]
+
+
+def tally_game(game: StoredGame, ended: float, load: Callable[[str, str], Standing]) -> Tally:
+    """Count finished ``game`` in the standings ``load(key, name)`` gives (changing them):
+    the one reckoning of records and ratings, game by game and in a recomputation alike."""
+    public = game.settings.get("public", True) is True
+    seats = entrants(game)
+    seated = []
+    for entrant, seat in zip(seats, game.seats, strict=True):
+        holder = _holder(entrant, seat)
+        if holder is not None:
+            seated.append((holder, game.id, entrant.seat, int(public)))
+    standings: dict[str, Standing] = {}
+    for entrant in seats:
+        key = _key(entrant)
+        if key is None or key in standings:
+            continue
+        name = game.names[entrant.seat] if entrant.level is None else entrant.level
+        standing = load(key, name)
+        standing.name = name
+        standings[key] = standing
+    for key, standing in standings.items():
+        won = any(e.seat == game.winner and not e.left for e in seats if _key(e) == key)
+        standing.games += 1
+        standing.wins += won
+        standing.no_winner += game.winner is None
+        standing.streak = standing.streak + 1 if won else 0
+        standing.best_streak = max(standing.best_streak, standing.streak)
+        standing.last_played = ended
+    rated = is_rated(game, seats)
+    changes = _rate(game, seats, standings) if rated else []
+    return Tally(game.id, seated, rated, changes, list(standings.values()))
+
+
+def _rate(game: StoredGame, seats: list[Entrant], standings: dict[str, Standing]) -> list[Change]:
+    """Move the ratings of a rated game's people (bots are anchors; guests keep nothing)."""
+    before = []
+    for entrant in seats:
+        if entrant.level is not None:
+            before.append(Skill(*ratings.BOT_ANCHORS[entrant.level]))
+        else:
+            key = _key(entrant)
+            skill = None if key is None else standings[key].skill
+            before.append(skill or ratings.NEW)
+    places = ratings.ranks(seats, game.winner)
+    after = ratings.update(before, places, [e.level is not None for e in seats])
+    changes = []
+    for entrant, old, new, place in zip(seats, before, after, places, strict=True):
+        key = _key(entrant)
+        if key is None:
+            continue  # a guest keeps nothing
+        standing = standings[key]
+        standing.mu, standing.sigma = new.mu, new.sigma
+        if entrant.level is not None:
+            continue  # an anchor: the same before and after
+        standing.rated_games += 1
+        standing.ranked = not new.provisional
+        changes.append(Change(entrant.seat, key, place, old, new))
+    return changes
+
+
+class Standings:
+    """The records and ratings tables of one database."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # -- writing: one finished game ------------------------------------------------------------
+
+    def record(self, game: StoredGame, ended: float) -> list[Change]:
+        """Record finished ``game`` (its result already in its row): who sat where, everyone's
+        record, and its rating changes if it is rated (then its row says it is). Writes join
+        the open transaction."""
+        tally = tally_game(game, ended, lambda key, name: self._load(key, game.edition, name))
+        self._write(tally)
+        return tally.changes
+
+    def _load(self, key: str, edition: str, name: str) -> Standing:
+        """The stored standing of ``key`` in ``edition`` (a new one for a newcomer)."""
+        rows = self._db.read(
+            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?",
+            (key, edition),
+        )
+        return _standing(rows[0]) if rows else Standing(key, edition, name)
+
+    def _write(self, tally: Tally, batched: bool = False) -> None:
+        """Write what ``tally`` changed; ``batched`` (a recomputation): each statement's rows
+        go in one ``executemany`` when the batch is flushed."""
+        write = self._db.write_batched if batched else self._db.write
+        for row in tally.seated:
+            write(_INSERT_SEATED, row)
+        if tally.rated:
+            write("UPDATE games SET rated = 1 WHERE id = ?", (tally.game,))
+        for change in tally.changes:
+            write(_INSERT_CHANGE, change.row(tally.game))
+        for standing in tally.standings:
+            write(_UPSERT, standing.row())
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def of(self, player: str) -> list[Standing]:
+        """A player's records, one per edition, in edition order."""
+        rows = self._db.read(
+            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? ORDER BY edition",
+            (player,),
+        )
+        return [_standing(row) for row in rows]
+
+    def changes(self, game: int) -> list[Change]:
+        """The rating changes of ``game``, in seat order (none for an unrated game)."""
+        rows = self._db.read(
+            "SELECT seat, player, rank, mu_before, sigma_before, mu_after, sigma_after "
+            "FROM rating_changes WHERE game = ? ORDER BY seat",
+            (game,),
+        )
+        return [
+            Change(int(r[0]), str(r[1]), int(r[2]), Skill(r[3], r[4]), Skill(r[5], r[6]))
+            for r in rows
+        ]
+
+    def board(
+        self, edition: str, size: int, after: tuple[float, str] | None, since: float
+    ) -> list[Standing]:
+        """Up to ``size`` players of ``edition``'s leaderboard, best first, below ``after``
+        (the mu and id of the last player of the page before): non-provisional people who
+        played since ``since``. Read along the ``standings_board`` index."""
+        where = "edition = ? AND ranked = 1 AND last_played >= ?"
+        params: tuple[Any, ...] = (edition, since)
+        if after is not None:
+            where += " AND (mu < ? OR (mu = ? AND player > ?))"
+            params += (after[0], after[0], after[1])
+        rows = self._db.read(
+            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE {where} "
+            "ORDER BY mu DESC, player LIMIT ?",
+            (*params, size),
+        )
+        return [_standing(row) for row in rows]
+
+    def games_of(
+        self, player: str, viewer: str, size: int, before: int | None
+    ) -> list[tuple[int, int]]:
+        """(game, seat) of up to ``size`` finished games ``player`` held a seat in, newest
+        first, older than ``before``, that ``viewer`` may see: all of their own; of another's,
+        the public ones and those ``viewer`` held a seat in too."""
+        cursor = 2**63 - 1 if before is None else before
+        if player == viewer:
+            rows = self._db.read(
+                "SELECT game, seat FROM seated WHERE player = ? AND game < ? "
+                "ORDER BY game DESC LIMIT ?",
+                (player, cursor, size),
+            )
+        else:
+            rows = self._db.read(
+                "SELECT a.game, a.seat FROM seated a WHERE a.player = ? AND a.game < ? AND "
+                "(a.public = 1 OR EXISTS (SELECT 1 FROM seated b WHERE b.player = ? "
+                "AND b.game = a.game)) ORDER BY a.game DESC LIMIT ?",
+                (player, cursor, viewer, size),
+            )
+        return [(int(game), int(seat)) for game, seat in rows]
+
+    # -- recomputing ----------------------------------------------------------------------------
+
+    def recompute(self) -> int:
+        """Clear the records and ratings and count every finished game again, in the order
+        they ended (:func:`tally_game`, with the standings kept in memory meanwhile), in one
+        transaction; returns how many. A row that cannot be read is left out (logged)."""
+        standings: dict[tuple[str, str], Standing] = {}
+        count = 0
+        last = -1
+        with self._db.transaction():
+            for table in ("seated", "standings", "rating_changes"):
+                self._db.write(f"DELETE FROM {table}", ())
+            self._db.write("UPDATE games SET rated = 0 WHERE rated = 1", ())
+            while True:
+                rows = self._db.read(
+                    f"SELECT {GAME_COLUMNS}, finished FROM games WHERE status = 'over' "
+                    "AND finished > ? ORDER BY finished LIMIT 1000",
+                    (last,),
+                )
+                if not rows:
+                    break
+                for row in rows:
+                    last = int(row[-1])
+                    try:
+                        game = game_from_row(row[:-1])
+                    except CorruptRow as exc:
+                        log.error("%s; left out of records and ratings", exc)
+                        continue
+                    ended = game.ended if game.ended is not None else time.time()
+                    tally = tally_game(game, ended, _keeper(standings, game.edition))
+                    tally.standings = []  # written once, at the end
+                    self._write(tally, batched=True)
+                    count += 1
+                self._db.flush_batched()
+            for standing in standings.values():
+                self._db.write_batched(_UPSERT, standing.row())
+        return count
+
+    def snapshot(self) -> dict[tuple[str, str], tuple[Any, ...]]:
+        """Every standing as a row, by (player, edition): to compare two computations."""
+        rows = self._db.read(f"SELECT {_STANDING_COLUMNS} FROM standings")
+        return {(str(row[0]), str(row[1])): tuple(row) for row in rows}
+
+
+def _keeper(
+    standings: dict[tuple[str, str], Standing], edition: str
+) -> Callable[[str, str], Standing]:
+    """A recomputation's ``load``: the standings so far, in memory."""
+
+    def load(key: str, name: str) -> Standing:
+        return standings.setdefault((key, edition), Standing(key, edition, name))
+
+    return load
+
+
+def _key(entrant: Entrant) -> str | None:
+    """Whose record a seat counts in: its person's, its bot level's, or nobody's (a guest)."""
+    if entrant.level is not None:
+        return BOT_PLAYERS.get(entrant.level, f"bot:{entrant.level}")
+    return entrant.player
+
+
+def _holder(entrant: Entrant, seat: dict[str, Any]) -> str | None:
+    """Who is listed as having held a seat: its person (a guest too: they may list their own
+    games while their identity lasts) or its bot level."""
+    if entrant.level is not None:
+        return _key(entrant)
+    player = seat.get("player")
+    return player if isinstance(player, str) else None
