@@ -201,7 +201,10 @@ async def test_autostart_rematch_and_replays(server: RunningServer, connect: Cli
     from server.engine import replay as engine_replay
 
     game = engine_replay(
-        "space", replay["names"], replay["seed"], [tuple(d) for d in replay["decisions"]]
+        "space",
+        [seat["name"] for seat in replay["seats"]],
+        replay["seed"],
+        [tuple(d) for d in replay["decisions"]],
     )
     assert game.over and game.winner == replay["winner"]
     assert await ann.error({"type": "get_replay", "game": 999}) == "no_such_game"

@@ -64,7 +64,8 @@ async def test_V1_replay_keeps_the_variant(server: RunningServer, connect: Clien
     replay = await ann.request({"type": "get_replay", "game": over["game"]})
     assert replay["variants"] == ["V1"]
     decisions = [tuple(d) for d in replay["decisions"]]
-    game = engine_replay("space", replay["names"], replay["seed"], decisions, replay["variants"])
+    names = [seat["name"] for seat in replay["seats"]]
+    game = engine_replay("space", names, replay["seed"], decisions, replay["variants"])
     assert game.over and game.winner == replay["winner"]
 
 
