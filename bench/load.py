@@ -91,9 +91,9 @@ from protocol.client import (
     State,
     Welcome,
 )
-from protocol.game_types import View
 from protocol.messages import Act, CreateRoom, JoinRoom, Rematch
 from protocol.server_messages import ServerMessage, StateMessage, read_server
+from protocol.view_types import View
 from server.engine import Game
 
 HERE = Path(__file__).resolve().parent

@@ -54,6 +54,7 @@ from protocol.client_events import Event as Event
 from protocol.client_events import Events as Events
 from protocol.client_events import GameOver as GameOver
 from protocol.client_events import Joined as Joined
+from protocol.client_events import Moved as Moved
 from protocol.client_events import Ok as Ok
 from protocol.client_events import Pong as Pong
 from protocol.client_events import Replay as Replay
@@ -71,6 +72,7 @@ from protocol.framing import HEADER, FrameDecoder
 from protocol.messages import PROTOCOL_VERSION, Act, Hello, Ping, Request
 from protocol.server_messages import (
     ErrorMessage,
+    MovedMessage,
     ServerMessage,
     WelcomeMessage,
     read_server,
@@ -137,6 +139,8 @@ class ClientConnection:
         self.token = token
         self.player: str | None = None
         self.server: str | None = None
+        # where a ``moved`` sent us: the address the next connection should open (None: here)
+        self.moved: str | None = None
         self._frames = FrameDecoder(max_frame)
         self._bodies: deque[bytes] = deque()  # received, not yet turned into events
         self._broken: FrameError | None = None  # a bad frame after those bodies
@@ -328,6 +332,8 @@ class ClientConnection:
             return Welcome(message, request, resumed=sent_token is not None)
         elif message.TYPE == "bye":
             self._close()
+        elif isinstance(message, MovedMessage):
+            self.moved = message.address
         return event_of(message, request)
 
     def _answered(self, message: ServerMessage) -> Request | None:

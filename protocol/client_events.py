@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.game_types import Event as LogEvent
-from protocol.game_types import View
 from protocol.messages import Request
 from protocol.records import GameSummary
 from protocol.server_messages import (
@@ -19,6 +18,7 @@ from protocol.server_messages import (
     GraceCountdown,
     JoinedMessage,
     LeaderboardMessage,
+    MovedMessage,
     OkMessage,
     PongMessage,
     ProfileMessage,
@@ -34,6 +34,7 @@ from protocol.server_messages import (
     TurnTimer,
     WelcomeMessage,
 )
+from protocol.view_types import View
 
 
 class Event:
@@ -352,6 +353,25 @@ class Bye(Said):
 
 
 @dataclass(slots=True)
+class Moved(Said):
+    """``moved``: another node of the server's cluster runs ``room``; connect to ``address``
+    with our token and ask again (:attr:`ClientConnection.moved` keeps the address)."""
+
+    message: MovedMessage
+    request: Request | None
+
+    @property
+    def room(self) -> str:
+        """The room run elsewhere."""
+        return self.message.room
+
+    @property
+    def address(self) -> str:
+        """``host:port`` of the node that runs it."""
+        return self.message.address
+
+
+@dataclass(slots=True)
 class ConnectionClosed(Event):
     """The stream ended (``receive_data(b"")``) without a ``bye``."""
 
@@ -392,5 +412,7 @@ def event_of(message: ServerMessage, request: Request | None) -> Said:
         return Leaderboard(message, request)
     if isinstance(message, ReviewMessage):
         return ReviewUpdate(message, request)
+    if isinstance(message, MovedMessage):
+        return Moved(message, request)
     assert isinstance(message, ReplayMessage), message
     return Replay(message, request)

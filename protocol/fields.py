@@ -50,7 +50,7 @@ def get_int(m: Wire, key: str, where: str) -> int:
     return as_int(m.get(key), f"{where}.{key}")
 
 
-def get_seat_count(m: Wire, key: str, where: str) -> int:
+def get_count(m: Wire, key: str, where: str) -> int:
     """A non-negative integer ``m[key]`` (a count, an index)."""
     value = get_int(m, key, where)
     if value < 0:

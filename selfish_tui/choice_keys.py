@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.game_types import Card, View
+from protocol.game_types import Card
+from protocol.view_types import View
 
 # Keys free on the table screen (its panel keys are p t h l c q b g; Tab, Esc, arrows, Enter).
 HAND_KEYS = (

@@ -6,7 +6,10 @@ and the tests speak through too) frames and checks what goes out and comes in, n
 requests, says ``hello`` with the stored token (so the server hands back our seats, PROTOCOL.md
 §3) and matches each reply to its request. What arrives is posted to the app as messages
 (selfish_tui.messages); requests go out through :meth:`NetworkClient.send`. When the connection
-drops it retries with exponential backoff, with the token it was last given. Until a first
+drops it retries with exponential backoff, with the token it was last given, on the next of
+the server's addresses when it was given several (the nodes of a cluster). A ``moved`` reply (a
+cluster's room run by another node, PROTOCOL.md §5) is followed at once and unsaid: the worker
+connects to that node, says hello with its token and sends the request again. Until a first
 connection has got in, a failure is said at once and the worker waits for the player to ask
 again (:meth:`NetworkClient.retry_now`): a wrong address or a server that is down is better
 told than tried in silence.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import socket
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,6 +31,7 @@ from protocol.client import (
     ClientConnection,
     Error,
     Event,
+    Moved,
     Pong,
     RemoteProtocolError,
     Welcome,
@@ -107,10 +112,13 @@ class NetworkClient:
         *,
         backoff: Sequence[float] = BACKOFF,
         ping_every: float = PING_EVERY,
+        others: Sequence[tuple[str, int]] = (),
     ) -> None:
         self.post = post
         self.host = host
         self.port = port
+        # Every address of the server (a cluster's nodes): a failed connection tries the next.
+        self.addresses = [(host, port), *(a for a in others if a != (host, port))]
         self.name = name
         self.token = token
         self.backoff = tuple(backoff)
@@ -125,6 +133,8 @@ class NetworkClient:
         self._welcomed_this_session = False
         self._keep_alives: set[int] = set()  # our own pings' ids: their pongs are not the app's
         self._retry = asyncio.Event()
+        self._moved = False  # the session ended to follow a ``moved``
+        self._again: Request | None = None  # the request answered ``moved``: sent again
 
     @property
     def address(self) -> str:
@@ -181,6 +191,9 @@ class NetworkClient:
             reason, retry = await self._session()
             if self._stopping:
                 return
+            if self._moved:  # follow it now, unsaid: the player sees no reconnection
+                self._moved = False
+                continue
             if self._welcomed_this_session:
                 failures = 0
             if not retry:
@@ -194,9 +207,17 @@ class NetworkClient:
                 continue
             delay = self.backoff[min(failures, len(self.backoff) - 1)]
             failures += 1
+            self._next_address()
             self.post(ConnectionLost(reason, delay))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._retry.wait(), delay)
+
+    def _next_address(self) -> None:
+        """Try the server's next address (if it has several) with the next connection."""
+        if len(self.addresses) > 1:
+            here = (self.host, self.port)
+            index = self.addresses.index(here) if here in self.addresses else -1
+            self.host, self.port = self.addresses[(index + 1) % len(self.addresses)]
 
     async def _session(self) -> tuple[str, bool]:
         """One connection from open to close: returns (reason, whether to retry)."""
@@ -255,7 +276,21 @@ class NetworkClient:
             self.player, self.token = event.player, event.token
             self._welcomed_this_session = self.ever_welcomed = True
             self.post(Welcomed(event.player, event.token, event.server, event.resumed))
+            again, self._again = self._again, None
+            if again is not None:
+                self._conn.send(dataclasses.replace(again, id=None))
+                self._flush()
             return None
+        if isinstance(event, Moved):
+            try:
+                self.host, self.port = parse_address(event.address, self.port)
+            except ValueError:
+                return _("the server sent us to {address}, which is not an address").format(
+                    address=repr(event.address)
+                ), True
+            self._moved = True
+            self._again = event.request
+            return "", True  # never said: run() follows the move without a word
         if isinstance(event, Error) and isinstance(event.request, Hello):
             if event.code == "bad_token":
                 # The server forgot us (a new database): the connection stays open and the

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from protocol.game_types import Arg, Card, Choice, Decision, Event, Location, View
+from protocol.game_types import Arg, Card, Choice, Decision, Event, Location
+from protocol.view_types import View
 from protocol.vocabulary import ARG_TYPES, CHOICES, DECISIONS, EVENTS, ArgType
 from selfish_tui.i18n import _, keyed, pgettext
 from selfish_tui.keyed_text import card_name

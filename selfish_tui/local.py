@@ -31,10 +31,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from selfish_tui.database_lock import DatabaseBusy, DatabaseLock
 from selfish_tui.i18n import _
 from selfish_tui.paths import local_db_path
 from server.config import SHARED_ADDRESS, ServerConfig
+from server.store.database_lock import DatabaseBusy
 
 
 class EmbeddedServer:
@@ -79,29 +79,15 @@ class EmbeddedServer:
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
-        # One server per database file (selfish_tui.database_lock): none for ":memory:".
-        self._lock = None if path == ":memory:" or "://" in path else DatabaseLock(Path(path))
         self._thread = threading.Thread(target=self._main, name="selfish-server", daemon=True)
 
     def start(self, timeout: float = 15.0) -> int:
         """Start the server; return its port once it accepts connections. Raises RuntimeError
         with one sentence for a person: another process serves this database, or the server
         could not start."""
-        if self._lock is not None:
-            try:
-                self._lock.acquire()
-            except DatabaseBusy as busy:
-                raise RuntimeError(_busy_message(busy)) from None
-            except OSError as exc:
-                raise RuntimeError(
-                    _("cannot use {path}: {error}").format(
-                        path=self._lock.database, error=_reason(exc)
-                    )
-                ) from None
         try:
             self._private_files()
         except OSError as exc:
-            self._release()
             raise RuntimeError(
                 _("cannot use {path}: {error}").format(path=exc.filename, error=_reason(exc))
             ) from None
@@ -109,20 +95,16 @@ class EmbeddedServer:
             self._log_to_file(Path(self.log_file))
         self._thread.start()
         if not self._ready.wait(timeout):
-            self._release()
             raise RuntimeError(_("the game server inside the client did not start in time"))
+        if isinstance(self._error, DatabaseBusy):  # one server per database (server.tcp)
+            raise RuntimeError(_busy_message(self._error)) from None
         if self._error is not None:
-            self._release()
             raise RuntimeError(
                 _("the game server inside the client could not start: {error}").format(
                     error=_reason(self._error)
                 )
             ) from None
         return self.port
-
-    def _release(self) -> None:
-        if self._lock is not None:
-            self._lock.release()
 
     def _private_files(self) -> None:
         """Keep the database and the log to this account (mode 0600, their folder 0700): they
@@ -160,8 +142,6 @@ class EmbeddedServer:
             loop.call_soon_threadsafe(stop.set)
         if self._thread.is_alive():
             self._thread.join(timeout)
-        if not self._thread.is_alive():
-            self._release()  # the database is closed: another server may use it now
 
     def __enter__(self) -> EmbeddedServer:
         self.start()

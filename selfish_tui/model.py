@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from protocol.game_types import Card, Choice, Decision, Location, View
+from protocol.game_types import Card, Choice, Decision, Location
+from protocol.view_types import View
 from selfish_tui import event_text
 from selfish_tui.i18n import ELLIPSIS, _, cell_width, cut, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_short, card_text

@@ -19,9 +19,10 @@ from typing import Any
 
 from protocol import replay_file
 from protocol.errors import MalformedMessage
-from protocol.game_types import Card, Choice, Event, View
+from protocol.game_types import Card, Choice, Event
 from protocol.replay_file import ReplayFile
 from protocol.server_messages import ReplayMessage
+from protocol.view_types import View
 from selfish_tui.i18n import _
 from selfish_tui.plain import clean
 

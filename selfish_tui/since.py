@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from protocol.game_types import Card, Event, View
+from protocol.game_types import Card, Event
+from protocol.view_types import View
 from selfish_tui.event_text import goal_word
 from selfish_tui.i18n import npgettext, pgettext
 from selfish_tui.keyed_text import card_name

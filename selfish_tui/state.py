@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from protocol.game_types import Card, Event, View
+from protocol.game_types import Card, Event
 from protocol.server_messages import GameOverMessage, RoomMessage, SeatInfo
+from protocol.view_types import View
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import render_event

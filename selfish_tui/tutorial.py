@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.game_types import View
+from protocol.view_types import View
 from selfish_tui.i18n import N_, _
 
 #: The seed of each edition's tutorial game (found by bench/tutorial_seed.py).

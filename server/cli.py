@@ -31,7 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="selfish-server", description="The Selfish game server.")
     p.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
-    p.add_argument("--db", help=f"SQLite file (default {default_db_path()}; ':memory:' = none)")
+    p.add_argument(
+        "--db",
+        help=f"SQLite file (default {default_db_path()}; ':memory:' = none), or a "
+        "postgresql://USER@HOST/DB URL (a cluster's nodes share one)",
+    )
     p.add_argument("--log-level", help="DEBUG, INFO (default), WARNING or ERROR")
     p.add_argument("--config", metavar="FILE", help="TOML file with settings; flags win")
     p.add_argument(
@@ -229,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             return runner.run(serve(config, lan))
-    except (OSError, sqlite3.Error, ValueError) as exc:  # port taken, database unreadable, ...
+    except (OSError, sqlite3.Error, ValueError) as exc:  # port taken, database in use, ...
         print(f"selfish-server: cannot start: {exc}", file=sys.stderr)
         return 1
 

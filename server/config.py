@@ -29,7 +29,8 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT  # 0 = any free port (RunningServer.port tells which)
-    db: str = ":memory:"  # SQLite path; ":memory:" keeps nothing across restarts
+    # SQLite path (":memory:" keeps nothing across restarts) or postgresql:// URL (a cluster)
+    db: str = ":memory:"
     db_synchronous: str = "NORMAL"  # SQLite PRAGMA synchronous; WAL+NORMAL survives a crash
     log_level: str = "INFO"
 
@@ -160,6 +161,13 @@ class ServerConfig:
     # How players type this server's SSH address, "host" or "host:port", for the resume
     # command the gateway shows keyless players; empty = the address they reached.
     ssh_public_address: str = ""
+    # A cluster (db = "postgresql://..."): a node holds each room it runs under a lease of this
+    # many seconds, renewed every quarter of it; a node that stops renewing (killed, cut off)
+    # has its rooms taken over by another node once their leases expire.
+    lease_seconds: float = 5.0
+    # host:port the other nodes send this node's clients to (moved); empty = host:port bound
+    # (with host 0.0.0.0 or ::, this machine's name)
+    node_address: str = ""
     # Storage and growth
     store_retry: float = 5.0  # seconds between tries of a database that refused a write
     # Abandoned games and identities not seen for this many seconds are deleted (0 keeps them).

@@ -75,3 +75,29 @@ def lan_on_loopback() -> Iterator[LanGuard]:
     before = len(LAN_GUARD.violations)
     yield LAN_GUARD
     assert LAN_GUARD.violations[before:] == []
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """A PostgreSQL server for the session (see tests/postgres.py; skips, or fails under CI,
+    where there is none)."""
+    from tests.postgres import postgres_server
+
+    yield from postgres_server()
+
+
+@pytest.fixture
+def postgres_url(postgres_server_url: str) -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database of the test's own."""
+    from tests.postgres import fresh_database
+
+    yield from fresh_database(postgres_server_url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A database the store serves, once per engine: a SQLite file, a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -13,8 +13,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from protocol.game_types import Card, View
+from protocol.game_types import Card
 from protocol.server_messages import GameOverMessage
+from protocol.view_types import View
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.event_text import card_display
 from selfish_tui.i18n import N_, _, cell_width, ngettext, pgettext, word_cut

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from protocol.game_types import View
+from protocol.view_types import View
 from selfish_tui.event_text import render_event
 from selfish_tui.i18n import N_, _, word_cut
 from selfish_tui.model import choice_label, player_name, seat_colour

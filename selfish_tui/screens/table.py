@@ -12,7 +12,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
-from protocol.game_types import Choice, View
+from protocol.game_types import Choice
+from protocol.view_types import View
 from selfish_tui.choice_keys import CHOICE_KEYS
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, pgettext, word_cut

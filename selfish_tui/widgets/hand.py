@@ -10,7 +10,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from protocol.game_types import Card, View
+from protocol.game_types import Card
+from protocol.view_types import View
 from selfish_tui.choice_keys import KeyRing, hand_order
 from selfish_tui.event_text import compass
 from selfish_tui.i18n import _, cell_width, ngettext, word_cut

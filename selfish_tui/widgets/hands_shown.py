@@ -9,7 +9,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from protocol.game_types import Card, View
+from protocol.game_types import Card
+from protocol.view_types import View
 from selfish_tui.event_text import card_display, resource_word
 from selfish_tui.i18n import _, ngettext, pgettext
 from selfish_tui.model import player_name, seat_colour

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.game_types import Choice, View
+from protocol.game_types import Choice
+from protocol.view_types import View
 from selfish_tui.choice_keys import FIXED_KEYS, Identity, KeyRing, hand_order, seat_key
 from selfish_tui.i18n import _, ngettext
 from selfish_tui.model import card_label, choice_label, hand, own_seat, player_name

@@ -26,7 +26,8 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from protocol.game_types import Card, Choice, Decision, View
+from protocol.game_types import Card, Choice, Decision
+from protocol.view_types import View
 from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import card_list, render_prompt, template

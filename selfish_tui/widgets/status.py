@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from protocol.game_types import View
+from protocol.view_types import View
 from selfish_tui import clock
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import _, pgettext, word_cut

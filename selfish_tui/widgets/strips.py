@@ -10,7 +10,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from protocol.game_types import Location, Player, View
+from protocol.game_types import Location
+from protocol.view_types import Player, View
 from selfish_tui.i18n import _, ngettext, pgettext, word_cut
 from selfish_tui.keyed_text import card_name, card_text
 from selfish_tui.model import (

@@ -27,6 +27,7 @@ from protocol.client import (
     Event,
     GameOver,
     Joined,
+    Moved,
     RemoteProtocolError,
     RoomUpdate,
     Said,
@@ -43,6 +44,7 @@ from protocol.messages import (
     Request,
     Sync,
 )
+from server.config import DEFAULT_PORT
 
 Message = dict[str, Any]
 
@@ -56,6 +58,17 @@ BENIGN = frozenset({"stale_version", "not_your_turn", "game_over"})
 
 class BotError(Exception):
     """The bot cannot go on (refused by the server, or the server is gone for good)."""
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` (IPv6 literals in brackets) -> (host, port)."""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        return host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT
+    if text.count(":") == 1:
+        host, port = text.split(":")
+        return host, int(port)
+    return text, DEFAULT_PORT
 
 
 @dataclass
@@ -105,6 +118,8 @@ class HeadlessBot:
     on_room: Callable[[str], None] | None = None
     seed: int | None = None
 
+    # the server's other addresses (a cluster's nodes): a lost connection tries the next
+    others: tuple[tuple[str, int], ...] = ()
     token: str | None = None
     player: str | None = None
     seat: int | None = None
@@ -121,6 +136,8 @@ class HeadlessBot:
         self._done = False
         self._last_act = 0.0
         self._welcomed = False  # the current connection got a welcome (resets the backoff)
+        self._moved = False  # the connection ended to follow a ``moved`` (no backoff)
+        self._rejoin = False  # ... and the join it answered is to be made again there
 
     # ------------------------------------------------------------------ plumbing
 
@@ -141,10 +158,14 @@ class HeadlessBot:
                 await self._session()
                 deadline = None
             except (ConnectionError, OSError, asyncio.IncompleteReadError):
-                if not self.connections:
+                if not self.connections and not self.others:
                     raise  # never reached the server: nothing to resume
+                self._next_address()
             if self._done:
                 break
+            if self._moved:  # another node of the cluster runs the room: go there now
+                self._moved = False
+                continue
             if self._welcomed:  # the last connection got in: start the backoff afresh
                 self._welcomed = False
                 backoff = RETRY_FIRST
@@ -157,6 +178,12 @@ class HeadlessBot:
             await asyncio.sleep(backoff * random.uniform(0.5, 1.0))
             backoff = min(RETRY_MAX, backoff * 2)
         return self.results
+
+    def _next_address(self) -> None:
+        """Connect to the next of the server's addresses next time (if it has others)."""
+        if self.others:
+            here = (self.host, self.port)
+            (self.host, self.port), self.others = self.others[0], (*self.others[1:], here)
 
     async def _session(self) -> None:
         reader, writer = await asyncio.open_connection(self.host, self.port)
@@ -179,11 +206,11 @@ class HeadlessBot:
                         if self.record and isinstance(event, Said):
                             self.frames.append(event.message.to_wire())
                         await self._on_event(event)
-                        if self._done:
+                        if self._done or self._moved:
                             break
                 except RemoteProtocolError as exc:
                     raise ConnectionError(f"the server broke the protocol: {exc}") from exc
-                if self._conn.closed:
+                if self._conn.closed or self._moved:
                     return
         finally:
             writer.close()
@@ -199,7 +226,8 @@ class HeadlessBot:
         if isinstance(event, Welcome):
             self._welcomed = True
             self.token, self.player = event.token, event.player
-            if not event.resumed or (self.seat is None and self.room is None):
+            if not event.resumed or (self.seat is None and self.room is None) or self._rejoin:
+                self._rejoin = False
                 self._enter_room()
         elif isinstance(event, Joined):
             self.room, self.seat = event.room, event.seat
@@ -224,6 +252,16 @@ class HeadlessBot:
                     self.send(request)
             elif event.code not in BENIGN:
                 raise BotError(f"server refused: {event.code}: {event.text}")
+        elif isinstance(event, Moved):
+            # The room is run by another node of the cluster: go there with our token. Asked
+            # (a join) the request is made again there; unasked (after hello), that node
+            # hands our seat back.
+            here, there = (self.host, self.port), parse_address(event.address)
+            self.others = tuple(dict.fromkeys(a for a in (*self.others, here) if a != there))
+            self.host, self.port = there
+            self.room = event.room
+            self._moved = True
+            self._rejoin = request is not None
         elif isinstance(event, Bye) and event.reason == "replaced":
             raise BotError("replaced by another connection with the same token")
 

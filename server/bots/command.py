@@ -11,19 +11,8 @@ import sys
 from collections.abc import Callable
 
 from protocol.messages import BOT_LEVELS, EDITIONS, MAX_SEATS, MIN_SEATS, TIMERS
-from server.bots.client import BotError, CreateSpec, GameResult, HeadlessBot
+from server.bots.client import BotError, CreateSpec, GameResult, HeadlessBot, parse_address
 from server.config import DEFAULT_PORT
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` (IPv6 literals in brackets) -> (host, port)."""
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        return host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT
-    if text.count(":") == 1:
-        host, port = text.split(":")
-        return host, int(port)
-    return text, DEFAULT_PORT
 
 
 def _seconds(text: str) -> float:

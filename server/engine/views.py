@@ -1,6 +1,6 @@
 """Per-seat views: the only way state leaves the engine, redacted as RULES C4 requires.
 
-A view is the wire form of protocol.game_types.View: the public part (:func:`public_view`) and
+A view is the wire form of protocol.view_types.View: the public part (:func:`public_view`) and
 the seat's own part (:func:`seat_view`, its keys :data:`SEAT_KEYS`), made of plain values: keys,
 ids, seats and counts, never words."""
 

@@ -11,8 +11,7 @@ replies to ``conn`` before anything it broadcasts: a client reads ``ok``, then t
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
@@ -39,14 +38,16 @@ from protocol.server_messages import (
     PongMessage,
     ServerMessage,
 )
+from server.cluster.node import Cluster
 from server.engine import Edition, check_variants
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
 from server.lobby.players import Connection, Player
 from server.rooms import review
+from server.rooms.outgoing import RoomElsewhere
 from server.rooms.presence import PresenceBroadcasts
-from server.rooms.room import Hub, Room, Status
+from server.rooms.room import Hub, Room
 from server.rooms.room_list import rooms_frame
 from server.rooms.vacancy import Vacancy
 from server.rooms.wire import encode
@@ -69,7 +70,16 @@ class Lobby(Hub, Protocol):
     @property
     def rooms(self) -> dict[str, Room]: ...
     @property
-    def rooms_by_address(self) -> Counter[str]: ...
+    def cluster(self) -> Cluster | None: ...
+
+    def listed_rooms(self) -> Iterator[tuple[str, Room]]:
+        """The rooms list_rooms shows: public ones whose game is not over."""
+
+    def rooms_created_from(self, group: str) -> int:
+        """Open rooms created from ``group`` (on every node of a cluster)."""
+
+    def allow_room(self, group: str) -> bool:
+        """Whether ``group`` may create a room now, by the cluster's bucket too."""
 
     def add_room(self, room: Room, creator: str | None) -> None:
         """Open ``room`` under its code, counted for the address it was created from."""
@@ -134,15 +144,26 @@ def _ok(conn: Connection, req: Request) -> Callable[[], None]:
     return lambda: conn.send(OkMessage(id=req.id))
 
 
+def _elsewhere(lobby: Lobby, code: str) -> None:
+    """Raise RoomElsewhere (a ``moved`` reply) if another node of the cluster runs ``code``."""
+    if lobby.cluster is not None:
+        address = lobby.cluster.elsewhere(code)
+        if address is not None:
+            raise RoomElsewhere(code, address)
+
+
 def _room(lobby: Lobby, code: str) -> Room:
     room = lobby.rooms.get(code)
     if room is None:
+        _elsewhere(lobby, code)
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
     return room
 
 
 def _member(lobby: Lobby, code: str, player: Player) -> Room:
     room = lobby.rooms.get(code)
+    if room is None:
+        _elsewhere(lobby, code)  # the room is there, and so is the player's seat
     if room is None or player.id not in room.members:
         # The same answer as for a missing room: otherwise probing codes finds every room.
         raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
@@ -180,9 +201,9 @@ def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
 @handles(ListRooms)
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
     """The public rooms that are not over (server.rooms.room_list: each entry packed once)."""
-    entries = (
-        r.packed_summary() for r in lobby.rooms.values() if r.public and r.status != Status.OVER
-    )
+    entries = [room.packed_summary() for _, room in lobby.listed_rooms()]
+    if lobby.cluster is not None:  # and those of the other nodes (server.cluster.node)
+        entries.extend(lobby.cluster.remote)
     conn.send_frame(rooms_frame(entries, req.id))
 
 
@@ -203,11 +224,15 @@ def open_room(
     a finished game's seed, which the server gives whatever its ``allow_seed``)."""
     config = lobby.config
     _check_room_quota(lobby, player)
-    if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
+    if (
+        not lobby.limits.rooms.allow(conn.address)
+        or not lobby.limits.rooms.allow(player.id)
+        or not lobby.allow_room(conn.address)
+    ):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "you are creating rooms too fast; wait a little"
         )
-    opened = lobby.rooms_by_address[conn.address]
+    opened = lobby.rooms_created_from(conn.address)
     if opened >= config.max_rooms_per_address:
         raise ProtocolError(
             ErrorCode.TOO_MANY_ROOMS,

@@ -13,6 +13,8 @@ import logging
 import secrets
 import string
 from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
@@ -23,7 +25,7 @@ from protocol.messages import (
     Request,
     Sync,
 )
-from protocol.server_messages import ErrorMessage, ServerMessage, WelcomeMessage
+from protocol.server_messages import ErrorMessage, MovedMessage, ServerMessage, WelcomeMessage
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
@@ -37,12 +39,15 @@ from server.rooms.outgoing import bye_message
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.restore import restore_room
 from server.rooms.review import SharedReview, end_review
-from server.rooms.room import Room
+from server.rooms.room import Room, Status
 from server.rooms.scheduler import Handle, Scheduler
 from server.rooms.vacancy import Vacancy
 from server.store.retention import Retention
-from server.store.store import Store
+from server.store.store import Store, StoredGame
 from server.store.tokens import new_token, token_hash
+
+if TYPE_CHECKING:
+    from server.cluster.node import Cluster
 
 __all__ = ["Connection", "Lobby", "Player", "server_version"]
 
@@ -88,6 +93,8 @@ class Lobby:
         self._created_from: dict[Room, str] = {}  # open room -> address of its creator
         self.rooms_by_address: Counter[str] = Counter()  # open rooms created per address
         self.version = server_version(config.announce_version)
+        # This node's part in a cluster (server.cluster.node), set before restore(); None alone.
+        self.cluster: Cluster | None = None
         skeleton("")  # reads Unicode's confusables now, not in the first hello (0.1 s)
 
     # ------------------------------------------------------------------ Hub (for rooms)
@@ -127,12 +134,16 @@ class Lobby:
             room.creator = creator
             self._created_from[room] = creator
             self.rooms_by_address[creator] += 1
+            if self.cluster is not None:
+                self.cluster.leases.created_from(room.code, creator)
 
     def room_closed(self, room: Room) -> None:
         """Forget a closed room."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             log.info("room %s closed", room.code)
+            if self.cluster is not None:
+                self.cluster.closed(room)
         self.vacancy.forget(room)
         self.presence.forget(room)
         end_review(self, room.code)
@@ -147,8 +158,38 @@ class Lobby:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def listed_rooms(self) -> Iterator[tuple[str, Room]]:
+        """The rooms list_rooms shows: public ones whose game is not over."""
+        for code, room in self.rooms.items():
+            if room.public and room.status != Status.OVER:
+                yield code, room
+
+    def known(self, player: tuple[str, str, str] | None) -> Player | None:
+        """The Player of a stored (id, token hash, name), made known to this lobby (in a
+        cluster, players made on other nodes are learnt when first needed)."""
+        if player is None:
+            return None
+        pid, token, name = player
+        known = self.players.get(pid)
+        if known is None:
+            known = self.players[pid] = Player(pid, token, name)
+            self.by_token[token] = known
+        return known
+
+    def drop_room(self, room: Room) -> None:
+        """Another node runs ``room`` now (its lease was lost): stop it here without writing
+        anything more, and cut its connected members off, dropping what they were about to
+        be sent; they reconnect and are sent on (server.cluster.node)."""
+        for pid in list(room.members):
+            conn = self.connection(pid)
+            if conn is not None:
+                conn.cut()
+        room.close(abandon=False)
+        self.room_closed(room)
+
     def restore(self) -> None:
-        """Load identities and resume every unfinished stored game (call inside the loop)."""
+        """Load identities and resume every unfinished stored game (call inside the loop); in
+        a cluster, only those whose room no other node runs."""
         for pid, token, name in self.store.players():
             player = Player(pid, token, name)
             self.players[pid] = player
@@ -162,32 +203,42 @@ class Lobby:
                 log.warning("game %d: room %s has a later game; abandoned", stored.id, stored.room)
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
-            try:
-                room = restore_room(self, stored)
-            except Exception:
-                log.exception("game %d could not be replayed; marking it abandoned", stored.id)
-                self.store.finish_game(stored.id, "abandoned", None, 0)
-                continue
-            if room.code in self.rooms:
-                room.code = self.new_code(room.public)
-            creator = stored.settings.get("creator")
-            # Quotas survive restarts: the resumed room still counts for its creator.
-            self.add_room(room, creator if isinstance(creator, str) and creator else None)
-            for pid in room.members:
-                if pid in self.players:
-                    self.players[pid].rooms.append(room.code)
-            room.resume()
-            self.vacancy.watch(room)  # nobody is connected yet
-            log.info(
-                "room %s: game %d resumed after %d decisions",
-                room.code,
-                stored.id,
-                len(stored.decisions),
-            )
+            if self.cluster is not None and not self.cluster.take(stored.room):
+                continue  # another node runs it
+            self.resume_stored(stored)
 
         self.retention.sweep()
         self._swept = self.scheduler.time()
         self._maintain_later()
+
+    def resume_stored(self, stored: StoredGame) -> None:
+        """Open the room of an unfinished stored game and resume it (a restart, a takeover);
+        a game that does not replay is marked abandoned."""
+        try:
+            room = restore_room(self, stored)
+        except Exception:
+            log.exception("game %d could not be replayed; marking it abandoned", stored.id)
+            self.store.finish_game(stored.id, "abandoned", None, 0)
+            return
+        if room.code in self.rooms:
+            room.code = self.new_code(room.public)
+        creator = stored.settings.get("creator")
+        # Quotas survive restarts: the resumed room still counts for its creator.
+        self.add_room(room, creator if isinstance(creator, str) and creator else None)
+        for pid in room.members:
+            player = self.players.get(pid)
+            if player is None and self.cluster is not None:
+                player = self.known(self.store.player_by_id(pid))
+            if player is not None:
+                player.rooms.append(room.code)
+        room.resume()
+        self.vacancy.watch(room)  # nobody is connected yet
+        log.info(
+            "room %s: game %d resumed after %d decisions",
+            room.code,
+            stored.id,
+            len(stored.decisions),
+        )
 
     def _maintain_later(self) -> None:
         when = self.scheduler.time() + self.config.store_retry
@@ -231,7 +282,7 @@ class Lobby:
         length = ROOM_CODE_LENGTH if public else PRIVATE_ROOM_CODE_LENGTH
         while True:
             code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(length))
-            if code not in self.rooms:
+            if code not in self.rooms and (self.cluster is None or self.cluster.take(code)):
                 return code
 
     # ------------------------------------------------------------------ connections
@@ -251,6 +302,10 @@ class Lobby:
             logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
         )
         conn.send(WelcomeMessage(id=req.id, player=player.id, token=token, server=self.version))
+        if self.cluster is not None:
+            elsewhere = self.cluster.seated_elsewhere(player.id)
+            if elsewhere is not None:
+                conn.send(MovedMessage(room=elsewhere[0], address=elsewhere[1]))
         for code in list(player.rooms):
             room = self.rooms.get(code)
             if room is None:
@@ -268,6 +323,8 @@ class Lobby:
         """The player ``token`` names; its old connection, if any, is told it was replaced."""
         hashed = token_hash(token)
         player = self.by_token.get(hashed)
+        if player is None and self.cluster is not None:  # made on another node
+            player = self.known(self.store.player_by_token(hashed))
         if player is not None and self.store.token_of(player.id) != hashed:
             # revoked by the operator (selfish-server admin revoke) while the server ran
             del self.by_token[hashed]
@@ -291,7 +348,10 @@ class Lobby:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
             )
-        if not self.limits.new_players.allow(address_group(conn.address, self.config.ipv6_prefix)):
+        group = address_group(conn.address, self.config.ipv6_prefix)
+        if not self.limits.new_players.allow(group) or not self._cluster_allows(
+            "new_players", group, self.config.new_players_per_second, self.config.new_players_burst
+        ):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 "too many new players from your address: wait, or send hello "
@@ -302,6 +362,21 @@ class Lobby:
         self.players[player.id] = player
         self.by_token[player.token] = player
         return player, token
+
+    def _cluster_allows(self, kind: str, group: str, rate: float, burst: int) -> bool:
+        """The cluster's bucket of ``kind`` for ``group`` (always True on a server alone)."""
+        return self.cluster is None or self.cluster.leases.allow(kind, group, rate, burst)
+
+    def rooms_created_from(self, group: str) -> int:
+        """Open rooms created from ``group``: on every node of a cluster."""
+        if self.cluster is not None:
+            return self.cluster.leases.rooms_from(group)
+        return self.rooms_by_address[group]
+
+    def allow_room(self, group: str) -> bool:
+        """Whether ``group`` may create a room now, by the cluster's bucket too."""
+        config = self.config
+        return self._cluster_allows("rooms", group, config.rooms_per_second, config.rooms_burst)
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""

@@ -34,6 +34,10 @@ class Connection(Protocol):
     def close_after(self, message: ServerMessage) -> None:
         """Send ``message`` and then close the connection."""
 
+    def cut(self) -> None:
+        """Close the connection at once, dropping what is queued for it (what a transaction
+        that could not commit produced must never reach the client)."""
+
 
 @dataclass
 class Player:

@@ -278,6 +278,12 @@ class Session(asyncio.Protocol):
         self.outbox.flush()  # commit and write what is queued, this frame included, first
         self._close()
 
+    def cut(self) -> None:
+        """Drop the queued frames and close the connection now (the client reconnects)."""
+        self._out = []
+        self.closing = True
+        self.transport.abort()
+
     def _close(self) -> None:
         self.closing = True
         transport = self.transport
@@ -286,7 +292,11 @@ class Session(asyncio.Protocol):
         # sending (a trickler, a flooder) would lose the error that says why it was cut off. The
         # client's own close (eof_received) then ends the connection, or the grace timer does.
         if transport.can_write_eof():
-            transport.write_eof()
+            try:
+                transport.write_eof()
+            except OSError:  # the peer is gone already (its reset not yet read): nothing to say
+                transport.abort()
+                return
         else:
             transport.close()  # connection_lost follows once the output is written
         if self._timer is not None:

@@ -21,8 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -31,7 +33,11 @@ from server.lobby.lobby import Lobby
 from server.net.outbox import Outbox
 from server.net.session import Session
 from server.rooms.outgoing import bye_message, error_message
+from server.store.database_lock import DatabaseLock, lock_database
 from server.store.store import Store
+
+if TYPE_CHECKING:
+    from server.cluster.node import Cluster
 
 log = logging.getLogger("selfish.server")
 
@@ -51,6 +57,8 @@ class RunningServer:
     unidentified: dict[Session, None] = field(default_factory=dict)
     evicted: set[Session] = field(default_factory=set)  # closed to make room, not yet gone
     stopping: bool = False
+    lock: DatabaseLock | None = None
+    cluster: Cluster | None = None
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: Outbox = field(init=False)
     _all_closed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
@@ -153,15 +161,34 @@ class RunningServer:
                 session.transport.abort()
             await self._all_gone(1.0)
         self.store.close()
+        if self.cluster is not None:
+            self.cluster.stop()
+        if self.lock is not None:
+            self.lock.release()
         log.info("server stopped")
         self.stopped.set()
 
 
+def node_address(host: str, port: int) -> str:
+    """How the other nodes of a cluster name this one to its clients: ``host:port``, with this
+    machine's name for a wildcard host (IPv6 in brackets)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 async def start_server(config: ServerConfig) -> RunningServer:
-    """Open the store, resume unfinished games, and listen on ``config.host:config.port``."""
-    store = Store(config.db, config.db_synchronous)
+    """Open the store, resume unfinished games, and listen on ``config.host:config.port``.
+    Raises DatabaseBusy if another server holds the SQLite database, ValueError for a
+    database URL the store cannot serve."""
+    lock = lock_database(config.db)
+    try:
+        store = Store(config.db, config.db_synchronous)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
     lobby = Lobby(config, store)
-    lobby.restore()
     running: RunningServer | None = None
 
     def new_session() -> Session:
@@ -176,11 +203,31 @@ async def start_server(config: ServerConfig) -> RunningServer:
             new_session, config.host, config.port, backlog=backlog, start_serving=False
         )
     except OSError:
-        lobby.shutdown()
         store.close()
+        if lock is not None:
+            lock.release()
         raise
     port = int(server.sockets[0].getsockname()[1])
-    running = RunningServer(config, lobby, store, server, port)
+    try:
+        # In a cluster the node takes its rooms' leases before resuming them: bound first,
+        # so that its address (what the others send its clients to) is known.
+        cluster = None
+        if store.dialect.fenced:  # PostgreSQL: every node is part of a cluster, if of one
+            from server.cluster.node import Cluster
+
+            address = config.node_address or node_address(config.host, port)
+            cluster = lobby.cluster = Cluster(lobby, config.db, address, config.lease_seconds)
+        lobby.restore()
+    except BaseException:
+        server.close()
+        lobby.shutdown()
+        store.close()
+        if lock is not None:
+            lock.release()
+        raise
+    running = RunningServer(config, lobby, store, server, port, lock=lock, cluster=cluster)
+    if cluster is not None:
+        cluster.start()
     await server.start_serving()
     log.info(
         "listening on %s:%d (store %s, %d rooms resumed)",

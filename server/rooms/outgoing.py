@@ -20,6 +20,7 @@ from protocol.server_messages import (
     ErrorMessage,
     GameOverMessage,
     GraceCountdown,
+    MovedMessage,
     RoomMessage,
     RoomSummary,
     ServerMessage,
@@ -217,8 +218,20 @@ def bye_message(reason: str) -> ByeMessage:
     return ByeMessage(reason=reason)
 
 
-def error_message(error: ProtocolError, request: int | None = None) -> ErrorMessage:
-    """The ``error`` message of a refused request (or of a bad frame)."""
+class RoomElsewhere(ProtocolError):
+    """A request for a room another node of the cluster runs: answered ``moved``."""
+
+    def __init__(self, room: str, address: str) -> None:
+        super().__init__(ErrorCode.NO_SUCH_ROOM, f"room {room} is run by {address}")
+        self.room = room
+        self.address = address
+
+
+def error_message(error: ProtocolError, request: int | None = None) -> ErrorMessage | MovedMessage:
+    """The ``error`` message of a refused request (or of a bad frame); ``moved`` for a room
+    another node of the cluster runs."""
+    if isinstance(error, RoomElsewhere):
+        return MovedMessage(id=request, room=error.room, address=error.address)
     return ErrorMessage.of(error, request)
 
 

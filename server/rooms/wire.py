@@ -2,8 +2,9 @@
 
 Every message but two is a protocol.server_messages type, encoded by :func:`encode`. The
 ``state`` and ``events`` messages are made here from the engine's own wire forms (its views and
-events are protocol.game_types's wire maps: tests/protocol reads them back with those types), so
-that a change costs no conversion: every seat's view is the spectator view with the keys of
+events are the wire maps of protocol.view_types and protocol.game_types: tests/protocol reads
+them back with those types), so that a change costs no conversion: every seat's view is the
+spectator view with the keys of
 ``views.SEAT_KEYS`` replaced, and a msgpack map is its header followed by its key/value pairs,
 so a state frame for one recipient is the packed public pairs (packed once per change, whatever
 the number of recipients) followed by that seat's own pairs (packed again only when they

@@ -103,9 +103,10 @@ class Database:
         self._db.executescript(script)
         self._db.commit()
 
-    def write(self, sql: str, params: Row) -> None:
+    def write(self, sql: str, params: Row, game: int | None = None) -> None:
         """Run one write statement in the open transaction; during an outage (or if the
-        database refuses it) it waits in the backlog instead."""
+        database refuses it) it waits in the backlog instead. ``game`` (the game the write
+        belongs to) matters only to a cluster's fencing (server.store.postgres)."""
         if self.failed is not None:
             self.backlog.append((sql, [params]))
             return
@@ -119,7 +120,7 @@ class Database:
         self._journal.append((sql, [params]))
         self._written()
 
-    def write_batched(self, sql: str, params: Row) -> None:
+    def write_batched(self, sql: str, params: Row, game: int | None = None) -> None:
         """Like :meth:`write`, but the row joins the others of ``sql`` in this tick, inserted
         by one ``executemany`` just before the commit (or before a read, see
         :meth:`flush_batched`)."""

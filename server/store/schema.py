@@ -1,15 +1,20 @@
 """The database's tables, and the migrations that bring an older database up to them: a table
 added since is created by :data:`SCHEMA` itself (``IF NOT EXISTS``), a column by
-:data:`MIGRATIONS`."""
+:data:`MIGRATIONS`; PostgreSQL's by ``server.store.dialect``'s schema and numbered migrations."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+from typing import TYPE_CHECKING
 
 from server.store.database import Database
+from server.store.dialect import POSTGRES_MIGRATIONS, POSTGRES_SCHEMA, RECORDS_VERSION
 from server.store.standings import TABLES
 from server.store.tokens import token_hash
+
+if TYPE_CHECKING:
+    from server.store.postgres import PostgresDatabase
 
 log = logging.getLogger("selfish.server")
 
@@ -126,3 +131,27 @@ def create(db: Database) -> bool:
         except sqlite3.IntegrityError as exc:  # two rows with one old token: the first has it
             log.error("player %r: its token cannot be hashed (%s); skipped", pid, exc)
     return backfill
+
+
+def create_postgres(db: PostgresDatabase) -> bool:
+    """PostgreSQL's tables, and the migrations an older database of it lacks (its version is
+    kept in ``schema_version``), committed at once. Several nodes may start together: an
+    advisory lock lets one create while the others wait. True when the database has finished
+    games from before records were kept: the caller records them (``Standings.recompute``)."""
+    db.setup("SELECT pg_advisory_lock(7777)")
+    try:
+        db.setup(POSTGRES_SCHEMA)
+        rows = db.read("SELECT version FROM schema_version")
+        version = int(rows[0][0]) if rows else 1
+        if not rows:
+            db.commit_now("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        backfill = False
+        for statement in POSTGRES_MIGRATIONS[version - 1 :]:
+            db.setup(statement)
+            version += 1
+            db.commit_now("UPDATE schema_version SET version = ?", (version,))
+            if version == RECORDS_VERSION:
+                backfill = bool(db.read("SELECT 1 FROM games WHERE status = 'over' LIMIT 1"))
+        return backfill
+    finally:
+        db.setup("SELECT pg_advisory_unlock(7777)")

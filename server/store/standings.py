@@ -6,7 +6,7 @@ record and rating per edition, and each rated game's changes.
 other way round. :meth:`Standings.recompute` clears the three tables and records every
 finished game again in the order the games ended: the same code on the same rows, so the same
 numbers (``selfish-server --recompute-ratings``). The SQL is plain (upserts by primary key,
-no JSON functions) so another database can run it.
+no JSON functions), so PostgreSQL runs it too (its tables: ``server.store.dialect``).
 """
 
 from __future__ import annotations
@@ -15,13 +15,17 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.records import BOT_PLAYERS, Rating, RatingChange
 from server.store import ratings
 from server.store.database import Database
+from server.store.dialect import SQLITE, Dialect
 from server.store.ratings import Entrant, Skill
 from server.store.records import GAME_COLUMNS, CorruptRow, StoredGame, game_from_row
+
+if TYPE_CHECKING:
+    from server.store.postgres import PostgresDatabase
 
 log = logging.getLogger("selfish.server")
 
@@ -283,8 +287,9 @@ def _rate(game: StoredGame, seats: list[Entrant], standings: dict[str, Standing]
 class Standings:
     """The records and ratings tables of one database."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database | PostgresDatabase, dialect: Dialect = SQLITE) -> None:
         self._db = db
+        self._dialect = dialect
 
     # -- writing: one finished game ------------------------------------------------------------
 
@@ -299,7 +304,8 @@ class Standings:
     def _load(self, key: str, edition: str, name: str) -> Standing:
         """The stored standing of ``key`` in ``edition`` (a new one for a newcomer)."""
         rows = self._db.read(
-            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?",
+            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?"
+            + self._dialect.for_update,  # nodes of a cluster may end games of one player at once
             (key, edition),
         )
         return _standing(rows[0]) if rows else Standing(key, edition, name)
@@ -308,14 +314,15 @@ class Standings:
         """Write what ``tally`` changed; ``batched`` (a recomputation): each statement's rows
         go in one ``executemany`` when the batch is flushed."""
         write = self._db.write_batched if batched else self._db.write
+        game = tally.game  # the game each write belongs to: fenced by its room's lease
         for row in tally.seated:
-            write(_INSERT_SEATED, row)
+            write(_INSERT_SEATED, row, game)
         if tally.rated:
-            write("UPDATE games SET rated = 1 WHERE id = ?", (tally.game,))
+            write("UPDATE games SET rated = 1 WHERE id = ?", (game,), game)
         for change in tally.changes:
-            write(_INSERT_CHANGE, change.row(tally.game))
+            write(_INSERT_CHANGE, change.row(game), game)
         for standing in tally.standings:
-            write(_UPSERT, standing.row())
+            write(_UPSERT, standing.row(), game)
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -23,11 +23,12 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from server.store.database import Connect, Database, connect
+from server.store.dialect import POSTGRES, SQLITE, is_postgres_url
 from server.store.records import (
     GAME_COLUMNS,
     CorruptRow,
@@ -43,49 +44,77 @@ from server.store.schema import create
 from server.store.standings import Change, Standings
 from server.store.tokens import is_hash, token_hash
 
+if TYPE_CHECKING:
+    from server.store.postgres import Fence, Guard, PostgresDatabase
+
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
 
-# A game over, as replays list it (see server.store.schema's replays): for everyone if public, else
-# for each player seated in it.
-_INDEX_REPLAY = (
-    "INSERT OR IGNORE INTO replays (viewer, game) SELECT '', id FROM games WHERE id = ? "
-    "AND coalesce(json_extract(settings, '$.public'), 1)",
-    "INSERT OR IGNORE INTO replays (viewer, game) SELECT json_extract(value, '$.player'), "
-    "games.id FROM games, json_each(games.seats) WHERE games.id = ? "
-    "AND NOT coalesce(json_extract(settings, '$.public'), 1) "
-    "AND json_type(value, '$.player') = 'text'",
-)
 _MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
 
-_INSERT_DECISION = "INSERT INTO decisions (game, n, seat, choice, by, at) VALUES (?, ?, ?, ?, ?, ?)"
+_INSERT_DECISION = (
+    'INSERT INTO decisions (game, n, seat, choice, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
+)
+
+
+def _open_postgres(url: str) -> tuple[PostgresDatabase, bool]:
+    """The PostgreSQL database at ``url``, its schema created or migrated, and whether its
+    finished games need their records recomputed. Its driver is an optional dependency (the
+    ``postgres`` extra): without it, a ValueError says so."""
+    try:
+        from server.store.postgres import PostgresDatabase
+        from server.store.schema import create_postgres
+    except ImportError as exc:
+        raise ValueError(
+            f"the PostgreSQL store needs psycopg ({exc}): pip install 'selfish-tui[postgres]'"
+        ) from exc
+    db = PostgresDatabase(url)
+    return db, create_postgres(db)
 
 
 class Store:
-    """Players and games in one SQLite database file (``":memory:"``: kept nowhere).
+    """Players and games in one SQLite database file (``":memory:"``: kept nowhere), or in a
+    PostgreSQL database when ``path`` is a ``postgresql://`` URL (a cluster's nodes share it).
+    Any other URL is refused (ValueError): it would otherwise become a file of that name.
 
-    ``connect`` opens the connection (tests pass one that fails writes on demand).
+    ``connect`` opens a SQLite connection (tests pass one that fails writes on demand).
     """
 
     def __init__(
         self, path: str = ":memory:", synchronous: str = "NORMAL", connect: Connect = connect
     ) -> None:
         self.path = path
-        self._db = Database(path, synchronous, connect)
-        backfill = create(self._db)
+        # game id -> room code of the games this node writes, where leases fence the writes
+        # (server.cluster.leases: the entries go with the room's lease)
+        self.game_rooms: dict[int, str] = {}
+        self._db: Database | PostgresDatabase
+        if is_postgres_url(path):
+            self.dialect = POSTGRES
+            self._db, backfill = _open_postgres(path)
+            self._next_game = 0  # the database's sequences hand them out
+            self._next_finished = 0
+        else:
+            if "://" in path:
+                raise ValueError(
+                    f"cannot serve the database {path!r}: give a SQLite file or a "
+                    "postgresql://USER@HOST/DB URL"
+                )
+            self.dialect = SQLITE
+            self._db = Database(path, synchronous, connect)
+            backfill = create(self._db)
+            ((finished,),) = self._db.read("SELECT max(finished) FROM games")
+            self._next_finished = int(finished or 0) + 1
+            (row,) = self._db.read(
+                "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
+                "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
+            )
+            self._next_game = int(row[0] or 0) + 1
         #: records and ratings (server.store.standings): read by the records requests
-        self.standings = Standings(self._db)
+        self.standings = Standings(self._db, self.dialect)
         if backfill:
             count = self.standings.recompute()
             log.info("records of %d finished games from before records were kept", count)
-        ((finished,),) = self._db.read("SELECT max(finished) FROM games")
-        self._next_finished = int(finished or 0) + 1
-        (row,) = self._db.read(
-            "SELECT max(m) FROM (SELECT max(id) AS m FROM games "
-            "UNION ALL SELECT seq FROM sqlite_sequence WHERE name = 'games')"
-        )
-        self._next_game = int(row[0] or 0) + 1
         # A choice is kept as the msgpack map it is on the wire (protocol.codec.pack's bytes),
         # packed by a Packer of this store's own: msgpack.packb makes one per call, which was
         # half of what appending a decision cost.
@@ -102,6 +131,17 @@ class Store:
     @on_write.setter
     def on_write(self, callback: Callable[[], None] | None) -> None:
         self._db.on_write = callback
+
+    def fence(self, fence: Fence, guard: Guard, on_lost: Callable[[set[int]], None]) -> None:
+        """Check every commit against room leases (server.store.postgres: PostgreSQL only):
+        ``guard`` makes the statement that checks them in the commit's own round trip; when it
+        fails, the writes of the games ``fence`` says are lost are dropped, and ``on_lost``
+        hears of them."""
+        if isinstance(self._db, Database):
+            raise ValueError("only a PostgreSQL store is shared by a cluster")
+        self._db.fence = fence
+        self._db.guard = guard
+        self._db.on_lost = on_lost
 
     @property
     def writable(self) -> bool:
@@ -148,6 +188,25 @@ class Store:
                 log.error("%s; skipped", exc)
         return players
 
+    def player_by_token(self, hashed: str) -> tuple[str, str, str] | None:
+        """(id, token hash, name) of the player whose token hashes to ``hashed`` (a cluster's
+        nodes learn the players made on the others this way), or None."""
+        rows = self._db.read("SELECT id, token, name FROM players WHERE token = ?", (hashed,))
+        try:
+            return player_from_row(rows[0]) if rows else None
+        except CorruptRow as exc:
+            log.error("%s; skipped", exc)
+            return None
+
+    def player_by_id(self, player: str) -> tuple[str, str, str] | None:
+        """(id, token hash, name) of ``player``, or None."""
+        rows = self._db.read("SELECT id, token, name FROM players WHERE id = ?", (player,))
+        try:
+            return player_from_row(rows[0]) if rows else None
+        except CorruptRow as exc:
+            log.error("%s; skipped", exc)
+            return None
+
     def player_name(self, player: str) -> str | None:
         """The name ``player`` last said hello with (None: unknown, or forgotten)."""
         rows = self._db.read("SELECT name FROM players WHERE id = ?", (player,))
@@ -182,8 +241,13 @@ class Store:
         outage: a game is refused rather than played unrecorded."""
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
-        game = self._next_game
-        self._next_game += 1  # taken even if the write fails: an id is never handed out twice
+        if self.dialect.next_game is not None:
+            game = int(self._db.read(self.dialect.next_game)[0][0])
+        else:
+            game = self._next_game
+            self._next_game += 1  # taken even if the write fails: never handed out twice
+        if self.dialect.fenced:
+            self.game_rooms[game] = room
         self._db.write(
             "INSERT INTO games (id, room, edition, names, seats, settings, seed, version_base, "
             "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
@@ -198,6 +262,7 @@ class Store:
                 version_base,
                 time.time(),
             ),
+            game,
         )
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
@@ -208,7 +273,7 @@ class Store:
     ) -> None:
         """Append decision number ``n`` (0-based); committed with the tick's other writes."""
         row = (game, n, seat, self._pack_choice(choice), by, time.time())
-        self._db.write_batched(_INSERT_DECISION, row)
+        self._db.write_batched(_INSERT_DECISION, row, game)
 
     def append_event(self, game: int, position: int, event: dict[str, Any]) -> None:
         """Record one of the server's own events (a timeout, away, bot line) of ``game``, said
@@ -216,21 +281,24 @@ class Store:
         self._db.write(
             "INSERT INTO server_events (game, position, event) VALUES (?, ?, ?)",
             (game, position, json.dumps(event)),
+            game,
         )
 
     def update_seats(self, game: int, seats: list[dict[str, Any]]) -> None:
         """Record a change of seat occupants (a player left and a bot took over)."""
-        self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game))
+        self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game), game)
 
     def save_spectators(self, game: int, players: list[str]) -> None:
         """Record who watches ``game`` now (none: the row goes)."""
         if players:
             self._db.write(
-                "INSERT OR REPLACE INTO spectators (game, players) VALUES (?, ?)",
+                "INSERT INTO spectators (game, players) VALUES (?, ?) "
+                "ON CONFLICT (game) DO UPDATE SET players = excluded.players",
                 (game, json.dumps(players)),
+                game,
             )
         else:
-            self._db.write("DELETE FROM spectators WHERE game = ?", (game,))
+            self._db.write("DELETE FROM spectators WHERE game = ?", (game,), game)
 
     def spectators(self, game: int) -> list[str]:
         """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
@@ -246,14 +314,16 @@ class Store:
 
     def hold_chat(self, game: int, line: dict[str, Any]) -> None:
         """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
-        self._db.write("INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)))
+        self._db.write(
+            "INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)), game
+        )
 
     def held_chat(self, game: int) -> list[dict[str, Any]]:
         """The lines held for the players of ``game``, in the order said (a line that does
         not decode is left out)."""
         lines = []
         for (text,) in self._db.read(
-            "SELECT line FROM held_chat WHERE game = ? ORDER BY rowid", (game,)
+            f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}", (game,)
         ):
             try:
                 line = json.loads(text)
@@ -265,7 +335,7 @@ class Store:
 
     def release_chat(self, game: int) -> None:
         """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
-        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,))
+        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,), game)
 
     def finish_game(
         self, game: int, status: str, winner: int | None, turns: int, digest: str | None = None
@@ -279,17 +349,22 @@ class Store:
             self._db.write(
                 "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ? WHERE id = ?",
                 (status, winner, turns, ended, game),
+                game,
             )
             return []
-        order = self._next_finished
-        self._next_finished += 1
+        if self.dialect.next_finished is not None:
+            order = int(self._db.read(self.dialect.next_finished)[0][0])
+        else:
+            order = self._next_finished
+            self._next_finished += 1
         self._db.write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ?, digest = ?, "
             "finished = ? WHERE id = ?",
             (status, winner, turns, ended, digest, order, game),
+            game,
         )
-        for statement in _INDEX_REPLAY:
-            self._db.write(statement, (game,))
+        for statement in self.dialect.index_replay:
+            self._db.write(statement, (game,), game)
         rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
         try:
             stored = game_from_row(rows[0])
@@ -386,7 +461,10 @@ class Store:
             return None
 
     def _with_decisions(self, game: StoredGame) -> StoredGame:
-        """``game`` with its decisions and the server's own events; raises CorruptRow."""
+        """``game`` with its decisions and the server's own events; raises CorruptRow. An
+        unfinished game read back is one this node may resume: its room is noted (fencing)."""
+        if self.dialect.fenced and game.status == "playing":
+            self.game_rooms[game.id] = game.room
         self._db.flush_batched()  # this tick's decisions belong to the game too
         for n, (seat, blob) in enumerate(
             self._db.read(
@@ -397,7 +475,9 @@ class Store:
                 raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
             game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
         for position, event in self._db.read(
-            "SELECT position, event FROM server_events WHERE game = ? ORDER BY rowid", (game.id,)
+            "SELECT position, event FROM server_events WHERE game = ? "
+            f"ORDER BY {self.dialect.order}",
+            (game.id,),
         ):
             game.events.append(event_from_row(game.id, position, event))
         return game
@@ -408,7 +488,7 @@ class Store:
         """Delete abandoned games (and their decisions) that ended before ``ended_before``;
         return how many."""
         old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
-        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old})", (ended_before,))
+        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old}) AS old", (ended_before,))
         if count:
             for table in ("decisions", "server_events", "held_chat"):
                 self._db.write(f"DELETE FROM {table} WHERE game IN ({old})", (ended_before,))
@@ -419,13 +499,7 @@ class Store:
 
     def stale_players(self, seen_before: float) -> list[str]:
         """Identities not seen since ``seen_before`` that hold no seat in an unfinished game."""
-        rows = self._db.read(
-            "SELECT id FROM players WHERE coalesce(seen, created) < ? AND id NOT IN ("
-            "SELECT json_extract(value, '$.player') FROM games, json_each(games.seats) "
-            "WHERE games.status = 'playing' AND json_valid(games.seats) "
-            "AND json_extract(value, '$.player') IS NOT NULL)",  # NOT IN with a NULL is empty
-            (seen_before,),
-        )
+        rows = self._db.read(self.dialect.stale_players, (seen_before,))
         return [str(row[0]) for row in rows]
 
     def delete_players(self, players: list[str]) -> None:

@@ -101,7 +101,7 @@ def test_selfish_server_announce_settings(monkeypatch: pytest.MonkeyPatch) -> No
 
 async def _start_a_game(port: int) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(encode({"type": "hello", "protocol": 1, "name": "Ann"}))
+    writer.write(encode({"type": "hello", "protocol": 2, "name": "Ann"}))
     request = {"type": "create_room", "edition": "space", "seats": 3, "bots": 2}
     writer.write(encode({**request, "autostart": True, "id": 1}))
     decoder = MessageDecoder(max_size=None)

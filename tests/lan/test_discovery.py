@@ -38,7 +38,7 @@ async def test_an_announced_server_is_found_with_its_address(
 
 async def _client(port: int, name: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(encode({"type": "hello", "protocol": 1, "name": name}))
+    writer.write(encode({"type": "hello", "protocol": 2, "name": name}))
     decoder = MessageDecoder(max_size=None)
     while not any(m.get("type") == "welcome" for m in decoder.feed(await reader.read(65536))):
         pass

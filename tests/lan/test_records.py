@@ -84,7 +84,7 @@ def test_any_record_parses_or_is_rejected_without_error(record: dict[bytes, byte
 def test_a_service_needs_a_port_an_address_and_our_type() -> None:
     txt = as_bytes(good())
     server = parse_service(KEY, ["127.0.0.1"], 7777, txt)
-    assert server == LanServer(KEY, "Ann", "127.0.0.1", 7777, 1, 1, 1)
+    assert server == LanServer(KEY, "Ann", "127.0.0.1", 7777, 1, 1, 2)
     assert server.address == "127.0.0.1:7777" and server.compatible
     assert parse_service(KEY, ["127.0.0.1"], None, txt) is None
     assert parse_service(KEY, ["127.0.0.1"], 0, txt) is None
@@ -95,7 +95,7 @@ def test_a_service_needs_a_port_an_address_and_our_type() -> None:
 
 
 def test_another_protocol_is_listed_but_not_compatible() -> None:
-    txt = {**good(), "protocol": "2"}
+    txt = {**good(), "protocol": "3"}
     server = parse_service(KEY, ["::1"], 7777, txt)
     assert server is not None and not server.compatible and server.address == "[::1]:7777"
 
@@ -129,8 +129,8 @@ def test_interfaces_come_from_flags_then_the_variable() -> None:
 
 
 def test_servers_are_matched_by_name_ignoring_case() -> None:
-    ann = LanServer(KEY, "Ann", "127.0.0.1", 1, 0, 0, 1)
-    bob = LanServer("Bob." + SERVICE_TYPE, "Bob", "127.0.0.1", 2, 0, 0, 1)
+    ann = LanServer(KEY, "Ann", "127.0.0.1", 1, 0, 0, 2)
+    bob = LanServer("Bob." + SERVICE_TYPE, "Bob", "127.0.0.1", 2, 0, 0, 2)
     assert matching([ann, bob], " ann ") == [ann]
     assert matching([ann, bob], "Carol") == []
 

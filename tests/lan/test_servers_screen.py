@@ -143,10 +143,10 @@ async def test_hostile_names_are_plain_text_and_other_protocols_are_refused(
     app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
-        odd = LanServer("x." + SERVICE_TYPE, "[b]New[/b]", "127.0.0.1", 9, 0, 0, 2)
+        odd = LanServer("x." + SERVICE_TYPE, "[b]New[/b]", "127.0.0.1", 9, 0, 0, 3)
         app.screen.post_message(ServersChanged([odd]))
         await pilot.pause()
-        assert rows(app) == [["[b]New[/b] (protocol 2)", "127.0.0.1:9", "—", "—"]]
+        assert rows(app) == [["[b]New[/b] (protocol 3)", "127.0.0.1:9", "—", "—"]]
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ServersScreen) and app.client is None
@@ -184,7 +184,7 @@ async def test_an_unreachable_server_brings_the_list_back(no_browsing: None) -> 
         with socket.socket() as probe:  # a port nobody listens on
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        gone = LanServer("gone." + SERVICE_TYPE, "Gone", "127.0.0.1", port, 0, 0, 1)
+        gone = LanServer("gone." + SERVICE_TYPE, "Gone", "127.0.0.1", port, 0, 0, 2)
         app.screen.post_message(ServersChanged([gone]))
         await pilot.pause()
         await pilot.press("enter")
@@ -206,9 +206,9 @@ async def test_news_after_the_choice_changes_nothing(no_browsing: None) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
             screen = app.screen
-            bob = LanServer("b." + SERVICE_TYPE, "Bob", "127.0.0.1", port, 0, 0, 1)
+            bob = LanServer("b." + SERVICE_TYPE, "Bob", "127.0.0.1", port, 0, 0, 2)
             screen.post_message(ServersChanged([bob]))
-            ann = LanServer("a." + SERVICE_TYPE, "Ann", "127.0.0.1", port, 0, 0, 1)
+            ann = LanServer("a." + SERVICE_TYPE, "Ann", "127.0.0.1", port, 0, 0, 2)
             screen.post_message(ServersChanged([ann, bob]))
             await wait_for(pilot, lambda: app.player_id is not None)
             assert isinstance(app.screen, LobbyScreen) and app.screen is app.lobby
@@ -227,19 +227,19 @@ async def test_the_highlight_stays_on_its_server_when_one_appears_above(
         with socket.socket() as probe:  # a port nobody listens on, for the other servers
             probe.bind(("127.0.0.1", 0))
             nobody = probe.getsockname()[1]
-        bea = LanServer("b." + SERVICE_TYPE, "Bea", "127.0.0.1", nobody, 0, 0, 1)
-        cy = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 0, 0, 1)
+        bea = LanServer("b." + SERVICE_TYPE, "Bea", "127.0.0.1", nobody, 0, 0, 2)
+        cy = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 0, 0, 2)
         app = SelfishApp(LanSearch(LOOPBACK), name="Cat")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
             app.screen.post_message(ServersChanged([bea, cy]))
             await wait_for(pilot, lambda: len(rows(app)) == 2)
             await pilot.press("down")  # Cy
-            al = LanServer("a." + SERVICE_TYPE, "Al", "127.0.0.1", nobody, 0, 0, 1)
+            al = LanServer("a." + SERVICE_TYPE, "Al", "127.0.0.1", nobody, 0, 0, 2)
             app.screen.post_message(ServersChanged([al, bea, cy]))
             await wait_for(pilot, lambda: len(rows(app)) == 3)
             assert app.screen.query_one("#servers", DataTable).cursor_row == 2
-            cy_busier = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 3, 1, 1)
+            cy_busier = LanServer("c." + SERVICE_TYPE, "Cy", "127.0.0.1", port, 3, 1, 2)
             app.screen.post_message(ServersChanged([al, cy_busier]))  # Bea left, Cy changed
             await wait_for(pilot, lambda: len(rows(app)) == 2)
             await pilot.press("enter")
@@ -259,8 +259,8 @@ async def test_two_servers_of_the_wanted_name_are_both_shown_with_their_addresse
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
         screen = app.screen
         assert isinstance(screen, ServersScreen)
-        first = LanServer("b1." + SERVICE_TYPE, "Bob", "127.0.0.1", 7001, 0, 0, 1)
-        second = LanServer("b2." + SERVICE_TYPE, "Bob", "127.0.0.2", 7002, 0, 0, 1)
+        first = LanServer("b1." + SERVICE_TYPE, "Bob", "127.0.0.1", 7001, 0, 0, 2)
+        second = LanServer("b2." + SERVICE_TYPE, "Bob", "127.0.0.2", 7002, 0, 0, 2)
         screen.post_message(ServersChanged([first]))
         await pilot.pause(screen.settle_after / 2)
         screen.post_message(ServersChanged([first, second]))

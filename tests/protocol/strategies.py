@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from protocol import game_types as g
 from protocol import records as r
 from protocol import server_messages as m
+from protocol import view_types as v
 from protocol.vocabulary import (
     ARG_TYPES,
     CHOICES,
@@ -133,10 +134,10 @@ def decisions(draw: st.DrawFn) -> g.Decision:
 
 
 players = st.builds(
-    g.Player, counts, texts, ints, ints, st.booleans(), counts, st.booleans(), st.booleans()
+    v.Player, counts, texts, ints, ints, st.booleans(), counts, st.booleans(), st.booleans()
 )
 public_views = st.builds(
-    g.PublicView,
+    v.PublicView,
     edition=editions,
     variants=variants,
     seats=counts,
@@ -144,7 +145,7 @@ public_views = st.builds(
     rows=counts,
     turn=counts,
     active=counts,
-    phase=st.sampled_from(g.PHASES),
+    phase=st.sampled_from(v.PHASES),
     goal_row=ints,
     over=st.booleans(),
     winner=st.none() | counts,
@@ -154,11 +155,11 @@ public_views = st.builds(
     draw_count=counts,
     loc_draw_count=counts,
     pending=st.lists(
-        st.builds(g.Pending, counts, st.sampled_from(sorted(DECISIONS)), st.booleans()),
+        st.builds(v.Pending, counts, st.sampled_from(sorted(DECISIONS)), st.booleans()),
         max_size=3,
     ).map(tuple),
     players=st.lists(players, max_size=3).map(tuple),
-    board=st.lists(st.builds(g.Placed, ints, ints, locations), max_size=3).map(tuple),
+    board=st.lists(st.builds(v.Placed, ints, ints, locations), max_size=3).map(tuple),
     discard=st.lists(counts, max_size=4).map(tuple),
     discard_top=st.none() | cards,
     loc_discard=st.lists(counts, max_size=3).map(tuple),
@@ -166,16 +167,16 @@ public_views = st.builds(
 
 
 @st.composite
-def views(draw: st.DrawFn) -> g.View:
+def views(draw: st.DrawFn) -> v.View:
     """A spectator's view or a seat's (its decision and legal choices go together)."""
     public = draw(public_views)
     if public.seats == 0 or draw(st.booleans()):
-        return g.View(public, None)
+        return v.View(public, None)
     decision = draw(st.none() | decisions())
     legal = () if decision is None else tuple(draw(st.lists(choices(), min_size=1, max_size=4)))
     seat = draw(st.integers(min_value=0, max_value=public.seats - 1))
     hand = tuple(draw(st.lists(cards, max_size=4)))
-    return g.View(public, g.SeatPart(seat, hand, draw(counts), decision, legal))
+    return v.View(public, v.SeatPart(seat, hand, draw(counts), decision, legal))
 
 
 summaries = st.builds(
@@ -374,4 +375,5 @@ MESSAGES: dict[str, st.SearchStrategy[m.ServerMessage]] = {
         open=st.booleans(),
     ),
     "bye": st.builds(m.ByeMessage, id=ids, reason=st.sampled_from(m.BYE_REASONS)),
+    "moved": st.builds(m.MovedMessage, id=ids, room=texts, address=texts),
 }

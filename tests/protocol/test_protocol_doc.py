@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from protocol import game_types, records, server_messages
+from protocol import game_types, records, server_messages, view_types
 from protocol.errors import ErrorCode
 from protocol.messages import CLIENT_TYPES, parse_client
 from protocol.server_messages import SERVER_MESSAGES, SERVER_TYPES, read_server
@@ -34,11 +34,11 @@ PARTS: dict[str, type] = {
     "EditionRecord": records.EditionRecord,
     "LeaderboardEntry": records.LeaderboardEntry,
     "ReviewMember": records.ReviewMember,
-    "PublicView": game_types.PublicView,
-    "SeatPart": game_types.SeatPart,
-    "Player": game_types.Player,
-    "Placed": game_types.Placed,
-    "Pending": game_types.Pending,
+    "PublicView": view_types.PublicView,
+    "SeatPart": view_types.SeatPart,
+    "Player": view_types.Player,
+    "Placed": view_types.Placed,
+    "Pending": view_types.Pending,
     "Card": game_types.Card,
     "Location": game_types.Location,
     "Decision": game_types.Decision,

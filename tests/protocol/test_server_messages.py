@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from protocol.codec import MessageDecoder, decode_server_body, encode
 from protocol.errors import MalformedMessage
 from protocol.framing import FrameDecoder
-from protocol.game_types import Choice, Event, View
+from protocol.game_types import Choice, Event
 from protocol.server_messages import SERVER_MESSAGES, ServerMessage, read_server
+from protocol.view_types import View
 from server.engine import Game
 from tests.protocol.strategies import MESSAGES
 

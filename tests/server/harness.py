@@ -98,6 +98,9 @@ class FakeConnection:
         self.send(message)
         self.closed = True
 
+    def cut(self) -> None:
+        self.closed = True
+
     def of_type(self, kind: str) -> list[Message]:
         return [m for m in self.inbox if m["type"] == kind]
 

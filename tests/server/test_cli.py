@@ -155,3 +155,29 @@ def test_uvloop_is_used_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.delenv("SELFISH_NO_UVLOOP", raising=False)
     assert _loop_factory() is uvloop.new_event_loop
+
+
+async def test_a_second_server_on_one_sqlite_database_refuses_to_start(tmp_path: Path) -> None:
+    from server.net.tcp import start_server
+    from server.store.database_lock import DatabaseBusy
+
+    config = ServerConfig(port=0, db=str(tmp_path / "one.sqlite3"))
+    first = await start_server(config)
+    try:
+        with pytest.raises(DatabaseBusy, match="in use by another selfish-server"):
+            await start_server(config)
+    finally:
+        await first.stop()
+    again = await start_server(config)  # stopped: the lock is free again
+    await again.stop()
+
+
+def test_a_database_url_the_server_cannot_serve_stops_it_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from server.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--port", "0", "--db", "mysql://someone@somewhere/selfish"]) == 1
+    assert "cannot serve the database" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # no file named after the URL

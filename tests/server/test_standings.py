@@ -1,5 +1,6 @@
-"""Records and ratings in the store: kept with each result in one transaction, recomputed to
-the same numbers, and built for the games of a database from before they existed."""
+"""Records and ratings in the store, on SQLite and PostgreSQL alike: kept with each result in
+one transaction, recomputed to the same numbers, and built for the games of a database from
+before they existed."""
 
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def standing(store: Store, player: str, edition: str = "space") -> Any:
     return next(s for s in store.standings.of(player) if s.edition == edition)
 
 
-def test_a_finished_game_counts_in_every_seated_record() -> None:
-    store = Store()
+def test_a_finished_game_counts_in_every_seated_record(store_url: str) -> None:
+    store = Store(store_url)
     play(store, [human("Ann", "pa"), human("Bob", "pb"), bot("Bot 1")], 0)
     play(store, [human("Ann", "pa"), human("Bob", "pb")], None)
     ann, bob = standing(store, "pa"), standing(store, "pb")
@@ -53,16 +54,16 @@ def test_a_finished_game_counts_in_every_seated_record() -> None:
     assert standing(store, "bot:basic").games == 1
 
 
-def test_streaks_count_wins_in_a_row_and_keep_the_best() -> None:
-    store = Store()
+def test_streaks_count_wins_in_a_row_and_keep_the_best(store_url: str) -> None:
+    store = Store(store_url)
     for winner in (0, 0, 0, 1, 0):
         play(store, [human("Ann", "pa"), human("Bob", "pb")], winner)
     ann = standing(store, "pa")
     assert (ann.streak, ann.best_streak) == (1, 3)
 
 
-def test_records_are_per_edition() -> None:
-    store = Store()
+def test_records_are_per_edition(store_url: str) -> None:
+    store = Store(store_url)
     play(store, [human("Ann", "pa"), human("Bob", "pb")], 0)
     play(store, [human("Ann", "pa"), human("Bob", "pb")], 1, edition="shipwrecked")
     assert [(s.edition, s.wins) for s in store.standings.of("pa")] == [
@@ -71,8 +72,8 @@ def test_records_are_per_edition() -> None:
     ]
 
 
-def test_a_guest_has_no_record_and_a_bot_anchor_does_not_move() -> None:
-    store = Store()
+def test_a_guest_has_no_record_and_a_bot_anchor_does_not_move(store_url: str) -> None:
+    store = Store(store_url)
     play(store, [human("Ann", "pa"), human("Guest 1", "g1"), bot("Bot 1", "expert")], 0)
     assert store.standings.of("g1") == []
     expert = standing(store, "bot:expert")
@@ -81,8 +82,8 @@ def test_a_guest_has_no_record_and_a_bot_anchor_does_not_move() -> None:
     assert [c.player for c in store.standings.changes(1)] == ["pa"]
 
 
-def test_an_unrated_game_counts_in_the_record_but_not_the_rating() -> None:
-    store = Store()
+def test_an_unrated_game_counts_in_the_record_but_not_the_rating(store_url: str) -> None:
+    store = Store(store_url)
     for settings in (
         {**RATED, "public": False},
         {**RATED, "seeded": True},
@@ -125,8 +126,8 @@ def random_games(store: Store, count: int, rng: random.Random) -> None:
         play(store, seats, winner, settings, rng.choice(["space", "shipwrecked"]))
 
 
-def test_recomputing_gives_the_same_numbers() -> None:
-    store = Store()
+def test_recomputing_gives_the_same_numbers(store_url: str) -> None:
+    store = Store(store_url)
     random_games(store, 300, random.Random(5))
     incremental = store.standings.snapshot()
     changes = store.execute("SELECT * FROM rating_changes ORDER BY game, seat")
@@ -135,8 +136,8 @@ def test_recomputing_gives_the_same_numbers() -> None:
     assert store.execute("SELECT * FROM rating_changes ORDER BY game, seat") == changes
 
 
-def test_recomputing_mends_a_changed_rating() -> None:
-    store = Store()
+def test_recomputing_mends_a_changed_rating(store_url: str) -> None:
+    store = Store(store_url)
     random_games(store, 20, random.Random(6))
     good = store.standings.snapshot()
     store._db.commit_now("UPDATE standings SET mu = 99 WHERE player = 'p00000001'")
@@ -144,8 +145,8 @@ def test_recomputing_mends_a_changed_rating() -> None:
     assert differ >= 1 and store.standings.snapshot() == good
 
 
-def test_the_leaderboard_lists_settled_recent_people_best_first() -> None:
-    store = Store()
+def test_the_leaderboard_lists_settled_recent_people_best_first(store_url: str) -> None:
+    store = Store(store_url)
     for n in range(40):
         play(store, [human("Ann", "pa"), human("Bob", "pb"), bot("Bot 1")], 0 if n % 3 else 1)
     play(store, [human("Cy", "pc"), human("Di", "pd")], 0)  # provisional: not listed
@@ -156,8 +157,8 @@ def test_the_leaderboard_lists_settled_recent_people_best_first() -> None:
     assert store.standings.board("shipwrecked", 10, None, 0) == []
 
 
-def test_a_players_games_show_another_only_what_they_may_see() -> None:
-    store = Store()
+def test_a_players_games_show_another_only_what_they_may_see(store_url: str) -> None:
+    store = Store(store_url)
     public = play(store, [human("Ann", "pa"), human("Bob", "pb")], 0)
     shared = play(store, [human("Ann", "pa"), human("Bob", "pb")], 0, {"public": False})
     own = play(store, [human("Ann", "pa"), human("Cy", "pc")], 0, {"public": False})
@@ -224,3 +225,33 @@ def test_recompute_ratings_on_the_command_line_says_whether_the_numbers_held(
     assert main(["--db", path, "--recompute-ratings"]) == 1
     assert "standings differed" in capsys.readouterr().out
     assert main(["--db", path, "--recompute-ratings"]) == 0
+
+
+def test_a_postgresql_database_of_the_first_schema_is_migrated_and_its_games_recorded(
+    postgres_url: str,
+) -> None:
+    import psycopg
+
+    from server.store.dialect import POSTGRES_SCHEMA, RECORDS_VERSION
+
+    seats = json.dumps([human("Ann", "pa"), human("Bob", "pb")])
+    settings = json.dumps({"public": True, "timer": 0, "variants": []})
+    with psycopg.connect(postgres_url) as conn:  # a database as the first schema made it
+        conn.execute(POSTGRES_SCHEMA.encode())
+        conn.execute("INSERT INTO schema_version (version) VALUES (1)")
+        for winner, ended in [(1, 30.0), (0, 20.0), (None, 10.0)]:
+            conn.execute(
+                "INSERT INTO games (room, edition, names, seats, settings, seed, version_base, "
+                "status, winner, turns, started, ended) VALUES ('ABCD', 'space', "
+                "'[\"Ann\", \"Bob\"]', %s, %s, 7, 0, 'over', %s, 12, 1.0, %s)",
+                (seats, settings, winner, ended),
+            )
+    store = Store(postgres_url)
+    ann = standing(store, "pa")
+    # in the order they ended: no winner, Ann, then Bob
+    assert (ann.games, ann.wins, ann.no_winner, ann.streak, ann.best_streak) == (3, 1, 1, 0, 1)
+    assert store.execute("SELECT version FROM schema_version") == [(RECORDS_VERSION,)]
+    later = play(store, [human("Ann", "pa"), human("Bob", "pb")], 0)
+    assert store.execute("SELECT finished FROM games WHERE id = ?", (later,)) == [(4,)]
+    store.close()
+    assert standing(Store(postgres_url), "pa").games == 4  # opened again: nothing counted twice

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from protocol.game_types import View
+from protocol.view_types import View
 from selfish_tui.app import SelfishApp
 from selfish_tui.controllers.local_game import LocalGame, LocalPlan
 from server.engine import Game

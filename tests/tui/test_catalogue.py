@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from protocol.game_types import Choice, Decision, Event, View
+from protocol.game_types import Choice, Decision, Event
+from protocol.view_types import View
 from selfish_tui import i18n
 from selfish_tui.event_text import (
     CHOICE_KEYS,

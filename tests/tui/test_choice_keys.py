@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol.game_types import Choice, View
+from protocol.game_types import Choice
+from protocol.view_types import View
 from selfish_tui import clock
 from selfish_tui.choice_keys import FIXED_KEYS, SEAT_KEYS, Identity, KeyRing
 from selfish_tui.model import hand

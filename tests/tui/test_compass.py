@@ -14,8 +14,9 @@ from selfish_tui.keyed_text import card_name
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.prompt import PromptPanel
+from server.engine.cards import CATALOGUE
 
-from .fixtures import CATALOGUE, feed_game, find_game, offline_app
+from .fixtures import feed_game, find_game, offline_app
 from .test_snapshots import deciding
 
 

@@ -25,9 +25,8 @@ from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.messages import ConnectionLost
 from selfish_tui.widgets.prompt import PromptPanel
 from selfish_tui.widgets.status import StatusLine
-from server.engine.cards import CATALOGUE
 
-from .fixtures import ROOM, feed_game, find_game, offline_app, room_message
+from .fixtures import ROOM, feed_game, find_game, offline_app, room_message, typed
 from .pilot import press_choice, table_shown, wait_for
 from .test_snapshots import deciding
 
@@ -78,7 +77,14 @@ async def scripted_server() -> AsyncIterator[tuple[ScriptedServer, int]]:
 
 
 def welcome(hello: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "welcome", "id": hello["id"], "player": "p0", "token": "tok", "server": "S"}
+    return {
+        "type": "welcome",
+        "id": hello["id"],
+        "protocol": 2,
+        "player": "p0",
+        "token": "tok",
+        "server": "S",
+    }
 
 
 async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_choices_again() -> (
@@ -100,7 +106,6 @@ async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_cho
                     "role": "player",
                     "seat": 0,
                     "edition": "space",
-                    "catalogue": CATALOGUE["space"],
                 },
                 room_message(game),
                 {"type": "state", "room": ROOM, "version": version, "view": game.view(0)},
@@ -110,19 +115,21 @@ async def test_a_broadcast_before_our_acts_reply_does_not_offer_the_answered_cho
             await wait_for(pilot, lambda: bool(prompt.choices))
             await press_choice(pilot, prompt, 0)
             act = await server.next("act")
-            assert act["version"] == version and act["choice"] in game.view(0)["legal"]
+            assert act["version"] == version and act["choice"] == 0  # the index of the choice
             room = app.rooms[ROOM]
-            server.send({"type": "timer", "room": ROOM, "version": version, "timers": timer})
+            server.send(
+                {"type": "timer", "room": ROOM, "version": version, "timers": timer, "grace": []}
+            )
             await wait_for(pilot, lambda: bool(room.timers))
             assert prompt.choices == [] and "Sent" in prompt._question
             # The reply, then what the act changed.
-            game.apply(0, act["choice"])
+            game.choose(0, act["choice"])
             server.send(
                 {"type": "ok", "id": act["id"]},
                 {"type": "state", "room": ROOM, "version": version + 1, "view": game.view(0)},
             )
             await wait_for(pilot, lambda: room.version == version + 1)
-            assert prompt.choices == game.view(0)["legal"]
+            assert prompt.choices == list(typed(game.view(0)).legal)
 
 
 async def test_an_unknown_token_is_a_new_player_on_the_same_connection(server_port: int) -> None:

@@ -12,6 +12,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from protocol.lan import SERVICE_TYPE, LanServer
+from protocol.messages import PROTOCOL_VERSION
 from selfish_tui.app import SelfishApp
 from selfish_tui.controllers.controller import Login
 from selfish_tui.controllers.hosting import Hosting, HostPlan
@@ -67,7 +68,7 @@ async def test_a_lobby_seats_us_over_tcp_and_leaving_goes_back_to_it(server_port
         assert lobby_status(app) == "Connected to selfish-server as Lobbyist."  # its own name
         room = await create_room(pilot, app)  # defaults: Space, 4 seats, 2 bots
         await pilot.press("a")  # the last seat: a bot; then start
-        await wait_for(pilot, lambda: all(room.info.get("seats") or [None]))
+        await wait_for(pilot, lambda: room.info is not None and None not in room.info.seats)
         await pilot.press("s")
         await wait_for(pilot, lambda: table_shown(app))
         # Quitting now: the seat waits, and the way back is this server's address.
@@ -137,7 +138,9 @@ async def test_the_lan_search_lists_servers_and_joins_the_chosen_one(
     app = SelfishApp(search, name="Cat")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen))
-        here = LanServer("here." + SERVICE_TYPE, "Here", "127.0.0.1", server_port, 0, 0, 1)
+        here = LanServer(
+            "here." + SERVICE_TYPE, "Here", "127.0.0.1", server_port, 0, 0, PROTOCOL_VERSION
+        )
         app.screen.post_message(ServersChanged([here]))
         table = app.screen.query_one("#servers", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1)

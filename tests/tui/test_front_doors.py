@@ -141,7 +141,6 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
                 "role": "player",
                 "seat": 0,
                 "edition": "space",
-                "catalogue": {},
             }
         )
         app.feed(
@@ -150,8 +149,30 @@ async def test_the_waiting_room_gives_the_whole_resume_command() -> None:
                 "room": ROOM,
                 "status": "waiting",
                 "edition": "space",
+                "size": 2,
+                "public": False,
+                "timer": 0,
+                "left_grace": 60,
+                "idle_grace": 180,
+                "autostart": False,
+                "variants": [],
+                "game": None,
+                "spectators": [],
                 "host": "p0",
-                "seats": [{"player": "p0", "name": "Ann", "kind": "human"}, None],
+                "seats": [
+                    {
+                        "seat": 0,
+                        "player": "p0",
+                        "name": "Ann",
+                        "kind": "human",
+                        "level": None,
+                        "bot_number": None,
+                        "connected": True,
+                        "away": False,
+                        "left": False,
+                    },
+                    None,
+                ],
             }
         )
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))

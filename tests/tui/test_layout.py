@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.text import Text
 
-from protocol.game_types import Card, Location, Pending
+from protocol.game_types import Card, Location
+from protocol.view_types import Pending
 from selfish_tui import i18n
 from selfish_tui.i18n import ELLIPSIS, word_cut
 from selfish_tui.keyed_text import card_name, card_short, card_text

@@ -13,8 +13,9 @@ import pytest
 from textual.widgets import Input, Static
 
 from protocol import replay_file
-from protocol.game_types import Card, View
+from protocol.game_types import Card
 from protocol.server_messages import GameOverMessage, read_server
+from protocol.view_types import View
 from selfish_tui import cli
 from selfish_tui.event_text import card_display
 from selfish_tui.plain import clean

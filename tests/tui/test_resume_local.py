@@ -60,7 +60,7 @@ async def test_an_unfinished_game_is_resumed_replaced_or_kept_as_the_player_answ
         assert "unfinished game: Space Edition, turn" in text and "Resumer" in text
         assert "new Shipwrecked Edition game" in text and "closes the unfinished one" in text
         assert not any(
-            r.view and r.view.get("edition") == "shipwrecked" for r in app.rooms.values()
+            r.view and r.view.public.edition == "shipwrecked" for r in app.rooms.values()
         )
         await pilot.press("r")
         await wait_for(pilot, lambda: table_shown(app))

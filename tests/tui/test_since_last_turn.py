@@ -6,7 +6,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from protocol.game_types import Event, View
+from protocol.game_types import Event
+from protocol.view_types import View
 from protocol.vocabulary import EVENTS
 from selfish_tui.app import SelfishApp
 from selfish_tui.since import SinceLastTurn, summary_lines

@@ -70,6 +70,7 @@ WAITING_ROOM: dict[str, Any] = {
     "bots": 2,
     "status": "waiting",
     "timer": 60,
+    "variants": [],
     "host": "Ann",
     "spectators": 0,
 }
@@ -82,6 +83,7 @@ PLAYING_ROOM: dict[str, Any] = {
     "bots": 3,
     "status": "playing",
     "timer": 0,
+    "variants": [],
     "host": "Bob",
     "spectators": 1,
 }
@@ -102,6 +104,7 @@ def test_lobby(snap_compare: Compare, size: tuple[int, int]) -> None:
             "bots": 0,
             "status": "waiting",
             "timer": 30,
+            "variants": [],
             "host": "Cid",
             "spectators": 0,
         },

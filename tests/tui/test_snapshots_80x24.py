@@ -10,11 +10,13 @@ ellipsis after a whole word, "+N more", "↓ N more"). Look at the pictures as P
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
+from protocol.server_messages import RoomMessage
 from selfish_tui import i18n
 from selfish_tui.app import SelfishApp
 from selfish_tui.discovery import ServerFinder, ServersChanged
@@ -24,7 +26,7 @@ from selfish_tui.screens.servers import ServersScreen
 from selfish_tui.state import RoomState
 from server.engine import Game
 
-from .fixtures import LONG_NAMES, ROOM, feed_hostile, hostile_game, hostile_room, offline_app
+from .fixtures import LONG_NAMES, ROOM, feed_hostile, hostile_game, hostile_room, offline_app, typed
 from .test_snapshots import Compare, deciding
 
 LANGUAGES = [pytest.param("en", id="en"), pytest.param("zh", id="zh")]
@@ -80,6 +82,7 @@ ROOMS: list[dict[str, Any]] = [
         "bots": 0,
         "status": "waiting",
         "timer": 0,
+        "variants": [],
         "host": LONG_NAMES[1],
         "spectators": 0,
     },
@@ -163,7 +166,7 @@ def test_servers_on_the_lan(
             7777,
             12,
             3,
-            1,
+            2,
         ),
         LanServer(
             "b." + SERVICE_TYPE,
@@ -172,9 +175,9 @@ def test_servers_on_the_lan(
             17777,
             0,
             0,
-            1,
+            2,
         ),
-        LanServer("c." + SERVICE_TYPE, "An old one", "10.0.0.3", 7777, 1, 1, 2),
+        LanServer("c." + SERVICE_TYPE, "An old one", "10.0.0.3", 7777, 1, 1, 1),
     ]
     app = SelfishApp(name="Ann")
 
@@ -190,8 +193,10 @@ def test_servers_on_the_lan(
 
 def unfinished_room() -> RoomState:
     room = RoomState("OLDG", edition="shipwrecked")
-    room.info = hostile_room(Game("shipwrecked", LONG_NAMES, seed=1))
-    room.set_view({"turn": 37, "names": LONG_NAMES})
+    game = Game("shipwrecked", LONG_NAMES, seed=1)
+    room.info = RoomMessage.read(hostile_room(game), None)  # type: ignore[assignment]
+    view = typed(game.view(0))
+    room.set_view(replace(view, public=replace(view.public, turn=37)))
     return room
 
 
@@ -259,6 +264,7 @@ def test_reaction_prompt(snap_compare: Compare, language: str, frozen_clock: Non
                 "room": ROOM,
                 "version": len(game.decisions) + 1,
                 "timers": [{"seat": 0, "seconds": 30.0, "away": False}],
+                "grace": [],
             }
         )
         await pilot.pause()

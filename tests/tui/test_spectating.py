@@ -23,6 +23,7 @@ async def test_a_room_without_host_says_so_in_the_lobby() -> None:
             "bots": 2,
             "status": "playing",
             "timer": 0,
+            "variants": [],
             "host": None,
             "spectators": 1,
         }

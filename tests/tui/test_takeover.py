@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from protocol.errors import MalformedMessage
 from selfish_tui import clock, i18n
 from selfish_tui.app import SelfishApp
 from selfish_tui.widgets.status import StatusLine
@@ -133,13 +134,15 @@ async def test_a_stale_or_malformed_countdown_is_not_shown(manual_clock: Clock) 
     app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await show(app, pilot, game, 0)
-        bad = [
+        for bad in (
             {"seat": "1", "reason": "left", "seconds": 9.0},
             {"seat": 1, "reason": "[b]x", "seconds": 9.0},
             {"seat": 1, "reason": "left", "seconds": True},
             "nonsense",
-        ]
-        app.feed(timer(game, *bad))
+        ):
+            # Refused as the network worker refuses it: the protocol's reader says no.
+            with pytest.raises(MalformedMessage):
+                app.feed(timer(game, bad))
         await pilot.pause()
         assert "a bot plays" not in status_row(app)
         old = timer(game, {"seat": 1, "reason": "left", "seconds": 9.0})

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from protocol.game_types import View
+from protocol.view_types import View
 from selfish_tui import cli, i18n, paths, tutorial
 from selfish_tui.app import SelfishApp
 from selfish_tui.controllers.controller import Login

@@ -1,11 +1,13 @@
-"""One embedded server per database file: a second `selfish play` (or `selfish host`) on the
-same home is told at once that another one runs there.
+"""One server per SQLite database file: a second ``selfish-server`` (or `selfish play`, `selfish
+host`, which embed one) on the same file refuses to start, saying that another one runs there.
 
 Two servers on one SQLite file would each resume the other's unfinished games and hand out the
 same game ids (the second failed in its log only: UNIQUE constraint failed: games.id, while its
 player waited on "Setting up your game…"). The lock is an advisory ``flock`` on a file beside
 the database holding the owner's process id; the kernel drops it when that process ends, so a
-crash never leaves the home locked.
+crash never leaves the database locked. ``server.tcp.start_server`` takes it; the operator's
+tools (``selfish-server admin``) do not: they make single changes a running server reads back.
+A PostgreSQL database is shared on purpose (a cluster) and takes no such lock.
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ import os
 from pathlib import Path
 
 
-class DatabaseBusy(Exception):
+class DatabaseBusy(OSError):
     """Another process holds the database; ``pid`` is its process id (None if unknown)."""
 
     def __init__(self, path: Path, pid: int | None) -> None:
         self.path = path
         self.pid = pid
-        super().__init__(f"{path} is in use by process {pid}")
+        super().__init__(
+            f"the database {path} is in use by another selfish-server (process {pid}): stop "
+            "it first, or give this one a database of its own (--db)"
+        )
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class DatabaseLock:
@@ -56,6 +64,16 @@ class DatabaseLock:
             with contextlib.suppress(OSError):
                 fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
+
+
+def lock_database(database: str) -> DatabaseLock | None:
+    """The held lock of a SQLite database file (None for one that takes none: ``:memory:``, a
+    URL); raises :class:`DatabaseBusy` if another process holds it."""
+    if database == ":memory:" or "://" in database:
+        return None
+    lock = DatabaseLock(Path(database))
+    lock.acquire()
+    return lock
 
 
 def _read_pid(fd: int) -> int | None:

@@ -1,0 +1,418 @@
+"""Cluster benchmark: one node vs two on one PostgreSQL, the PostgreSQL store beside SQLite's,
+and failover after ``kill -9`` of a node.
+
+    nice -n 10 python bench/cluster.py [--think MS] [--seconds S] [--p99 MS]
+                                       [--steps N,N,...] [--store-clients N]
+                                       [--failover-clients N] [--failover-think MS]
+                                       [--lease S] [--only PART] [--json]
+
+PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
+the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it;
+every measurement gets a new database. The load is
+bench/load.py's generator (4-seat rooms of protocol clients, each acting ``--think`` ms after a
+state that gives it a choice), in its own processes.
+
+1. **Store cost**: ``--store-clients`` clients (2,000) against one node on SQLite, then one on
+   PostgreSQL: the node's CPU microseconds per decision on each, and PostgreSQL's own (its
+   server processes' CPU over the same run, per decision).
+2. **Clients held**: for each count of ``--steps``, one node, then two nodes with half the
+   clients each (a room's four clients on one node, as a TCP load balancer with per-client
+   affinity would spread them), all on PostgreSQL. A count is held while act->state p99 (both
+   nodes' round trips pooled) stays at or under ``--p99`` ms (50) with no error. Printed: the
+   largest count each held, and their ratio.
+3. **Failover**: ``--failover-clients`` bots (2-seat tables, acting ``--failover-think`` ms
+   after their state, knowing both nodes' addresses) play on node A; A is killed with SIGKILL
+   mid-game. Printed: seconds from the kill until every affected game accepted a decision
+   again (a bot saw a newer state), decisions lost (a bot's state after the failover older
+   than one it saw before, and gaps in the stored decisions), clients that were not back
+   within a minute.
+
+Nodes, PostgreSQL and the load generator share this machine's cores: where the cores are the
+limit (a 2-core machine), two nodes cannot do twice the work of one, and the counts held say
+what the machine holds, not what the design does. The figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+import load  # noqa: E402  (bench/load.py: the load generator and its measurement)
+
+from server.bots.client import CreateSpec, HeadlessBot  # noqa: E402
+
+VARIABLE = "SELFISH_BENCH_POSTGRES"
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+
+
+@contextmanager
+def postgres() -> Iterator[tuple[str, int | None]]:
+    """(server URL, postmaster pid or None when it is not ours to measure)."""
+    given = os.environ.get(VARIABLE)
+    if given:
+        yield given, None
+        return
+    from tests.postgres import LocalPostgres
+
+    folder = Path(tempfile.mkdtemp(prefix="selfish-bench-pg-"))
+    server = LocalPostgres(folder)
+    server.start(fsync=True)  # the default settings: a commit waits for the disk
+    try:
+        pid = int((server.data / "postmaster.pid").read_text().split()[0])
+        yield server.url(), pid
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def new_database(url: str) -> str:
+    """A new empty database on the server of ``url``; returns its URL."""
+    import psycopg
+
+    from tests.postgres import with_database
+
+    name = "bench_" + os.urandom(5).hex()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    return with_database(url, name)
+
+
+def postgres_cpu(postmaster: int | None) -> float:
+    """CPU seconds of the PostgreSQL server's processes so far (NaN if not ours)."""
+    if postmaster is None:
+        return float("nan")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == postmaster or int(fields[1]) == postmaster:
+            total += (int(fields[11]) + int(fields[12])) / load.CLK_TCK
+    return total
+
+
+# ---------------------------------------------------------------------- nodes
+
+
+def node_argv(workdir: Path, clients: int, db: str, lease: float) -> list[str]:
+    """bench/load.py's selfish-server command line, on ``db``, with leases of ``lease`` s."""
+    argv = load.server_argv(workdir, clients, (f"lease_seconds = {lease!r}",))
+    argv[argv.index("--db") + 1] = db
+    return argv
+
+
+def start_nodes(workdir: Path, count: int, clients: int, db: str, lease: float) -> list[Any]:
+    """``count`` nodes on ``db``, each in its own folder (its config file)."""
+    nodes = []
+    for index in range(count):
+        folder = workdir / f"node{index}-{os.urandom(3).hex()}"
+        folder.mkdir()
+        argv = node_argv(folder, clients, db, lease)
+        nodes.append(load.start_target(f"node{index}", argv, folder, "listening on"))
+    return nodes
+
+
+def measure_nodes(
+    nodes: list[Any], clients: int, seconds: float, think: float, drain: float
+) -> dict[str, Any]:
+    """bench/load.py's measurement of every node at once (clients split evenly), pooled."""
+    share = clients // len(nodes) // load.SEATS * load.SEATS
+    procs = max(1, min(2, share // 400 or 1))
+    results: list[dict[str, Any]] = [{} for _ in nodes]
+
+    def run(index: int) -> None:
+        results[index] = load.measure(nodes[index], share, seconds, think, procs, drain)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(nodes))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies = sorted(x for r in results for x in r[load.LATENCIES])
+    return {
+        "clients": share * len(nodes),
+        "connected": sum(r["connected"] for r in results),
+        "decisions_per_second": round(sum(r["decisions_per_second"] for r in results), 1),
+        "decisions": sum(r["decisions"] for r in results),
+        "rtt_ms_p50": round(load.percentile(latencies, 0.50), 2),
+        "rtt_ms_p99": round(load.percentile(latencies, 0.99), 2),
+        "errors": sum(r["errors"] for r in results),
+        "server_cpu_seconds_play": round(sum(r["server_cpu_seconds_play"] for r in results), 2),
+        "server_cpu_us_per_decision": round(
+            sum(r["server_cpu_seconds_play"] for r in results)
+            / max(1, sum(r["decisions"] for r in results))
+            * 1e6,
+            1,
+        ),
+    }
+
+
+# ---------------------------------------------------------------------- 1. store cost
+
+
+def store_cost(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> dict[str, Any]:
+    """One node on SQLite, then one on PostgreSQL, under the same load."""
+    out: dict[str, Any] = {}
+    for engine in ("sqlite", "postgresql"):
+        db = str(workdir / "store.sqlite3") if engine == "sqlite" else new_database(url)
+        (node,) = start_nodes(workdir, 1, args.store_clients, db, args.lease)
+        try:
+            # read while the node's sessions live: a backend's CPU leaves /proc with it
+            before = postgres_cpu(pm)
+            result = measure_nodes([node], args.store_clients, args.seconds, args.think, 2.0)
+            pg = postgres_cpu(pm) - before
+        finally:
+            node.stop()
+        decisions = max(1, result["decisions"])
+        result["postgres_cpu_us_per_decision"] = round(pg / decisions * 1e6, 1)
+        out[engine] = result
+        print(
+            f"store {engine}: {result['connected']} clients, {result['decisions']} decisions, "
+            f"node CPU {result['server_cpu_us_per_decision']} us/decision, PostgreSQL's "
+            f"processes {result['postgres_cpu_us_per_decision']} us/decision, act->state p99 "
+            f"{result['rtt_ms_p99']} ms",
+            flush=True,
+        )
+    lite, pg = out["sqlite"], out["postgresql"]
+    node_extra = pg["server_cpu_us_per_decision"] - lite["server_cpu_us_per_decision"]
+    print(
+        f"PostgreSQL store per decision: node +{node_extra:.1f} us beside SQLite's "
+        f"({pg['server_cpu_us_per_decision']} vs {lite['server_cpu_us_per_decision']}), plus "
+        f"{pg['postgres_cpu_us_per_decision']} us in PostgreSQL itself"
+    )
+    return out
+
+
+# ---------------------------------------------------------------------- 2. clients held
+
+
+def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
+    """The largest step each cluster size holds within the p99 bound."""
+    out: dict[str, Any] = {}
+    for size in (1, 2):
+        best = 0
+        runs = []
+        for clients in args.steps:
+            nodes = start_nodes(workdir, size, clients, new_database(url), args.lease)
+            try:
+                result = measure_nodes(nodes, clients, args.seconds, args.think, 2.0)
+            finally:
+                for node in nodes:
+                    node.stop()
+            ok = result["rtt_ms_p99"] <= args.p99 and result["errors"] == 0
+            runs.append(result)
+            print(
+                f"{size} node(s), {result['connected']} clients: p99 {result['rtt_ms_p99']} ms, "
+                f"{result['decisions_per_second']} decisions/s, errors {result['errors']} -> "
+                + ("held" if ok else "not held"),
+                flush=True,
+            )
+            if not ok:
+                break
+            best = clients
+        out[f"{size}_nodes"] = {"held": best, "runs": runs}
+    one, two = out["1_nodes"]["held"], out["2_nodes"]["held"]
+    ratio = two / one if one else float("nan")
+    print(
+        f"clients held at p99 <= {args.p99:g} ms, think {args.think:g} ms: one node {one}, "
+        f"two nodes {two} ({ratio:.2f}x; goal 1.7x)"
+    )
+    out["ratio"] = round(ratio, 2)
+    return out
+
+
+# ---------------------------------------------------------------------- 3. failover
+
+
+@dataclass
+class TimedBot(HeadlessBot):
+    """A bot that notes when it saw each state (monotonic seconds, version)."""
+
+    seen: list[tuple[float, int]] = field(default_factory=list)
+
+    async def _on_state(self, state: Any) -> None:
+        self.seen.append((time.monotonic(), int(state.version)))
+        await super()._on_state(state)
+
+
+async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[str, Any]:
+    # 2-seat tables: twice the rooms per client that bench/load.py's settings allow for
+    a, b = start_nodes(workdir, 2, 2 * args.failover_clients, db, args.lease)
+    others = (("127.0.0.1", b.port),)
+    tables: list[tuple[TimedBot, TimedBot]] = []
+    runs: list[asyncio.Task[Any]] = []
+    try:
+        for table in range(args.failover_clients // 2):
+            codes: asyncio.Queue[str] = asyncio.Queue()
+            host = TimedBot(
+                "127.0.0.1",
+                a.port,
+                name=f"H{table}",
+                others=others,
+                act_delay=args.think / 1000,
+                reconnect=60.0,
+                seed=table,
+                create=CreateSpec("space", 2, 0),
+                on_room=codes.put_nowait,
+            )
+            runs.append(asyncio.create_task(host.run()))
+            code = await asyncio.wait_for(codes.get(), 30)
+            guest = TimedBot(
+                "127.0.0.1",
+                a.port,
+                name=f"G{table}",
+                others=others,
+                act_delay=args.think / 1000,
+                reconnect=60.0,
+                seed=10_000 + table,
+                room=code,
+            )
+            runs.append(asyncio.create_task(guest.run()))
+            tables.append((host, guest))
+        while sum(1 for h, g in tables if len(h.seen) + len(g.seen) >= 6) < len(tables):
+            await asyncio.sleep(0.1)
+        killed = time.monotonic()
+        a.proc.send_signal(signal.SIGKILL)
+        # A table whose game ended before the kill has nothing to fail over: left out.
+        ended = {i // 2 for i, run in enumerate(runs) if run.done()}
+        tables = [pair for i, pair in enumerate(tables) if i not in ended]
+        # Until every bot is back (a state after the kill) and every game went on (a newer
+        # state than any seen before it), or a minute passed; the games need not end.
+        while time.monotonic() - killed < 60 and not all(
+            _went_on(host, guest, killed) for host, guest in tables
+        ):
+            await asyncio.sleep(0.1)
+        for run in runs:
+            run.cancel()
+        outcomes = await asyncio.gather(*runs, return_exceptions=True)
+    finally:
+        a.stop()
+        b.stop()
+    failed = sum(1 for pair in tables for bot in pair if not any(t >= killed for t, _ in bot.seen))
+    # why the bots that stopped did (a cancelled one was still playing)
+    reasons = Counter(
+        str(outcome)[:80]
+        for outcome in outcomes
+        if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError)
+    )
+    recovery = 0.0
+    lost = 0
+    for host, guest in tables:
+        before = max(v for bot in (host, guest) for t, v in bot.seen if t < killed)
+        after = [t for bot in (host, guest) for t, v in bot.seen if t >= killed and v > before]
+        if after:
+            recovery = max(recovery, min(after) - killed)
+        for bot in (host, guest):
+            mine = [v for t, v in bot.seen if t < killed]
+            later = [v for t, v in bot.seen if t >= killed]
+            if mine and later and later[0] < mine[-1]:
+                lost += mine[-1] - later[0]
+    lost += stored_gaps(db)
+    return {
+        "clients": 2 * len(tables),
+        "tables_ended_before_the_kill": len(ended),
+        "recovery_seconds": round(recovery, 2),
+        "decisions_lost": lost,
+        "clients_failed": failed,
+        "failure_reasons": dict(reasons),
+    }
+
+
+def _went_on(host: TimedBot, guest: TimedBot, killed: float) -> bool:
+    """Both bots saw a state after the kill, and one a newer state than any before it."""
+    before = max(v for bot in (host, guest) for t, v in bot.seen if t < killed)
+    back = all(any(t >= killed for t, _ in bot.seen) for bot in (host, guest))
+    return back and any(t >= killed and v > before for bot in (host, guest) for t, v in bot.seen)
+
+
+def stored_gaps(db: str) -> int:
+    """Decision numbers missing in the stored games (0: every game's are 0..n-1)."""
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        rows = conn.execute("SELECT game, count(*), max(n) FROM decisions GROUP BY game")
+        return sum(int(top) + 1 - int(count) for _, count, top in rows.fetchall())
+
+
+def failover(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
+    """Kill node A under the bots; print the figures."""
+    result = asyncio.run(_failover(args, workdir, new_database(url)))
+    print(
+        f"failover of {result['clients']} clients (lease {args.lease:g} s): every affected game "
+        f"took a decision again after {result['recovery_seconds']} s (goal <= 10); decisions "
+        f"lost {result['decisions_lost']} (must be 0); clients that did not come back "
+        f"{result['clients_failed']} (goal 0)"
+        + (f"; bots stopped by: {result['failure_reasons']}" if result["failure_reasons"] else "")
+    )
+    return result
+
+
+# ---------------------------------------------------------------------- command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the three measurements and print their figures."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--think", type=float, default=5000.0, help="ms from a state to the act (5000)")
+    p.add_argument("--seconds", type=float, default=20.0, help="window of each load run (20)")
+    p.add_argument("--p99", type=float, default=50.0, help="act->state p99 bound in ms (50)")
+    p.add_argument(
+        "--steps",
+        default="1000,2000,4000,8000",
+        help="client counts tried in turn, until one is not held (1000,2000,4000,8000)",
+    )
+    p.add_argument("--store-clients", type=int, default=2000, help="clients of part 1 (2000)")
+    p.add_argument("--failover-clients", type=int, default=400, help="bots of part 3, even (400)")
+    p.add_argument("--failover-think", type=float, default=1000.0, help="bots' ms per act (1000)")
+    p.add_argument("--lease", type=float, default=5.0, help="nodes' lease_seconds (5)")
+    p.add_argument(
+        "--only",
+        action="append",
+        choices=["store", "held", "failover"],
+        help="run only this part (repeatable; default: all three)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object last")
+    args = p.parse_args(argv)
+    parts = set(args.only or ["store", "held", "failover"])
+    args.steps = [max(load.SEATS, int(n) // load.SEATS * load.SEATS) for n in args.steps.split(",")]
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp, postgres() as (url, pm):
+        workdir = Path(tmp)
+        if "store" in parts:
+            out["store"] = store_cost(args, workdir, url, pm)
+        if "held" in parts:
+            out["held"] = held(args, workdir, url)
+        if "failover" in parts:
+            args.think = args.failover_think
+            out["failover"] = failover(args, workdir, url)
+    out["cores"] = os.cpu_count()
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""Room leases in PostgreSQL: which node runs a room, until when, and under which epoch.
+
+A node takes a room's lease when it opens the room (a new code, or a room whose lease expired:
+a takeover, which raises the epoch), renews every lease it holds every third of
+``lease_seconds``, and lets it go when the room closes. A lease that is not renewed in time
+expires, and any node may take it over.
+
+Fencing: the epoch a node took a lease under is checked, inside the transaction of every commit,
+by :meth:`Leases.fence` (``server.store.postgres``): the lease rows are locked ``FOR SHARE``, so
+a takeover (an ``UPDATE`` of the row) waits for that commit, or that commit sees the new epoch
+and drops the writes of the room. A node paused past its lease (SIGSTOP, a network cut)
+therefore never writes a decision beside the new owner's: its next commit or renewal finds the
+lease gone and the node drops the room.
+
+Leases are taken, renewed and released on a connection of their own (autocommit), so that none
+of them ever commits the writes of a tick before their fence.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Collection
+from typing import Any
+
+import psycopg
+
+log = logging.getLogger("selfish.server")
+
+
+class Leases:
+    """The leases one node holds: room code -> epoch."""
+
+    def __init__(
+        self, url: str, address: str, seconds: float, rooms_of_games: dict[int, str]
+    ) -> None:
+        self.node = secrets.token_hex(8)  # a new one each start: a restarted node is new
+        self.address = address  # host:port the other nodes send this node's clients to
+        self.seconds = seconds
+        self.held: dict[str, int] = {}
+        # game id -> room code, for the fence: the store's (Store.game_rooms), kept by it
+        self.rooms_of_games = rooms_of_games
+        self._db = psycopg.connect(url, autocommit=True)
+
+    def _interval(self) -> str:
+        return f"{self.seconds} seconds"
+
+    def take(self, room: str) -> bool:
+        """Take the lease of ``room`` if nobody holds it (or its lease expired); True if
+        taken. Taking an expired lease raises its epoch."""
+        row = self._db.execute(
+            "INSERT INTO leases (room, node, address, epoch, expires) "
+            "VALUES (%s, %s, %s, 1, now() + %s::interval) "
+            "ON CONFLICT (room) DO UPDATE SET node = excluded.node, address = excluded.address, "
+            "epoch = leases.epoch + 1, expires = excluded.expires "
+            "WHERE leases.expires < now() RETURNING epoch",
+            (room, self.node, self.address, self._interval()),
+        ).fetchone()
+        if row is None:
+            return False
+        self.held[room] = int(row[0])
+        return True
+
+    def renew(self) -> set[str]:
+        """Extend every held lease; return the rooms whose lease this node lost (taken over
+        after it expired). Raises psycopg.Error if the database cannot be reached."""
+        if not self.held:
+            return set()
+        rows = self._db.execute(
+            "UPDATE leases SET expires = now() + %s::interval "
+            "WHERE node = %s AND room = ANY(%s) RETURNING room, epoch",
+            (self._interval(), self.node, list(self.held)),
+        ).fetchall()
+        kept = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
+        return set(self.held) - kept
+
+    def created_from(self, room: str, address: str) -> None:
+        """Note the address group that created ``room`` (``max_rooms_per_address`` counts
+        the open rooms of every node)."""
+        self._db.execute(
+            "UPDATE leases SET creator = %s WHERE room = %s AND node = %s",
+            (address, room, self.node),
+        )
+
+    def rooms_from(self, address: str) -> int:
+        """Open rooms of the whole cluster created from ``address``."""
+        row = self._db.execute(
+            "SELECT count(*) FROM leases WHERE creator = %s AND expires > now()", (address,)
+        ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def allow(self, kind: str, address: str, rate: float, burst: int) -> bool:
+        """Take one token from the cluster's bucket of ``kind`` for ``address`` (``burst``
+        tokens, refilled at ``rate`` a second, on the database's clock); False if empty."""
+        row = self._db.execute(
+            "INSERT INTO address_buckets AS b (address, kind, tokens, at) "
+            "VALUES (%s, %s, %s - 1, extract(epoch FROM clock_timestamp())) "
+            "ON CONFLICT (address, kind) DO UPDATE SET "
+            "tokens = least(%s, b.tokens + (excluded.at - b.at) * %s) - 1, at = excluded.at "
+            "WHERE least(%s, b.tokens + (excluded.at - b.at) * %s) >= 1 RETURNING tokens",
+            (address, kind, float(burst), float(burst), rate, float(burst), rate),
+        ).fetchone()
+        return row is not None
+
+    def release(self, room: str) -> None:
+        """Let the lease of a closed room go (nothing if it was lost already)."""
+        epoch = self.held.pop(room, None)
+        for game in [g for g, r in self.rooms_of_games.items() if r == room]:
+            del self.rooms_of_games[game]
+        if epoch is not None:
+            self._db.execute(
+                "DELETE FROM leases WHERE room = %s AND node = %s AND epoch = %s",
+                (room, self.node, epoch),
+            )
+
+    def forget(self, room: str) -> None:
+        """A lost lease: forget it without touching the row (another node holds it)."""
+        self.held.pop(room, None)
+        for game in [g for g, r in self.rooms_of_games.items() if r == room]:
+            del self.rooms_of_games[game]
+
+    def fence(self, conn: psycopg.Connection[Any], games: Collection[int]) -> set[int]:
+        """Of ``games`` (written in ``conn``'s open transaction), those whose room's lease
+        this node no longer holds under the epoch it took it with; the rows are locked until
+        the transaction ends."""
+        rooms = {game: self.rooms_of_games.get(game) for game in games}
+        wanted = sorted({room for room in rooms.values() if room is not None})
+        rows = conn.execute(
+            "SELECT room, epoch FROM leases WHERE node = %s AND room = ANY(%s) FOR SHARE",
+            (self.node, wanted),
+        ).fetchall()
+        holding = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
+        return {game for game, room in rooms.items() if room not in holding}
+
+    def guard(self, games: Collection[int]) -> tuple[str, tuple[Any, ...]] | None:
+        """The statement that fences a commit writing ``games`` from inside its pipeline: it
+        fails (SQLSTATE ``server.store.postgres.LOST``) unless this node holds every room of
+        theirs under the epoch it took it with, and locks those rows as :meth:`fence` does.
+        None when a game's room is not known here (then :meth:`fence` says which are lost)."""
+        rooms = {self.rooms_of_games.get(game) for game in games}
+        if None in rooms:
+            return None
+        held = sorted((room, self.held.get(room)) for room in rooms if room is not None)
+        if any(epoch is None for _, epoch in held):
+            return None
+        return (
+            "SELECT selfish_fence(%s, %s::text[], %s::bigint[])",
+            (self.node, [room for room, _ in held], [epoch for _, epoch in held]),
+        )
+
+    def owner(self, room: str) -> str | None:
+        """The address of the node that holds ``room``'s live lease, if another does."""
+        row = self._db.execute(
+            "SELECT address FROM leases WHERE room = %s AND node != %s AND expires > now()",
+            (room, self.node),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def rooms_of(self, player: str) -> list[tuple[str, int, str, bool]]:
+        """(room, game, address of its node, whether its lease expired) of every unfinished
+        game ``player`` holds a seat in, that this node does not run."""
+        seat = json.dumps([{"player": player}])
+        rows = self._db.execute(
+            "SELECT leases.room, max(games.id), leases.address, leases.expires < now() "
+            "FROM leases JOIN games ON games.room = leases.room AND games.status = 'playing' "
+            "WHERE leases.node != %s AND games.seats::jsonb @> %s::jsonb "
+            "GROUP BY leases.room, leases.address, leases.expires",
+            (self.node, seat),
+        ).fetchall()
+        return [(str(r), int(g), str(a), bool(e)) for r, g, a, e in rows]
+
+    def orphans(self) -> list[tuple[str, int]]:
+        """(room, game) of every room whose lease expired with a game unfinished: what a
+        takeover restores. Expired leases of rooms without one are deleted, and so are the
+        address buckets unused for an hour (full again long since)."""
+        self._db.execute(
+            "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600"
+        )
+        self._db.execute(
+            "DELETE FROM leases WHERE expires < now() AND NOT EXISTS (SELECT 1 FROM games "
+            "WHERE games.room = leases.room AND games.status = 'playing')"
+        )
+        rows = self._db.execute(
+            "SELECT leases.room, max(games.id) FROM leases JOIN games "
+            "ON games.room = leases.room AND games.status = 'playing' "
+            "WHERE leases.expires < now() GROUP BY leases.room"
+        ).fetchall()
+        return [(str(room), int(game)) for room, game in rows]
+
+    def close(self) -> None:
+        """Let every held lease go (a clean stop: others may take the rooms at once) and
+        close the connection."""
+        if self.held and not self._db.closed:
+            try:
+                self._db.execute(
+                    "UPDATE leases SET expires = now() - interval '1 second' "
+                    "WHERE node = %s AND room = ANY(%s)",
+                    (self.node, list(self.held)),
+                )
+            except psycopg.Error as exc:
+                log.warning("could not let the leases go (%s): they expire by themselves", exc)
+        self.held.clear()
+        self._db.close()

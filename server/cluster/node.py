@@ -1,0 +1,218 @@
+"""One node of a cluster: several ``selfish-server`` processes on one PostgreSQL database.
+
+Each room is run by exactly one node, under its lease (``server.cluster.leases``). This module
+is what a node does about the others:
+
+- **opening a room** takes its lease (the code is then free cluster-wide);
+- **a room run elsewhere**: a request for it, or a hello from a player seated in it, is
+  answered ``moved`` with the address of the node that runs it; the client follows (it is the
+  node running the room that must see its requests: proxying would put a second hop and a
+  second copy of the room's traffic on every request, and a proxy node that dies would cut
+  clients whose room lives on);
+- **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
+  the room's members are cut off without what the lost transaction produced, and reconnect),
+  and takes over every room whose lease expired with a game unfinished, restoring it from the
+  store; a hello of a player seated in such a room takes it over at once;
+- **one lobby**: each node publishes its public rooms' entries in ``cluster_rooms`` and
+  ``NOTIFY``\\s ``selfish_lobby``; the others ``LISTEN`` and read the table again. A notification
+  is only a hint to look: the table is the truth, and it is read again every ``lease_seconds``
+  anyway (a notification lost with a dropped connection costs that long at most).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Protocol
+
+import psycopg
+
+from server.cluster.leases import Leases
+from server.rooms.room import Room
+from server.rooms.scheduler import Handle, Scheduler
+from server.store.store import Store, StoredGame
+
+log = logging.getLogger("selfish.server")
+
+CHANNEL = "selfish_lobby"
+
+
+class Host(Protocol):
+    """What a node needs of its lobby (``server.lobby.lobby.Lobby`` is it): declared here so
+    that the lobby imports the cluster, not the other way round."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def scheduler(self) -> Scheduler: ...
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+
+    def resume_stored(self, stored: StoredGame) -> None:
+        """Open the room of an unfinished stored game and resume it."""
+
+    def drop_room(self, room: Room) -> None:
+        """Stop a room another node runs now, writing nothing more."""
+
+    def listed_rooms(self) -> Iterator[tuple[str, Room]]:
+        """The rooms list_rooms shows."""
+
+
+class Cluster:
+    """This node's leases, its view of the other nodes' rooms, and failover."""
+
+    def __init__(self, lobby: Host, url: str, address: str, seconds: float) -> None:
+        self.lobby = lobby
+        self.leases = Leases(url, address, seconds, lobby.store.game_rooms)
+        self.seconds = seconds
+        # The other nodes' public rooms, as list_rooms sends them (refreshed by refresh()).
+        self.remote: list[bytes] = []
+        self._published: dict[str, bytes] = {}  # room -> the entry this node last published
+        self._listener = psycopg.connect(url, autocommit=True)
+        self._listener.execute(f"LISTEN {CHANNEL}".encode())
+        self._stale = True  # the remote rooms need reading
+        self._last_read = 0.0
+        self._timer: Handle | None = None
+        lobby.store.fence(self.leases.fence, self.leases.guard, self.games_lost)
+
+    def start(self) -> None:
+        """Maintain the node's part every quarter of ``lease_seconds``, from now on."""
+        self.maintain(self.lobby.scheduler.time())
+        self._timer = self.lobby.scheduler.call_at(
+            self.lobby.scheduler.time() + self.seconds / 4, self._due
+        )
+
+    def _due(self) -> None:
+        try:
+            self.maintain(self.lobby.scheduler.time())
+        except Exception:
+            log.exception("cluster maintenance failed")
+        self._timer = self.lobby.scheduler.call_at(
+            self.lobby.scheduler.time() + self.seconds / 4, self._due
+        )
+
+    # ------------------------------------------------------------------ rooms
+
+    def take(self, code: str) -> bool:
+        """Take the lease of a new room's code; False if another room holds it."""
+        return self.leases.take(code)
+
+    def elsewhere(self, code: str) -> str | None:
+        """The address of the node that runs room ``code``, if another one does."""
+        return self.leases.owner(code)
+
+    def closed(self, room: Room) -> None:
+        """``room`` closed here: its lease and its lobby entry go."""
+        self.leases.release(room.code)
+        self._published.pop(room.code, None)
+
+    def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
+        """Take over the rooms of ``player``'s unfinished games whose node is gone; then
+        (room, address of its node) of one of the others, if any: the player's hello is
+        answered ``moved`` there."""
+        elsewhere = None
+        for room, game, owner, expired in self.leases.rooms_of(player):
+            if room in self.lobby.rooms:
+                continue
+            if expired:
+                self.take_over(room, game)
+            elif elsewhere is None:
+                elsewhere = room, owner
+        return elsewhere
+
+    def take_over(self, code: str, game: int) -> bool:
+        """Take room ``code`` whose lease expired and resume its ``game`` here; False if
+        another node was first."""
+        if code in self.lobby.rooms or not self.leases.take(code):
+            return False
+        stored = self.lobby.store.game(game)
+        if stored is None or stored.status != "playing":
+            self.leases.release(code)
+            return False
+        self.lobby.resume_stored(stored)
+        log.info("room %s: taken over (game %d, epoch %d)", code, game, self.leases.held[code])
+        return True
+
+    def games_lost(self, games: set[int]) -> None:
+        """The fence found these games' leases lost (server.store.postgres): drop their rooms."""
+        rooms = self.leases.rooms_of_games
+        self.rooms_lost({rooms[game] for game in games if game in rooms})
+
+    def rooms_lost(self, codes: set[str]) -> None:
+        """Another node holds these rooms now: drop them here, with nothing more written."""
+        for code in codes:
+            self.leases.forget(code)
+            self._published.pop(code, None)
+            room = self.lobby.rooms.get(code)
+            if room is not None:
+                log.warning("room %s: its lease was lost to another node; dropped", code)
+                self.lobby.drop_room(room)
+
+    # ------------------------------------------------------------------ the timer
+
+    def maintain(self, now: float) -> None:
+        """Renew, take over what expired, publish and read the lobby (one timer for all)."""
+        try:
+            self.rooms_lost(self.leases.renew())
+            for code, game in self.leases.orphans():
+                self.take_over(code, game)
+            self.publish()
+            self._poll()
+            if self._stale or now - self._last_read >= self.seconds:
+                self._read(now)
+        except psycopg.Error as exc:
+            # The leases run out by themselves if this goes on: the node then drops its rooms.
+            log.warning("cluster maintenance failed: %s", exc)
+
+    def publish(self) -> None:
+        """Write this node's public rooms' entries that changed (and remove those that
+        went), then notify the others."""
+        entries = {code: room.packed_summary() for code, room in self.lobby.listed_rooms()}
+        changed = {c: e for c, e in entries.items() if self._published.get(c) != e}
+        gone = [code for code in self._published if code not in entries]
+        if not changed and not gone:
+            return
+        rows = [(code, entry) for code, entry in changed.items() if code in self.leases.held]
+        # one round trip for all (executemany pipelines them): a busy node changes hundreds
+        # of entries between two runs, and the event loop waits for this
+        with self._listener.transaction():
+            self._listener.cursor().executemany(
+                "INSERT INTO cluster_rooms (room, listing) VALUES (%s, %s) "
+                "ON CONFLICT (room) DO UPDATE SET listing = excluded.listing",
+                rows,
+            )
+            if gone:
+                self._listener.execute("DELETE FROM cluster_rooms WHERE room = ANY(%s)", (gone,))
+            self._listener.execute(f"NOTIFY {CHANNEL}".encode())
+        self._published = {c: e for c, e in entries.items() if c in self.leases.held}
+
+    def _poll(self) -> None:
+        """Take the notifications that arrived (without waiting): a hint to read again."""
+        for _ in self._listener.notifies(timeout=0):
+            self._stale = True
+
+    def _read(self, now: float) -> None:
+        rows = self._listener.execute(
+            "SELECT cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
+            "WHERE leases.node != %s AND leases.expires > now() ORDER BY room",
+            (self.leases.node,),
+        ).fetchall()
+        self.remote = [bytes(row[0]) for row in rows]
+        self._stale = False
+        self._last_read = now
+
+    def stop(self) -> None:
+        """Let every lease go (the others take the rooms at once) and close the connections
+        (after the store's last commit: it is fenced by these leases)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        try:
+            if self._published:
+                self._listener.execute(
+                    "DELETE FROM cluster_rooms WHERE room = ANY(%s)", (list(self._published),)
+                )
+        except psycopg.Error as exc:
+            log.warning("could not remove this node's rooms from the lobby: %s", exc)
+        self.leases.close()
+        self._listener.close()

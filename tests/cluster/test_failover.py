@@ -1,0 +1,148 @@
+"""Failover with real processes: a node killed with SIGKILL mid-game, and a node paused with
+SIGSTOP past its lease and resumed, on one PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import signal
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from server.bots.client import CreateSpec, HeadlessBot
+from tests.cluster.nodes import Node
+from tests.server.conftest import Client
+
+
+def _versions(frames: list[dict[str, Any]]) -> list[int]:
+    return [frame["version"] for frame in frames if frame.get("type") == "state"]
+
+
+def _decisions(url: str) -> dict[int, list[int]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT game, n FROM decisions ORDER BY game, n").fetchall()
+    games: dict[int, list[int]] = {}
+    for game, n in rows:
+        games.setdefault(int(game), []).append(int(n))
+    return games
+
+
+async def test_games_of_a_killed_node_go_on_on_the_other_and_lose_nothing_seen(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    try:
+        bots: list[HeadlessBot] = []
+        runs = []
+        for table in range(3):
+            codes: asyncio.Queue[str] = asyncio.Queue()
+            host = HeadlessBot(
+                "127.0.0.1",
+                a.port,
+                name=f"Host{table}",
+                others=(("127.0.0.1", b.port),),
+                act_delay=0.05,
+                record=True,
+                seed=table,
+                create=CreateSpec("space", 2, 0, seed=100 + table),
+                on_room=codes.put_nowait,
+            )
+            runs.append(asyncio.create_task(host.run()))
+            code = await asyncio.wait_for(codes.get(), 10)
+            guest = HeadlessBot(
+                "127.0.0.1",
+                a.port,
+                name=f"Guest{table}",
+                others=(("127.0.0.1", b.port),),
+                act_delay=0.05,
+                record=True,
+                seed=50 + table,
+                room=code,
+            )
+            runs.append(asyncio.create_task(guest.run()))
+            bots += [host, guest]
+        while not all(len(_versions(bot.frames)) >= 5 for bot in bots):
+            await asyncio.sleep(0.05)
+        a.signal(signal.SIGKILL)
+        results = await asyncio.wait_for(asyncio.gather(*runs), 90)
+        assert all(len(result) == 1 for result in results)  # every game played to its end
+        for bot in bots:
+            assert bot.connections >= 2 and bot.port == b.port
+            seen = _versions(bot.frames)
+            # Each state after the reconnection is at least the last one seen before it: a
+            # decision a player saw and the store lost would take the version back.
+            assert all(later >= earlier for earlier, later in itertools.pairwise(seen)), seen
+        for game, numbers in _decisions(postgres_url).items():
+            assert numbers == list(range(len(numbers))), game  # none lost, none twice
+        assert b.log("taken over")
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+async def test_a_node_paused_past_its_lease_writes_nothing_when_it_wakes(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    clients: list[Client] = []
+    try:
+        ann, bob = await Client.connect(a.port), await Client.connect(a.port)
+        clients += [ann, bob]
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "seed": 7}
+        code = (await ann.request(create))["room"]
+        await bob.request({"type": "join_room", "room": code})
+        await ann.request({"type": "start", "room": code})
+        # Whoever must decide first: that client's act is sent while the node is paused.
+        state: dict[str, Any] = {}
+        mover = ann
+        while not state:
+            for client in (ann, bob):
+                while client.inbox:
+                    message = client.inbox.pop(0)
+                    if message["type"] == "state" and message["view"]["legal"]:
+                        state, mover = message, client
+            if not state:
+                for client in (ann, bob):
+                    client.send({"type": "ping"})
+                    await client.expect("pong")
+        before = _decisions(postgres_url)
+        a.signal(signal.SIGSTOP)
+        for _ in range(100):  # the lease (1 s) runs out; b takes the room over
+            await asyncio.sleep(0.1)
+            if b.log("taken over"):
+                break
+        assert b.log(f"room {code}: taken over")
+        choice = 0  # the first of view.legal
+        mover.send({"type": "act", "room": code, "version": state["version"], "choice": choice})
+        a.signal(signal.SIGCONT)
+        answers: list[str] = []
+        try:
+            while True:
+                message = await mover.recv(timeout=10)
+                answers.append(message["type"])
+                if message["type"] in ("moved", "error") and message.get("id") is not None:
+                    break
+        except ConnectionError:
+            answers.append("cut")  # dropped, with nothing of the act sent
+        assert "ok" not in answers and "state" not in answers, answers
+        assert _decisions(postgres_url) == before  # the woken node wrote nothing
+        again = await Client.connect(b.port)
+        clients.append(again)
+        await again.hello("Mover", mover.token)
+        resumed = await again.expect("state", room=code)
+        assert resumed["version"] == state["version"]
+        again.send({"type": "act", "room": code, "version": resumed["version"], "choice": choice})
+        assert (await again.expect("state", room=code))["version"] > state["version"]
+        await asyncio.sleep(0.5)
+        assert a.log("lost") and a.process.returncode is None
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()

@@ -1,0 +1,181 @@
+"""Two nodes on one PostgreSQL database, in one process: one lobby, rooms sent on (``moved``),
+players known on every node, and leases that fence a node out of a room it lost."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from protocol.messages import PROTOCOL_VERSION
+from server.bots.client import CreateSpec, HeadlessBot
+from server.cluster.leases import Leases
+from server.config import ServerConfig
+from server.net.tcp import RunningServer, start_server
+from server.store.store import Store
+from tests.protocol.test_protocol_doc import examples, section
+from tests.server.conftest import FAST, Client
+
+
+async def _node(url: str, **settings: object) -> RunningServer:
+    return await start_server(ServerConfig(**{**FAST, "db": url, "lease_seconds": 2.0, **settings}))
+
+
+def _maintain(*nodes: RunningServer) -> None:
+    for node in nodes:
+        assert node.cluster is not None
+        node.cluster.maintain(time.monotonic() + 3600.0)
+
+
+async def _client(port: int, name: str, token: str | None = None) -> Client:
+    client = await Client.connect(port)
+    await client.hello(name, token)
+    return client
+
+
+async def test_a_room_of_one_node_is_listed_and_joined_through_the_other(
+    postgres_url: str,
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    try:
+        ann = await _client(a.port, "Ann")
+        clients.append(ann)
+        created = await ann.request({"type": "create_room", "edition": "space", "seats": 2})
+        code = created["room"]
+        _maintain(a, b)  # a publishes its room, b reads it (the timer's work, now)
+        bob = await _client(b.port, "Bob")
+        clients.append(bob)
+        listed = await bob.request({"type": "list_rooms"})
+        assert [room["room"] for room in listed["rooms"]] == [code]
+        moved = await bob.request({"type": "join_room", "room": code})
+        assert moved["type"] == "moved" and moved["room"] == code
+        assert moved["address"].endswith(f":{a.port}")
+        (documented,) = [m for m in examples(section(5)) if m["type"] == "moved"]
+        assert sorted(documented) == sorted(moved)  # PROTOCOL.md's example has its shape
+        # Bob's identity, made on b, is known on a: he resumes it there.
+        again = await _client(a.port, "Bob", bob.token)
+        clients.append(again)
+        assert again.player == bob.player
+        joined = await again.request({"type": "join_room", "room": code})
+        assert joined["type"] == "joined" and joined["seat"] == 1
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_bots_told_moved_follow_it_and_play_the_game_on_the_rooms_node(
+    postgres_url: str,
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    try:
+        codes: asyncio.Queue[str] = asyncio.Queue()
+        host = HeadlessBot(
+            "127.0.0.1",
+            a.port,
+            name="Host",
+            max_rate=1e4,
+            seed=3,
+            create=CreateSpec("space", 2, 0, seed=3),
+            on_room=codes.put_nowait,
+        )
+        hosting = asyncio.create_task(host.run())
+        code = await asyncio.wait_for(codes.get(), 10)
+        guest = HeadlessBot("127.0.0.1", b.port, name="Guest", max_rate=1e4, seed=4, room=code)
+        results = await asyncio.wait_for(asyncio.gather(hosting, guest.run()), 60)
+        assert all(len(result) == 1 for result in results)
+        assert guest.port == a.port and guest.connections == 2  # sent on once, then stayed
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+def test_a_node_that_lost_its_lease_writes_nothing_more_of_that_room(postgres_url: str) -> None:
+    old, new = Store(postgres_url), Store(postgres_url)
+    lost: list[set[int]] = []
+    first = Leases(postgres_url, "first:1", 0.2, old.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, new.game_rooms)
+    old.fence(first.fence, first.guard, lost.append)
+    new.fence(second.fence, second.guard, lambda games: None)
+    old.on_write = lambda: None  # group commit, as in the server
+    assert first.take("ROOM")
+    game = old.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0)
+    old.commit()
+    assert not second.take("ROOM")  # held: nobody else may take it
+    time.sleep(0.3)  # the first node is paused past its lease
+    assert second.take("ROOM")  # taken over: the epoch goes up
+    taken = new.game(game)
+    assert taken is not None and new.game_rooms[game] == "ROOM"
+    new.append_decision(game, 0, 0, {"do": "new owner"}, "human")
+    old.append_decision(game, 0, 0, {"do": "old owner"}, "human")  # the paused node wakes
+    old.save_player("p1", "token", "Ann")  # a write of no room's commits all the same
+    old.commit()
+    assert lost == [{game}]
+    assert first.renew() == {"ROOM"}
+    stored = new.game(game)
+    assert stored is not None and stored.decisions == [(0, {"do": "new owner"})]
+    assert new.player_by_id("p1") is not None
+    for leases in (first, second):
+        leases.close()
+    old.close()
+    new.close()
+
+
+async def test_per_address_quotas_count_every_node(postgres_url: str) -> None:
+    quotas = {"max_rooms_per_address": 1, "new_players_burst": 2, "new_players_per_second": 1e-3}
+    a, b = await _node(postgres_url, **quotas), await _node(postgres_url, **quotas)
+    clients: list[Client] = []
+    try:
+        ann, bob = await _client(a.port, "Ann"), await _client(b.port, "Bob")
+        clients += [ann, bob]
+        create = {"type": "create_room", "edition": "space", "seats": 2}
+        assert (await ann.request(create))["type"] == "joined"
+        assert await bob.error(create) == "too_many_rooms"  # one open room per address, in all
+        third = await Client.connect(a.port)
+        clients.append(third)
+        refused = await third.request({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Cy"})
+        assert refused["code"] == "rate_limited"  # two new identities per address, in all
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_the_terminal_clients_worker_follows_moved_without_saying_so(
+    postgres_url: str,
+) -> None:
+    """The worker the TUI runs (and so the SSH and browser front doors, which run the TUI on
+    the server) reaches a room of another node: connected to b, it joins a's room."""
+    from protocol.messages import JoinRoom
+    from selfish_tui.client import NetworkClient
+    from selfish_tui.messages import ConnectionLost, ServerMessage, Welcomed
+
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    ann = await _client(a.port, "Ann")
+    posted: list[object] = []
+    worker = NetworkClient(posted.append, "127.0.0.1", b.port, "Bob")
+    running = asyncio.create_task(worker.run())
+    try:
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        for _ in range(100):
+            if any(isinstance(m, Welcomed) for m in posted):
+                break
+            await asyncio.sleep(0.05)
+        worker.send(JoinRoom(room=code))
+        for _ in range(100):
+            if any(isinstance(m, ServerMessage) and m.data["type"] == "joined" for m in posted):
+                break
+            await asyncio.sleep(0.05)
+        joined = [m.data for m in posted if isinstance(m, ServerMessage)]
+        assert any(d["type"] == "joined" and d["room"] == code and d["seat"] == 1 for d in joined)
+        assert worker.port == a.port
+        assert not any(isinstance(m, ConnectionLost) for m in posted)  # nothing said
+        assert not any(isinstance(m, ServerMessage) and m.data["type"] == "moved" for m in posted)
+    finally:
+        await worker.stop()
+        running.cancel()
+        await a.stop()
+        await b.stop()
+        await ann.close()
