@@ -23,13 +23,16 @@ from selfish_tui import i18n
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.controllers.remote_lobby import RemoteLobby
 from selfish_tui.i18n import N_, _
+from selfish_tui.replay_desk import WATCH
 from selfish_tui.screen_messages import (
     BellToggled,
     ChatSaid,
     ChoiceMade,
     DecisionDue,
     LeaveRoom,
+    PlayersWanted,
     RefreshLobby,
+    ReplayWanted,
     ResultWanted,
     ServerRequest,
     TableSettled,
@@ -174,6 +177,12 @@ class SelfishApp(Session):
         room = self.rooms.get(message.room)
         if room is not None:
             self.show_game_over(room)
+
+    def on_replay_wanted(self, message: ReplayWanted) -> None:
+        self.replays.fetch(message.game, WATCH)
+
+    def on_players_wanted(self, message: PlayersWanted) -> None:
+        self.replays.players(message.seats)
 
     def on_table_settled(self, message: TableSettled) -> None:
         self.prepare_help()

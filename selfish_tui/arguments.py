@@ -230,7 +230,59 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bell", action="store_true", help=_("ring the bell when it is your turn"))
     _lan_interface_option(host, "announce")
     _lang_option(host)
+    _replay_parsers(sub)
     return localise_parser(parser)
+
+
+def _replay_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The `replay` and `export` commands (selfish_tui/replay_cli.py runs them)."""
+    replay = sub.add_parser(
+        "replay", help=_("watch a finished game: an exported file, or a game on a server")
+    )
+    replay.add_argument(
+        "target",
+        metavar="FILE | GAME",
+        help=_("an exported file, or with --server the game's number"),
+    )
+    replay.add_argument(
+        "--server", metavar="HOST[:PORT]", default=None, help=_("the server that kept the game")
+    )
+    replay.add_argument(
+        "--turn", type=_positive, default=None, metavar="N", help=_("open at the start of turn N")
+    )
+    replay.add_argument(
+        "--seat",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help=_("open from seat N's view (default: your own seat, else seat 1)"),
+    )
+    _identity_options(replay)
+    _lang_option(replay)
+    export = sub.add_parser("export", help=_("write a finished game on a server to a file"))
+    export.add_argument("game", type=game_number, metavar="GAME", help=_("the game's number"))
+    export.add_argument(
+        "--server", metavar="HOST[:PORT]", required=True, help=_("the server that kept the game")
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help=_("the file to write (default selfish-game-GAME.json; - writes to the output)"),
+    )
+    _identity_options(export)
+    _lang_option(export)
+
+
+def _identity_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default=None, help=_("your name (whose stored identity to use)"))
+    parser.add_argument(
+        "--identity",
+        metavar="FILE",
+        default=None,
+        help=_("the player's token is kept in FILE (default: the per-user identities file)"),
+    )
 
 
 def _lang_option(parser: argparse.ArgumentParser) -> None:
@@ -298,3 +350,11 @@ def _code(text: str) -> str:
     if len(text) not in (4, 12) or not text.isascii() or not text.isalpha():
         raise argparse.ArgumentTypeError(_("a room code is 4 letters (a private room's 12)"))
     return text.upper()
+
+
+def game_number(text: str) -> int:
+    """argparse type for a game's number ("12" or "#12")."""
+    digits = text.removeprefix("#")
+    if not digits.isascii() or not digits.isdigit():
+        raise argparse.ArgumentTypeError(_("a game's number is a whole number, such as 12"))
+    return int(digits)

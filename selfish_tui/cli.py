@@ -6,6 +6,8 @@
                     [--join CODE | --watch CODE] [--identity FILE | --guest]
     selfish host [--name NAME] [--port P] [--lan-name NAME] [--lan-interface ADDR ...]
     selfish web [--port 8080] [--host ADDR] [--server HOST:PORT]
+    selfish replay FILE | GAME --server HOST[:PORT] [--turn N] [--seat N]
+    selfish export GAME --server HOST[:PORT] [-o FILE]
     selfish bot ...        (the server package's headless protocol client)
     selfish simulate ...   (the server package's engine-only self-play)
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from selfish_tui import commands, i18n
+from selfish_tui import commands, i18n, replay_cli
 from selfish_tui.arguments import build_parser, language_asked
 
 
@@ -39,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         return commands.host(args)
     if args.command == "web":
         return commands.web(args)
+    if args.command == "replay":
+        return replay_cli.replay_command(args)
+    if args.command == "export":
+        return replay_cli.export_command(args)
     return commands.connect(args)
 
 

@@ -256,3 +256,161 @@ def variant_problem(edition: str, variants: list[str]) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+class ReplayRefused(ValueError):
+    """A record the engine cannot re-play (a tampered or damaged file): one sentence for a
+    person in the active language."""
+
+
+class Replayer:
+    """A finished game re-played by the engine, read as plain data one moment at a time.
+
+    Frame 0 is the start; frame ``k`` is the board after the first ``k`` decisions. Making one
+    re-plays the whole record at once, so a changed seed or decision list is refused before
+    anything is shown (:class:`ReplayRefused`, at the first decision that no longer fits the
+    game, or because the game does not end where the record does); the frames themselves are
+    built when first asked for, by a second game stepping forward, and kept.
+
+    Everything it returns is msgpack-safe data of the wire's shapes (views, event maps, card
+    maps), so the client's replay model (selfish_tui/replay.py) never sees an engine object.
+    """
+
+    def __init__(
+        self,
+        edition: str,
+        names: list[str],
+        seed: int,
+        decisions: list[Any],
+        variants: list[str] | tuple[str, ...] = (),
+        *,
+        check: str | None = None,
+        rules: int | None = None,
+    ) -> None:
+        """Re-play the record; ``check`` is its final-state digest (``rules``: the engine's
+        rules version it was played under), refused when the game ends in another state."""
+        from server.engine import RULES_VERSION, EngineError, Game, digest
+        from server.engine.cards import CATALOGUE, GAME_DECKS, Edition
+        from server.engine.views import card_dict
+
+        if rules is not None and rules != RULES_VERSION:
+            raise ReplayRefused(
+                _(
+                    "the record was played under rules version {theirs}; this program plays "
+                    "version {ours}"
+                ).format(theirs=rules, ours=RULES_VERSION)
+            )
+
+        try:
+            game = Game(edition, names, seed, variants=variants)
+            self._setup = (edition, list(names), seed, tuple(game.variants))
+        except (ValueError, TypeError) as exc:
+            raise ReplayRefused(
+                _("the record's setup cannot be played: {error}").format(error=_reason(exc))
+            ) from None
+        self.decisions: list[tuple[int, dict[str, Any]]] = []
+        self.turns: list[int] = [game.turn]  # the turn each frame stands in
+        self._log_ends: list[int] = [len(game.log)]  # where each frame's events end
+        for index, pair in enumerate(decisions):
+            if (
+                not isinstance(pair, list | tuple)
+                or len(pair) != 2
+                or not isinstance(pair[0], int)
+                or isinstance(pair[0], bool)
+                or not isinstance(pair[1], dict)
+            ):
+                raise ReplayRefused(
+                    _("decision {number} of the record is not a seat and a choice").format(
+                        number=index + 1
+                    )
+                )
+            seat, choice = pair
+            try:
+                game.apply(seat, choice)
+            except (EngineError, TypeError):
+                raise ReplayRefused(
+                    _(
+                        "decision {number} of the record is not a legal move there: the file "
+                        "was changed or damaged"
+                    ).format(number=index + 1)
+                ) from None
+            self.decisions.append((seat, dict(choice)))
+            self.turns.append(game.turn)
+            self._log_ends.append(len(game.log))
+        if not game.over:
+            raise ReplayRefused(
+                _("the record stops before the end of its game: the file was changed or damaged")
+            )
+        if check is not None and digest(game) != check:
+            raise ReplayRefused(
+                _(
+                    "the game does not end as the record's check says: its seed or decisions "
+                    "were changed"
+                )
+            )
+        self._whole = game
+        self.winner: int | None = game.winner
+        self.final: dict[str, Any] = game.snapshot()
+        self.cards = {card.id: card_dict(card) for card in GAME_DECKS[Edition(edition)]}
+        self.catalogue: dict[str, dict[str, str]] = dict(CATALOGUE[Edition(edition).value])
+        self._frames: list[dict[str, Any]] = []
+        self._walker = Game(edition, names, seed, variants=variants)
+
+    def __len__(self) -> int:
+        """How many frames there are (one more than decisions)."""
+        return len(self.turns)
+
+    def events(self, start: int, end: int) -> list[dict[str, Any]]:
+        """The events of frames ``start`` to ``end - 1`` (what each frame's decision set off;
+        frame 0's are the deal): ``{"to", "full", "public"}``, ``full`` as the seats in ``to``
+        read it (everyone when ``to`` is None), ``public`` as the others do (the secret args
+        left out)."""
+        log = self._whole.log
+        first = self._log_ends[start - 1] if start > 0 else 0
+        out = []
+        for event in log[first : self._log_ends[end - 1]]:
+            full = _event_map(event, event.to[0] if event.to else None)
+            out.append(
+                {
+                    "to": None if event.to is None else list(event.to),
+                    "full": full,
+                    "public": full if event.to is None else _event_map(event, None),
+                }
+            )
+        return out
+
+    def frame(self, index: int) -> dict[str, Any]:
+        """The board at frame ``index`` (0 <= index < len): ``public`` (the spectator view),
+        ``seats`` (the seat part of each seat's view: hand, resources, decision, legal),
+        ``hands`` (every hand, card ids), ``draw`` / ``loc_draw`` (the piles' card ids, the
+        next to be drawn first) and ``decision`` (the [seat, choice] taken from here, or
+        None at the end)."""
+        from server.engine.search import state_of
+
+        game = self._walker
+        while len(self._frames) <= index:
+            at = len(self._frames)
+            state = state_of(game)
+            decision = self.decisions[at] if at < len(self.decisions) else None
+            self._frames.append(
+                {
+                    "public": game.public_view(),
+                    "seats": [game.seat_view(seat) for seat in range(state.seats)],
+                    "hands": [[card.id for card in hand] for hand in state.hands],
+                    "draw": [card.id for card in reversed(state.draw)],
+                    "loc_draw": [loc.id for loc in reversed(state.loc_draw)],
+                    "decision": None if decision is None else [decision[0], dict(decision[1])],
+                }
+            )
+            if decision is not None:
+                game.apply(*decision)
+        return self._frames[index]
+
+
+def _event_map(event: Any, seat: int | None) -> dict[str, Any]:
+    """An engine event as ``seat`` (None: a spectator) may read it, in the wire's form: kind,
+    key, seat and the args that reader may see (cards as maps, cells as [col, row])."""
+    from server.engine.events import wire_value
+
+    args = {name: wire_value(value) for name, value in event.visible_args(seat).items()}
+    return {"kind": event.kind, "key": event.key, "seat": event.seat, "args": args}

@@ -72,3 +72,20 @@ class BellToggled(Message):
 
 class TableSettled(Message):
     """The table has been up a moment: time to render the help in the background."""
+
+
+class ReplayWanted(Message):
+    """Open the viewer over finished game ``game`` (its record is fetched first)."""
+
+    def __init__(self, game: int) -> None:
+        self.game = game
+        super().__init__()
+
+
+class PlayersWanted(Message):
+    """The players of a room or a finished game, to open one's profile: (name, player id or
+    None, bot level or None) per seat."""
+
+    def __init__(self, seats: list[tuple[str, str | None, str | None]]) -> None:
+        self.seats = seats
+        super().__init__()

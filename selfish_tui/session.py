@@ -23,7 +23,12 @@ from protocol.server_messages import (
     GameOverMessage,
     GraceCountdown,
     JoinedMessage,
+    LeaderboardMessage,
     PongMessage,
+    ProfileMessage,
+    ReplayMessage,
+    ReplaysMessage,
+    ReviewMessage,
     RoomMessage,
     RoomsMessage,
     StateMessage,
@@ -38,6 +43,7 @@ from selfish_tui.keyed_text import error_message
 from selfish_tui.messages import Connecting, ConnectionLost, ServerMessage, Welcomed
 from selfish_tui.navigation import Navigation
 from selfish_tui.plain import clean_message
+from selfish_tui.replay_desk import ReplayDesk
 from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.waiting_room import WaitingRoomScreen
 from selfish_tui.state import LogEntry, RoomState, with_chat
@@ -89,6 +95,10 @@ class Session(Navigation):
         self._sync_id: int | None = None
         self._lost_notified = False
         self._rejoined: set[str] = set()  # rooms the server confirmed since the last welcome
+        # Finished games: records, the viewer, the shared review, profiles, the leaderboard.
+        self.replays = ReplayDesk(
+            self, lambda: self.controller.has_lobby, lambda: self.controller.front_door.kind
+        )
 
     # --- the connection ------------------------------------------------------------------------
 
@@ -364,8 +374,24 @@ class Session(Navigation):
         if room is None:
             return
         room.game_over = data
+        self.replays.after_game(room, data.game)
         if room.code == self.current:
             self.show_game_over(room)
+
+    def _on_replay(self, data: ReplayMessage) -> None:
+        self.replays.arrived(data)
+
+    def _on_replays(self, data: ReplaysMessage) -> None:
+        self.replays.replays_page(data)
+
+    def _on_profile(self, data: ProfileMessage) -> None:
+        self.replays.profile(data)
+
+    def _on_leaderboard(self, data: LeaderboardMessage) -> None:
+        self.replays.leaderboard(data)
+
+    def _on_review(self, data: ReviewMessage) -> None:
+        self.replays.review(data)
 
     def _on_chat(self, data: ChatMessage) -> None:
         room = self.rooms.get(data.room)
@@ -389,6 +415,8 @@ class Session(Navigation):
         """An error: the reply to ``request`` (as the client library matched it), or the
         server's own (None)."""
         code = data.code
+        if self.replays.refused(request):
+            return  # a record fetched for the game-over screen's numbers only: they do without
         if code == "room_closed":
             self._room_closed(data.room or "")
         if isinstance(request, Act):
@@ -433,6 +461,10 @@ class Session(Navigation):
                 self.request({"type": "rematch", "room": room.code})
             elif what == "leave":
                 self.leave_room(room)
+            elif what == "watch":
+                self.replays.watch_room(room)
+            elif what == "review":
+                self.replays.join_review(room)
 
         self.push_screen(GameOverScreen(room, self.controller), chosen)
         self._check_size(self.size.width, self.size.height)

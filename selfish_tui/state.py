@@ -17,6 +17,7 @@ from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import render_event
 from selfish_tui.i18n import _
+from selfish_tui.replay import Replay
 from selfish_tui.since import SinceLastTurn
 
 
@@ -132,6 +133,9 @@ class RoomState:
     # Every game card seen by id (hand, revealed hand, discard pile): a bot's choice in the log
     # names its cards by id, and they may have left the hand since.
     cards_seen: dict[int, Card] = field(default_factory=dict)
+    # The finished game re-played from its record (selfish_tui.replay.Replay), once fetched:
+    # the game-over screen's hands and summaries, and the viewer's "watch again".
+    replay: Replay | None = None
 
     @property
     def status(self) -> str:
@@ -221,3 +225,14 @@ class RoomState:
     def in_progress(self) -> bool:
         """True while a game we sit in is running (quitting then needs a confirmation)."""
         return self.view is not None and not self.view.public.over and self.role == "player"
+
+
+def room_players(room: RoomState) -> list[tuple[str, str | None, str | None]]:
+    """The room's filled seats as (name shown, player id or None, bot level or None): whose
+    profile can be opened from the room (a guest has none)."""
+    seats = room.info.seats if room.info is not None else ()
+    return [
+        (seat_name(entry), entry.player, entry.level if entry.kind == "bot" else None)
+        for entry in seats
+        if entry is not None
+    ]

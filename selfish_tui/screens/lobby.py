@@ -15,6 +15,9 @@ from protocol.server_messages import RoomSummary
 from selfish_tui.controllers.controller import Controller
 from selfish_tui.i18n import N_, _, pgettext, word_cut
 from selfish_tui.screen_messages import RefreshLobby, ServerRequest
+from selfish_tui.screens.leaderboard import LeaderboardScreen
+from selfish_tui.screens.profile import ProfileScreen
+from selfish_tui.screens.replays import ReplaysScreen
 from selfish_tui.screens.room_dialogs import CreateRoomScreen, JoinScreen
 from selfish_tui.screens.room_words import edition_name
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -51,6 +54,11 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join_code", N_("Join by code")),
         Binding("w", "watch", N_("Watch")),
         Binding("r", "refresh", N_("Refresh")),
+        # Finished games, records and ratings (selfish_tui/screens/replays.py, profile.py,
+        # leaderboard.py): said in the hint line, the footer has no room left at 80 columns.
+        Binding("g", "replays", N_("Replays"), show=False),
+        Binding("i", "profile", N_("Profile"), show=False),
+        Binding("b", "leaderboard", N_("Ranks"), show=False),
     ]
 
     def __init__(self, controller: Controller) -> None:
@@ -92,7 +100,11 @@ class LobbyScreen(Screen[None]):
         # which tries to connect again, while there is no connection).
         if self.local and action == "refresh":
             return self.offline
-        return not (self.local and action in {"create", "join_code", "watch"})
+        # Records and ratings are the server's: a local game keeps them, but from its lobby
+        # there is no room to watch or join.
+        return not (self.local and action in {"create", "join_code", "watch"}) and not (
+            self.offline and action in {"replays", "profile", "leaderboard"}
+        )
 
     def set_status(self, text: str) -> None:
         """Show connection progress or the server's name."""
@@ -150,6 +162,8 @@ class LobbyScreen(Screen[None]):
                     "Enter joins the highlighted room · w watches it · n creates a room · "
                     "j joins a private room by its code · r refreshes"
                 )
+                + "\n"
+                + _("g finished games and replays · i your profile · b the leaderboard")
             )
         else:
             hint.update(
@@ -157,6 +171,8 @@ class LobbyScreen(Screen[None]):
                     "No public rooms yet: press n to create one, or j to join a private room "
                     "by code."
                 )
+                + "\n"
+                + _("g finished games and replays · i your profile · b the leaderboard")
             )
 
     def _poll_rooms(self) -> None:
@@ -184,6 +200,18 @@ class LobbyScreen(Screen[None]):
         code = self._selected()
         if code:
             self.post_message(ServerRequest({"type": "join_room", "room": code, "as": "spectator"}))
+
+    def action_replays(self) -> None:
+        """My finished games (Tab: the public ones)."""
+        self.app.push_screen(ReplaysScreen())
+
+    def action_profile(self) -> None:
+        """My record and rating."""
+        self.app.push_screen(ProfileScreen(None, self.controller.shell.player_name))
+
+    def action_leaderboard(self) -> None:
+        """The leaderboard of the edition last played, Space first."""
+        self.app.push_screen(LeaderboardScreen())
 
     def action_refresh(self) -> None:
         """Ask the server for the room list again (or, while not connected, reconnect now)."""

@@ -24,11 +24,12 @@ from selfish_tui.screen_messages import (
     ChoiceMade,
     DecisionDue,
     LeaveRoom,
+    PlayersWanted,
     ResultWanted,
     TableSettled,
 )
 from selfish_tui.screens.confirm import ConfirmScreen
-from selfish_tui.state import LogEntry, RoomState
+from selfish_tui.state import LogEntry, RoomState, room_players
 from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.hand import HandPanel
 from selfish_tui.widgets.log import GameLog
@@ -55,6 +56,9 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_local", N_("Quit"), show=False),
         Binding("b", "toggle_bell", N_("Bell"), show=False),
         Binding("g", "show_result", N_("Result"), show=False),
+        # i is a choice key here: the players' profiles are P (i in the waiting room and the
+        # game-over dialog).
+        Binding("P", "players", N_("Players"), show=False),
         Binding("escape", "back", N_("Back"), show=False),
     ]
 
@@ -401,6 +405,10 @@ class TableScreen(Screen[None]):
         self.app.push_screen(
             ConfirmScreen(question, yes=_("Leave"), no=_("Keep playing")), answered
         )
+
+    def action_players(self) -> None:
+        """The room's players, to open one's profile."""
+        self.post_message(PlayersWanted(room_players(self.room)))
 
     def action_show_result(self) -> None:
         """Open the game-over dialog again after closing it to look at the board."""

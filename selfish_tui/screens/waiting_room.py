@@ -17,9 +17,9 @@ from selfish_tui.controllers.controller import Controller
 from selfish_tui.event_text import card_list
 from selfish_tui.i18n import N_, _
 from selfish_tui.model import seat_colour
-from selfish_tui.screen_messages import ChatSaid, LeaveRoom, ServerRequest
+from selfish_tui.screen_messages import ChatSaid, LeaveRoom, PlayersWanted, ServerRequest
 from selfish_tui.screens.room_words import bot_level_name, edition_name
-from selfish_tui.state import LogEntry, RoomState, seat_name
+from selfish_tui.state import LogEntry, RoomState, room_players, seat_name
 from selfish_tui.widgets.footer import LocalisedFooter
 from selfish_tui.widgets.log import GameLog
 
@@ -35,6 +35,7 @@ class WaitingRoomScreen(Screen[None]):
         Binding("s", "start", N_("Start")),
         Binding("c", "chat", N_("Chat")),
         Binding("l", "leave", N_("Leave")),
+        Binding("i", "players", N_("Players"), show=False),
         Binding("escape", "close_chat", N_("Close chat"), show=False),
     ]
 
@@ -150,6 +151,10 @@ class WaitingRoomScreen(Screen[None]):
         if not self._ready:
             return  # on_mount replays the room's log
         self.query_one(GameLog).add_entry(entry)
+
+    def action_players(self) -> None:
+        """The room's players, to open one's profile."""
+        self.post_message(PlayersWanted(room_players(self.room)))
 
     def action_add_bot(self, level: str) -> None:
         """Fill the lowest free seat with a bot."""

@@ -121,7 +121,11 @@ class Gateway:
             connection.seat = self.resumes.issue(name)
             path = connection.seat.identity
         # "--name=" + name: a user name such as "-h" or "--join" must never read as an option.
-        argv = ["connect", str(self.link_path), f"--name={name}", f"--identity={path}"]
+        who = [f"--name={name}", f"--identity={path}"]
+        if goto is not None and goto.role == "replay":
+            argv = ["replay", goto.room, f"--server={self.link_path}", *who]
+            return argv + ([f"--turn={goto.turn}"] if goto.turn else [])
+        argv = ["connect", str(self.link_path), *who]
         if goto is not None:
             argv += [f"--{goto.role}", goto.room]
         return argv

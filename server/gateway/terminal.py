@@ -31,7 +31,8 @@ NO_PTY = (
     "e.g. `ssh -t -p PORT host join ABCD`.\r\n"
 )
 USAGE = (
-    "Commands: `join CODE` (take a seat in room CODE), `watch CODE` (spectate it) or "
+    "Commands: `join CODE` (take a seat in room CODE), `watch CODE` (spectate it), "
+    "`replay GAME [TURN]` (watch finished game GAME, from turn TURN) or "
     "`resume CODE` (your seats back, with the resume code the game showed you).\r\n"
 )
 READ_CHUNK = 65_536
@@ -52,14 +53,17 @@ RESIZE_INTERVAL = 1.0
 INPUT_HIGH_WATER = 64 * 1024
 TERM_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 CODE_PATTERN = re.compile(r"[A-Za-z]{4}|[A-Za-z]{12}")  # a public room's code, or a private one's
+NUMBER_PATTERN = re.compile(r"[0-9]{1,12}")  # a finished game's number, a turn
 
 
 @dataclass(frozen=True)
 class Goto:
-    """Where a session's command asks to start: ``join ABCD`` or ``watch ABCD``."""
+    """Where a session's command asks to start: ``join ABCD``, ``watch ABCD``, or ``replay 12
+    [5]`` (finished game 12 in the viewer, at turn 5: ``room`` holds the game's number)."""
 
-    role: str  # "join" or "watch"
+    role: str  # "join", "watch" or "replay"
     room: str
+    turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,12 @@ def parse_command(command: str | None) -> Goto | Resume | None:
         and CODE_PATTERN.fullmatch(words[1])
     ):
         return Goto(words[0].lower(), words[1].upper())
+    if (
+        len(words) in (2, 3)
+        and words[0].lower() == "replay"
+        and all(NUMBER_PATTERN.fullmatch(word) for word in words[1:])
+    ):
+        return Goto("replay", str(int(words[1])), int(words[2]) if len(words) == 3 else None)
     raise ValueError(f"unknown command {command!r}")
 
 

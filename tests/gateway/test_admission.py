@@ -98,13 +98,27 @@ def test_starts_past_the_burst_queue_at_the_rate_then_are_refused() -> None:
         ("join abcd", Goto("join", "ABCD")),
         ("  WATCH  QZKX ", Goto("watch", "QZKX")),
         ("resume k7m2-x9qp-4hwd-r3tf", Resume("k7m2-x9qp-4hwd-r3tf")),
+        ("replay 12", Goto("replay", "12")),
+        ("REPLAY 0012 5", Goto("replay", "12", 5)),
     ],
 )
 def test_commands(command: str | None, goto: Goto | None) -> None:
     assert parse_command(command) == goto
 
 
-@pytest.mark.parametrize("command", ["join", "join ABC", "join AB1D", "shell", "watch ABCD x"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "join",
+        "join ABC",
+        "join AB1D",
+        "shell",
+        "watch ABCD x",
+        "replay",
+        "replay x",
+        "replay 1 2 3",
+    ],
+)
 def test_bad_commands(command: str) -> None:
     with pytest.raises(ValueError):
         parse_command(command)
