@@ -8,6 +8,7 @@ viewing player's own seat, the timeline's marks (deaths, the win) only up to the
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -162,6 +163,13 @@ class ReplayScreen(Screen[None]):
         self._fit_width(self.size.width)
         self._ready = True
         self.show()
+        # The re-played game's frames are many small objects that live as long as the viewer:
+        # kept out of the collector's full passes, which would otherwise scan them all every
+        # few dozen steps and stall that step (bench/replay_viewer.py).
+        gc.freeze()
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_width(event.size.width)
@@ -211,8 +219,9 @@ class ReplayScreen(Screen[None]):
             log.clear()
             events_ = self.replay.events(0, self.index + 1, self.perspective)
         names, edition, cards = self.replay.names, view.public.edition, self.replay.cards
-        for event in events_:
-            log.add(event.kind, render_event(event, names, edition, cards))
+        log.add_many(
+            [(event.kind, render_event(event, names, edition, cards)) for event in events_]
+        )
         self._drawn = (self.index, self.perspective)
 
     def _draw_timeline(self) -> None:

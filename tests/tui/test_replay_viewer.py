@@ -263,6 +263,34 @@ async def test_the_timeline_gives_nothing_away_before_reveal(game: Game) -> None
         assert any("✝" in line or "★" in line for line in lines())
 
 
+async def test_the_timelines_marks_come_with_the_turns_stepped_into(game: Game) -> None:
+    """Stepping redraws only the lines whose marks appear (or go, stepping back): each line
+    shows its marks exactly when its turn is not after the one on the board."""
+    seen = watched(game)
+    marks = {turn: screen_marks for turn, _, _, screen_marks in ReplayScreen(seen)._turns}
+    marked = [turn for turn, found in marks.items() if found]
+    assert marked, "the game's deaths or win mark some turn"
+    app = ReplayApp(seen, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_viewer(pilot)
+        timeline = screen.query_one("#replay-timeline", TurnTimeline)
+
+        def shown() -> dict[int, bool]:
+            return {
+                turn: any(m in str(timeline.get_option_at_index(i).prompt) for m in "✝★▲⇄")
+                for i, turn in enumerate(sorted(seen.turn_starts))
+            }
+
+        # Forward a turn at a time to the first marked turn, then to the last, then back.
+        for target in (marked[0], marked[-1], min(marks)):
+            for _ in range(len(marks)):
+                if screen.turn == target:
+                    break
+                await pilot.press("right_square_bracket" if screen.turn < target else "home")
+            assert screen.turn == target
+            assert shown() == {turn: bool(marks[turn]) and turn <= target for turn in marks}
+
+
 async def test_export_key_writes_a_file_that_reads_back(game: Game, tmp_path: Path) -> None:
     seen = watched(game)
     app = ReplayApp(seen, seat=0, on_export=lambda r: export_here(r, tmp_path))
