@@ -106,6 +106,15 @@ class Replay:
         return list(self.record.names)
 
     @property
+    def bot_levels(self) -> dict[int, str]:
+        """The level of each seat a server bot held, by seat."""
+        return {
+            index: seat.level
+            for index, seat in enumerate(self.record.seats)
+            if seat.kind == "bot" and seat.level is not None
+        }
+
+    @property
     def seats(self) -> int:
         """How many seats the game had."""
         return len(self.record.names)

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from protocol.game_types import Event
 from protocol.view_types import View
 from selfish_tui.event_text import render_event
 from selfish_tui.i18n import N_, _, word_cut
@@ -114,7 +115,7 @@ class ReplayScreen(Screen[None]):
         # A review's step can arrive before the screen is composed: until on_mount has drawn
         # the frame chosen, drawing waits.
         self._ready = False
-        self._timeline_for: tuple[Perspective, int] | None = None
+        self._timeline_for: tuple[Perspective, int, str] | None = None
         starts = [replay.turn_starts[t] for t in sorted(replay.turn_starts)]
         marks = replay.turn_events(REVEALED)
         self._turns: list[tuple[int, int, str, str]] = []
@@ -196,9 +197,10 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-strips", StripsBoard).update_view(view, {})
         shown = self.query_one("#replay-hands-text", HandsShown)
         if self.perspective is REVEALED:
-            shown.show(view, replay.hands(self.index), replay.draw_order(self.index))
+            hands, draw = replay.hands(self.index), replay.draw_order(self.index)
+            shown.show(view, hands, draw, bots=replay.bot_levels)
         else:
-            shown.show(view)
+            shown.show(view, bots=replay.bot_levels)
         hands = self.query_one("#replay-hands")
         title = self._hands_title(view)
         if hands.border_title != title:
@@ -226,13 +228,26 @@ class ReplayScreen(Screen[None]):
 
     def _draw_timeline(self) -> None:
         timeline = self.query_one("#replay-timeline", TurnTimeline)
-        upto = None if self.perspective is REVEALED else self.turn
-        wanted = (self.perspective, upto if upto is not None else -1)
+        turn, rows, so_far = self.turn, self._turns, ""
+        if self.perspective is not REVEALED:
+            # The turn on the board shows the marks of what has happened in it so far, not
+            # of how it ends (a swap still to come is not given away).
+            so_far = turn_marks(self._turn_so_far())
+            rows = [(t, seat, name, so_far if t == turn else m) for t, seat, name, m in rows]
+        upto = None if self.perspective is REVEALED else turn
+        wanted = (self.perspective, upto if upto is not None else -1, so_far)
         if self._timeline_for != wanted:
             self._timeline_for = wanted
-            timeline.show(self._turns, self.turn, upto)
+            timeline.show(rows, turn, upto)
         else:
-            timeline.at(self.turn)
+            timeline.at(turn)
+
+    def _turn_so_far(self) -> list[Event]:
+        """The events of the turn on the board up to the frame shown, everything revealed."""
+        start = self.replay.turn_starts.get(self.turn, 0)
+        events_ = self.replay.events(start, self.index + 1, REVEALED)
+        begun = [i for i, event in enumerate(events_) if event.key == "turn"]
+        return events_[begun[-1] :] if begun else events_
 
     def _say(self, view: View) -> None:
         """The next decision's line and the status line."""

@@ -43,7 +43,7 @@ class TurnTimeline(OptionList):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._turns: list[int] = []
-        self._rows: list[tuple[int, int, str, str]] = []  # the turns the options show
+        self._rows: list[tuple[int, int, str]] = []  # the turns the options show
         self._width = 0  # the width the lines were cut to
         self._shown: list[str] = []  # the marks each line shows
 
@@ -56,10 +56,12 @@ class TurnTimeline(OptionList):
         """Fill the list: (turn, active seat, its name, marks) per turn; marks are shown only
         for turns up to ``upto`` (None: every turn), so that the list gives away nothing of
         what is still to come."""
-        # The panel's inside less its scrollbar: a line never wraps.
-        width = max(8, self.size.width - 3 if self.size.width else WIDTH - 3)
+        # The panel's inside less its scrollbar and the options' padding: a line never wraps
+        # (before the first layout, as the screen's layout will make it).
+        width = max(8, self.size.width - 3 if self.size.width else WIDTH - 5)
         shown = [marks if upto is None or turn <= upto else "" for turn, _, _, marks in turns]
-        if turns == self._rows and width == self._width:
+        rows = [row[:3] for row in turns]
+        if rows == self._rows and width == self._width:
             # The same turns: only the lines whose marks appear or go are redrawn (a new
             # list would lay out and draw the whole screen again on every turn stepped into).
             for index, (row, marks) in enumerate(zip(turns, shown, strict=True)):
@@ -69,7 +71,7 @@ class TurnTimeline(OptionList):
             self.set_options(
                 [Option(_line(row, marks, width)) for row, marks in zip(turns, shown, strict=True)]
             )
-            self._rows, self._width = list(turns), width
+            self._rows, self._width = rows, width
             self._turns = [turn for turn, *_ in turns]
         self._shown = shown
         self.at(current)

@@ -26,7 +26,7 @@ from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.replay import ReplayScreen
 from selfish_tui.summary import summarise
 from selfish_tui.widgets.log import GameLog
-from selfish_tui.widgets.timeline import TurnTimeline
+from selfish_tui.widgets.timeline import TurnTimeline, turn_marks
 from server.engine import Game, replay
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
@@ -263,32 +263,50 @@ async def test_the_timeline_gives_nothing_away_before_reveal(game: Game) -> None
         assert any("✝" in line or "★" in line for line in lines())
 
 
-async def test_the_timelines_marks_come_with_the_turns_stepped_into(game: Game) -> None:
-    """Stepping redraws only the lines whose marks appear (or go, stepping back): each line
-    shows its marks exactly when its turn is not after the one on the board."""
+async def test_the_timelines_marks_come_with_what_has_happened(game: Game) -> None:
+    """From a seat's view a turn's line shows its marks only once they have happened: the
+    turns before the one on the board whole, that one as far as the frame shown (a death or a
+    swap still to come in it is not given away); stepping back takes them away again."""
     seen = watched(game)
-    marks = {turn: screen_marks for turn, _, _, screen_marks in ReplayScreen(seen)._turns}
+    marks = {turn: found for turn, _, _, found in ReplayScreen(seen)._turns}
     marked = [turn for turn, found in marks.items() if found]
     assert marked, "the game's deaths or win mark some turn"
     app = ReplayApp(seen, seat=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_viewer(pilot)
         timeline = screen.query_one("#replay-timeline", TurnTimeline)
+        order = sorted(seen.turn_starts)
 
-        def shown() -> dict[int, bool]:
-            return {
-                turn: any(m in str(timeline.get_option_at_index(i).prompt) for m in "✝★▲⇄")
-                for i, turn in enumerate(sorted(seen.turn_starts))
-            }
+        def shown(turn: int) -> str:
+            line = str(timeline.get_option_at_index(order.index(turn)).prompt)
+            return "".join(mark for mark in "✝★▲⇄" if mark in line)
 
-        # Forward a turn at a time to the first marked turn, then to the last, then back.
-        for target in (marked[0], marked[-1], min(marks)):
-            for _ in range(len(marks)):
-                if screen.turn == target:
-                    break
-                await pilot.press("right_square_bracket" if screen.turn < target else "home")
-            assert screen.turn == target
-            assert shown() == {turn: bool(marks[turn]) and turn <= target for turn in marks}
+        target = marked[0]
+        screen.go(seen.turn_starts[target])
+        ends = [seen.turn_starts[t] for t in order if t > target] or [seen.last + 1]
+        for index in range(seen.turn_starts[target], ends[0]):
+            screen.go(index)
+            await pilot.pause()
+            assert all(shown(t) == marks[t] for t in order if t < target)
+            assert all(shown(t) == "" for t in order if t > target)
+            told = seen.events(seen.turn_starts[target], index + 1, REVEALED)
+            assert shown(target) == turn_marks(told[[e.key for e in told].index("turn") :])
+        screen.go(ends[0])  # the next turn's first frame: the last decision's marks too
+        await pilot.pause()
+        assert shown(target) == marks[target]
+        screen.go(0)
+        await pilot.pause()
+        assert all(shown(t) == "" for t in order if t > seen.turn_of[0])
+
+
+async def test_a_bot_seat_is_named_with_its_level(game: Game) -> None:
+    seen = watched(game)
+    app = ReplayApp(seen, seat=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_viewer(pilot)
+        assert "Bot 1  bot (basic)" in screen_text(app)  # the hand's heading, its seat's view
+        await pilot.press("a")
+        assert "Ann  bot (basic)" in screen_text(app)  # every bot seat, all revealed
 
 
 async def test_export_key_writes_a_file_that_reads_back(game: Game, tmp_path: Path) -> None:
@@ -453,6 +471,26 @@ async def test_game_over_shows_each_rated_seats_move(game: Game) -> None:
         await pilot.pause()
         app.screen.refresh_summary()
         await pilot.pause()
-        assert "rating 1000? → 1012?" in str(
-            app.screen.query_one("#gameover-text", Static).render()
-        )
+        text = str(app.screen.query_one("#gameover-text", Static).render())
+        # On a line of its own, whole (at the end of the fate's it wrapped at 80 columns).
+        assert "\n  rating 1000? → 1012?\n" in text
+        # The bots as the waiting room names them: their name and level.
+        assert "Bot 1 bot (basic)" in text and "Ann bot (basic)" in text
+        assert f"{SHOWN} bot" not in text  # the human seat is no bot
+
+
+async def test_closing_the_viewer_opened_from_the_game_over_gives_the_dialog_back(
+    game: Game,
+) -> None:
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        app.feed(replay_message(game, number=1))
+        await pilot.pause()
+        await pilot.press("w")
+        await open_viewer(pilot)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert app.screen.room is app.rooms[ROOM]
