@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.widgets import Input, Static
 
 from protocol import replay_file
@@ -28,6 +30,7 @@ from selfish_tui.summary import summarise
 from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.timeline import TurnTimeline, turn_marks
 from server.engine import Game, replay
+from tests.protocol.test_replay_file import exported, played
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
 from .pilot import wait_for
@@ -443,6 +446,24 @@ def test_replay_file_opens_the_viewer_at_the_turn_asked(
     assert app.turn == 4 and app.seat == 1
     assert app.replay.record.names[0] == SHOWN
     assert cli.main(["replay", str(path), "--seat", "4"]) == 2  # three seats only
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    edition=st.sampled_from(["space", "shipwrecked"]),
+    seats=st.integers(2, 5),
+    seed=st.integers(0, 2**63 - 1),
+    moves=st.integers(0, 2**32),
+)
+def test_a_file_exported_and_opened_by_the_client_replays_to_the_same_end(
+    edition: str, seats: int, seed: int, moves: int
+) -> None:
+    """What `selfish replay FILE` does with any finished game's export: the client reads the
+    file, re-plays it (checked against its digest) and ends in the game's own final state."""
+    game = played(edition, seats, seed, moves)
+    seen = open_replay(read_file(replay_file.write(exported(game))))
+    assert seen.final == game.snapshot()
+    assert (seen.winner, seen.frames) == (game.winner, len(game.decisions) + 1)
 
 
 def test_export_file_is_the_documented_format(game: Game) -> None:
