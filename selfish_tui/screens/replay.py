@@ -438,8 +438,13 @@ class ReplayScreen(Screen[None]):
     def action_export(self) -> None:
         """Write the game to a file (where the opener says), or say how to get one."""
         if self.on_export is None:
+            game = self.replay.record.game
+            # The command as it is to be typed: this game's number (the server's address is
+            # the player's to know: the front door's may not be the one their terminal reaches).
             self.notify(
-                _("Export from your own terminal: selfish export GAME --server HOST[:PORT]"),
+                _(
+                    "Export from your own terminal: selfish export {game} --server HOST[:PORT]"
+                ).format(game="GAME" if game is None else game),
                 severity="warning",
             )
             return

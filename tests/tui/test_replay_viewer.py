@@ -18,7 +18,7 @@ from protocol import replay_file
 from protocol.game_types import Card
 from protocol.server_messages import GameOverMessage, read_server
 from protocol.view_types import View
-from selfish_tui import cli
+from selfish_tui import cli, i18n
 from selfish_tui.event_text import card_display
 from selfish_tui.plain import clean
 from selfish_tui.replay import REVEALED, BadRecord, Replay, open_replay, read_file
@@ -97,6 +97,27 @@ def test_a_seat_reads_the_log_as_it_was_told(game: Game) -> None:
     other = [e for e in everything if e.key == "draw" and e.args["player"] == 1]
     assert other and all("card" in e.args for e in other)
     assert all("card" not in e.args for e in mine if e.key == "draw" and e.seat == 1)
+
+
+def test_a_server_bots_name_is_said_in_the_clients_language(game: Game) -> None:
+    """As the live game says it: "Bot 1" held by the server's bot is 电脑 1 in Chinese, in the
+    names, the board and the log; a person's seat keeps its name, whatever it is."""
+    seen = watched(game)
+    person = open_replay(
+        dataclasses.replace(
+            seen.record,
+            seats=[dataclasses.replace(seat, kind="human") for seat in seen.record.seats],
+        )
+    )
+    i18n.set_language("zh")
+    try:
+        assert seen.names == [SHOWN, "Ann", "电脑 1"]
+        assert seen.view(0, 0).public.names == (SHOWN, "Ann", "电脑 1")
+        assert seen.view(0, REVEALED).public.players[2].name == "电脑 1"
+        assert person.names == [SHOWN, "Ann", "Bot 1"]
+    finally:
+        i18n.set_language("en")
+    assert seen.names == [SHOWN, "Ann", "Bot 1"]
 
 
 def test_turns_begin_where_the_engine_began_them(game: Game) -> None:
@@ -331,7 +352,8 @@ async def test_without_an_export_place_the_key_says_how(game: Game) -> None:
         await open_viewer(pilot)
         await pilot.press("e")
         await pilot.pause()
-        assert any("selfish export" in note.message for note in app._notifications)
+        # The command to type, with this game's number.
+        assert any("selfish export 12 --server" in note.message for note in app._notifications)
 
 
 async def test_closing_the_viewer_quits_its_app(game: Game) -> None:
