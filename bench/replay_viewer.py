@@ -7,10 +7,10 @@ shows it. Times, in milliseconds:
 - opening: from the file's text to the first frame of the viewer on the terminal (reading and
   checking the file, the engine re-playing it against its digest, the screen composed);
 - stepping: each → from the start to the end, from the key to the next frame handed to the
-  terminal (``App._display``), every panel redrawn: p50, p99 and the slowest. The keys come
-  as a held key repeats them (30 a second), so each finds Textual's frame clock idle and is
-  drawn at once, as a person sees it; the same keys back to back (each sent as soon as the
-  last is drawn) also wait for the clock's next frame (up to 1/60 s), printed beside;
+  terminal (``App._display``), each panel that changed redrawn: p50, p99 and the slowest. The
+  keys come as a held key repeats them (30 a second), so each finds Textual's frame clock idle
+  and is drawn at once, as a person sees it; the same keys back to back (each sent as soon as
+  the last is drawn) also wait for the clock's next frame (up to 1/60 s), printed beside;
 - beside them, in the same run, the same frame from another seat's view (v): every panel
   redrawn without a step;
 - and stepping from everything revealed (every hand, the draw pile).
