@@ -192,8 +192,8 @@ def connect(args: argparse.Namespace) -> int:
     key = identity_key(f"{host}:{port}", name)  # one identity per server and name
     identity = Path(args.identity) if args.identity else None
     goto = ("player", args.join) if args.join else ("spectator", args.watch) if args.watch else None
-    if args.guest:  # a new player every time: no token read, none kept
-        login = Login(host, port)
+    if args.guest:  # a new player every time: no token read, none kept, no record
+        login = Login(host, port, guest=True)
     else:
         login = Login(
             host, port, load_token(key, identity), lambda token: save_token(key, token, identity)
