@@ -75,7 +75,7 @@ class Words:
     titles: tuple[str, ...]
     new_mark: str
     game_over: str
-    view_board: str
+    rematch: str
     help_hint: str
     help_title: str
     since: str
@@ -101,8 +101,8 @@ class Words:
                 titles=(_("Your move"), *titles().values()),
                 new_mark=_("{title} · new").split("{title}")[1],
                 game_over=_("Game over"),
-                view_board=_("view the board"),
-                help_hint="? " + _("help"),
+                rematch=_("rematch"),
+                help_hint="? " + _("Help"),  # the footer's key and its binding's name
                 help_title=_("Selfish — help ({title})").split("{title}")[0].rstrip("(\uff08 "),
                 since=pgettext("since", "Since your last turn"),
                 yes=_("{yes} (y)").replace("{yes}", ""),
@@ -268,10 +268,10 @@ class Person:
             if words.lesson_keys in text:
                 self.read_lesson(screen, started)
                 continue
-            if words.game_over in text and words.view_board in text:
+            if words.game_over in text and words.rematch in text:
                 self.save("game-over", screen)
                 self.game_over_help()
-                press(session, "l")  # the dialog's "l quit" (local) or "l leave the room"
+                press(session, "q")  # the dialog's "q quit" (local) or "q leave the room"
                 return "over"
             if words.yes in text and words.no in text:
                 # the script never picks a fatal choice while another exists: this one is forced
@@ -360,7 +360,7 @@ class Person:
             self.help_over = opened if self.help_over is None else self.help_over
             self.help_again = opened
             press(session, "Escape")
-            wait_for_text(session, words.view_board, 5)
+            wait_for_text(session, words.rematch, 5)
             time.sleep(0.5)
 
     def report(self, title: str, elapsed: float) -> None:

@@ -442,8 +442,10 @@ class ReplayScreen(Screen[None]):
             # The command as it is to be typed: this game's number (the server's address is
             # the player's to know: the front door's may not be the one their terminal reaches).
             self.notify(
+                # The command on a line of its own: a toast is 38 cells wide, and the command
+                # must not be cut where it wraps.
                 _(
-                    "Export from your own terminal: selfish export {game} --server HOST[:PORT]"
+                    "Export from your own terminal:\nselfish export {game} --server HOST[:PORT]"
                 ).format(game="GAME" if game is None else game),
                 severity="warning",
             )

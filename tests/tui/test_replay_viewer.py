@@ -348,12 +348,16 @@ async def test_export_key_writes_a_file_that_reads_back(game: Game, tmp_path: Pa
 
 async def test_without_an_export_place_the_key_says_how(game: Game) -> None:
     app = ReplayApp(watched(game), seat=0, on_export=None)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await open_viewer(pilot)
         await pilot.press("e")
         await pilot.pause()
-        # The command to type, with this game's number.
+        # The command to type, with this game's number, whole on the screen (a toast cut it
+        # where it wrapped).
         assert any("selfish export 12 --server" in note.message for note in app._notifications)
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        assert "selfish export 12 --server" in shown and "HOST[:PORT]" in shown
 
 
 async def test_closing_the_viewer_quits_its_app(game: Game) -> None:
@@ -537,3 +541,4 @@ async def test_closing_the_viewer_opened_from_the_game_over_gives_the_dialog_bac
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert app.screen.room is app.rooms[ROOM]
+
