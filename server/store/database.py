@@ -155,6 +155,11 @@ class Database:
             return
         self._journal = []
 
+    def commit_later(self) -> None:
+        """End the tick: commit at once (SQLite's commit is a local write, and the output of a
+        tick that follows it never waits: see ``server.store.postgres`` for the other way)."""
+        self.commit()
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         """Writes inside the block join one transaction, committed at its end (a tool's batch:

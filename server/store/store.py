@@ -19,6 +19,7 @@ that was rolled back cannot give its id to another game.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -157,6 +158,12 @@ class Store:
         """Commit the open transaction, if any (a failure starts an outage, see
         ``server.store.database``)."""
         self._db.commit()
+
+    def commit_later(self) -> asyncio.Future[None] | None:
+        """End the tick's writes: commit them (SQLite: at once), or hand them to the commit
+        thread (PostgreSQL) and return the future the tick's output must wait for; None when
+        nothing waits."""
+        return self._db.commit_later()
 
     def retry(self) -> bool:
         """Replay the backlog and commit; True once the database takes writes again."""
