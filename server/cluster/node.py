@@ -27,7 +27,7 @@ from typing import Protocol
 
 import psycopg
 
-from server.cluster.leases import Leases
+from server.cluster.leases import DEAD, Leases
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
 from server.store.store import Store, StoredGame
@@ -194,7 +194,7 @@ class Cluster:
     def _read(self, now: float) -> None:
         rows = self._listener.execute(
             "SELECT cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
-            "WHERE leases.node != %s AND leases.expires > now() ORDER BY room",
+            f"WHERE leases.node != %s AND NOT {DEAD} ORDER BY room",
             (self.leases.node,),
         ).fetchall()
         self.remote = [bytes(row[0]) for row in rows]

@@ -83,6 +83,43 @@ async def test_games_of_a_killed_node_go_on_on_the_other_and_lose_nothing_seen(
         await b.stop()
 
 
+async def test_a_killed_nodes_rooms_are_taken_over_long_before_its_leases_expire(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # Leases of a minute: only PostgreSQL's view of the dead node's sessions lets b take the
+    # room over within the test's time.
+    a = await Node.start(postgres_url, tmp_path, lease_seconds=60.0)
+    b = await Node.start(postgres_url, tmp_path, lease_seconds=60.0)
+    try:
+        codes: asyncio.Queue[str] = asyncio.Queue()
+        others = (("127.0.0.1", b.port),)
+        host = HeadlessBot(
+            "127.0.0.1",
+            a.port,
+            name="Host",
+            others=others,
+            act_delay=0.05,
+            record=True,
+            create=CreateSpec("space", 2, 0, seed=3),
+            on_room=codes.put_nowait,
+        )
+        runs = [asyncio.create_task(host.run())]
+        code = await asyncio.wait_for(codes.get(), 10)
+        guest = HeadlessBot(
+            "127.0.0.1", a.port, name="Guest", others=others, act_delay=0.05, record=True, room=code
+        )
+        runs.append(asyncio.create_task(guest.run()))
+        while not all(len(_versions(bot.frames)) >= 5 for bot in (host, guest)):
+            await asyncio.sleep(0.05)
+        a.signal(signal.SIGKILL)
+        results = await asyncio.wait_for(asyncio.gather(*runs), 30)
+        assert all(len(result) == 1 for result in results)
+        assert b.log(f"room {code}: taken over")
+    finally:
+        await a.stop()
+        await b.stop()
+
+
 async def test_a_node_paused_past_its_lease_writes_nothing_when_it_wakes(
     postgres_url: str, tmp_path: Path
 ) -> None:
