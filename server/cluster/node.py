@@ -125,11 +125,14 @@ class Cluster:
         another node was first."""
         if code in self.lobby.rooms or not self.leases.take(code):
             return False
-        stored = self.lobby.store.game(game)
-        if stored is None or stored.status != "playing":
-            self.leases.release(code)
-            return False
-        self.lobby.resume_stored(stored)
+        # The game ran on another node, and its players not known here were made there:
+        # the reads of the takeover need not wait for this node's own writes to commit.
+        with self.lobby.store.elsewhere():
+            stored = self.lobby.store.game(game)
+            if stored is None or stored.status != "playing":
+                self.leases.release(code)
+                return False
+            self.lobby.resume_stored(stored)
         log.info("room %s: taken over (game %d, epoch %d)", code, game, self.leases.held[code])
         return True
 

@@ -85,12 +85,19 @@ class Committer:
         """Run ``batch`` in the commit thread."""
         return self._thread.submit(self._run, batch)
 
+    def run_here(self, batch: Batch) -> concurrent.futures.Future[Outcome]:
+        """Run ``batch`` in the calling thread, while the commit thread is idle (a commit
+        waited for anyway: handing it to the thread would only add two thread switches)."""
+        done: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
+        done.set_result(self._run(batch))
+        return done
+
     def close(self) -> None:
         """Close the connection and stop the thread (after the batch it runs, if any)."""
         self._thread.submit(self._disconnect).result()
         self._thread.shutdown(wait=True)
 
-    # ------------------------------------------------------------------ in the thread
+    # ------------------------------------------------------------------ in one thread at a time
 
     def _connection(self) -> psycopg.Connection[Any]:
         conn = self._conn

@@ -98,6 +98,12 @@ class Database:
         """The rows of one read statement."""
         return self._db.execute(sql, params).fetchall()
 
+    @contextlib.contextmanager
+    def elsewhere(self) -> Iterator[None]:
+        """Reads of what another node wrote (``server.store.postgres``); a SQLite database
+        has one server, and its reads see its writes at once anyway."""
+        yield
+
     def setup(self, script: str) -> None:
         """Run a script of statements and commit at once (the schema and its migrations)."""
         self._db.executescript(script)

@@ -12,7 +12,8 @@ in flight still waits for it: its output may show what that commit holds.
 Reads, the schema and :meth:`PostgresDatabase.commit_now` use the event loop's connection. A
 read first waits for every write before it to commit (:meth:`PostgresDatabase.commit`), so it
 sees them: reads are rare beside decisions (a hello, a new game, a replay), and they block the
-loop for that commit as every commit once did.
+loop for that commit as every commit once did; reads of what another node wrote (a takeover,
+a player made on another node: :meth:`PostgresDatabase.elsewhere`) do not wait.
 
 The store speaks SQLite's ``?`` placeholders; they become psycopg's ``%s`` here, so one set of
 statements serves both engines wherever their SQL agrees (``server.store.dialect`` holds the rest).
@@ -98,10 +99,12 @@ class PostgresDatabase:
         self.backlog: list[Tagged] = []
         self.failed: str | None = None
         self._lost: set[int] = set()  # fenced games lost, reported before the output goes
+        self._elsewhere = 0  # inside elsewhere(): reads do not wait for this node's writes
 
     def _connect(self) -> psycopg.Connection[Any]:
+        # Autocommit: a read is one round trip, with no transaction left to end.
         try:
-            return psycopg.connect(self._url, autocommit=False, application_name="selfish")
+            return psycopg.connect(self._url, autocommit=True, application_name="selfish")
         except psycopg.Error as exc:
             raise ConnectionError(f"cannot connect to PostgreSQL: {exc}") from exc
 
@@ -127,19 +130,26 @@ class PostgresDatabase:
     def read(self, sql: str, params: Row = ()) -> list[Row]:
         """The rows of one read statement (it sees every write made before it: they are
         committed first)."""
-        self.commit()
-        try:
-            rows = self._db.execute(placeholders(sql), params).fetchall()
-            self._db.commit()  # ends the read's transaction: no session left idle in one
-        except psycopg.Error:
-            self._rollback()
-            raise
+        if not self._elsewhere:
+            self.commit()
+        rows = self._db.execute(placeholders(sql), params).fetchall()
         return [tuple(row) for row in rows]
 
+    @contextlib.contextmanager
+    def elsewhere(self) -> Iterator[None]:
+        """Reads inside the block are of rows none of this node's writes not yet committed
+        can touch (a player or a game another node made or ran: a takeover, a player from
+        another node), so they do not wait for those writes to commit."""
+        self._elsewhere += 1
+        try:
+            yield
+        finally:
+            self._elsewhere -= 1
+
     def setup(self, script: str) -> None:
-        """Run a script of statements and commit at once (the schema and its migrations)."""
+        """Run a script of statements and commit at once (the schema and its migrations: one
+        query string, which PostgreSQL runs as one transaction)."""
         self._db.execute(script.encode())
-        self._db.commit()
 
     def write(self, sql: str, params: Row, game: int | None = None) -> None:
         """Queue one write for the tick's commit; during an outage it waits in the backlog
@@ -224,9 +234,7 @@ class PostgresDatabase:
         """Run one write and commit it at once, outside the group commit; returns the number
         of rows it changed."""
         self.commit()  # what waits goes first, fenced
-        cursor = self._db.execute(placeholders(sql), params)
-        self._db.commit()
-        return int(cursor.rowcount)
+        return int(self._db.execute(placeholders(sql), params).rowcount)
 
     def retry(self) -> bool:
         """Replay the backlog and commit; True once the database takes writes again."""
@@ -235,12 +243,11 @@ class PostgresDatabase:
         try:
             if self._db.closed or self._db.broken:
                 self._db = self._connect()
-            for sql, rows, _ in self.backlog:
-                self._db.cursor().executemany(placeholders(sql), rows)
-            self._db.commit()
+            with self._db.transaction():
+                for sql, rows, _ in self.backlog:
+                    self._db.cursor().executemany(placeholders(sql), rows)
         except (psycopg.Error, ConnectionError) as exc:
             self.failed = str(exc) or type(exc).__name__
-            self._rollback()
             return False
         log.warning("database is writable again: %d delayed writes saved", len(self.backlog))
         self.backlog = []
@@ -277,13 +284,15 @@ class PostgresDatabase:
         self._pending, self._batched, self._dirty = [], {}, False
 
     def _hand_over(self, loop: asyncio.AbstractEventLoop | None) -> None:
-        """Give the open batch to the commit thread; with ``loop``, the loop settles it when
-        it is done (else :meth:`commit` waits for it)."""
+        """Give the open batch to the commit thread, and the loop settles it when it is done;
+        without ``loop``, commit it here and now (:meth:`commit` waits for it: the commit
+        thread is idle then)."""
         writes, self._open = self._open, []
         games = {game for _, _, game in writes if game is not None}
         guard = self.guard(games) if self.guard is not None and games else None
         batch = Batch(writes, games, guard)
-        flight = _Flight(batch, self._committer.submit(batch), self._waiters)
+        run = self._committer.submit if loop is not None else self._committer.run_here
+        flight = _Flight(batch, run(batch), self._waiters)
         self._waiters = []
         self._flight = flight
         if loop is not None:
@@ -357,9 +366,3 @@ class PostgresDatabase:
                 exc,
             )
         self.failed = str(exc) or type(exc).__name__
-
-    def _rollback(self) -> None:
-        try:
-            self._db.rollback()
-        except psycopg.Error:
-            log.warning("database rollback failed (the connection is gone)")

@@ -20,6 +20,7 @@ that was rolled back cannot give its id to another game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -158,6 +159,12 @@ class Store:
         """Commit the open transaction, if any (a failure starts an outage, see
         ``server.store.database``)."""
         self._db.commit()
+
+    def elsewhere(self) -> contextlib.AbstractContextManager[None]:
+        """A block whose reads are of rows another node wrote (a takeover's game, a player
+        made on another node): none of this node's writes not yet committed can touch them,
+        so the reads do not wait for those (``server.store.postgres``)."""
+        return self._db.elsewhere()
 
     def commit_later(self) -> asyncio.Future[None] | None:
         """End the tick's writes: commit them (SQLite: at once), or hand them to the commit
