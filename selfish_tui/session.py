@@ -106,7 +106,13 @@ class Session(Navigation):
         """Connect (and keep reconnecting) to the server ``login`` names."""
         kwargs: dict[str, Any] = {"backoff": self._backoff} if self._backoff else {}
         self.client = NetworkClient(
-            self.post_message, login.host, login.port, self.player_name, login.token, **kwargs
+            self.post_message,
+            login.host,
+            login.port,
+            self.player_name,
+            login.token,
+            others=login.others,
+            **kwargs,
         )
         self.run_worker(self.client.run(), name="network", exclusive=True)
 

@@ -26,6 +26,8 @@ class Login:
     port: int
     token: str | None = None
     keep_token: Callable[[str], None] | None = None
+    # The server's other addresses (a cluster's other nodes): tried in turn when one is lost.
+    others: tuple[tuple[str, int], ...] = ()
 
     @property
     def address(self) -> str:

@@ -183,3 +183,50 @@ async def test_a_node_paused_past_its_lease_writes_nothing_when_it_wakes(
         await b.stop()
         for client in clients:
             await client.close()
+
+
+async def _posted(posted: list[Any], wanted: Any, after: int = 0) -> Any:
+    """The first message ``posted`` after index ``after`` that ``wanted`` accepts."""
+    async with asyncio.timeout(30):
+        while True:
+            for message in posted[after:]:
+                if wanted(message):
+                    return message
+            await asyncio.sleep(0.05)
+
+
+async def test_the_terminal_client_given_both_addresses_finds_its_seat_after_a_kill(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """`selfish connect A,B`: the TUI's worker, on A's game, is back in its seat on B once A
+    is killed."""
+    from protocol.messages import CreateRoom, Start
+    from selfish_tui.client import NetworkClient, parse_addresses
+    from selfish_tui.messages import ServerMessage, Welcomed
+
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    (host, port), *others = parse_addresses(f"127.0.0.1:{a.port}, 127.0.0.1:{b.port}")
+    posted: list[Any] = []
+    worker = NetworkClient(posted.append, host, port, "Ann", others=others, backoff=(0.1,))
+    running = asyncio.create_task(worker.run())
+
+    def payload(kind: str) -> Any:
+        return lambda m: isinstance(m, ServerMessage) and kind == m.payload.TYPE
+
+    try:
+        await _posted(posted, lambda m: isinstance(m, Welcomed))
+        worker.send(CreateRoom(edition="space", seats=2, bots=1, seed=5))
+        code = (await _posted(posted, payload("joined"))).payload.room
+        worker.send(Start(room=code))
+        seen = await _posted(posted, payload("state"))
+        assert worker.port == a.port
+        a.signal(signal.SIGKILL)
+        back = await _posted(posted, payload("state"), after=len(posted))
+        assert back.payload.room == code and back.payload.version >= seen.payload.version
+        assert worker.port == b.port and b.log(f"room {code}: taken over")
+    finally:
+        await worker.stop()
+        running.cancel()
+        await a.stop()
+        await b.stop()
