@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from server.store.database import Row
+from server.store.write_path import Row
 
 log = logging.getLogger("selfish.server")
 

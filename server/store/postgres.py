@@ -57,15 +57,11 @@ from server.store.committer import (
     Tagged,
     placeholders,
 )
-from server.store.database import Row
+from server.store.write_path import Row, WritePath
 
 __all__ = ["LOST", "Fence", "Guard", "PostgresDatabase"]
 
 log = logging.getLogger("selfish.server")
-
-
-def _later() -> None:
-    """A write in :meth:`PostgresDatabase.transaction`: committed at the block's end."""
 
 
 @dataclass
@@ -77,18 +73,17 @@ class _Flight:
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
 
 
-class PostgresDatabase:
+class PostgresDatabase(WritePath):
     """The same interface as ``server.store.database.Database``, over psycopg connections."""
 
     def __init__(self, url: str) -> None:
+        super().__init__()
         self.path = url
         self._url = url
         self._db = self._connect()
         self._committer = Committer(url)
-        self.on_write: Callable[[], None] | None = None
         self.guard: Guard | None = None
         self.on_lost: Callable[[set[int]], None] | None = None
-        self._dirty = False
         # This tick's writes: those in order, and the rows of batched statements, added after
         # them (by game, for the fence) when the tick ends.
         self._pending: list[Tagged] = []
@@ -97,7 +92,6 @@ class PostgresDatabase:
         self._waiters: list[asyncio.Future[None]] = []  # ticks whose output waits for _open
         self._flight: _Flight | None = None
         self.backlog: list[Tagged] = []
-        self.failed: str | None = None
         self._lost: set[int] = set()  # fenced games lost, reported before the output goes
         self._elsewhere = 0  # inside elsewhere(): reads do not wait for this node's writes
 
@@ -116,16 +110,6 @@ class PostgresDatabase:
     @fence.setter
     def fence(self, fence: Fence | None) -> None:
         self._committer.fence = fence
-
-    @property
-    def writable(self) -> bool:
-        """False from a failed write until :meth:`retry` (or a commit) succeeds again."""
-        return self.failed is None
-
-    @property
-    def dirty(self) -> bool:
-        """True while writes wait for :meth:`commit`."""
-        return self._dirty
 
     def read(self, sql: str, params: Row = ()) -> list[Row]:
         """The rows of one read statement (it sees every write made before it: they are
@@ -160,15 +144,11 @@ class PostgresDatabase:
         self._pending.append((sql, [params], game))
         self._written()
 
-    def write_batched(self, sql: str, params: Row, game: int | None = None) -> None:
-        """Like :meth:`write`, but the row joins the others of ``sql`` in this tick, inserted
-        by one ``executemany``."""
-        if self.on_write is None or self.failed is not None:
-            self.write(sql, params, game)
-            return
+    def _batch(self, sql: str, params: Row, game: int | None) -> None:
         self._batched.setdefault(sql, []).append((params, game))
-        self._dirty = True
-        self.on_write()
+
+    def _name(self) -> str:
+        return "database"  # not the URL: it may hold a password
 
     def flush_batched(self) -> None:
         """Nothing to do here: a read commits every write before it."""
@@ -216,20 +196,6 @@ class PostgresDatabase:
             self._fail_open()
         self._report()
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Writes inside the block join one transaction, committed at its end (a tool's batch,
-        as ``server.store.database.Database.transaction``)."""
-        batching = self.on_write
-        if batching is None:
-            self.on_write = _later
-        try:
-            yield
-        finally:
-            if batching is None:
-                self.on_write = None
-                self.commit()
-
     def commit_now(self, sql: str, params: Row = ()) -> int:
         """Run one write and commit it at once, outside the group commit; returns the number
         of rows it changed."""
@@ -265,13 +231,6 @@ class PostgresDatabase:
         self._db.close()
 
     # ------------------------------------------------------------------ the batches
-
-    def _written(self) -> None:
-        if self.on_write is None:
-            self.commit()
-        else:
-            self._dirty = True
-            self.on_write()
 
     def _seal(self) -> None:
         """End the tick's writes: in order, then the batched rows, by statement and game."""
@@ -357,12 +316,3 @@ class PostgresDatabase:
             self._lost.add(write[2])
         else:
             self.backlog.append(write)
-
-    def _failure(self, exc: psycopg.Error) -> None:
-        if self.failed is None:
-            log.error(
-                "database is not writable (%s): requests that need a write are refused, and "
-                "what players were already sent is kept in memory until a write succeeds",
-                exc,
-            )
-        self.failed = str(exc) or type(exc).__name__

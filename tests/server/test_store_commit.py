@@ -53,19 +53,19 @@ async def _written(conn: Connection, count: int) -> None:
             await asyncio.sleep(0.01)
 
 
-def _game(store: Store) -> int:
+def _table(url: str) -> tuple[Store, Outbox, Connection, int]:
+    """A store on ``url`` batched by an outbox, a connection, and a game (committed)."""
+    store = Store(url)
+    outbox = Outbox(store)
     game = store.create_game("ABCD", "space", ["a", "b"], [], {}, 1, 0)
     store.commit()
-    return game
+    return store, outbox, Connection(url), game
 
 
 async def test_a_ticks_output_waits_for_its_commit_and_the_next_tick_waits_behind(
     postgres_url: str,
 ) -> None:
-    store = Store(postgres_url)
-    outbox = Outbox(store)
-    conn = Connection(postgres_url)
-    game = _game(store)
+    store, outbox, conn, game = _table(postgres_url)
     store.append_decision(game, 0, 0, {"do": "play", "card": 1}, "human")
     _tick(outbox, conn, b"state after decision 0")
     assert conn.written == []  # held: the commit runs in its thread, the loop goes on
@@ -84,10 +84,7 @@ async def test_a_ticks_output_waits_for_its_commit_and_the_next_tick_waits_behin
 async def test_a_failed_commit_keeps_its_writes_until_the_database_takes_them(
     postgres_url: str,
 ) -> None:
-    store = Store(postgres_url)
-    outbox = Outbox(store)
-    conn = Connection(postgres_url)
-    game = _game(store)
+    store, outbox, conn, game = _table(postgres_url)
     with psycopg.connect(postgres_url, autocommit=True) as admin:
         admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
