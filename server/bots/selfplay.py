@@ -74,9 +74,13 @@ def play_game(
             break
         seat = game.pending_seats()[0]
         level = levels[seat]
+        index: int | None = None
         if level == "random":
-            # Same pick as choose("random", view, rng), without building the whole view.
-            choice = rng.choice(decision.options[seat])
+            # Same pick as choose("random", view, rng) (the same draw from rng), without
+            # building the whole view; taken by its index, as the server takes a client's act.
+            options = decision.options[seat]
+            index = rng.randrange(len(options))
+            choice = options[index]
         elif deciders is not None and level in deciders:
             choice = deciders[level](game.view(seat), rng)
         elif level in THINKING:
@@ -89,7 +93,10 @@ def play_game(
             own_turns[seat] += 1
             if choice["do"] == "stay" and state.rows[seat] == 0:
                 start_row_stays[seat] += 1
-        game.apply(seat, choice)
+        if index is None:
+            game.apply(seat, choice)
+        else:
+            game.choose(seat, index)
         result.decisions += 1
         if check:
             result.invariant_checks += 1

@@ -105,11 +105,15 @@ def new_state(edition: Edition, names: list[str], seed: int) -> State:
     first = rng.randrange(seats)
     hands: list[list[Card]] = [[] for _ in range(seats)]
     order = [(first + i) % seats for i in range(seats)]
+    taken: set[int] = set()
     for seat in order:
-        # "First found in deck order": scan from the top, which is the end of the list.
+        # "First found in deck order": scan from the top, which is the end of the list, past
+        # the cards earlier seats took.
         singles = doubles = 0
         for index in range(len(deck) - 1, -1, -1):
             card = deck[index]
+            if card.id in taken:
+                continue
             if card.value == 1 and singles < 4:
                 singles += 1
             elif card.value == 2 and doubles < 1:
@@ -117,10 +121,10 @@ def new_state(edition: Edition, names: list[str], seed: int) -> State:
             else:
                 continue
             hands[seat].append(card)
+            taken.add(card.id)
             if singles == 4 and doubles == 1:
                 break
-        taken = {card.id for card in hands[seat]}
-        deck = [card for card in deck if card.id not in taken]
+    deck = [card for card in deck if card.id not in taken]
     for _ in range(4):
         for seat in order:
             hands[seat].append(deck.pop())
