@@ -81,6 +81,10 @@ class Database(WritePath):
         """The rows of one read statement."""
         return self._db.execute(sql, params).fetchall()
 
+    def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
+        """The rows of each read, in order."""
+        return [self.read(sql, params) for sql, params in reads]
+
     @contextlib.contextmanager
     def elsewhere(self) -> Iterator[None]:
         """Reads of what another node wrote (``server.store.postgres``); a SQLite database

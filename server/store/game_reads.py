@@ -16,6 +16,7 @@ from server.store.records import (
     event_from_row,
     game_from_row,
 )
+from server.store.write_path import Row
 
 if TYPE_CHECKING:
     from server.store.database import Database
@@ -85,33 +86,45 @@ class GameReads:
 
     def game(self, game: int) -> StoredGame | None:
         """One game with its decisions, or None (also for a row that cannot be read)."""
-        rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
+        self._db.flush_batched()  # this tick's decisions belong to the game too
+        # one round trip for the three (a takeover reads hundreds of games at once)
+        rows, decisions, events = self._db.read_many(
+            [(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,)), *self._parts(game)]
+        )
         if not rows:
             return None
         try:
-            return self._with_decisions(game_from_row(rows[0]))
+            return self._with_decisions(game_from_row(rows[0]), decisions, events)
         except CorruptRow as exc:
             log.warning("%s", exc)
             return None
 
-    def _with_decisions(self, game: StoredGame) -> StoredGame:
-        """``game`` with its decisions and the server's own events; raises CorruptRow. An
-        unfinished game read back is one this node may resume: its room is noted (fencing)."""
+    def _parts(self, game: int) -> list[tuple[str, Row]]:
+        """The reads of a game's decisions and of the server's own events, in order."""
+        return [
+            ("SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game,)),
+            (
+                "SELECT position, event FROM server_events WHERE game = ? "
+                f"ORDER BY {self.dialect.order}",
+                (game,),
+            ),
+        ]
+
+    def _with_decisions(
+        self, game: StoredGame, decisions: list[Row] | None = None, events: list[Row] | None = None
+    ) -> StoredGame:
+        """``game`` with its decisions and the server's own events (read here unless given);
+        raises CorruptRow. An unfinished game read back is one this node may resume: its room
+        is noted (fencing)."""
         if self.dialect.fenced and game.status == "playing":
             self.game_rooms[game.id] = game.room
-        self._db.flush_batched()  # this tick's decisions belong to the game too
-        for n, (seat, blob) in enumerate(
-            self._db.read(
-                "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
-            )
-        ):
+        if decisions is None or events is None:
+            self._db.flush_batched()  # this tick's decisions belong to the game too
+            decisions, events = self._db.read_many(self._parts(game.id))
+        for n, (seat, blob) in enumerate(decisions):
             if not isinstance(seat, int):
                 raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
             game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
-        for position, event in self._db.read(
-            "SELECT position, event FROM server_events WHERE game = ? "
-            f"ORDER BY {self.dialect.order}",
-            (game.id,),
-        ):
+        for position, event in events:
             game.events.append(event_from_row(game.id, position, event))
         return game

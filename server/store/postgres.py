@@ -119,6 +119,14 @@ class PostgresDatabase(WritePath):
         rows = self._db.execute(placeholders(sql), params).fetchall()
         return [tuple(row) for row in rows]
 
+    def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
+        """The rows of each read, in order, all in one round trip (a pipeline)."""
+        if not self._elsewhere:
+            self.commit()
+        with self._db.pipeline():
+            cursors = [self._db.execute(placeholders(sql), params) for sql, params in reads]
+        return [[tuple(row) for row in cursor.fetchall()] for cursor in cursors]
+
     @contextlib.contextmanager
     def elsewhere(self) -> Iterator[None]:
         """Reads inside the block are of rows none of this node's writes not yet committed
