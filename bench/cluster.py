@@ -400,8 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--p99", type=float, default=50.0, help="act->state p99 bound in ms (50)")
     p.add_argument(
         "--steps",
-        default="1000,2000,4000,8000",
-        help="client counts tried in turn, until one is not held (1000,2000,4000,8000)",
+        default="1000,2000,4000,5000,6000,7000,8000,10000",
+        help="client counts tried in turn, until one is not held (1000,2000,4000,...,10000)",
     )
     p.add_argument("--store-clients", type=int, default=2000, help="clients of part 1 (2000)")
     p.add_argument("--failover-clients", type=int, default=2000, help="bots of part 3, even (2000)")

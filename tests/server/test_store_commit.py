@@ -100,3 +100,13 @@ async def test_a_failed_commit_keeps_its_writes_until_the_database_takes_them(
     await _written(conn, 2)
     assert conn.written[1] == (b"state after decision 1", 2)  # a new commit connection
     store.close()
+
+
+def test_a_read_waits_for_the_writes_before_it_but_not_inside_elsewhere(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    store.on_write = lambda: None  # the server's per-tick batching, without a loop
+    store.save_player("p1", "token-1", "Ann")
+    with store.elsewhere():  # what another node wrote: this node's writes are not waited for
+        assert store.token_of("p1") is None
+    assert store.token_of("p1") is not None  # the write before it committed first
+    store.close()
