@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from protocol.wire_fields import read_fields, write_fields
+
 #: The server messages by wire ``type``: filled by :func:`message`.
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {}
 
@@ -39,8 +41,9 @@ class ServerMessage:
     id: int | None = None
 
     def body(self) -> dict[str, Any]:
-        """The message's fields in wire form (without ``type`` and ``id``)."""
-        return {}
+        """The message's fields in wire form (without ``type`` and ``id``): those declared
+        with ``protocol.wire_fields.wire``."""
+        return write_fields(self)
 
     def to_wire(self) -> dict[str, Any]:
         """The message as a protocol map."""
@@ -53,4 +56,10 @@ class ServerMessage:
     @classmethod
     def read(cls, m: Wire, rid: int | None) -> ServerMessage:
         """Read the fields of ``m`` (its ``type`` and ``id``, ``rid``, already read)."""
-        return cls(id=rid)
+        message = cls(id=rid, **read_fields(cls, m, cls.TYPE))
+        message.check()
+        return message
+
+    def check(self) -> None:
+        """Refuse what the fields' types let through but their meaning does not (raises
+        MalformedMessage); nothing to refuse unless a message says so."""

@@ -4,26 +4,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from protocol.fields import (
-    as_map,
-    get_bool,
-    get_choice_of,
-    get_count,
-    get_int,
-    get_items,
-    get_number,
-    get_opt_int,
-    get_opt_str,
-    get_str,
-)
+from protocol.fields import as_map
 from protocol.game_types import Event
-from protocol.message_base import ServerMessage, Wire, message
+from protocol.message_base import ServerMessage, message
 from protocol.records import RatingChange
 from protocol.view_types import View
+from protocol.wire_fields import (
+    BOOL,
+    COUNT,
+    INT,
+    NUMBER,
+    OPT_INT,
+    OPT_STR,
+    STR,
+    WireRecord,
+    items,
+    one_of,
+    part,
+    wire,
+)
 
 GRACE_REASONS = ("left", "idle")
+#: The rating changes of a ``game_over`` or ``replay``.
+RATINGS = items(RatingChange.from_wire)
+VIEW = part(View.from_wire)
 
 
 @message("state")
@@ -31,21 +36,9 @@ GRACE_REASONS = ("left", "idle")
 class StateMessage(ServerMessage):
     """The game at ``version``, as the recipient may see it."""
 
-    room: str
-    version: int
-    view: View
-
-    def body(self) -> dict[str, Any]:
-        return {"room": self.room, "version": self.version, "view": self.view.to_wire()}
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        return cls(
-            id=rid,
-            room=get_str(m, "room", "state"),
-            version=get_int(m, "version", "state"),
-            view=View.from_wire(m.get("view"), "state.view"),
-        )
+    room: str = wire(STR)
+    version: int = wire(INT)
+    view: View = wire(VIEW)
 
 
 @message("events")
@@ -54,69 +47,28 @@ class EventsMessage(ServerMessage):
     """Log lines, as the recipient may see them; ``history``: the log so far (its last
     lines), on join, resume, start and sync."""
 
-    room: str
-    events: tuple[Event, ...]
-    history: bool = False
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "room": self.room,
-            "history": self.history,
-            "events": [event.to_wire() for event in self.events],
-        }
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        return cls(
-            id=rid,
-            room=get_str(m, "room", "events"),
-            history=get_bool(m, "history", "events"),
-            events=get_items(m, "events", "events", Event.from_wire),
-        )
+    room: str = wire(STR)
+    events: tuple[Event, ...] = wire(items(Event.from_wire))
+    history: bool = wire(BOOL, default=False)
 
 
 @dataclass(frozen=True, slots=True)
-class TurnTimer:
+class TurnTimer(WireRecord):
     """A seat the server decides for in ``seconds`` (``away``: the short away delay)."""
 
-    seat: int
-    seconds: float
-    away: bool
-
-    @classmethod
-    def from_wire(cls, value: object, where: str = "timers") -> TurnTimer:
-        """Read a turn timer."""
-        m = as_map(value, where)
-        seat = get_count(m, "seat", where)
-        return cls(seat, get_number(m, "seconds", where), get_bool(m, "away", where))
-
-    def to_wire(self) -> dict[str, Any]:
-        """The timer's wire map."""
-        return {"seat": self.seat, "seconds": self.seconds, "away": self.away}
+    seat: int = wire(COUNT)
+    seconds: float = wire(NUMBER)
+    away: bool = wire(BOOL)
 
 
 @dataclass(frozen=True, slots=True)
-class GraceCountdown:
+class GraceCountdown(WireRecord):
     """A seat whose bot takes over in ``seconds``; ``reason``: ``left`` (not connected) or
     ``idle`` (connected, not deciding)."""
 
-    seat: int
-    reason: str
-    seconds: float
-
-    @classmethod
-    def from_wire(cls, value: object, where: str = "grace") -> GraceCountdown:
-        """Read a countdown."""
-        m = as_map(value, where)
-        return cls(
-            get_count(m, "seat", where),
-            get_choice_of(m, "reason", GRACE_REASONS, where),
-            get_number(m, "seconds", where),
-        )
-
-    def to_wire(self) -> dict[str, Any]:
-        """The countdown's wire map."""
-        return {"seat": self.seat, "reason": self.reason, "seconds": self.seconds}
+    seat: int = wire(COUNT)
+    reason: str = wire(one_of(GRACE_REASONS))
+    seconds: float = wire(NUMBER)
 
 
 @message("timer")
@@ -124,28 +76,10 @@ class GraceCountdown:
 class TimerMessage(ServerMessage):
     """The running clocks of the decision at ``version``."""
 
-    room: str
-    version: int
-    timers: tuple[TurnTimer, ...] = ()
-    grace: tuple[GraceCountdown, ...] = ()
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "room": self.room,
-            "version": self.version,
-            "timers": [t.to_wire() for t in self.timers],
-            "grace": [g.to_wire() for g in self.grace],
-        }
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        return cls(
-            id=rid,
-            room=get_str(m, "room", "timer"),
-            version=get_int(m, "version", "timer"),
-            timers=get_items(m, "timers", "timer", TurnTimer.from_wire),
-            grace=get_items(m, "grace", "timer", GraceCountdown.from_wire),
-        )
+    room: str = wire(STR)
+    version: int = wire(INT)
+    timers: tuple[TurnTimer, ...] = wire(items(TurnTimer.from_wire), default=())
+    grace: tuple[GraceCountdown, ...] = wire(items(GraceCountdown.from_wire), default=())
 
 
 @message("game_over")
@@ -154,40 +88,12 @@ class GameOverMessage(ServerMessage):
     """The game ``game`` in ``room`` ended (``winner`` None: nobody won); ``ratings``: each
     rated seat's change (none for an unrated game)."""
 
-    room: str
-    game: int
-    winner: int | None
-    winner_name: str | None
-    turns: int
-    ratings: tuple[RatingChange, ...] = ()
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "room": self.room,
-            "game": self.game,
-            "winner": self.winner,
-            "winner_name": self.winner_name,
-            "turns": self.turns,
-            "ratings": [change.to_wire() for change in self.ratings],
-        }
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        w = "game_over"
-        return cls(
-            id=rid,
-            room=get_str(m, "room", w),
-            game=get_int(m, "game", w),
-            winner=get_opt_int(m, "winner", w),
-            winner_name=get_opt_str(m, "winner_name", w),
-            turns=get_count(m, "turns", w),
-            ratings=rating_changes(m, w),
-        )
-
-
-def rating_changes(m: Wire, where: str) -> tuple[RatingChange, ...]:
-    """The ``ratings`` list of a ``game_over`` or ``replay``."""
-    return get_items(m, "ratings", where, lambda v, w: RatingChange.from_wire(as_map(v, w)))
+    room: str = wire(STR)
+    game: int = wire(INT)
+    winner: int | None = wire(OPT_INT)
+    winner_name: str | None = wire(OPT_STR)
+    turns: int = wire(COUNT)
+    ratings: tuple[RatingChange, ...] = wire(RATINGS, default=())
 
 
 @message("chat")
@@ -195,31 +101,11 @@ def rating_changes(m: Wire, where: str) -> tuple[RatingChange, ...]:
 class ChatMessage(ServerMessage):
     """A member's chat line; ``seat`` None for a spectator."""
 
-    room: str
-    player: str
-    name: str
-    seat: int | None
-    text: str
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "room": self.room,
-            "player": self.player,
-            "name": self.name,
-            "seat": self.seat,
-            "text": self.text,
-        }
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        return cls(
-            id=rid,
-            room=get_str(m, "room", "chat"),
-            player=get_str(m, "player", "chat"),
-            name=get_str(m, "name", "chat"),
-            seat=get_opt_int(m, "seat", "chat"),
-            text=get_str(m, "text", "chat"),
-        )
+    room: str = wire(STR)
+    player: str = wire(STR)
+    name: str = wire(STR)
+    seat: int | None = wire(OPT_INT)
+    text: str = wire(STR)
 
     @classmethod
     def from_record(cls, value: object) -> ChatMessage:

@@ -3,18 +3,18 @@ list, a seat, a rating, a record, a leaderboard line, a review's member; the rep
 are in :mod:`protocol.server_messages` with every other), and the requests (defined in
 :mod:`protocol.messages` with every other request).
 
-Each part has ``to_wire`` (what the server sends) and ``from_wire`` (what a client reads;
+Each part declares its fields' wire types once (protocol.wire_fields), which give it
+``to_wire`` (what the server sends) and ``from_wire`` (what a client reads;
 :class:`~protocol.errors.MalformedMessage` for a map that is not one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from protocol.game_types import EDITIONS
 
 # The requests are in protocol.messages with every other; here for those who read them here.
-from protocol.errors import MalformedMessage
 from protocol.messages import (
     BOT_LEVELS,
     GetLeaderboard,
@@ -28,6 +28,22 @@ from protocol.messages import (
     ReviewLeave,
     ReviewRequest,
     ReviewStep,
+)
+from protocol.wire_fields import (
+    BOOL,
+    COUNT,
+    INT,
+    NUMBER,
+    OPT_INT,
+    OPT_STR,
+    STR,
+    STRS,
+    WireRecord,
+    items,
+    one_of,
+    opt_part,
+    part,
+    wire,
 )
 
 __all__ = [
@@ -56,291 +72,109 @@ __all__ = [
 BOT_PLAYERS = {level: f"bot:{level}" for level in BOT_LEVELS}
 # --------------------------------------------------------------------------- replies' parts
 
-_NULL = type(None)
+SEAT_KINDS = ("human", "bot")
 
 
-def need(m: Mapping[str, Any], key: str, *kinds: type) -> Any:
-    """``m[key]``, of exactly one of ``kinds`` (``type(None)`` for null); else raise."""
-    value = m.get(key)
-    if type(value) not in kinds:
-        names = " or ".join("null" if kind is _NULL else kind.__name__ for kind in kinds)
-        raise MalformedMessage(key, names)
-    return value
-
-
-def maps(m: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
-    """``m[key]``: a list of maps; else raise."""
-    items = need(m, key, list)
-    if not all(isinstance(item, dict) for item in items):
-        raise MalformedMessage(key, "a list of maps")
-    return list(items)
-
-
-def strings(m: Mapping[str, Any], key: str) -> list[str]:
-    """``m[key]``: a list of strings; else raise."""
-    items = need(m, key, list)
-    if not all(isinstance(item, str) for item in items):
-        raise MalformedMessage(key, "a list of strings")
-    return list(items)
-
-
-@dataclass(frozen=True)
-class SeatRecord:
+@dataclass(frozen=True, slots=True)
+class SeatRecord(WireRecord):
     """Who held a seat of a finished game: a person (``player`` their id, None for a guest)
     or a server bot (``level``); ``left``: its person left before the end (a bot finished)."""
 
-    name: str
-    kind: str  # human | bot
-    player: str | None = None
-    level: str | None = None
-    left: bool = False
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "player": self.player,
-            "level": self.level,
-            "left": self.left,
-        }
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> SeatRecord:
-        """As read; raises MalformedMessage."""
-        kind = need(m, "kind", str)
-        if kind not in ("human", "bot"):
-            raise MalformedMessage("kind", "human or bot")
-        return cls(
-            name=need(m, "name", str),
-            kind=kind,
-            player=need(m, "player", str, _NULL),
-            level=need(m, "level", str, _NULL),
-            left=need(m, "left", bool),
-        )
+    name: str = wire(STR)
+    kind: str = wire(one_of(SEAT_KINDS))
+    player: str | None = wire(OPT_STR, default=None)
+    level: str | None = wire(OPT_STR, default=None)
+    left: bool = wire(BOOL, default=False)
 
 
-@dataclass(frozen=True)
-class GameSummary:
+@dataclass(frozen=True, slots=True)
+class GameSummary(WireRecord):
     """One finished game in a ``replays`` page. ``seat``: the listed player's seat (a
     listing by ``player``), else None."""
 
-    game: int
-    room: str
-    edition: str
-    variants: list[str]
-    seats: list[SeatRecord]
-    winner: int | None
-    turns: int
-    ended: float
-    public: bool
-    rated: bool
-    seat: int | None = None
+    game: int = wire(INT)
+    room: str = wire(STR)
+    edition: str = wire(one_of(EDITIONS))
+    variants: tuple[str, ...] = wire(STRS)
+    seats: tuple[SeatRecord, ...] = wire(items(SeatRecord.from_wire))
+    winner: int | None = wire(OPT_INT)
+    turns: int = wire(COUNT)
+    ended: float = wire(NUMBER)
+    public: bool = wire(BOOL)
+    rated: bool = wire(BOOL)
+    seat: int | None = wire(OPT_INT, default=None)
 
     @property
     def names(self) -> list[str]:
         """The names in seat order."""
         return [seat.name for seat in self.seats]
 
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {
-            "game": self.game,
-            "room": self.room,
-            "edition": self.edition,
-            "variants": self.variants,
-            "seats": [seat.to_wire() for seat in self.seats],
-            "winner": self.winner,
-            "turns": self.turns,
-            "ended": self.ended,
-            "public": self.public,
-            "rated": self.rated,
-            "seat": self.seat,
-        }
 
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> GameSummary:
-        """As read; raises MalformedMessage."""
-        return cls(
-            game=need(m, "game", int),
-            room=need(m, "room", str),
-            edition=need(m, "edition", str),
-            variants=strings(m, "variants"),
-            seats=[SeatRecord.from_wire(seat) for seat in maps(m, "seats")],
-            winner=need(m, "winner", int, _NULL),
-            turns=need(m, "turns", int),
-            ended=float(need(m, "ended", float, int)),
-            public=need(m, "public", bool),
-            rated=need(m, "rated", bool),
-            seat=need(m, "seat", int, _NULL),
-        )
-
-
-@dataclass(frozen=True)
-class RatingChange:
-    """What one seat's rating was before a rated game and after it."""
-
-    seat: int
-    player: str
-    rank: int  # 1 is the winner; tied seats share a rank
-    before: Rating
-    after: Rating
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "rank": self.rank,
-            "before": self.before.to_wire(),
-            "after": self.after.to_wire(),
-        }
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> RatingChange:
-        """As read; raises MalformedMessage."""
-        return cls(
-            seat=need(m, "seat", int),
-            player=need(m, "player", str),
-            rank=need(m, "rank", int),
-            before=Rating.from_wire(need(m, "before", dict)),
-            after=Rating.from_wire(need(m, "after", dict)),
-        )
-
-
-@dataclass(frozen=True)
-class Rating:
+@dataclass(frozen=True, slots=True)
+class Rating(WireRecord):
     """A Weng-Lin (Plackett-Luce) rating: ``mu`` and ``sigma`` as the model has them;
     ``rating`` is what players read (40 times mu, rounded); ``provisional`` (shown "1000?") until
     sigma falls below the server's threshold."""
 
-    rating: int
-    mu: float
-    sigma: float
-    provisional: bool
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {
-            "rating": self.rating,
-            "mu": self.mu,
-            "sigma": self.sigma,
-            "provisional": self.provisional,
-        }
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> Rating:
-        """As read; raises MalformedMessage."""
-        return cls(
-            rating=need(m, "rating", int),
-            mu=float(need(m, "mu", float, int)),
-            sigma=float(need(m, "sigma", float, int)),
-            provisional=need(m, "provisional", bool),
-        )
+    rating: int = wire(INT)
+    mu: float = wire(NUMBER)
+    sigma: float = wire(NUMBER)
+    provisional: bool = wire(BOOL)
 
     def shown(self) -> str:
         """How a player reads it: ``1040``, or ``1040?`` while provisional."""
         return f"{self.rating}?" if self.provisional else str(self.rating)
 
 
-@dataclass(frozen=True)
-class EditionRecord:
+RATING = part(Rating.from_wire)
+SOME_RATING = opt_part(Rating.from_wire)  # null until a rated game
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange(WireRecord):
+    """What one seat's rating was before a rated game and after it."""
+
+    seat: int = wire(COUNT)
+    player: str = wire(STR)
+    rank: int = wire(INT)  # 1 is the winner; tied seats share a rank
+    before: Rating = wire(RATING)
+    after: Rating = wire(RATING)
+
+
+@dataclass(frozen=True, slots=True)
+class EditionRecord(WireRecord):
     """A player's record in one edition. ``streak``: wins in a row up to the last game (0
     after a game not won); ``best_streak``: the longest ever. ``rating``: None until a rated
     game."""
 
-    edition: str
-    games: int
-    wins: int
-    no_winner: int  # games that ended with nobody winning
-    streak: int
-    best_streak: int
-    last_played: float
-    rated_games: int
-    rating: Rating | None
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {
-            "edition": self.edition,
-            "games": self.games,
-            "wins": self.wins,
-            "no_winner": self.no_winner,
-            "streak": self.streak,
-            "best_streak": self.best_streak,
-            "last_played": self.last_played,
-            "rated_games": self.rated_games,
-            "rating": None if self.rating is None else self.rating.to_wire(),
-        }
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> EditionRecord:
-        """As read; raises MalformedMessage."""
-        rating = need(m, "rating", dict, _NULL)
-        return cls(
-            edition=need(m, "edition", str),
-            games=need(m, "games", int),
-            wins=need(m, "wins", int),
-            no_winner=need(m, "no_winner", int),
-            streak=need(m, "streak", int),
-            best_streak=need(m, "best_streak", int),
-            last_played=float(need(m, "last_played", float, int)),
-            rated_games=need(m, "rated_games", int),
-            rating=None if rating is None else Rating.from_wire(rating),
-        )
+    edition: str = wire(one_of(EDITIONS))
+    games: int = wire(COUNT)
+    wins: int = wire(COUNT)
+    no_winner: int = wire(COUNT)  # games that ended with nobody winning
+    streak: int = wire(COUNT)
+    best_streak: int = wire(COUNT)
+    last_played: float = wire(NUMBER)
+    rated_games: int = wire(COUNT)
+    rating: Rating | None = wire(SOME_RATING)
 
 
-@dataclass(frozen=True)
-class LeaderboardEntry:
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry(WireRecord):
     """One line of a leaderboard."""
 
-    rank: int
-    player: str
-    name: str
-    rating: Rating
-    games: int
-    wins: int
-    last_played: float
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {
-            "rank": self.rank,
-            "player": self.player,
-            "name": self.name,
-            "rating": self.rating.to_wire(),
-            "games": self.games,
-            "wins": self.wins,
-            "last_played": self.last_played,
-        }
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> LeaderboardEntry:
-        """As read; raises MalformedMessage."""
-        return cls(
-            rank=need(m, "rank", int),
-            player=need(m, "player", str),
-            name=need(m, "name", str),
-            rating=Rating.from_wire(need(m, "rating", dict)),
-            games=need(m, "games", int),
-            wins=need(m, "wins", int),
-            last_played=float(need(m, "last_played", float, int)),
-        )
+    rank: int = wire(INT)
+    player: str = wire(STR)
+    name: str = wire(STR)
+    rating: Rating = wire(RATING)
+    games: int = wire(COUNT)
+    wins: int = wire(COUNT)
+    last_played: float = wire(NUMBER)
 
 
-@dataclass(frozen=True)
-class ReviewMember:
+@dataclass(frozen=True, slots=True)
+class ReviewMember(WireRecord):
     """Someone in a shared review; ``following``: they see the leader's step."""
 
-    player: str
-    name: str
-    following: bool
-
-    def to_wire(self) -> dict[str, Any]:
-        """As sent."""
-        return {"player": self.player, "name": self.name, "following": self.following}
-
-    @classmethod
-    def from_wire(cls, m: Mapping[str, Any]) -> ReviewMember:
-        """As read; raises MalformedMessage."""
-        return cls(need(m, "player", str), need(m, "name", str), need(m, "following", bool))
+    player: str = wire(STR)
+    name: str = wire(STR)
+    following: bool = wire(BOOL)

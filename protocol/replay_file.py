@@ -157,7 +157,7 @@ def _record(d: Mapping[str, Any]) -> ReplayFile:
         edition=edition,
         variants=variants,
         seed=seed,
-        seats=[SeatRecord.from_wire(seat) for seat in seats],
+        seats=[SeatRecord.from_wire(seat, f"seats[{index}]") for index, seat in enumerate(seats)],
         decisions=_decisions(d, len(seats)),
         winner=winner,
         turns=_field(result, "turns", int),

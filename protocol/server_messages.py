@@ -12,20 +12,11 @@ them can be imported from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
+from dataclasses import dataclass
 
 from protocol.errors import CLOSING_CODES, ErrorArgs, MalformedMessage, ProtocolError
-from protocol.fields import (
-    as_int,
-    as_map,
-    as_str,
-    get_choice_of,
-    get_int,
-    get_opt_int,
-    get_opt_str,
-    get_str,
-)
+from protocol.fields import as_int, as_map, as_str, get_opt_int, get_str
 from protocol.message_base import SERVER_MESSAGES as SERVER_MESSAGES
 from protocol.message_base import ServerMessage as ServerMessage
 from protocol.message_base import Wire as Wire
@@ -53,6 +44,7 @@ from protocol.room_messages import RoomsMessage as RoomsMessage
 from protocol.room_messages import RoomSummary as RoomSummary
 from protocol.room_messages import SeatInfo as SeatInfo
 from protocol.room_messages import Spectator as Spectator
+from protocol.wire_fields import INT, SOMETIMES_STR, STR, Codec, one_of, wire
 
 BYE_REASONS = ("shutdown", "replaced")
 
@@ -75,30 +67,14 @@ class WelcomeMessage(ServerMessage):
     server's name and version."""
 
     REPLY_ONLY = True
-    player: str
-    token: str
-    server: str
-    protocol: int = PROTOCOL_VERSION
+    player: str = wire(STR)
+    token: str = wire(STR)
+    server: str = wire(STR)
+    protocol: int = wire(INT, default=PROTOCOL_VERSION)
 
-    def body(self) -> dict[str, Any]:
-        return {
-            "protocol": self.protocol,
-            "player": self.player,
-            "token": self.token,
-            "server": self.server,
-        }
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        version = get_int(m, "protocol", "welcome")
-        if version != PROTOCOL_VERSION:
+    def check(self) -> None:
+        if self.protocol != PROTOCOL_VERSION:
             raise MalformedMessage("welcome.protocol", str(PROTOCOL_VERSION))
-        return cls(
-            id=rid,
-            player=get_str(m, "player", "welcome"),
-            token=get_str(m, "token", "welcome"),
-            server=get_str(m, "server", "welcome"),
-        )
 
 
 def _error_args(value: object, where: str) -> ErrorArgs:
@@ -113,6 +89,11 @@ def _error_args(value: object, where: str) -> ErrorArgs:
     return out
 
 
+def _args(m: Wire, key: str, where: str) -> ErrorArgs:
+    value = m.get(key)
+    return {} if value is None else _error_args(value, f"{where}.{key}")
+
+
 @message("error")
 @dataclass(frozen=True, kw_only=True)
 class ErrorMessage(ServerMessage):
@@ -121,32 +102,15 @@ class ErrorMessage(ServerMessage):
     ``message`` is a short English detail for operators. ``room`` names the room of a
     ``room_closed``."""
 
-    code: str
-    message: str = ""
-    args: ErrorArgs = field(default_factory=dict)
-    room: str | None = None
+    code: str = wire(STR)
+    message: str = wire(STR, default="")
+    args: ErrorArgs = dataclasses.field(default_factory=dict, metadata={"codec": Codec(_args)})
+    room: str | None = wire(SOMETIMES_STR, default=None)
 
     @classmethod
     def of(cls, error: ProtocolError, request: int | None = None) -> ErrorMessage:
         """The message of ``error``, replying to ``request``."""
         return cls(id=request, code=str(error.code), message=error.message, args=error.error_args)
-
-    def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message, "args": self.args}
-        if self.room is not None:
-            out["room"] = self.room
-        return out
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        args = m.get("args")
-        return cls(
-            id=rid,
-            code=get_str(m, "code", "error"),
-            message=get_str(m, "message", "error"),
-            args={} if args is None else _error_args(args, "error.args"),
-            room=get_opt_str(m, "room", "error", may_miss=True),
-        )
 
     @property
     def closing(self) -> bool:
@@ -176,14 +140,7 @@ class ByeMessage(ServerMessage):
     """The server closes the connection: ``shutdown`` (it stops; come back later with the
     token) or ``replaced`` (the same identity connected again elsewhere)."""
 
-    reason: str
-
-    def body(self) -> dict[str, Any]:
-        return {"reason": self.reason}
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        return cls(id=rid, reason=get_choice_of(m, "reason", BYE_REASONS, "bye"))
+    reason: str = wire(one_of(BYE_REASONS))
 
 
 @message("moved")
@@ -193,15 +150,8 @@ class MovedMessage(ServerMessage):
     reply to a request for it, or unasked after ``welcome`` for a room we are seated in.
     Connect there with the token and ask again."""
 
-    room: str
-    address: str
-
-    def body(self) -> dict[str, Any]:
-        return {"room": self.room, "address": self.address}
-
-    @classmethod
-    def read(cls, m: Wire, rid: int | None) -> ServerMessage:
-        return cls(id=rid, room=get_str(m, "room", "moved"), address=get_str(m, "address", "moved"))
+    room: str = wire(STR)
+    address: str = wire(STR)
 
 
 #: Every type a server may send.

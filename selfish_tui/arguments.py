@@ -208,7 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("keep this player's token in FILE (default: the per-user identities file)"),
     )
     keep.add_argument(
-        "--guest", action="store_true", help=_("a new player every time: keep no token")
+        "--guest",
+        action="store_true",
+        help=_("play as a guest: a new player every time, no token kept, no record or rating"),
     )
     host = sub.add_parser(
         "host", help=_("run a server for the LAN inside the client, announced, and open its lobby")

@@ -110,7 +110,8 @@ def decode_clean(body: bytes) -> dict[str, Any]:
 
 
 class NetworkClient:
-    """Owns one logical connection (reconnecting as needed) and posts what arrives to ``post``."""
+    """Owns one logical connection (reconnecting as needed) and posts what arrives to ``post``;
+    ``guest``: a new player says ``hello`` as a guest (no record, no rating)."""
 
     def __init__(
         self,
@@ -123,6 +124,7 @@ class NetworkClient:
         backoff: Sequence[float] = BACKOFF,
         ping_every: float = PING_EVERY,
         others: Sequence[tuple[str, int]] = (),
+        guest: bool = False,
     ) -> None:
         self.post = post
         self.host = host
@@ -131,6 +133,9 @@ class NetworkClient:
         self.addresses = [(host, port), *(a for a in others if a != (host, port))]
         self.name = name
         self.token = token
+        # A guest's identity lasts while this client does (its token, kept in memory only,
+        # resumes it after a dropped connection): the server keeps no record of it.
+        self.guest = guest
         self.backoff = tuple(backoff)
         self.ping_every = ping_every
         self.player: str | None = None
@@ -251,7 +256,7 @@ class NetworkClient:
         self._conn = ClientConnection(self.token, decode=decode_clean)
         self._keep_alives.clear()
         self._writer = writer
-        self._conn.hello(self.name)
+        self._conn.hello(self.name, guest=self.guest)
         self._flush()
         pinger = asyncio.create_task(self._keep_alive())
         loop = asyncio.get_running_loop()
@@ -311,7 +316,7 @@ class NetworkClient:
                 # library has dropped the token, so say hello again as a new player.
                 self.post(ServerMessage(event.message, event.request))
                 self.token = None
-                self._conn.hello(self.name)
+                self._conn.hello(self.name, guest=self.guest)
                 self._flush()
                 return None
             self.post(ServerMessage(event.message, event.request))

@@ -194,15 +194,15 @@ def connect(args: argparse.Namespace) -> int:
     key = identity_key(f"{host}:{port}", name)  # one identity per server and name
     identity = Path(args.identity) if args.identity else None
     goto = ("player", args.join) if args.join else ("spectator", args.watch) if args.watch else None
-    if args.guest:  # a new player every time: no token read, none kept
-        login = Login(host, port, others=tuple(others))
+    if args.guest:  # a new player every time: no token read, none kept, no record
+        login = Login(host, port, guest=True, others=tuple(others))
     else:
         login = Login(
             host,
             port,
             load_token(key, identity),
             lambda token: save_token(key, token, identity),
-            tuple(others),
+            others=tuple(others),
         )
     lobby = RemoteLobby(login, front_door=from_environment(args.address), goto=goto)
     SelfishApp(lobby, name=name, bell=args.bell).run()

@@ -8,6 +8,7 @@ Card names and texts come from the client's catalogue (keyed_text.py), by the ca
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from protocol.game_types import Card, Choice, Decision, Location
 from protocol.view_types import View
@@ -169,6 +170,19 @@ def playable_cards(view: View) -> set[int]:
     cards = hand(view)
     kinds = {(c.key, c.dir) for c in cards if c.id in found}
     return {c.id for c in cards if (c.key, c.dir) in kinds} | found
+
+
+def renamed(view: View, named: dict[int, str]) -> View:
+    """``view`` with the seats in ``named`` under those names (a copy; the choices, which go
+    back to the server by their place in the list, are untouched)."""
+    if not named:
+        return view
+    public = view.public
+    names = tuple(named.get(index, name) for index, name in enumerate(public.names))
+    players = tuple(
+        replace(p, name=named[p.seat]) if p.seat in named else p for p in public.players
+    )
+    return replace(view, public=replace(public, names=names, players=players))
 
 
 def player_name(view: View, seat: int | None) -> str:

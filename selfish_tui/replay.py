@@ -24,6 +24,7 @@ from protocol.replay_file import ReplayFile
 from protocol.server_messages import ReplayMessage
 from protocol.view_types import View
 from selfish_tui.i18n import _
+from selfish_tui.model import renamed
 from selfish_tui.plain import clean
 
 #: The perspective that sees everything (every hand, the draw pile); a seat number sees what
@@ -102,8 +103,29 @@ class Replay:
 
     @property
     def names(self) -> list[str]:
-        """The seats' names, in seat order."""
-        return list(self.record.names)
+        """The seats' names, in seat order, as shown: a server bot's in the client's language
+        (as the live game says it)."""
+        return [self._bots.get(index, name) for index, name in enumerate(self.record.names)]
+
+    @property
+    def _bots(self) -> dict[int, str]:
+        """The seats the server's bots held under the names it gives them ("Bot N", which no
+        person may take), named in the active language."""
+        out = {}
+        for index, seat in enumerate(self.record.seats):
+            number = seat.name.removeprefix("Bot ")
+            if seat.kind == "bot" and number != seat.name and number.isdigit():
+                out[index] = _("Bot {number}").format(number=int(number))
+        return out
+
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        """The level of each seat a server bot held, by seat."""
+        return {
+            index: seat.level
+            for index, seat in enumerate(self.record.seats)
+            if seat.kind == "bot" and seat.level is not None
+        }
 
     @property
     def seats(self) -> int:
@@ -146,16 +168,16 @@ class Replay:
         """The view at frame ``index``: a seat's own (what it knew then, its choices then), or
         with :data:`REVEALED` the spectator's (the hands and the draw pile: :meth:`hands`,
         :meth:`draw_order`)."""
+        bots = self._bots
         known = self._views.get((index, perspective))
-        if known is not None:
-            return known
-        frame = self._replayer.frame(index)
-        wire = dict(frame["public"])
-        if perspective is not None:
-            wire.update(frame["seats"][perspective])
-        view = View.from_wire(wire)
-        self._views[(index, perspective)] = view
-        return view
+        if known is None:
+            frame = self._replayer.frame(index)
+            wire = dict(frame["public"])
+            if perspective is not None:
+                wire.update(frame["seats"][perspective])
+            known = self._views[(index, perspective)] = View.from_wire(wire)
+        # The bots' names in the language shown now (it can change while the viewer is open).
+        return renamed(known, bots)
 
     def hands(self, index: int) -> list[tuple[Card, ...]]:
         """Every seat's hand at frame ``index``."""

@@ -65,6 +65,10 @@ class DeskShell(Shell, Protocol):
         """The topmost screen of ``kind``, or None."""
         ...
 
+    def show_game_over(self, room: RoomState) -> None:
+        """Open the room's game-over dialog over its table."""
+        ...
+
 
 class ReplayDesk:
     """Finished games for one app (:class:`~selfish_tui.session.Session`); ``has_lobby`` and
@@ -108,7 +112,7 @@ class ReplayDesk:
     def watch_room(self, room: RoomState) -> None:
         """ "Watch again" on the game-over screen: the viewer over the room's last game."""
         if room.replay is not None:
-            self.watch(room.replay, room.seat)
+            self.watch(room.replay, room.seat, room=room)
             return
         if room.game_over is not None:
             self.fetch(room.game_over.game, WATCH, room.code)
@@ -141,7 +145,7 @@ class ReplayDesk:
                 over.refresh_summary()
         if why == WATCH:
             seat = room.seat if room is not None else self._own_seat(replay)
-            self.watch(replay, seat, turn)
+            self.watch(replay, seat, turn, room=room)
         elif why == REVIEW and room is not None:
             self._open_review(room)
 
@@ -185,9 +189,11 @@ class ReplayDesk:
         seat: int | None,
         turn: int | None = None,
         review: SharedReview | None = None,
+        room: RoomState | None = None,
     ) -> ReplayScreen:
         """Open the viewer over ``replay``, from ``seat``'s view (in ``review``, with the
-        room)."""
+        room). Opened from ``room``'s game-over dialog ("watch again", "review together"),
+        closing it goes back to that dialog."""
         record = replay.record
         title = _("Game {game}").format(game=record.game) if record.game is not None else ""
         screen = ReplayScreen(
@@ -200,8 +206,14 @@ class ReplayDesk:
             review=review,
             title=title,
         )
-        self.app.push_screen(screen)
+        self.app.push_screen(screen, None if room is None else lambda _: self._back_to(room))
         return screen
+
+    def _back_to(self, room: RoomState) -> None:
+        """The viewer opened from ``room``'s game-over dialog closed: the dialog again, while
+        the room's table still shows that finished game (not once a rematch has begun)."""
+        if self.app.current == room.code and room.over:
+            self.app.show_game_over(room)
 
     def play_deal(self, replay: Replay) -> None:
         """A new room with ``replay``'s deal: its edition, seats, variants and shuffle."""
@@ -251,5 +263,5 @@ class ReplayDesk:
         review = self.reviews.get(room.code)
         if review is None or room.replay is None or self._review_screen(review) is not None:
             return
-        screen = self.watch(room.replay, room.seat, review=review)
+        screen = self.watch(room.replay, room.seat, review=review, room=room)
         screen.index = min(review.step, room.replay.last)

@@ -112,6 +112,7 @@ class Session(Navigation):
             self.player_name,
             login.token,
             others=login.others,
+            guest=login.guest,
             **kwargs,
         )
         self.run_worker(self.client.run(), name="network", exclusive=True)

@@ -8,7 +8,7 @@ once instead of depending on having seen each message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from protocol.game_types import Card, Event
 from protocol.server_messages import GameOverMessage, RoomMessage, SeatInfo
@@ -17,6 +17,7 @@ from selfish_tui import clock
 from selfish_tui.choice_keys import KeyRing
 from selfish_tui.event_text import render_event
 from selfish_tui.i18n import _
+from selfish_tui.model import renamed
 from selfish_tui.replay import Replay
 from selfish_tui.since import SinceLastTurn
 
@@ -61,14 +62,7 @@ def localise_view(view: View, info: RoomMessage | None) -> View:
         for entry in (info.seats if info is not None else ())
         if entry is not None and (name := bot_name(entry)) is not None
     }
-    if not named:
-        return view
-    public = view.public
-    names = tuple(named.get(index, name) for index, name in enumerate(public.names))
-    players = tuple(
-        replace(p, name=named[p.seat]) if p.seat in named else p for p in public.players
-    )
-    return replace(view, public=replace(public, names=names, players=players))
+    return renamed(view, named)
 
 
 def with_chat(log: list[LogEntry], history: list[LogEntry]) -> list[LogEntry]:

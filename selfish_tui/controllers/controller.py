@@ -20,12 +20,14 @@ from selfish_tui.state import RoomState
 @dataclass(frozen=True)
 class Login:
     """A server to connect to, the token we hold there (None: a new player) and where a new
-    token the server hands out is kept (None: nowhere)."""
+    token the server hands out is kept (None: nowhere); ``guest``: a new player with no
+    identity to keep (``hello`` with ``guest``: no record, no rating)."""
 
     host: str
     port: int
     token: str | None = None
     keep_token: Callable[[str], None] | None = None
+    guest: bool = False
     # The server's other addresses (a cluster's other nodes): tried in turn when one is lost.
     others: tuple[tuple[str, int], ...] = ()
 

@@ -23,6 +23,7 @@ from selfish_tui.model import goal_word, own_seat, player_name, seat_colour
 from selfish_tui.plain import fit
 from selfish_tui.replay import REVEALED
 from selfish_tui.screen_messages import PlayersWanted
+from selfish_tui.screens.room_words import bot_level_name
 from selfish_tui.state import RoomState, room_players
 from selfish_tui.summary import PlayerSummary, death_words, summarise, summary_line
 from selfish_tui.widgets.footer import LocalisedFooter
@@ -103,6 +104,16 @@ def summaries(
         if view.own is not None:
             hands[view.own.seat] = view.own.hand
     return summarise(events, seats, cards), hands
+
+
+def bot_levels(room: RoomState) -> dict[int, str]:
+    """The level of each seat a server bot holds (the room's seat list), by seat."""
+    seats = room.info.seats if room.info is not None else ()
+    return {
+        entry.seat: entry.level
+        for entry in seats
+        if entry is not None and entry.kind == "bot" and entry.level is not None
+    }
 
 
 def rating_moves(game_over: GameOverMessage | None) -> dict[int, str]:
@@ -192,18 +203,22 @@ class GameOverScreen(ModalScreen[str]):
         edition = view.public.edition
         counts = {p.seat: p.hand_count for p in view.public.players}
         moves = rating_moves(result)
+        levels = bot_levels(self.room)
         for seat, fate in fates(view):
             mark = "★" if seat == winner else ("✝" if seat in dead else "·")
             text.append(f"{mark} ")
             text.append(player_name(view, seat), style=f"bold {seat_colour(seat)}")
             if seat == own_seat(view):
                 text.append(_(" (you)"))
+            if seat in levels:  # as the waiting room says it
+                level = bot_level_name(levels[seat])
+                text.append(" " + _("bot ({level})").format(level=level), style="dim")
             if seat < len(numbers) and numbers[seat].died is not None:
                 fate = f"{fate} ({death_words(numbers[seat])})"
-            text.append(pgettext("separator", ": ") + fate)
+            text.append(pgettext("separator", ": ") + fate + "\n")
             if seat in moves:
-                text.append("  " + _("rating {move}").format(move=moves[seat]), style="bold")
-            text.append("\n")
+                # A line of its own: at the end of the fate's it wrapped between its numbers.
+                text.append("  " + _("rating {move}").format(move=moves[seat]) + "\n", style="bold")
             if seat < len(numbers):
                 line = summary_line(numbers[seat], edition, names)
                 text.append("  " + line + "\n", style="dim")

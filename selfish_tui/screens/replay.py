@@ -8,6 +8,7 @@ viewing player's own seat, the timeline's marks (deaths, the win) only up to the
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -19,6 +20,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from protocol.game_types import Event
 from protocol.view_types import View
 from selfish_tui.event_text import render_event
 from selfish_tui.i18n import N_, _, word_cut
@@ -113,7 +115,7 @@ class ReplayScreen(Screen[None]):
         # A review's step can arrive before the screen is composed: until on_mount has drawn
         # the frame chosen, drawing waits.
         self._ready = False
-        self._timeline_for: tuple[Perspective, int] | None = None
+        self._timeline_for: tuple[Perspective, int, str] | None = None
         starts = [replay.turn_starts[t] for t in sorted(replay.turn_starts)]
         marks = replay.turn_events(REVEALED)
         self._turns: list[tuple[int, int, str, str]] = []
@@ -162,6 +164,13 @@ class ReplayScreen(Screen[None]):
         self._fit_width(self.size.width)
         self._ready = True
         self.show()
+        # The re-played game's frames are many small objects that live as long as the viewer:
+        # kept out of the collector's full passes, which would otherwise scan them all every
+        # few dozen steps and stall that step (bench/replay_viewer.py).
+        gc.freeze()
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_width(event.size.width)
@@ -188,9 +197,10 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-strips", StripsBoard).update_view(view, {})
         shown = self.query_one("#replay-hands-text", HandsShown)
         if self.perspective is REVEALED:
-            shown.show(view, replay.hands(self.index), replay.draw_order(self.index))
+            hands, draw = replay.hands(self.index), replay.draw_order(self.index)
+            shown.show(view, hands, draw, bots=replay.bot_levels)
         else:
-            shown.show(view)
+            shown.show(view, bots=replay.bot_levels)
         hands = self.query_one("#replay-hands")
         title = self._hands_title(view)
         if hands.border_title != title:
@@ -211,19 +221,33 @@ class ReplayScreen(Screen[None]):
             log.clear()
             events_ = self.replay.events(0, self.index + 1, self.perspective)
         names, edition, cards = self.replay.names, view.public.edition, self.replay.cards
-        for event in events_:
-            log.add(event.kind, render_event(event, names, edition, cards))
+        log.add_many(
+            [(event.kind, render_event(event, names, edition, cards)) for event in events_]
+        )
         self._drawn = (self.index, self.perspective)
 
     def _draw_timeline(self) -> None:
         timeline = self.query_one("#replay-timeline", TurnTimeline)
-        upto = None if self.perspective is REVEALED else self.turn
-        wanted = (self.perspective, upto if upto is not None else -1)
+        turn, rows, so_far = self.turn, self._turns, ""
+        if self.perspective is not REVEALED:
+            # The turn on the board shows the marks of what has happened in it so far, not
+            # of how it ends (a swap still to come is not given away).
+            so_far = turn_marks(self._turn_so_far())
+            rows = [(t, seat, name, so_far if t == turn else m) for t, seat, name, m in rows]
+        upto = None if self.perspective is REVEALED else turn
+        wanted = (self.perspective, upto if upto is not None else -1, so_far)
         if self._timeline_for != wanted:
             self._timeline_for = wanted
-            timeline.show(self._turns, self.turn, upto)
+            timeline.show(rows, turn, upto)
         else:
-            timeline.at(self.turn)
+            timeline.at(turn)
+
+    def _turn_so_far(self) -> list[Event]:
+        """The events of the turn on the board up to the frame shown, everything revealed."""
+        start = self.replay.turn_starts.get(self.turn, 0)
+        events_ = self.replay.events(start, self.index + 1, REVEALED)
+        begun = [i for i, event in enumerate(events_) if event.key == "turn"]
+        return events_[begun[-1] :] if begun else events_
 
     def _say(self, view: View) -> None:
         """The next decision's line and the status line."""
@@ -414,8 +438,13 @@ class ReplayScreen(Screen[None]):
     def action_export(self) -> None:
         """Write the game to a file (where the opener says), or say how to get one."""
         if self.on_export is None:
+            game = self.replay.record.game
+            # The command as it is to be typed: this game's number (the server's address is
+            # the player's to know: the front door's may not be the one their terminal reaches).
             self.notify(
-                _("Export from your own terminal: selfish export GAME --server HOST[:PORT]"),
+                _(
+                    "Export from your own terminal: selfish export {game} --server HOST[:PORT]"
+                ).format(game="GAME" if game is None else game),
                 severity="warning",
             )
             return

@@ -3,7 +3,7 @@ revealed every seat's hand and the draw pile in the order it is drawn."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -14,7 +14,8 @@ from protocol.view_types import View
 from selfish_tui.event_text import card_display, resource_word
 from selfish_tui.i18n import _, ngettext, pgettext
 from selfish_tui.model import player_name, seat_colour
-from selfish_tui.plain import fit
+from selfish_tui.plain import cells, fit
+from selfish_tui.screens.room_words import bot_level_name
 
 #: How many cards of the draw pile the revealed view lists (the next ones).
 DRAW_SHOWN = 4
@@ -42,19 +43,34 @@ class HandsShown(Static):
         view: View,
         hands: Sequence[Sequence[Card]] | None = None,
         draw: Sequence[Card] = (),
+        bots: Mapping[int, str] | None = None,
     ) -> None:
         """Draw from a replay view: a seat's own (its hand), or with everything revealed
-        every seat's ``hands`` and the ``draw`` pile, the next card first."""
+        every seat's ``hands`` and the ``draw`` pile, the next card first. ``bots``: the
+        level of each seat a server bot held, said after its name (as the waiting room
+        says it)."""
         edition = view.public.edition
         text = Text()
+        levels = bots or {}
+
+        def heading(seat: int | None, width: int) -> None:
+            name = player_name(view, seat)
+            if seat not in levels:
+                text.append(fit(name, width), style=f"bold {seat_colour(seat)}")
+                return
+            said = "  " + _("bot ({level})").format(level=bot_level_name(levels[seat]))
+            # The name keeps at least half the line; the level what is left of it.
+            shown = fit(name, max(1, width - min(cells(said), width // 2)))
+            text.append(shown, style=f"bold {seat_colour(seat)}")
+            text.append(fit(said, width - cells(shown)), style="dim")
+
         if hands is None:
             own = view.own
             hand = own.hand if own is not None else ()
             seat = own.seat if own is not None else None
             width = max(4, self.size.width or 20)
-            text.append(
-                fit(player_name(view, seat), width) + "\n", style=f"bold {seat_colour(seat)}"
-            )
+            heading(seat, width)
+            text.append("\n")
             text.append(
                 ngettext("{count} card", "{count} cards", len(hand)).format(count=len(hand)),
                 style="bold",
@@ -79,7 +95,7 @@ class HandsShown(Static):
             text.append("\n")
             width = max(4, self.size.width or 20)
             for seat, hand in enumerate(hands):
-                text.append(fit(player_name(view, seat), width), style=f"bold {seat_colour(seat)}")
+                heading(seat, width)
                 text.append("\n")
                 text.append(
                     pgettext("hand", "{units} {resource}: ").format(

@@ -6,7 +6,9 @@ from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import RichLog
 
 from selfish_tui.i18n import fit as fit_cells
@@ -77,6 +79,19 @@ class GameLog(RichLog):
             self.text = text
             super().__init__()
 
+    # A new line changes the log's scrollable size, which Textual answers by laying out the
+    # whole screen again and drawing every panel (most of a replay step's time,
+    # bench/replay_viewer.py). The panel's own size never follows its lines (its height is
+    # the layout's), so a new line only needs the log redrawn and its scrollbars updated
+    # (a scrollbar that appears or goes still lays the screen out: that reactive asks for it).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.styles.height is not None and self.styles.height.is_auto:
+            self.refresh(layout=True)
+        elif self.is_mounted and self.container_size:
+            self._scroll_update(size)
+
     def __init__(self, room: RoomState | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("wrap", True)
         kwargs.setdefault("markup", False)
@@ -112,6 +127,20 @@ class GameLog(RichLog):
             self.lines_text.append(line.plain)
             self.write(line)
         self.post_message(self.Appended(kind, text))
+
+    def add_many(self, entries: list[tuple[str, str]]) -> None:
+        """Append event lines (kind, text) at once, drawn as one block: a replay's log read
+        again from another seat is hundreds of lines, which one by one take a tenth of a
+        second. Nothing is announced (:class:`Appended` is for the live game's lines)."""
+        if not entries:
+            return
+        block = Text()
+        for index, (kind, text) in enumerate(entries):
+            style = EVENT_STYLES.get(kind, "")
+            line = KIND_MARKS.get(kind, "") + text
+            self.lines_text.append(line)
+            block.append(line + ("\n" if index + 1 < len(entries) else ""), style=style)
+        self.write(block)
 
     def add_summary(self, title: str, lines: list[str]) -> None:
         """Append a "since your last turn" block, its heading kept in view: when the block is

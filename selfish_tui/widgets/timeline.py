@@ -43,6 +43,9 @@ class TurnTimeline(OptionList):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._turns: list[int] = []
+        self._rows: list[tuple[int, int, str]] = []  # the turns the options show
+        self._width = 0  # the width the lines were cut to
+        self._shown: list[str] = []  # the marks each line shows
 
     def show(
         self,
@@ -53,21 +56,24 @@ class TurnTimeline(OptionList):
         """Fill the list: (turn, active seat, its name, marks) per turn; marks are shown only
         for turns up to ``upto`` (None: every turn), so that the list gives away nothing of
         what is still to come."""
-        # The panel's inside less its scrollbar: a line never wraps.
-        width = max(8, self.size.width - 3 if self.size.width else WIDTH - 3)
-        options = []
-        for turn, seat, name, marks in turns:
-            shown = marks if upto is None or turn <= upto else ""
-            number = f"{turn:>3} "
-            line = Text(number, style="dim", no_wrap=True, overflow="ellipsis")
-            room = width - cells(number) - (cells(shown) + 1 if shown else 0)
-            name = fit(name, max(1, room))
-            line.append(name, style=seat_colour(seat))
-            if shown:
-                line.append(" " * (room - cells(name) + 1) + shown, style="bold")
-            options.append(Option(line))
-        self._turns = [turn for turn, *_ in turns]
-        self.set_options(options)
+        # The panel's inside less its scrollbar and the options' padding: a line never wraps
+        # (before the first layout, as the screen's layout will make it).
+        width = max(8, self.size.width - 3 if self.size.width else WIDTH - 5)
+        shown = [marks if upto is None or turn <= upto else "" for turn, _, _, marks in turns]
+        rows = [row[:3] for row in turns]
+        if rows == self._rows and width == self._width:
+            # The same turns: only the lines whose marks appear or go are redrawn (a new
+            # list would lay out and draw the whole screen again on every turn stepped into).
+            for index, (row, marks) in enumerate(zip(turns, shown, strict=True)):
+                if marks != self._shown[index]:
+                    self.replace_option_prompt_at_index(index, _line(row, marks, width))
+        else:
+            self.set_options(
+                [Option(_line(row, marks, width)) for row, marks in zip(turns, shown, strict=True)]
+            )
+            self._rows, self._width = rows, width
+            self._turns = [turn for turn, *_ in turns]
+        self._shown = shown
         self.at(current)
 
     def at(self, turn: int) -> None:
@@ -81,3 +87,16 @@ class TurnTimeline(OptionList):
         event.stop()
         if 0 <= event.option_index < len(self._turns):
             self.post_message(self.TurnChosen(self._turns[event.option_index]))
+
+
+def _line(row: tuple[int, int, str, str], shown: str, width: int) -> Text:
+    """A turn's line: its number, the active seat's name, the marks shown, in ``width``."""
+    turn, seat, name, _marks = row
+    number = f"{turn:>3} "
+    line = Text(number, style="dim", no_wrap=True, overflow="ellipsis")
+    room = width - cells(number) - (cells(shown) + 1 if shown else 0)
+    name = fit(name, max(1, room))
+    line.append(name, style=seat_colour(seat))
+    if shown:
+        line.append(" " * (room - cells(name) + 1) + shown, style="bold")
+    return line

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -84,6 +85,40 @@ async def test_a_lobby_seats_us_over_tcp_and_leaving_goes_back_to_it(server_port
         assert room.code not in app.rooms and app.current is None
         await pilot.press("ctrl+q")  # no game of ours runs: no question
         await wait_for(pilot, lambda: not app.is_running, timeout=5)
+
+
+async def test_connect_guest_is_a_guest_of_the_server_and_keeps_nothing(
+    server_port: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`selfish connect HOST --guest` says hello as a guest: the server makes it a player with
+    no record (a guest's id), and no token is read or written on this machine."""
+    from selfish_tui import app as app_module
+    from selfish_tui import cli, commands
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    lobbies: list[tuple[RemoteLobby, str]] = []
+
+    class Captured:
+        def __init__(self, lobby: RemoteLobby, name: str, **kw: object) -> None:
+            lobbies.append((lobby, name))
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(app_module, "SelfishApp", Captured)
+    address = f"127.0.0.1:{server_port}"
+    assert commands.connect(cli.build_parser().parse_args(["connect", address, "--guest"])) == 0
+    monkeypatch.undo()
+    ((lobby, name),) = lobbies
+    assert lobby.login is not None and lobby.login.guest and lobby.login.token is None
+    app = SelfishApp(lobby, name=name)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.player_id is not None)
+        assert app.player_id is not None and app.player_id.startswith("g")
+        assert name.startswith("Guest ")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, timeout=5)
+    assert not list(tmp_path.rglob("*")), "no token kept"
 
 
 async def test_joining_straight_into_a_room_shows_its_waiting_room(server_port: int) -> None:

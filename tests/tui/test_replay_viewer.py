@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.widgets import Input, Static
 
 from protocol import replay_file
 from protocol.game_types import Card
 from protocol.server_messages import GameOverMessage, read_server
 from protocol.view_types import View
-from selfish_tui import cli
+from selfish_tui import cli, i18n
 from selfish_tui.event_text import card_display
 from selfish_tui.plain import clean
 from selfish_tui.replay import REVEALED, BadRecord, Replay, open_replay, read_file
@@ -26,8 +28,9 @@ from selfish_tui.screens.gameover import GameOverScreen
 from selfish_tui.screens.replay import ReplayScreen
 from selfish_tui.summary import summarise
 from selfish_tui.widgets.log import GameLog
-from selfish_tui.widgets.timeline import TurnTimeline
+from selfish_tui.widgets.timeline import TurnTimeline, turn_marks
 from server.engine import Game, replay
+from tests.protocol.test_replay_file import exported, played
 
 from .fixtures import ROOM, feed_game, find_game, offline_app
 from .pilot import wait_for
@@ -94,6 +97,27 @@ def test_a_seat_reads_the_log_as_it_was_told(game: Game) -> None:
     other = [e for e in everything if e.key == "draw" and e.args["player"] == 1]
     assert other and all("card" in e.args for e in other)
     assert all("card" not in e.args for e in mine if e.key == "draw" and e.seat == 1)
+
+
+def test_a_server_bots_name_is_said_in_the_clients_language(game: Game) -> None:
+    """As the live game says it: "Bot 1" held by the server's bot is 电脑 1 in Chinese, in the
+    names, the board and the log; a person's seat keeps its name, whatever it is."""
+    seen = watched(game)
+    person = open_replay(
+        dataclasses.replace(
+            seen.record,
+            seats=[dataclasses.replace(seat, kind="human") for seat in seen.record.seats],
+        )
+    )
+    i18n.set_language("zh")
+    try:
+        assert seen.names == [SHOWN, "Ann", "电脑 1"]
+        assert seen.view(0, 0).public.names == (SHOWN, "Ann", "电脑 1")
+        assert seen.view(0, REVEALED).public.players[2].name == "电脑 1"
+        assert person.names == [SHOWN, "Ann", "Bot 1"]
+    finally:
+        i18n.set_language("en")
+    assert seen.names == [SHOWN, "Ann", "Bot 1"]
 
 
 def test_turns_begin_where_the_engine_began_them(game: Game) -> None:
@@ -263,6 +287,52 @@ async def test_the_timeline_gives_nothing_away_before_reveal(game: Game) -> None
         assert any("✝" in line or "★" in line for line in lines())
 
 
+async def test_the_timelines_marks_come_with_what_has_happened(game: Game) -> None:
+    """From a seat's view a turn's line shows its marks only once they have happened: the
+    turns before the one on the board whole, that one as far as the frame shown (a death or a
+    swap still to come in it is not given away); stepping back takes them away again."""
+    seen = watched(game)
+    marks = {turn: found for turn, _, _, found in ReplayScreen(seen)._turns}
+    marked = [turn for turn, found in marks.items() if found]
+    assert marked, "the game's deaths or win mark some turn"
+    app = ReplayApp(seen, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_viewer(pilot)
+        timeline = screen.query_one("#replay-timeline", TurnTimeline)
+        order = sorted(seen.turn_starts)
+
+        def shown(turn: int) -> str:
+            line = str(timeline.get_option_at_index(order.index(turn)).prompt)
+            return "".join(mark for mark in "✝★▲⇄" if mark in line)
+
+        target = marked[0]
+        screen.go(seen.turn_starts[target])
+        ends = [seen.turn_starts[t] for t in order if t > target] or [seen.last + 1]
+        for index in range(seen.turn_starts[target], ends[0]):
+            screen.go(index)
+            await pilot.pause()
+            assert all(shown(t) == marks[t] for t in order if t < target)
+            assert all(shown(t) == "" for t in order if t > target)
+            told = seen.events(seen.turn_starts[target], index + 1, REVEALED)
+            assert shown(target) == turn_marks(told[[e.key for e in told].index("turn") :])
+        screen.go(ends[0])  # the next turn's first frame: the last decision's marks too
+        await pilot.pause()
+        assert shown(target) == marks[target]
+        screen.go(0)
+        await pilot.pause()
+        assert all(shown(t) == "" for t in order if t > seen.turn_of[0])
+
+
+async def test_a_bot_seat_is_named_with_its_level(game: Game) -> None:
+    seen = watched(game)
+    app = ReplayApp(seen, seat=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_viewer(pilot)
+        assert "Bot 1  bot (basic)" in screen_text(app)  # the hand's heading, its seat's view
+        await pilot.press("a")
+        assert "Ann  bot (basic)" in screen_text(app)  # every bot seat, all revealed
+
+
 async def test_export_key_writes_a_file_that_reads_back(game: Game, tmp_path: Path) -> None:
     seen = watched(game)
     app = ReplayApp(seen, seat=0, on_export=lambda r: export_here(r, tmp_path))
@@ -282,7 +352,8 @@ async def test_without_an_export_place_the_key_says_how(game: Game) -> None:
         await open_viewer(pilot)
         await pilot.press("e")
         await pilot.pause()
-        assert any("selfish export" in note.message for note in app._notifications)
+        # The command to type, with this game's number.
+        assert any("selfish export 12 --server" in note.message for note in app._notifications)
 
 
 async def test_closing_the_viewer_quits_its_app(game: Game) -> None:
@@ -399,6 +470,24 @@ def test_replay_file_opens_the_viewer_at_the_turn_asked(
     assert cli.main(["replay", str(path), "--seat", "4"]) == 2  # three seats only
 
 
+@settings(max_examples=15, deadline=None)
+@given(
+    edition=st.sampled_from(["space", "shipwrecked"]),
+    seats=st.integers(2, 5),
+    seed=st.integers(0, 2**63 - 1),
+    moves=st.integers(0, 2**32),
+)
+def test_a_file_exported_and_opened_by_the_client_replays_to_the_same_end(
+    edition: str, seats: int, seed: int, moves: int
+) -> None:
+    """What `selfish replay FILE` does with any finished game's export: the client reads the
+    file, re-plays it (checked against its digest) and ends in the game's own final state."""
+    game = played(edition, seats, seed, moves)
+    seen = open_replay(read_file(replay_file.write(exported(game))))
+    assert seen.final == game.snapshot()
+    assert (seen.winner, seen.frames) == (game.winner, len(game.decisions) + 1)
+
+
 def test_export_file_is_the_documented_format(game: Game) -> None:
     record = record_of(game)
     document = json.loads(replay_file.write(record))
@@ -425,6 +514,26 @@ async def test_game_over_shows_each_rated_seats_move(game: Game) -> None:
         await pilot.pause()
         app.screen.refresh_summary()
         await pilot.pause()
-        assert "rating 1000? → 1012?" in str(
-            app.screen.query_one("#gameover-text", Static).render()
-        )
+        text = str(app.screen.query_one("#gameover-text", Static).render())
+        # On a line of its own, whole (at the end of the fate's it wrapped at 80 columns).
+        assert "\n  rating 1000? → 1012?\n" in text
+        # The bots as the waiting room names them: their name and level.
+        assert "Bot 1 bot (basic)" in text and "Ann bot (basic)" in text
+        assert f"{SHOWN} bot" not in text  # the human seat is no bot
+
+
+async def test_closing_the_viewer_opened_from_the_game_over_gives_the_dialog_back(
+    game: Game,
+) -> None:
+    app = offline_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        feed_game(app, game, 0)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        app.feed(replay_message(game, number=1))
+        await pilot.pause()
+        await pilot.press("w")
+        await open_viewer(pilot)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert app.screen.room is app.rooms[ROOM]
