@@ -143,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     connect.add_argument(
         "address",
-        nargs="?",
-        metavar="HOST[:PORT] | SERVER-NAME",
+        nargs="*",
+        metavar="HOST[:PORT][,HOST[:PORT]...] | SERVER-NAME",
         help=_(
             "server address (default port {port}), or the name of a server on the "
             "LAN; without it, the servers found on the LAN are listed"

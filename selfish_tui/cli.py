@@ -2,7 +2,8 @@
 
     selfish play [--edition space|shipwrecked] [--bots N] [--level LEVEL] [--seed S] [--name NAME]
                  [--resume] [--variant RULE ...] [--tutorial]
-    selfish connect [HOST[:PORT] | SERVER-NAME] [--name NAME] [--lan-interface ADDR ...]
+    selfish connect [HOST[:PORT][,HOST[:PORT]...] | SERVER-NAME] [--name NAME]
+                    [--lan-interface ADDR ...]
                     [--join CODE | --watch CODE] [--identity FILE | --guest]
     selfish host [--name NAME] [--port P] [--lan-name NAME] [--lan-interface ADDR ...]
     selfish web [--port 8080] [--host ADDR] [--server HOST:PORT]

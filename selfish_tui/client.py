@@ -49,6 +49,7 @@ PING_EVERY = 25.0
 # Seconds to open a connection, and then to be welcomed: a listener that is not a Selfish server
 # (or a server that hangs) is said, not waited on forever.
 OPEN_TIMEOUT = 10.0
+HAPPY_EYEBALLS = 0.5  # seconds before also trying a name's next address (RFC 8305)
 WELCOME_TIMEOUT = 10.0
 # Errors in reply to hello that retrying cannot fix.
 FATAL_HELLO_ERRORS = {"unsupported_protocol", "bad_name"}
@@ -87,6 +88,15 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
             _("{address}: the port must be a number from 1 to 65535").format(address=shown)
         )
     return host, int(port)
+
+
+def parse_addresses(text: str, default_port: int = 7777) -> list[tuple[str, int]]:
+    """The addresses of ``HOST[:PORT],HOST[:PORT],...`` (a cluster's nodes), each as
+    :func:`parse_address` reads it, without repeats; ValueError as it raises."""
+    addresses = [parse_address(part, default_port) for part in text.split(",") if part.strip()]
+    if not addresses:
+        return [parse_address(text, default_port)]  # says what is wrong with it
+    return list(dict.fromkeys(addresses))
 
 
 def decode_clean(body: bytes) -> dict[str, Any]:
@@ -231,7 +241,11 @@ class NetworkClient:
             opening = (
                 asyncio.open_unix_connection(self.host)
                 if self.host.startswith("/")
-                else asyncio.open_connection(self.host, self.port)
+                # A name that resolves to several addresses (a cluster's nodes) tries the next
+                # when one does not answer within HAPPY_EYEBALLS seconds, or refuses at once.
+                else asyncio.open_connection(
+                    self.host, self.port, happy_eyeballs_delay=HAPPY_EYEBALLS
+                )
             )
             reader, writer = await asyncio.wait_for(opening, timeout=OPEN_TIMEOUT)
         except (OSError, TimeoutError) as exc:

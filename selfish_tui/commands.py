@@ -20,7 +20,7 @@ from selfish_tui.arguments import (
     default_name,
     guest_name,
 )
-from selfish_tui.client import parse_address
+from selfish_tui.client import parse_address, parse_addresses
 from selfish_tui.i18n import _
 
 
@@ -174,6 +174,8 @@ def connect(args: argparse.Namespace) -> int:
     from selfish_tui.front_door import from_environment
     from selfish_tui.paths import identity_key, load_token, save_token
 
+    # several addresses (a cluster's nodes): comma-separated, or given one after another
+    args.address = ",".join(args.address) or None
     if args.address is None or not looks_like_address(args.address):
         try:
             interfaces = chosen_interfaces(args)
@@ -184,7 +186,7 @@ def connect(args: argparse.Namespace) -> int:
         SelfishApp(search, name=args.name or default_name(), bell=args.bell).run()
         return 0
     try:
-        host, port = parse_address(args.address, DEFAULT_PORT)
+        (host, port), *others = parse_addresses(args.address, DEFAULT_PORT)
     except ValueError as exc:
         print(f"selfish: {exc}", file=sys.stderr)
         return 2
@@ -193,10 +195,14 @@ def connect(args: argparse.Namespace) -> int:
     identity = Path(args.identity) if args.identity else None
     goto = ("player", args.join) if args.join else ("spectator", args.watch) if args.watch else None
     if args.guest:  # a new player every time: no token read, none kept, no record
-        login = Login(host, port, guest=True)
+        login = Login(host, port, guest=True, others=tuple(others))
     else:
         login = Login(
-            host, port, load_token(key, identity), lambda token: save_token(key, token, identity)
+            host,
+            port,
+            load_token(key, identity),
+            lambda token: save_token(key, token, identity),
+            others=tuple(others),
         )
     lobby = RemoteLobby(login, front_door=from_environment(args.address), goto=goto)
     SelfishApp(lobby, name=name, bell=args.bell).run()

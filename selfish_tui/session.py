@@ -111,6 +111,7 @@ class Session(Navigation):
             login.port,
             self.player_name,
             login.token,
+            others=login.others,
             guest=login.guest,
             **kwargs,
         )

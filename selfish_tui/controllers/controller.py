@@ -28,6 +28,8 @@ class Login:
     token: str | None = None
     keep_token: Callable[[str], None] | None = None
     guest: bool = False
+    # The server's other addresses (a cluster's other nodes): tried in turn when one is lost.
+    others: tuple[tuple[str, int], ...] = ()
 
     @property
     def address(self) -> str:

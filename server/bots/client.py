@@ -1,6 +1,7 @@
 """``selfish bot``: a headless client that plays through the protocol, for load tests and demos.
 
-    selfish bot HOST[:PORT] (--create EDITION --seats N [--server-bots M] | --room CODE)
+    selfish bot HOST[:PORT][,HOST[:PORT]...]
+                (--create EDITION --seats N [--server-bots M] | --room CODE)
                 [--level random|basic|expert] [--budget SECONDS] [--games K] [--name NAME]
 
 It speaks only the wire protocol (its decisions come from the engine's bot functions applied to
@@ -186,7 +187,10 @@ class HeadlessBot:
             (self.host, self.port), self.others = self.others[0], (*self.others[1:], here)
 
     async def _session(self) -> None:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
+        # a name that resolves to several addresses tries the next if one does not answer
+        reader, writer = await asyncio.open_connection(
+            self.host, self.port, happy_eyeballs_delay=0.5
+        )
         self._writer = writer
         self.connections += 1
         self._acted = None  # an act lost with the old connection must be sent again

@@ -31,7 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="selfish bot", description="A headless client that plays through the protocol."
     )
-    p.add_argument("address", metavar="HOST[:PORT]", help=f"server (default port {DEFAULT_PORT})")
+    p.add_argument(
+        "address",
+        metavar="HOST[:PORT][,HOST[:PORT]...]",
+        help=f"server (default port {DEFAULT_PORT}); a cluster's nodes separated by commas",
+    )
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument(
         "--create",
@@ -80,7 +84,7 @@ def bot_main(argv: list[str], on_result: Callable[[GameResult], None] | None = N
     exit status."""
     args = build_parser().parse_args(argv)
     try:
-        host, port = parse_address(args.address)
+        (host, port), *others = [parse_address(a) for a in args.address.split(",") if a]
     except ValueError:
         print(f"selfish bot: bad address {args.address!r}", file=sys.stderr)
         return 2
@@ -103,6 +107,7 @@ def bot_main(argv: list[str], on_result: Callable[[GameResult], None] | None = N
         max_rate=max(0.1, args.max_rate),
         on_result=on_result,
         on_room=(lambda code: print(f"room {code}", file=sys.stderr, flush=True)),
+        others=tuple(others),
     )
     try:
         asyncio.run(bot.run())

@@ -14,6 +14,14 @@ lease gone and the node drops the room.
 
 Leases are taken, renewed and released on a connection of their own (autocommit), so that none
 of them ever commits the writes of a tick before their fence.
+
+A dead node is noticed before its leases expire: its lease connection is named after it
+(``application_name``), and a node killed (``kill -9``, a crash) has its sockets closed by the
+kernel, so PostgreSQL ends its sessions at once. A lease whose node has no session left counts
+as expired (:data:`DEAD`): another node takes it over at once, by the same statement and under
+a new epoch, so fencing holds as for an expired lease (a node that is alive but lost its
+connection finds its next commit fenced, and drops the room). A node paused or cut off keeps
+its sessions for as long as PostgreSQL sees its connections, and its leases run out as usual.
 """
 
 from __future__ import annotations
@@ -28,6 +36,13 @@ import psycopg
 
 log = logging.getLogger("selfish.server")
 
+PREFIX = "selfish-node-"  # a node's lease connection's application_name, before the node id
+# A lease that no longer holds: expired, or its node has no session in PostgreSQL.
+DEAD = (
+    "(leases.expires < now() OR NOT EXISTS (SELECT 1 FROM pg_stat_activity "
+    f"WHERE application_name = '{PREFIX}' || leases.node))"
+)
+
 
 class Leases:
     """The leases one node holds: room code -> epoch."""
@@ -41,7 +56,7 @@ class Leases:
         self.held: dict[str, int] = {}
         # game id -> room code, for the fence: the store's (Store.game_rooms), kept by it
         self.rooms_of_games = rooms_of_games
-        self._db = psycopg.connect(url, autocommit=True)
+        self._db = psycopg.connect(url, autocommit=True, application_name=PREFIX + self.node)
 
     def _interval(self) -> str:
         return f"{self.seconds} seconds"
@@ -54,7 +69,7 @@ class Leases:
             "VALUES (%s, %s, %s, 1, now() + %s::interval) "
             "ON CONFLICT (room) DO UPDATE SET node = excluded.node, address = excluded.address, "
             "epoch = leases.epoch + 1, expires = excluded.expires "
-            "WHERE leases.expires < now() RETURNING epoch",
+            f"WHERE {DEAD} RETURNING epoch",
             (room, self.node, self.address, self._interval()),
         ).fetchone()
         if row is None:
@@ -86,7 +101,7 @@ class Leases:
     def rooms_from(self, address: str) -> int:
         """Open rooms of the whole cluster created from ``address``."""
         row = self._db.execute(
-            "SELECT count(*) FROM leases WHERE creator = %s AND expires > now()", (address,)
+            f"SELECT count(*) FROM leases WHERE creator = %s AND NOT {DEAD}", (address,)
         ).fetchone()
         return 0 if row is None else int(row[0])
 
@@ -152,7 +167,7 @@ class Leases:
     def owner(self, room: str) -> str | None:
         """The address of the node that holds ``room``'s live lease, if another does."""
         row = self._db.execute(
-            "SELECT address FROM leases WHERE room = %s AND node != %s AND expires > now()",
+            f"SELECT address FROM leases WHERE room = %s AND node != %s AND NOT {DEAD}",
             (room, self.node),
         ).fetchone()
         return None if row is None else str(row[0])
@@ -161,12 +176,17 @@ class Leases:
         """(room, game, address of its node, whether its lease expired) of every unfinished
         game ``player`` holds a seat in, that this node does not run."""
         seat = json.dumps([{"player": player}])
+        # The text match first: it leaves the JSON of one or two games to parse, not of
+        # every game in play (a dead node's players all say hello at once).
+        quoted = json.dumps(player)  # as the seats' JSON text holds it
+        like = "%" + quoted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self._db.execute(
-            "SELECT leases.room, max(games.id), leases.address, leases.expires < now() "
+            f"SELECT leases.room, max(games.id), leases.address, {DEAD} "
             "FROM leases JOIN games ON games.room = leases.room AND games.status = 'playing' "
-            "WHERE leases.node != %s AND games.seats::jsonb @> %s::jsonb "
-            "GROUP BY leases.room, leases.address, leases.expires",
-            (self.node, seat),
+            "WHERE leases.node != %s AND games.seats LIKE %s "
+            "AND games.seats::jsonb @> %s::jsonb "
+            "GROUP BY leases.room, leases.address, leases.expires, leases.node",
+            (self.node, like, seat),
         ).fetchall()
         return [(str(r), int(g), str(a), bool(e)) for r, g, a, e in rows]
 
@@ -178,13 +198,13 @@ class Leases:
             "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600"
         )
         self._db.execute(
-            "DELETE FROM leases WHERE expires < now() AND NOT EXISTS (SELECT 1 FROM games "
+            f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
             "WHERE games.room = leases.room AND games.status = 'playing')"
         )
         rows = self._db.execute(
             "SELECT leases.room, max(games.id) FROM leases JOIN games "
             "ON games.room = leases.room AND games.status = 'playing' "
-            "WHERE leases.expires < now() GROUP BY leases.room"
+            f"WHERE {DEAD} GROUP BY leases.room"
         ).fetchall()
         return [(str(room), int(game)) for room, game in rows]
 

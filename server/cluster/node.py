@@ -27,7 +27,7 @@ from typing import Protocol
 
 import psycopg
 
-from server.cluster.leases import Leases
+from server.cluster.leases import DEAD, Leases
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
 from server.store.store import Store, StoredGame
@@ -125,11 +125,14 @@ class Cluster:
         another node was first."""
         if code in self.lobby.rooms or not self.leases.take(code):
             return False
-        stored = self.lobby.store.game(game)
-        if stored is None or stored.status != "playing":
-            self.leases.release(code)
-            return False
-        self.lobby.resume_stored(stored)
+        # The game ran on another node, and its players not known here were made there:
+        # the reads of the takeover need not wait for this node's own writes to commit.
+        with self.lobby.store.elsewhere():
+            stored = self.lobby.store.game(game)
+            if stored is None or stored.status != "playing":
+                self.leases.release(code)
+                return False
+            self.lobby.resume_stored(stored)
         log.info("room %s: taken over (game %d, epoch %d)", code, game, self.leases.held[code])
         return True
 
@@ -194,7 +197,7 @@ class Cluster:
     def _read(self, now: float) -> None:
         rows = self._listener.execute(
             "SELECT cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
-            "WHERE leases.node != %s AND leases.expires > now() ORDER BY room",
+            f"WHERE leases.node != %s AND NOT {DEAD} ORDER BY room",
             (self.leases.node,),
         ).fetchall()
         self.remote = [bytes(row[0]) for row in rows]

@@ -324,8 +324,11 @@ class Lobby:
         hashed = token_hash(token)
         player = self.by_token.get(hashed)
         if player is None and self.cluster is not None:  # made on another node
-            player = self.known(self.store.player_by_token(hashed))
-        if player is not None and self.store.token_of(player.id) != hashed:
+            # read by its token just now: not revoked (a round trip less per hello, which
+            # counts when a dead node's players all come back here at once)
+            with self.store.elsewhere():  # unknown here: none of this node's writes
+                player = self.known(self.store.player_by_token(hashed))
+        elif player is not None and self._stored_token(player.id) != hashed:
             # revoked by the operator (selfish-server admin revoke) while the server ran
             del self.by_token[hashed]
             player = None
@@ -340,6 +343,15 @@ class Lobby:
         if old is not None and old is not conn:
             old.close_after(bye_message("replaced"))
         return player
+
+    def _stored_token(self, player: str) -> str | None:
+        """The token hash stored for ``player``, to see whether the operator revoked it. A
+        revocation is committed by the operator's tool, so the read need not wait for this
+        node's own writes, unless it finds none: then the player may be one made here whose
+        row is not committed yet, and it is read again after them."""
+        with self.store.elsewhere():
+            token = self.store.token_of(player)
+        return token if token is not None else self.store.token_of(player)
 
     def _new_player(self, conn: Connection, name: str, guest: bool) -> tuple[Player, str]:
         """A new identity and its token, within the per-address limit on new identities; a

@@ -173,7 +173,7 @@ class Session(asyncio.Protocol):
         # after the answers to what it did send.
         if not self.closing:
             if self._out:
-                self.outbox.flush()
+                self.outbox.flush_now()
             self._close()
         return False
 
@@ -252,10 +252,18 @@ class Session(asyncio.Protocol):
     def flush(self) -> None:
         """Write the queued frames at once; never blocks. A client that stops reading is cut
         off."""
-        out = self._out
+        self.write(self.take())
+
+    def take(self) -> list[bytes]:
+        """The queued frames, no longer queued (the outbox holds them for their commit)."""
+        out, self._out = self._out, []
+        return out
+
+    def write(self, out: list[bytes]) -> None:
+        """Write frames taken by :meth:`take`; never blocks. A client that stops reading is
+        cut off."""
         if not out:
             return
-        self._out = []
         transport = self.transport
         if transport.is_closing():
             return
@@ -275,7 +283,7 @@ class Session(asyncio.Protocol):
         if self.closing:
             return
         self.send(message)
-        self.outbox.flush()  # commit and write what is queued, this frame included, first
+        self.outbox.flush_now()  # commit and write what is queued, this frame included, first
         self._close()
 
     def cut(self) -> None:

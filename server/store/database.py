@@ -21,20 +21,16 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+
+from server.store.write_path import Row, WritePath
 
 log = logging.getLogger("selfish.server")
 
 Connect = Callable[[str], sqlite3.Connection]
-Row = tuple[Any, ...]
 # One write kept for later: (statement, rows); more than one row runs it with executemany.
 Write = tuple[str, Sequence[Row]]
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
-
-
-def _later() -> None:
-    """A write in :meth:`Database.transaction`: committed at the block's end."""
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -56,7 +52,7 @@ def create_private(path: str) -> None:
     os.close(fd)
 
 
-class Database:
+class Database(WritePath):
     """A thin synchronous wrapper over one SQLite connection (the server is single-threaded).
 
     ``connect`` opens the connection (tests pass one that fails writes on demand).
@@ -67,13 +63,11 @@ class Database:
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         if path != ":memory:":
             create_private(path)
+        super().__init__()
         self.path = path
         self._db = connect(path)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        # Set by the server to batch commits (see the module docstring); None commits each write.
-        self.on_write: Callable[[], None] | None = None
-        self._dirty = False
         # Rows of this tick for statements run by one executemany just before the commit: a
         # busy server appends thousands of decisions a second, and one statement per decision
         # cost more than the commit itself.
@@ -82,21 +76,20 @@ class Database:
         # they move to the backlog (a rollback would lose them).
         self._journal: list[Write] = []
         self.backlog: list[Write] = []  # writes of an outage, replayed by retry()
-        self.failed: str | None = None  # why the last write failed; None while writes work
-
-    @property
-    def writable(self) -> bool:
-        """False from a failed write until :meth:`retry` (or a commit) succeeds again."""
-        return self.failed is None
-
-    @property
-    def dirty(self) -> bool:
-        """True while writes wait in an open transaction for :meth:`commit`."""
-        return self._dirty
 
     def read(self, sql: str, params: Row = ()) -> list[Row]:
         """The rows of one read statement."""
         return self._db.execute(sql, params).fetchall()
+
+    def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
+        """The rows of each read, in order."""
+        return [self.read(sql, params) for sql, params in reads]
+
+    @contextlib.contextmanager
+    def elsewhere(self) -> Iterator[None]:
+        """Reads of what another node wrote (``server.store.postgres``); a SQLite database
+        has one server, and its reads see its writes at once anyway."""
+        yield
 
     def setup(self, script: str) -> None:
         """Run a script of statements and commit at once (the schema and its migrations)."""
@@ -120,16 +113,11 @@ class Database:
         self._journal.append((sql, [params]))
         self._written()
 
-    def write_batched(self, sql: str, params: Row, game: int | None = None) -> None:
-        """Like :meth:`write`, but the row joins the others of ``sql`` in this tick, inserted
-        by one ``executemany`` just before the commit (or before a read, see
-        :meth:`flush_batched`)."""
-        if self.on_write is None or self.failed is not None:
-            self.write(sql, params)
-            return
+    def _batch(self, sql: str, params: Row, game: int | None) -> None:
         self._batched.setdefault(sql, []).append(params)
-        self._dirty = True
-        self.on_write()
+
+    def _name(self) -> str:
+        return f"database {self.path}"
 
     def flush_batched(self) -> None:
         """Run the batched rows now, so that a read in the same tick sees them."""
@@ -155,20 +143,10 @@ class Database:
             return
         self._journal = []
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Writes inside the block join one transaction, committed at its end (a tool's batch:
-        without it each write of a store without ``on_write`` commits at once). Inside the
-        server's group commit it changes nothing: the tick commits them."""
-        batching = self.on_write
-        if batching is None:
-            self.on_write = _later
-        try:
-            yield
-        finally:
-            if batching is None:
-                self.on_write = None
-                self.commit()
+    def commit_later(self) -> None:
+        """End the tick: commit at once (SQLite's commit is a local write, and the output of a
+        tick that follows it never waits: see ``server.store.postgres`` for the other way)."""
+        self.commit()
 
     def commit_now(self, sql: str, params: Row = ()) -> int:
         """Run one write and commit it at once, outside the group commit (migrations, the
@@ -210,13 +188,6 @@ class Database:
         except sqlite3.ProgrammingError:
             return  # already closed
 
-    def _written(self) -> None:
-        if self.on_write is None:
-            self.commit()
-        else:
-            self._dirty = True
-            self.on_write()
-
     def _run_batched(self) -> None:
         # A statement's rows leave the batch only once run: if one fails they go to the backlog.
         while self._batched:
@@ -224,16 +195,6 @@ class Database:
             self._db.executemany(sql, rows)
             self._journal.append((sql, rows))
             del self._batched[sql]
-
-    def _failure(self, exc: sqlite3.Error) -> None:
-        if self.failed is None:  # once per outage: a busy server would flood the log otherwise
-            log.error(
-                "database %s is not writable (%s): requests that need a write are refused, "
-                "and what players were already sent is kept in memory until a write succeeds",
-                self.path,
-                exc,
-            )
-        self.failed = str(exc) or type(exc).__name__
 
     def _to_backlog(self) -> None:
         """Move the open transaction's writes to the backlog and roll it back."""

@@ -7,6 +7,9 @@ knows nothing of frames or rooms. Its parts:
 - ``server.store.database``: the connection, the per-tick group commit and what an outage keeps in
   memory (the server refuses every request that needs a write while :attr:`Store.writable` is
   False, and :meth:`Store.create_game` raises :class:`StoreUnavailable`);
+- ``server.store.postgres`` and ``server.store.committer``: the same on PostgreSQL, whose
+  commits run in a thread of their own (a cluster's nodes share the database);
+- ``server.store.game_reads``: games read back (one with its decisions, pages of replays);
 - ``server.store.schema``: the tables and migrations;
 - ``server.store.records``: rows read back as :class:`StoredGame`; one that cannot be read marks its
   game abandoned with a log line instead of stopping the server;
@@ -19,6 +22,8 @@ that was rolled back cannot give its id to another game.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -29,13 +34,12 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from server.store.database import Connect, Database, connect
 from server.store.dialect import POSTGRES, SQLITE, is_postgres_url
+from server.store.game_reads import GameReads
 from server.store.records import (
     GAME_COLUMNS,
     CorruptRow,
     StoredGame,
     StoreUnavailable,
-    choice_from_blob,
-    event_from_row,
     game_from_row,
     json_text,
     player_from_row,
@@ -50,8 +54,6 @@ if TYPE_CHECKING:
 __all__ = ["Store", "StoreUnavailable", "StoredGame"]
 
 log = logging.getLogger("selfish.server")
-
-_MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
 
 _INSERT_DECISION = (
     'INSERT INTO decisions (game, n, seat, choice, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -73,7 +75,7 @@ def _open_postgres(url: str) -> tuple[PostgresDatabase, bool]:
     return db, create_postgres(db)
 
 
-class Store:
+class Store(GameReads):
     """Players and games in one SQLite database file (``":memory:"``: kept nowhere), or in a
     PostgreSQL database when ``path`` is a ``postgresql://`` URL (a cluster's nodes share it).
     Any other URL is refused (ValueError): it would otherwise become a file of that name.
@@ -157,6 +159,18 @@ class Store:
         """Commit the open transaction, if any (a failure starts an outage, see
         ``server.store.database``)."""
         self._db.commit()
+
+    def elsewhere(self) -> contextlib.AbstractContextManager[None]:
+        """A block whose reads are of rows another node wrote (a takeover's game, a player
+        made on another node): none of this node's writes not yet committed can touch them,
+        so the reads do not wait for those (``server.store.postgres``)."""
+        return self._db.elsewhere()
+
+    def commit_later(self) -> asyncio.Future[None] | None:
+        """End the tick's writes: commit them (SQLite: at once), or hand them to the commit
+        thread (PostgreSQL) and return the future the tick's output must wait for; None when
+        nothing waits."""
+        return self._db.commit_later()
 
     def retry(self) -> bool:
         """Replay the backlog and commit; True once the database takes writes again."""
@@ -398,89 +412,6 @@ class Store:
                 self.finish_game(row[0], "abandoned", None, 0)
         self.commit()
         return games
-
-    def finished_games(
-        self, limit: int = 50, player: str | None = None, before: int | None = None
-    ) -> list[StoredGame]:
-        """Up to ``limit`` finished games (without decisions), newest first, older than game
-        ``before`` if given: the public ones, and the private ones ``player`` held a seat in.
-        Unreadable rows are left out."""
-        return self.games_by_id(self._replay_ids(limit, player, before))
-
-    def replay_page(
-        self, size: int, player: str | None, before: int | None = None
-    ) -> tuple[list[StoredGame], int | None]:
-        """One page of :meth:`finished_games` and the cursor of the next page (the ``before``
-        that continues the list; None when this page ends it)."""
-        ids = self._replay_ids(size + 1, player, before)
-        more = len(ids) > size
-        ids = ids[:size]
-        return self.games_by_id(ids), ids[-1] if more else None
-
-    def _replay_ids(self, limit: int, player: str | None, before: int | None) -> list[int]:
-        """The ids of a page: two index ranges of ``limit`` rows at most, whatever the number
-        of games stored (server.store.schema's replays)."""
-        cursor = _MAX_ID if before is None else before
-        ids: set[int] = set()
-        for viewer in ("", player) if player else ("",):
-            ids.update(
-                int(game)
-                for (game,) in self._db.read(
-                    "SELECT game FROM replays WHERE viewer = ? AND game < ? "
-                    "ORDER BY game DESC LIMIT ?",
-                    (viewer, cursor, limit),
-                )
-            )
-        return sorted(ids, reverse=True)[:limit]
-
-    def games_by_id(self, ids: list[int]) -> list[StoredGame]:
-        """These games (without decisions), newest first; unreadable rows are left out."""
-        if not ids:
-            return []
-        marks = ", ".join("?" * len(ids))
-        rows = self._db.read(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN ({marks}) ORDER BY id DESC", tuple(ids)
-        )
-        games = []
-        for row in rows:
-            try:
-                games.append(game_from_row(row))
-            except CorruptRow as exc:
-                log.warning("%s; not listed", exc)
-        return games
-
-    def game(self, game: int) -> StoredGame | None:
-        """One game with its decisions, or None (also for a row that cannot be read)."""
-        rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
-        if not rows:
-            return None
-        try:
-            return self._with_decisions(game_from_row(rows[0]))
-        except CorruptRow as exc:
-            log.warning("%s", exc)
-            return None
-
-    def _with_decisions(self, game: StoredGame) -> StoredGame:
-        """``game`` with its decisions and the server's own events; raises CorruptRow. An
-        unfinished game read back is one this node may resume: its room is noted (fencing)."""
-        if self.dialect.fenced and game.status == "playing":
-            self.game_rooms[game.id] = game.room
-        self._db.flush_batched()  # this tick's decisions belong to the game too
-        for n, (seat, blob) in enumerate(
-            self._db.read(
-                "SELECT seat, choice FROM decisions WHERE game = ? ORDER BY n", (game.id,)
-            )
-        ):
-            if not isinstance(seat, int):
-                raise CorruptRow(f"game {game.id}, decision {n}: the seat is not an integer")
-            game.decisions.append((seat, choice_from_blob(game.id, n, blob)))
-        for position, event in self._db.read(
-            "SELECT position, event FROM server_events WHERE game = ? "
-            f"ORDER BY {self.dialect.order}",
-            (game.id,),
-        ):
-            game.events.append(event_from_row(game.id, position, event))
-        return game
 
     # -- retention (server.store.retention) -------------------------------------------------------
 

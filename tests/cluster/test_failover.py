@@ -83,6 +83,43 @@ async def test_games_of_a_killed_node_go_on_on_the_other_and_lose_nothing_seen(
         await b.stop()
 
 
+async def test_a_killed_nodes_rooms_are_taken_over_long_before_its_leases_expire(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # Leases of a minute: only PostgreSQL's view of the dead node's sessions lets b take the
+    # room over within the test's time.
+    a = await Node.start(postgres_url, tmp_path, lease_seconds=60.0)
+    b = await Node.start(postgres_url, tmp_path, lease_seconds=60.0)
+    try:
+        codes: asyncio.Queue[str] = asyncio.Queue()
+        others = (("127.0.0.1", b.port),)
+        host = HeadlessBot(
+            "127.0.0.1",
+            a.port,
+            name="Host",
+            others=others,
+            act_delay=0.05,
+            record=True,
+            create=CreateSpec("space", 2, 0, seed=3),
+            on_room=codes.put_nowait,
+        )
+        runs = [asyncio.create_task(host.run())]
+        code = await asyncio.wait_for(codes.get(), 10)
+        guest = HeadlessBot(
+            "127.0.0.1", a.port, name="Guest", others=others, act_delay=0.05, record=True, room=code
+        )
+        runs.append(asyncio.create_task(guest.run()))
+        while not all(len(_versions(bot.frames)) >= 5 for bot in (host, guest)):
+            await asyncio.sleep(0.05)
+        a.signal(signal.SIGKILL)
+        results = await asyncio.wait_for(asyncio.gather(*runs), 30)
+        assert all(len(result) == 1 for result in results)
+        assert b.log(f"room {code}: taken over")
+    finally:
+        await a.stop()
+        await b.stop()
+
+
 async def test_a_node_paused_past_its_lease_writes_nothing_when_it_wakes(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -146,3 +183,50 @@ async def test_a_node_paused_past_its_lease_writes_nothing_when_it_wakes(
         await b.stop()
         for client in clients:
             await client.close()
+
+
+async def _posted(posted: list[Any], wanted: Any, after: int = 0) -> Any:
+    """The first message ``posted`` after index ``after`` that ``wanted`` accepts."""
+    async with asyncio.timeout(30):
+        while True:
+            for message in posted[after:]:
+                if wanted(message):
+                    return message
+            await asyncio.sleep(0.05)
+
+
+async def test_the_terminal_client_given_both_addresses_finds_its_seat_after_a_kill(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """`selfish connect A,B`: the TUI's worker, on A's game, is back in its seat on B once A
+    is killed."""
+    from protocol.messages import CreateRoom, Start
+    from selfish_tui.client import NetworkClient, parse_addresses
+    from selfish_tui.messages import ServerMessage, Welcomed
+
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    (host, port), *others = parse_addresses(f"127.0.0.1:{a.port}, 127.0.0.1:{b.port}")
+    posted: list[Any] = []
+    worker = NetworkClient(posted.append, host, port, "Ann", others=others, backoff=(0.1,))
+    running = asyncio.create_task(worker.run())
+
+    def payload(kind: str) -> Any:
+        return lambda m: isinstance(m, ServerMessage) and kind == m.payload.TYPE
+
+    try:
+        await _posted(posted, lambda m: isinstance(m, Welcomed))
+        worker.send(CreateRoom(edition="space", seats=2, bots=1, seed=5))
+        code = (await _posted(posted, payload("joined"))).payload.room
+        worker.send(Start(room=code))
+        seen = await _posted(posted, payload("state"))
+        assert worker.port == a.port
+        a.signal(signal.SIGKILL)
+        back = await _posted(posted, payload("state"), after=len(posted))
+        assert back.payload.room == code and back.payload.version >= seen.payload.version
+        assert worker.port == b.port and b.log(f"room {code}: taken over")
+    finally:
+        await worker.stop()
+        running.cancel()
+        await a.stop()
+        await b.stop()

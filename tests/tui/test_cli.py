@@ -196,3 +196,31 @@ def test_two_names_on_one_login_are_two_identities(
         ("Ann", "token-of-Ann"),
         ("Bob", "token-of-Bob"),
     ]
+
+
+def test_connect_takes_several_addresses_comma_separated_or_one_after_another(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from selfish_tui import app as app_module
+
+    logins: list[Any] = []
+
+    class FakeApp:
+        def __init__(self, lobby: RemoteLobby, name: str, **kw: Any) -> None:
+            logins.append(lobby.login)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(app_module, "SelfishApp", FakeApp)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    parser = cli.build_parser()
+    for argv in (
+        ["a.example:7000,b.example,[::1]:7002"],
+        ["a.example:7000", "b.example,[::1]:7002"],
+    ):
+        assert commands.connect(parser.parse_args(["connect", *argv, "--guest"])) == 0
+    for login in logins:
+        assert (login.host, login.port) == ("a.example", 7000)
+        assert login.others == (("b.example", 7777), ("::1", 7002))
+    assert cli.main(["connect", "a.example:7000,b.example:x"]) == 2  # each one is checked

@@ -1,0 +1,158 @@
+"""The PostgreSQL group commit, off the event loop: one thread, with a connection of its own,
+runs each batch of writes in one transaction (the fence, the writes, the commit) and says how it
+went; ``server.store.postgres`` decides on the event loop what follows.
+
+One thread, one batch at a time, so batches commit in the order they were handed over; the
+event loop hands over the next only when the last one is done (``PostgresDatabase``), so after
+a failure nothing queued behind it can commit ahead of the writes that wait for the outage's
+end.
+
+Fencing (``server.cluster.leases``): the usual commit sends the guard statement (it fails with
+SQLSTATE :data:`LOST` unless this node holds every lease under its epoch, and locks the lease
+rows ``FOR SHARE``), the writes and the commit in one round trip. When the guard fails, or
+cannot be said, the fence names the games whose lease is lost (locking the rows of the rest),
+their writes are left out, the rest commit.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import logging
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from server.store.write_path import Row
+
+log = logging.getLogger("selfish.server")
+
+# One write: (statement, rows, game the rows belong to or None); more than one row runs it
+# with executemany.
+Tagged = tuple[str, list[Row], int | None]
+# Called in the transaction with the games written in it; returns those whose lease is lost.
+Fence = Callable[[psycopg.Connection[Any], Collection[int]], set[int]]
+# A statement and its parameters.
+Statement = tuple[str, tuple[Any, ...]]
+# The statement that checks the same inside the commit's pipeline (failing with the SQLSTATE
+# LOST), or None where only the Fence can tell.
+Guard = Callable[[Collection[int]], "Statement | None"]
+LOST = "SF001"
+APPLICATION = "selfish-commit"  # the commit connection's name in pg_stat_activity
+
+
+@functools.lru_cache(maxsize=1024)
+def placeholders(sql: str) -> str:
+    """SQLite's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled); the store's
+    statements are few and fixed, so each is translated once."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The writes of one or more ticks, in order, with what fences them."""
+
+    writes: list[Tagged]
+    games: set[int]  # the games written (fencing)
+    guard: Statement | None  # the guard statement, made on the event loop from its leases
+
+
+@dataclass
+class Outcome:
+    """How a batch went: committed without the writes of ``lost`` games, or (``error``) not at
+    all, rolled back."""
+
+    lost: set[int] = field(default_factory=set)
+    error: psycopg.Error | None = None
+
+
+class Committer:
+    """The commit thread and its connection (opened in the thread, on its first batch)."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._conn: psycopg.Connection[Any] | None = None
+        self._thread = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="selfish-commit"
+        )
+        # Read in the commit thread: the lease tables it consults are only ever read there
+        # (a dict lookup is atomic), and a lease the loop forgot meanwhile reads as lost.
+        self.fence: Fence | None = None
+
+    def submit(self, batch: Batch) -> concurrent.futures.Future[Outcome]:
+        """Run ``batch`` in the commit thread."""
+        return self._thread.submit(self._run, batch)
+
+    def run_here(self, batch: Batch) -> concurrent.futures.Future[Outcome]:
+        """Run ``batch`` in the calling thread, while the commit thread is idle (a commit
+        waited for anyway: handing it to the thread would only add two thread switches)."""
+        done: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
+        done.set_result(self._run(batch))
+        return done
+
+    def close(self) -> None:
+        """Close the connection and stop the thread (after the batch it runs, if any)."""
+        self._thread.submit(self._disconnect).result()
+        self._thread.shutdown(wait=True)
+
+    # ------------------------------------------------------------------ in one thread at a time
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        conn = self._conn
+        if conn is None or conn.closed or conn.broken:
+            # Not autocommit: a batch's writes are one transaction, ended by its commit.
+            conn = self._conn = psycopg.connect(
+                self._url, autocommit=False, application_name=APPLICATION
+            )
+        return conn
+
+    def _disconnect(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _run(self, batch: Batch) -> Outcome:
+        try:
+            conn = self._connection()
+        except psycopg.Error as exc:
+            return Outcome(error=exc)
+        if batch.guard is not None:
+            try:
+                with conn.pipeline():
+                    conn.execute(batch.guard[0], batch.guard[1])
+                    send(conn, batch.writes)
+                    conn.commit()
+                return Outcome()
+            except psycopg.Error as exc:
+                _rollback(conn)
+                if exc.sqlstate != LOST:
+                    return Outcome(error=exc)
+        try:
+            fence = self.fence
+            lost = fence(conn, batch.games) if fence is not None and batch.games else set()
+            with conn.pipeline():
+                send(conn, [write for write in batch.writes if write[2] not in lost])
+            conn.commit()
+        except psycopg.Error as exc:
+            _rollback(conn)
+            return Outcome(error=exc)
+        return Outcome(lost=lost)
+
+
+def send(conn: psycopg.Connection[Any], writes: list[Tagged]) -> None:
+    """Run ``writes`` in order on ``conn`` (inside a pipeline: one round trip for all)."""
+    cursor = conn.cursor()
+    for sql, rows, _ in writes:
+        if len(rows) == 1:
+            cursor.execute(placeholders(sql), rows[0])
+        else:
+            cursor.executemany(placeholders(sql), rows)
+
+
+def _rollback(conn: psycopg.Connection[Any]) -> None:
+    try:
+        conn.rollback()
+    except psycopg.Error:
+        log.warning("database rollback failed (the connection is gone)")

@@ -1,0 +1,112 @@
+"""PostgreSQL's group commit runs in a thread of its own (server.store.postgres): a tick's
+output waits for its commit, a later tick's output waits behind it, and a commit that fails
+keeps its writes for the outage's end."""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+
+from server.net.outbox import Outbox
+from server.store.committer import APPLICATION
+from server.store.store import Store
+
+
+def _decisions(url: str) -> int:
+    """Decisions committed, as another connection sees them."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM decisions").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+class Connection:
+    """A client connection that notes, as each frame is written, how many decisions the
+    database holds."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.queued: list[bytes] = []
+        self.written: list[tuple[bytes, int]] = []
+
+    def flush(self) -> None:
+        self.write(self.take())
+
+    def take(self) -> list[bytes]:
+        out, self.queued = self.queued, []
+        return out
+
+    def write(self, frames: list[bytes]) -> None:
+        self.written.extend((frame, _decisions(self.url)) for frame in frames)
+
+
+def _tick(outbox: Outbox, conn: Connection, frame: bytes) -> None:
+    conn.queued.append(frame)
+    outbox.queue(conn)
+    outbox.flush()
+
+
+async def _written(conn: Connection, count: int) -> None:
+    async with asyncio.timeout(10):
+        while len(conn.written) < count:
+            await asyncio.sleep(0.01)
+
+
+def _table(url: str) -> tuple[Store, Outbox, Connection, int]:
+    """A store on ``url`` batched by an outbox, a connection, and a game (committed)."""
+    store = Store(url)
+    outbox = Outbox(store)
+    game = store.create_game("ABCD", "space", ["a", "b"], [], {}, 1, 0)
+    store.commit()
+    return store, outbox, Connection(url), game
+
+
+async def test_a_ticks_output_waits_for_its_commit_and_the_next_tick_waits_behind(
+    postgres_url: str,
+) -> None:
+    store, outbox, conn, game = _table(postgres_url)
+    store.append_decision(game, 0, 0, {"do": "play", "card": 1}, "human")
+    _tick(outbox, conn, b"state after decision 0")
+    assert conn.written == []  # held: the commit runs in its thread, the loop goes on
+    _tick(outbox, conn, b"chat")  # wrote nothing, but may show what the commit holds
+    store.append_decision(game, 1, 1, {"do": "play", "card": 2}, "human")
+    _tick(outbox, conn, b"state after decision 1")
+    assert conn.written == []
+    await _written(conn, 3)
+    frames = [frame for frame, _ in conn.written]
+    assert frames == [b"state after decision 0", b"chat", b"state after decision 1"]
+    # each went out once what it shows was committed (a later commit may be done too)
+    assert all(done >= needed for (_, done), needed in zip(conn.written, [1, 1, 2], strict=True))
+    store.close()
+
+
+async def test_a_failed_commit_keeps_its_writes_until_the_database_takes_them(
+    postgres_url: str,
+) -> None:
+    store, outbox, conn, game = _table(postgres_url)
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+            (APPLICATION,),
+        )
+    store.append_decision(game, 0, 0, {"do": "play", "card": 1}, "human")
+    _tick(outbox, conn, b"state after decision 0")
+    await _written(conn, 1)  # the output goes on: the game goes on in memory
+    assert not store.writable and _decisions(postgres_url) == 0
+    assert store.retry() and _decisions(postgres_url) == 1
+    store.append_decision(game, 1, 1, {"do": "play", "card": 2}, "human")
+    _tick(outbox, conn, b"state after decision 1")
+    await _written(conn, 2)
+    assert conn.written[1] == (b"state after decision 1", 2)  # a new commit connection
+    store.close()
+
+
+def test_a_read_waits_for_the_writes_before_it_but_not_inside_elsewhere(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    store.on_write = lambda: None  # the server's per-tick batching, without a loop
+    store.save_player("p1", "token-1", "Ann")
+    with store.elsewhere():  # what another node wrote: this node's writes are not waited for
+        assert store.token_of("p1") is None
+    assert store.token_of("p1") is not None  # the write before it committed first
+    store.close()
