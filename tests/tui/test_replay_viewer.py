@@ -541,4 +541,3 @@ async def test_closing_the_viewer_opened_from_the_game_over_gives_the_dialog_bac
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert app.screen.room is app.rooms[ROOM]
-
