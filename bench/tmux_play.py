@@ -351,7 +351,7 @@ class Person:
     def game_over_help(self) -> None:
         """A person reads the result, then opens the help from the dialog, twice."""
         words, session = self.words, self.session
-        if words.help_hint not in "\n".join(plain(line) for line in capture(session)):
+        if wait_for_text(session, words.help_hint, 5) is None:  # the footer follows the dialog
             return
         time.sleep(1.0)
         for _time in range(2):

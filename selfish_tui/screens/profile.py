@@ -51,6 +51,7 @@ class ProfileScreen(Screen[None]):
     def __init__(self, player: str | None = None, name: str = "") -> None:
         super().__init__()
         self.player = player
+        self.own = player is None
         self.name_shown = name
         self.profile: ProfileMessage | None = None
 
@@ -108,9 +109,13 @@ class ProfileScreen(Screen[None]):
         else:
             status = _("A rating with ? is provisional: a few more rated games settle it.")
         self.query_one("#profile-status", Static).update(Text(status))
-        self.query_one("#profile-hint", Static).update(
-            "" if profile.bot else _("g lists their games · Esc goes back")
-        )
+        if profile.bot:
+            hint = ""
+        elif self.own:
+            hint = _("g lists your games · Esc goes back")
+        else:
+            hint = _("g lists their games · Esc goes back")
+        self.query_one("#profile-hint", Static).update(hint)
 
     def action_games(self) -> None:
         """The player's finished games."""

@@ -138,6 +138,7 @@ async def test_profile_shows_the_record_with_a_provisional_mark() -> None:
         table = screen.query_one("#profile-table", DataTable)
         assert "1040?" in cells(table) and "1187" in cells(table) and "1187?" not in cells(table)
         assert f"Profile: {SHOWN}" in screen_text(app)
+        assert "g lists your games" in screen_text(app)  # one's own profile
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplaysScreen))
         await pilot.pause()
