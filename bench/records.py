@@ -26,8 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from protocol.messages import Ping, Request
-from protocol.records import GetLeaderboard, GetProfile, ListReplays
+from protocol.messages import GetLeaderboard, GetProfile, ListReplays, Ping, Request
 from server.config import SHARED_ADDRESS, ServerConfig
 from server.lobby.lobby import Lobby, Player
 from server.rooms.wire import encode

@@ -1,7 +1,7 @@
 """Finished games, records and ratings on the wire: the parts of their replies (a game in a
-list, a seat, a rating, a record, a leaderboard line, a review's member; the replies themselves
-are in :mod:`protocol.server_messages` with every other), and the requests (defined in
-:mod:`protocol.messages` with every other request).
+list, a seat, a rating, a record, a leaderboard line, a review's member). The replies themselves
+are in :mod:`protocol.server_messages` with every other, the requests in
+:mod:`protocol.messages`.
 
 Each part declares its fields' wire types once (protocol.wire_fields), which give it
 ``to_wire`` (what the server sends) and ``from_wire`` (what a client reads;
@@ -13,22 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.game_types import EDITIONS
-
-# The requests are in protocol.messages with every other; here for those who read them here.
-from protocol.messages import (
-    BOT_LEVELS,
-    GetLeaderboard,
-    GetProfile,
-    GetReplay,
-    ListReplays,
-    PlayDeal,
-    ReviewFollow,
-    ReviewJoin,
-    ReviewLead,
-    ReviewLeave,
-    ReviewRequest,
-    ReviewStep,
-)
+from protocol.messages import BOT_LEVELS
 from protocol.wire_fields import (
     BOOL,
     COUNT,
@@ -50,21 +35,10 @@ __all__ = [
     "BOT_PLAYERS",
     "EditionRecord",
     "GameSummary",
-    "GetLeaderboard",
-    "GetProfile",
-    "GetReplay",
     "LeaderboardEntry",
-    "ListReplays",
-    "PlayDeal",
     "Rating",
     "RatingChange",
-    "ReviewFollow",
-    "ReviewJoin",
-    "ReviewLead",
-    "ReviewLeave",
     "ReviewMember",
-    "ReviewRequest",
-    "ReviewStep",
     "SeatRecord",
 ]
 

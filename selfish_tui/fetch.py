@@ -12,7 +12,7 @@ import contextlib
 from dataclasses import dataclass
 
 from protocol.client import ClientConnection, Error, RemoteProtocolError, Replay, Welcome
-from protocol.records import GetReplay
+from protocol.messages import GetReplay
 from protocol.server_messages import ReplayMessage
 from selfish_tui.client import decode_clean
 from selfish_tui.i18n import N_, _

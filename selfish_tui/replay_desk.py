@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from protocol import replay_file
-from protocol.records import GetReplay
+from protocol.messages import GetReplay
 from protocol.server_messages import (
     LeaderboardMessage,
     ProfileMessage,
