@@ -30,10 +30,20 @@ FAST = {"port": 0, "host": "127.0.0.1", "bot_delay": 0.0, "rate_per_second": 10_
 class Web:
     """A game server in this process and `selfish web --server` in a child process."""
 
-    def __init__(self, running: RunningServer, url: str) -> None:
+    def __init__(self, running: RunningServer, url: str, identities: Path) -> None:
         self.running = running
         self.url = url
         self.origin = url.rstrip("/")
+        self.identities = identities  # the browsers' token files
+
+    async def wait_tokens_kept(self, count: int, timeout: float = 60.0) -> None:
+        """Until ``count`` browsers' clients have written their tokens: a page closed before
+        its client read the welcome leaves no token to come back with."""
+        end = time.monotonic() + timeout
+        while sum(1 for f in self.identities.glob("*.json") if f.stat().st_size) < count:
+            if time.monotonic() > end:
+                raise AssertionError(f"{count} token files expected in {self.identities}")
+            await asyncio.sleep(0.05)
 
     def players(self) -> dict[str, str]:
         """Connected player id -> name."""
@@ -81,7 +91,7 @@ async def web(tmp_path: Path) -> AsyncIterator[Web]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise
                 await asyncio.sleep(0.2)
-        yield Web(running, url)
+        yield Web(running, url, tmp_path / "data" / "selfish" / "web-identities")
     finally:
         process.terminate()
         try:
@@ -132,6 +142,7 @@ async def test_a_reload_keeps_the_player(web: Web) -> None:
         ws = await open_page(client, web)
         (first,) = (await web.wait_players(1)).items()
         assert first[1].startswith("Guest ")
+        await web.wait_tokens_kept(1)
         await ws.close()
         await web.wait_players(0)
         await until_free(client, web)
