@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from protocol.game_types import EDITIONS
 from protocol.messages import BOT_LEVELS
+from protocol.room_messages import SEAT_KINDS
 from protocol.wire_fields import (
     BOOL,
     COUNT,
@@ -45,8 +46,6 @@ __all__ = [
 #: Player ids of the bot levels' records and ratings (``get_profile`` takes them too).
 BOT_PLAYERS = {level: f"bot:{level}" for level in BOT_LEVELS}
 # --------------------------------------------------------------------------- replies' parts
-
-SEAT_KINDS = ("human", "bot")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ them can be imported from here.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from protocol.errors import CLOSING_CODES, ErrorArgs, MalformedMessage, ProtocolError
@@ -104,7 +103,7 @@ class ErrorMessage(ServerMessage):
 
     code: str = wire(STR)
     message: str = wire(STR, default="")
-    args: ErrorArgs = dataclasses.field(default_factory=dict, metadata={"codec": Codec(_args)})
+    args: ErrorArgs = wire(Codec(_args), default_factory=dict)
     room: str | None = wire(SOMETIMES_STR, default=None)
 
     @classmethod

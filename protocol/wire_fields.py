@@ -49,11 +49,17 @@ class Codec(Generic[T]):
     omit_none: bool = False
 
 
-def wire(codec: Codec[Any], *, default: Any = dataclasses.MISSING) -> Any:
-    """A dataclass field read and written by ``codec`` (with ``default`` when it has one)."""
-    if default is dataclasses.MISSING:
-        return dataclasses.field(metadata={"codec": codec})
-    return dataclasses.field(default=default, metadata={"codec": codec})
+def wire(
+    codec: Codec[Any],
+    *,
+    default: Any = dataclasses.MISSING,
+    default_factory: Any = dataclasses.MISSING,
+) -> Any:
+    """A dataclass field read and written by ``codec`` (with ``default`` or
+    ``default_factory`` when it has one)."""
+    return dataclasses.field(
+        default=default, default_factory=default_factory, metadata={"codec": codec}
+    )
 
 
 STR: Codec[str] = Codec(get_str)
