@@ -204,10 +204,24 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
 
 def first_payment(hand: list[Card], units: int) -> list[Card]:
     """``payment_ways(hand, units)[0]``, the way Space pays without asking (C6), found without
-    listing the others: payments are made on most turns."""
-    resources, singles, doubles, total = _resources(hand)
-    if total <= units:
-        return resources
+    listing the others, in one pass that stops as soon as it can: payments are made on most
+    turns. For 1 unit the first single, else the first double; for 2 (no card costs more) the
+    first double, else the first two singles. A hand holding ``units`` or fewer gets the same
+    from these rules as from paying everything it has."""
     if units == 1:
-        return [singles[0]] if singles else [doubles[0]]
-    return [doubles[0]] if doubles else singles[:2]
+        double = None
+        for card in hand:
+            value = card.value
+            if value == 1:
+                return [card]
+            if value == 2 and double is None:
+                double = card
+        return [] if double is None else [double]
+    singles: list[Card] = []
+    for card in hand:
+        value = card.value
+        if value == 2:
+            return [card]
+        if value == 1 and len(singles) < 2:
+            singles.append(card)
+    return singles

@@ -34,6 +34,7 @@ class Table(Protocol):
         seat: int | None = None,
         to: tuple[int, ...] | None = None,
         secret: tuple[str, ...] = (),
+        /,
         **args: Any,
     ) -> None:
         """Record an event."""
@@ -43,6 +44,7 @@ class Table(Protocol):
         seat: int,
         kind: DecisionKind,
         options: list[Choice],
+        /,
         reveal: list[Card] | None = None,
         **args: Any,
     ) -> Asking:
@@ -71,7 +73,7 @@ class Table(Protocol):
     def check_resources(self, seat: int) -> None:
         """The edition's death check after resources left a hand."""
 
-    def die(self, seats: list[int], key: str, **args: Any) -> None:
+    def die(self, seats: list[int], key: str, /, **args: Any) -> None:
         """The seats die together (C14)."""
 
     def win(self, seat: int, key: str) -> None:

@@ -156,7 +156,10 @@ class Game:
             self.picked = {}
         else:
             answer = option
-        self._resume(answer)
+        try:  # _resume(answer), written out: this is every decision's path
+            self.decision = self._flow.send(answer)
+        except StopIteration:
+            self.decision = None
         return log[start:]
 
     def _resume(self, answer: Answer) -> None:

@@ -203,7 +203,7 @@ class Rules(Tabletop):
                 options.extend(
                     [{"do": "stay", "discard": [a.id, b.id]} for a, b in distinct_pairs(actions)]
                 )
-        if state.rows[player] < state.goal_row and state.units(player) >= 2:
+        if state.rows[player] < state.goal_row and state.has_units(player, 2):
             options.append({"do": "move"})
         return options
 
@@ -270,7 +270,7 @@ class Rules(Tabletop):
         """The edition's death check after resources left ``seat``'s hand (S3)."""
         self.edition_rules.check_resources(self, seat)
 
-    def die(self, seats: list[int], key: str, **args: Any) -> None:
+    def die(self, seats: list[int], key: str, /, **args: Any) -> None:
         """C14: the seats die together; then the game may end (S4, W4 a)."""
         state = self.state
         for seat in seats:

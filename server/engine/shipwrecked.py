@@ -70,7 +70,7 @@ class ShipwreckedRules(EditionRules):
         """Discard food, or die holding none (W3)."""
         if not table.state.alive[seat]:
             return
-        if table.state.units(seat) == 0:
+        if not table.state.has_units(seat):
             table.die([seat], "death.no_food", reason=reason)
             return
         yield from table.pay(seat, units, reason)
@@ -81,7 +81,7 @@ class ShipwreckedRules(EditionRules):
         state = table.state
         do = choice["do"]
         if do == "stay":
-            return state.units(seat) == 0
+            return not state.has_units(seat)
         if do not in MAY_MEET_A_SHARK:
             return False
         col, row = state.pos(seat)
@@ -137,7 +137,7 @@ def bites(table: Table, victims: list[int]) -> Flow:
         if seat not in victims or not state.alive[seat]:
             continue
         table.say("bite", "bite", seat, player=seat)
-        if state.units(seat) == 0:
+        if not state.has_units(seat):
             eaten.append(seat)
         else:
             yield from table.pay(seat, 1, "bite")

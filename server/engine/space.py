@@ -44,7 +44,7 @@ class SpaceRules(EditionRules):
         wins at once if alive and holding oxygen; one who paid their last oxygen to get there
         holds none and dies instead (S3)."""
         state = table.state
-        if state.alive[seat] and state.rows[seat] >= state.goal_row and state.units(seat) > 0:
+        if state.alive[seat] and state.rows[seat] >= state.goal_row and state.has_units(seat):
             table.win(seat, "win.ship")
 
     def travel(self, table: Table, seat: int) -> Flow:
@@ -65,7 +65,7 @@ class SpaceRules(EditionRules):
     def check_resources(self, table: Table, seat: int) -> None:
         """S3: an astronaut at 0 oxygen dies at once, unless protected while travelling."""
         state = table.state
-        if state.alive[seat] and seat != table.travelling and state.units(seat) == 0:
+        if state.alive[seat] and seat != table.travelling and not state.has_units(seat):
             table.die([seat], "death.oxygen")
 
     def ways_to_pay(self, hand: list[Card], units: int) -> list[list[Card]]:

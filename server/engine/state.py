@@ -56,6 +56,16 @@ class State:
             total += card.value
         return total
 
+    def has_units(self, seat: int, units: int = 1) -> bool:
+        """Whether a hand holds at least ``units`` resource units: ``units(seat) >= units``,
+        told as soon as the count gets there (death and move checks, several a turn)."""
+        total = 0
+        for card in self.hands[seat]:
+            total += card.value
+            if total >= units:
+                return True
+        return False
+
     def pos(self, seat: int) -> Cell:
         """The (column, row) a seat's character stands on."""
         return (self.cols[seat], self.rows[seat])
@@ -105,26 +115,25 @@ def new_state(edition: Edition, names: list[str], seed: int) -> State:
     first = rng.randrange(seats)
     hands: list[list[Card]] = [[] for _ in range(seats)]
     order = [(first + i) % seats for i in range(seats)]
-    taken: set[int] = set()
-    for seat in order:
-        # "First found in deck order": scan from the top, which is the end of the list, past
-        # the cards earlier seats took.
-        singles = doubles = 0
-        for index in range(len(deck) - 1, -1, -1):
-            card = deck[index]
-            if card.id in taken:
-                continue
-            if card.value == 1 and singles < 4:
-                singles += 1
-            elif card.value == 2 and doubles < 1:
-                doubles += 1
-            else:
-                continue
-            hands[seat].append(card)
-            taken.add(card.id)
-            if singles == 4 and doubles == 1:
-                break
-    deck = [card for card in deck if card.id not in taken]
+    # "First found in deck order", seat after seat: the first seat takes the first 4 singles
+    # and the first double from the top (the end of the list), the next seat the next ones, and
+    # so on; so one scan from the top deals them all, each hand in the order of its cards.
+    singles = doubles = 0
+    passed: list[Card] = []  # the cards the scan went past, top first
+    index = len(deck) - 1
+    while singles < 4 * seats or doubles < seats:
+        card = deck[index]
+        if card.value == 1 and singles < 4 * seats:
+            hands[order[singles // 4]].append(card)
+            singles += 1
+        elif card.value == 2 and doubles < seats:
+            hands[order[doubles]].append(card)
+            doubles += 1
+        else:
+            passed.append(card)
+        index -= 1
+    passed.reverse()
+    deck = deck[: index + 1] + passed
     for _ in range(4):
         for seat in order:
             hands[seat].append(deck.pop())

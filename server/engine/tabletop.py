@@ -49,10 +49,14 @@ class Tabletop:
         seat: int | None = None,
         to: tuple[int, ...] | None = None,
         secret: tuple[str, ...] = (),
+        /,
         **args: Any,
     ) -> None:
         """Record an event: its family ``kind``, its ``key`` and arguments
         (protocol/vocabulary.py ``EVENTS``); ``to`` and ``secret`` as in ``Event``."""
+        # The named parameters are positional-only (so are ask's, die's and choose_payment's):
+        # CPython then puts each keyword straight into ``args``, where it would otherwise first
+        # compare it with every parameter's name (a string comparison each, on every event).
         self.log.append(Event(kind, key, args, seat, to, secret))
 
     def ask(
@@ -60,6 +64,7 @@ class Tabletop:
         seat: int,
         kind: DecisionKind,
         options: list[Choice],
+        /,
         reveal: list[Card] | None = None,
         **args: Any,
     ) -> Asking:
@@ -184,7 +189,7 @@ class Tabletop:
             self.say("change", "change.none", seat, player=seat)
 
     def choose_payment(
-        self, seat: int, kind: DecisionKind, ways: list[list[Card]], **args: Any
+        self, seat: int, kind: DecisionKind, ways: list[list[Card]], /, **args: Any
     ) -> Generator[Decision, Answer, list[Card]]:
         """The way to pay (``kind`` PAY) or to give (GIVE) that a seat chooses among several."""
         options: list[Choice] = []

@@ -8,7 +8,7 @@ import pytest
 
 from server.engine.actions import distinct, first_payment, payment_ways
 from server.engine.cards import GAME_DECKS, Edition
-from server.engine.state import remove_card
+from server.engine.state import new_state, remove_card
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -40,3 +40,14 @@ def test_remove_card_removes_that_very_card_like_list_remove() -> None:
         assert hand == expected
     with pytest.raises(ValueError):
         remove_card(hand, deck[3])
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_has_units_tells_whether_units_reach_the_amount(edition: Edition) -> None:
+    state = new_state(edition, ["a", "b"], 3)
+    deck = list(GAME_DECKS[edition])
+    rng = random.Random(11)
+    for _ in range(2000):
+        state.hands[0] = rng.sample(deck, rng.randrange(0, 12))
+        for units in (1, 2, 3):
+            assert state.has_units(0, units) == (state.units(0) >= units)
