@@ -68,6 +68,7 @@ def play_game(
     result.start_row_stays = [0] * len(levels)
     table = tuple(levels)
     own_turns, start_row_stays = result.own_turns, result.start_row_stays
+    stay_or_move = DecisionKind.STAY_OR_MOVE  # read once: an enum member read is slow
     while (decision := game.decision) is not None:  # None once the game is over
         if state.turn > max_turns:
             result.capped = True
@@ -89,7 +90,7 @@ def play_game(
             result.expert_seconds.append(time.perf_counter() - start)
         else:
             choice = choose(level, game.view(seat), rng)
-        if decision.kind is DecisionKind.STAY_OR_MOVE:
+        if decision.kind is stay_or_move:
             own_turns[seat] += 1
             if choice["do"] == "stay" and state.rows[seat] == 0:
                 start_row_stays[seat] += 1

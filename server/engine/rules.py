@@ -51,6 +51,16 @@ TARGETING: dict[str, int] = {
     **dict.fromkeys(KNOCK_BACK, KNOCKED_BACK),
 }
 
+# The kinds of decision asked several times a turn, read once: a member read through its enum
+# class takes the slow attribute path of a class whose metaclass defines __getattr__ (EnumType).
+ACTIONS, STAY_OR_MOVE, PAY, GIVE, REACT = (
+    DecisionKind.ACTIONS,
+    DecisionKind.STAY_OR_MOVE,
+    DecisionKind.PAY,
+    DecisionKind.GIVE,
+    DecisionKind.REACT,
+)
+
 
 class Rules(Tabletop):
     """A game's state and the flow that applies the rules to it (an ``edition.Table``)."""
@@ -101,9 +111,7 @@ class Rules(Tabletop):
         while state.alive[player]:
             # Always asked: yielded here rather than through ask(), which costs a generator per
             # decision on the path that nearly every decision takes.
-            choice = one_choice(
-                (yield Decision(DecisionKind.ACTIONS, {player: self.action_options(player)}))
-            )
+            choice = one_choice((yield Decision(ACTIONS, {player: self.action_options(player)})))
             do = choice["do"]
             if do == "done":
                 break
@@ -117,7 +125,7 @@ class Rules(Tabletop):
             return
         state.phase = "stay_or_move"
         choice = one_choice(
-            (yield Decision(DecisionKind.STAY_OR_MOVE, {player: self.stay_or_move_options(player)}))
+            (yield Decision(STAY_OR_MOVE, {player: self.stay_or_move_options(player)}))
         )
         if choice["do"] == "move":
             self.say("move", "move.travel", player, player=player)
@@ -219,7 +227,7 @@ class Rules(Tabletop):
         else:
             resource = self.edition_rules.resource
             cards = yield from self.choose_payment(
-                seat, DecisionKind.PAY, ways, resource=resource, units=units, reason=reason
+                seat, PAY, ways, resource=resource, units=units, reason=reason
             )
         self.discard_cards(seat, cards)
         paid = 0
@@ -240,7 +248,7 @@ class Rules(Tabletop):
             cards = ways[0]
         else:
             cards = yield from self.choose_payment(
-                victim, DecisionKind.GIVE, ways, resource=rules.resource, units=units, thief=thief
+                victim, GIVE, ways, resource=rules.resource, units=units, thief=thief
             )
         for card in cards:
             remove_card(state.hands[victim], card)
@@ -369,9 +377,7 @@ class Rules(Tabletop):
             if blocks:
                 options.extend([{"do": "block", "card": c.id} for c in distinct(blocks)])
         self.attack = card.key
-        choice = yield from self.ask(
-            target, DecisionKind.REACT, options, player=attacker, card=card
-        )
+        choice = yield from self.ask(target, REACT, options, player=attacker, card=card)
         self.attack = None
         if choice["do"] == "block":
             shield = self.card_in_hand(target, int_of(choice, "card"))

@@ -16,13 +16,12 @@ from .actions import (
     Decision,
     DecisionKind,
     all_picks,
-    ints_of,
     one_choice,
 )
 from .cards import Card, Location
 from .edition import Asking, EditionRules
 from .events import Event
-from .state import State, remove_card
+from .state import State, remove_card, shuffle
 
 
 class Ended(Exception):
@@ -103,7 +102,7 @@ class Tabletop:
         state = self.state
         if not state.loc_draw:
             state.loc_draw, state.loc_discard = state.loc_discard, []
-            state.rng.shuffle(state.loc_draw)
+            shuffle(state.rng, state.loc_draw)
             self.say("info", "info.reshuffle_locations")
         return state.loc_draw.pop()
 
@@ -114,7 +113,7 @@ class Tabletop:
             if not state.discard:
                 return None
             state.draw, state.discard = state.discard, []
-            state.rng.shuffle(state.draw)
+            shuffle(state.rng, state.draw)
             self.say("info", "info.reshuffle")
         return state.draw.pop()
 
@@ -166,7 +165,7 @@ class Tabletop:
                 index -= 1
             if pile is state.draw and len(taken) > before:
                 drawn = True
-                state.rng.shuffle(state.draw)
+                shuffle(state.rng, state.draw)
         state.hands[seat].extend(taken)
         return taken, drawn
 
@@ -196,8 +195,12 @@ class Tabletop:
         for way in ways:  # of one or two cards (C6)
             ids = [way[0].id] if len(way) == 1 else [card.id for card in way]
             options.append({"do": "pay", "cards": ids})
-        choice = yield from self.ask(seat, kind, options, **args)
-        return [self.card_in_hand(seat, card_id) for card_id in ints_of(choice, "cards")]
+        # Asked here rather than through ask(), which costs a generator: there are always
+        # several ways. The answer is one of the options (the game takes no other), so its
+        # position tells the way: list.index compares by value, and at once when the answer is
+        # the option object itself, which is what the game sends.
+        answer = yield Decision(kind, {seat: options}, args)
+        return ways[options.index(one_choice(answer))]
 
     # ----------------------------------------------------------------- the end
     def win(self, seat: int, key: str) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from server.engine.actions import distinct, first_payment, payment_ways
 from server.engine.cards import GAME_DECKS, Edition
-from server.engine.state import new_state, remove_card
+from server.engine.state import new_state, remove_card, shuffle
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -51,3 +51,14 @@ def test_has_units_tells_whether_units_reach_the_amount(edition: Edition) -> Non
         state.hands[0] = rng.sample(deck, rng.randrange(0, 12))
         for units in (1, 2, 3):
             assert state.has_units(0, units) == (state.units(0) >= units)
+
+
+def test_shuffle_gives_random_shuffles_order_from_the_same_draws() -> None:
+    for length in (0, 1, 2, 3, 17, 41, 78, 300):
+        mine, theirs = random.Random(length), random.Random(length)
+        cards, expected = list(range(length)), list(range(length))
+        for _ in range(50):
+            shuffle(mine, cards)
+            theirs.shuffle(expected)
+            assert cards == expected
+        assert mine.getstate() == theirs.getstate()
