@@ -11,7 +11,6 @@ from __future__ import annotations
 from .actions import Choice, DecisionKind, distinct, int_of
 from .cards import Card
 from .edition import Flow, Table
-from .state import remove_card
 
 FORWARD_ONLY = frozenset({"rocket_booster", "freestyle_sprint"})
 TETHERS = frozenset({"tether", "ride_the_wave"})
@@ -112,7 +111,7 @@ def look_and_take(table: Table, looker: int, victim: int) -> Flow:
         looker, DecisionKind.TAKE, options, reveal=list(hand), victim=victim
     )
     card = table.card_in_hand(victim, int_of(choice, "card"))
-    remove_card(hand, card)
+    hand.remove(card)
     state.hands[looker].append(card)
     table.say(
         "take", "take", looker, (looker, victim), ("card",), looker=looker, victim=victim, card=card

@@ -147,42 +147,25 @@ def distinct(cards: Iterable[Card]) -> list[Card]:
 def distinct_pairs(cards: list[Card]) -> list[tuple[Card, Card]]:
     """Every way to choose 2 of ``cards`` that differs by type and direction, in the order of
     the first pair of each kind (by position of its first card, then of its second)."""
+    # A pair's first card is the first of its kind; its second, the first card of each kind
+    # after it, unless that kind came before the first card (its pair was listed from there).
     sigs = [card.sig for card in cards]
-    seen: set[tuple[str, str]] = set()
-    firsts: set[str] = set()
-    out: list[tuple[Card, Card]] = []
     count = len(cards)
+    earlier: set[str] = set()  # the kinds of the cards before the current first card
+    out: list[tuple[Card, Card]] = []
     for i in range(count - 1):
         a = sigs[i]
-        if a in firsts:  # a copy of an earlier card: each pair it starts is listed already
+        if a in earlier:  # a copy of an earlier card: each pair it starts is listed already
             continue
-        firsts.add(a)
         first = cards[i]
+        partners: set[str] = set()
         for j in range(i + 1, count):
             b = sigs[j]
-            sig = (a, b) if a <= b else (b, a)
-            if sig not in seen:
-                seen.add(sig)
+            if b not in partners and b not in earlier:
+                partners.add(b)
                 out.append((first, cards[j]))
+        earlier.add(a)
     return out
-
-
-def _resources(hand: list[Card]) -> tuple[list[Card], list[Card], list[Card], int]:
-    """A hand's resource cards, its singles, its doubles (each in hand order) and their total."""
-    resources: list[Card] = []
-    singles: list[Card] = []
-    doubles: list[Card] = []
-    total = 0
-    for card in hand:
-        value = card.value
-        if value:
-            resources.append(card)
-            total += value
-            if value == 1:
-                singles.append(card)
-            elif value == 2:
-                doubles.append(card)
-    return resources, singles, doubles, total
 
 
 def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
@@ -191,14 +174,22 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
     Exact payments if any exist; else a double (change is taken afterwards); a hand holding
     ``units`` or fewer pays everything it has, which is one way.
     """
-    resources, singles, doubles, total = _resources(hand)
-    if total <= units:
-        return [resources]
+    singles: list[Card] = []
+    doubles: list[Card] = []
+    for card in hand:
+        value = card.value
+        if value == 1:
+            singles.append(card)
+        elif value == 2:
+            doubles.append(card)
+    if len(singles) + 2 * len(doubles) <= units:
+        return [[card for card in hand if card.value]]
     if units == 1:
         return [[card] for card in distinct(singles or doubles)]
     # units == 2 (no card costs more): a double, or two singles.
     ways: list[list[Card]] = [[card] for card in distinct(doubles)]
-    ways.extend([a, b] for a, b in distinct_pairs(singles))
+    for a, b in distinct_pairs(singles):
+        ways.append([a, b])
     return ways
 
 

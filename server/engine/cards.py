@@ -36,9 +36,13 @@ class CardType:
     value: int = 0  # resource units; 0 for action cards
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One physical game card. ``id`` is unique within a game's 78 game cards."""
+    """One physical game card. ``id`` is unique within a game's 78 game cards.
+
+    Equal only to itself: there is one object per card (``GAME_DECKS``, shared by every
+    game), so identity is the same test as comparing the fields, and ``list.remove`` and
+    ``in`` on hands and piles compare in C instead of calling a generated ``__eq__``."""
 
     id: int
     type: CardType

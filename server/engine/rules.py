@@ -31,7 +31,7 @@ from .cards import Card, Edition
 from .edition import EditionRules, Flow
 from .shipwrecked import SHIPWRECKED
 from .space import SPACE
-from .state import new_state, remove_card
+from .state import new_state
 from .tabletop import Ended, Tabletop
 
 #: Each edition's rules, by edition.
@@ -251,7 +251,7 @@ class Rules(Tabletop):
                 victim, GIVE, ways, resource=rules.resource, units=units, thief=thief
             )
         for card in cards:
-            remove_card(state.hands[victim], card)
+            state.hands[victim].remove(card)
             state.hands[thief].append(card)
         taken = sum(card.value for card in cards)
         # The amount stays secret: it could tell that the victim is now empty-handed (C4).
@@ -354,7 +354,7 @@ class Rules(Tabletop):
     def play(self, player: int, card: Card, target: int | None) -> Flow:
         """Play an action card: it is discarded, the target may react (C13), then it resolves."""
         state = self.state
-        remove_card(state.hands[player], card)
+        state.hands[player].remove(card)
         state.discard.append(card)
         state.actions_played += 1
         if target is None:

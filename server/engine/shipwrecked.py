@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import Choice, DecisionKind, distinct, int_of, ints_of
 from .cards import GAME_DECKS, Card, Edition, Location
 from .edition import EditionRules, Flow, Table
-from .state import MAX_SHARKS, Cell, remove_card
+from .state import MAX_SHARKS, Cell
 
 # Compass directions as board steps: N is toward the raft (W7).
 STEPS: dict[str, tuple[int, int]] = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
@@ -259,7 +259,7 @@ def shark_movement(table: Table, drawer: int) -> Flow:
     picks = yield from table.ask_all(DecisionKind.PICK, options)
     for seat, choice in picks.items():
         card = table.card_in_hand(seat, int_of(choice, "card"))
-        remove_card(state.hands[seat], card)
+        state.hands[seat].remove(card)
         state.held[seat] = card
     order = state.order_from(drawer)
     for seat in order:

@@ -94,17 +94,6 @@ class State:
         return 0 <= col < self.seats and 0 <= row < self.goal_row
 
 
-def remove_card(cards: list[Card], card: Card) -> None:
-    """``cards.remove(card)`` by identity: every game card is a single shared object (see
-    ``GAME_DECKS``), and the dataclass equality that ``list.remove`` calls on each card before
-    the one sought costs more than the whole search."""
-    for index, other in enumerate(cards):
-        if other is card:
-            del cards[index]
-            return
-    raise ValueError(f"{card!r} is not in the list")
-
-
 def shuffle(rng: random.Random, cards: list[T]) -> None:
     """``rng.shuffle(cards)``: the same order from the same draws, in about half the time.
     CPython's Fisher-Yates written out in one loop (``Random.shuffle`` calls ``_randbelow``

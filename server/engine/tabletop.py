@@ -21,7 +21,7 @@ from .actions import (
 from .cards import Card, Location
 from .edition import Asking, EditionRules
 from .events import Event
-from .state import State, remove_card, shuffle
+from .state import State, shuffle
 
 
 class Ended(Exception):
@@ -135,7 +135,7 @@ class Tabletop:
         hand = self.state.hands[seat]
         discard = self.state.discard
         for card in cards:
-            remove_card(hand, card)
+            hand.remove(card)
             discard.append(card)
 
     def singles_available(self, wanted: int) -> bool:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
-from server.engine.actions import distinct, first_payment, payment_ways
-from server.engine.cards import GAME_DECKS, Edition
-from server.engine.state import new_state, remove_card, shuffle
+from server.engine.actions import distinct, distinct_pairs, first_payment, payment_ways
+from server.engine.cards import GAME_DECKS, Card, Edition
+from server.engine.state import new_state, shuffle
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -30,16 +31,16 @@ def test_card_signatures_tell_apart_exactly_type_and_direction(edition: Edition)
     assert len(distinct(deck)) == len({(card.key, card.dir) for card in deck})
 
 
-def test_remove_card_removes_that_very_card_like_list_remove() -> None:
-    deck = GAME_DECKS[Edition.SHIPWRECKED]
-    hand = list(deck[:6])
-    expected = list(hand)
-    for card in (deck[3], deck[0], deck[5]):
-        remove_card(hand, card)
-        expected.remove(card)
-        assert hand == expected
-    with pytest.raises(ValueError):
-        remove_card(hand, deck[3])
+def test_cards_are_equal_exactly_when_they_are_the_same_card() -> None:
+    # One object per card: identity (what Card compares by) is equality of the fields.
+    decks = [GAME_DECKS[edition] for edition in Edition]
+    cards = [card for deck in decks for card in deck]
+    for a in cards:
+        for b in cards:
+            assert (a == b) == ((a.id, a.type, a.dir) == (b.id, b.type, b.dir))
+    hand = list(decks[1][:6])
+    hand.remove(decks[1][3])
+    assert hand == [*decks[1][:3], *decks[1][4:6]]
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -62,3 +63,20 @@ def test_shuffle_gives_random_shuffles_order_from_the_same_draws() -> None:
             theirs.shuffle(expected)
             assert cards == expected
         assert mine.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_distinct_pairs_are_the_first_pair_of_each_kind_in_position_order(edition: Edition) -> None:
+    deck = list(GAME_DECKS[edition])
+    rng = random.Random(5)
+    for _ in range(1500):
+        # Few kinds, many copies: resources and a few action types, as hands are.
+        cards = rng.sample(deck[:60], rng.randrange(0, 10))
+        expected: list[tuple[Card, Card]] = []
+        kinds: set[tuple[str, str]] = set()
+        for a, b in itertools.combinations(cards, 2):
+            kind = (min(a.sig, b.sig), max(a.sig, b.sig))
+            if kind not in kinds:
+                kinds.add(kind)
+                expected.append((a, b))
+        assert distinct_pairs(cards) == expected
