@@ -21,7 +21,6 @@ from .actions import (
     Choice,
     Decision,
     DecisionKind,
-    distinct,
     distinct_pairs,
     int_of,
     ints_of,
@@ -373,11 +372,15 @@ class Rules(Tabletop):
         options: list[Choice] = [{"do": "accept"}]
         if not self.flared(target):
             blocker = self.edition_rules.blocker
-            blocks = [c for c in state.hands[target] if c.key == blocker]
-            if blocks:
-                options.extend([{"do": "block", "card": c.id} for c in distinct(blocks)])
+            seen: set[str] = set()  # one choice per distinct card (actions.distinct)
+            for held in state.hands[target]:
+                if held.key == blocker and held.sig not in seen:
+                    seen.add(held.sig)
+                    options.append({"do": "block", "card": held.id})
         self.attack = card.key
-        choice = yield from self.ask(target, REACT, options, player=attacker, card=card)
+        # Always asked (C13): yielded here rather than through ask(), which costs a generator.
+        args = {"player": attacker, "card": card}
+        choice = one_choice((yield Decision(REACT, {target: options}, args)))
         self.attack = None
         if choice["do"] == "block":
             shield = self.card_in_hand(target, int_of(choice, "card"))
