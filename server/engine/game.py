@@ -83,7 +83,7 @@ class Game:
             return []
         picked = self.picked
         if not picked:
-            return list(decision.options)
+            return [*decision.options]
         return [seat for seat in decision.options if seat not in picked]
 
     def legal(self, seat: int) -> list[Choice]:

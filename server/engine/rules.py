@@ -370,8 +370,9 @@ class Rules(Tabletop):
         """C13: the target always decides, block or accept; True when blocked."""
         state = self.state
         options: list[Choice] = [{"do": "accept"}]
-        if not self.flared(target):
-            blocker = self.edition_rules.blocker
+        rules = self.edition_rules
+        if not rules.flared(state, target):
+            blocker = rules.blocker
             seen: set[str] = set()  # one choice per distinct card (actions.distinct)
             for held in state.hands[target]:
                 if held.key == blocker and held.sig not in seen:

@@ -53,7 +53,10 @@ class ShipwreckedRules(EditionRules):
     def entered(self, table: Table, movers: list[int]) -> Flow:
         """W7: a living castaway entering a shark's cell must discard 1 food or be eaten."""
         state = table.state
-        victims = [m for m in movers if state.alive[m] and state.pos(m) in state.sharks]
+        victims: list[int] = []
+        for mover in movers:  # a plain loop: one or two movers, on most moves while sharks swim
+            if state.alive[mover] and (state.cols[mover], state.rows[mover]) in state.sharks:
+                victims.append(mover)
         if victims:
             yield from bites(table, victims)
 
@@ -114,15 +117,10 @@ KNOCKED_BACK_BY = frozenset(("rogue_wave", "ride_the_wave"))
 def raft_check(table: Table) -> None:
     """W4 b: living castaways on or past the raft row end the game."""
     state = table.state
-    alive, rows, goal_row, seats, active = (
-        state.alive,
-        state.rows,
-        state.goal_row,
-        state.seats,
-        state.active,
-    )
+    rows, goal_row = state.rows, state.goal_row
     if max(rows) < goal_row:  # the usual case, told at C speed
         return
+    alive, seats, active = state.alive, state.seats, state.active
     for step in range(seats):  # the first in seat order from the active player wins
         seat = (active + step) % seats
         if alive[seat] and rows[seat] >= goal_row:
