@@ -174,6 +174,18 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
     Exact payments if any exist; else a double (change is taken afterwards); a hand holding
     ``units`` or fewer pays everything it has, which is one way.
     """
+    if units == 1:  # the commonest payment (staying, bites, single losses): in one pass
+        # One way per distinct single, else per distinct double; a hand holding one single
+        # and nothing else pays it, and one holding nothing pays nothing.
+        single_ways: list[list[Card]] = []
+        double_ways: list[list[Card]] = []
+        seen: set[str] = set()
+        for card in hand:
+            value = card.value
+            if value and card.sig not in seen:
+                seen.add(card.sig)
+                (single_ways if value == 1 else double_ways).append([card])
+        return single_ways or double_ways or [[]]
     singles: list[Card] = []
     doubles: list[Card] = []
     for card in hand:
@@ -184,8 +196,6 @@ def payment_ways(hand: list[Card], units: int) -> list[list[Card]]:
             doubles.append(card)
     if len(singles) + 2 * len(doubles) <= units:
         return [[card for card in hand if card.value]]
-    if units == 1:
-        return [[card] for card in distinct(singles or doubles)]
     # units == 2 (no card costs more): a double, or two singles.
     ways: list[list[Card]] = [[card] for card in distinct(doubles)]
     for a, b in distinct_pairs(singles):

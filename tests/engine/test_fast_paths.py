@@ -80,3 +80,20 @@ def test_distinct_pairs_are_the_first_pair_of_each_kind_in_position_order(editio
                 kinds.add(kind)
                 expected.append((a, b))
         assert distinct_pairs(cards) == expected
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_paying_one_unit_is_a_distinct_single_else_a_distinct_double(edition: Edition) -> None:
+    # The plain definition (C6) that payment_ways' one-pass shortcut for 1 unit stands in for.
+    deck = list(GAME_DECKS[edition])
+    rng = random.Random(9)
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.randrange(0, 12))
+        resources = [card for card in hand if card.value]
+        singles = [card for card in hand if card.value == 1]
+        doubles = [card for card in hand if card.value == 2]
+        if sum(card.value for card in resources) <= 1:
+            expected = [resources]
+        else:
+            expected = [[card] for card in distinct(singles or doubles)]
+        assert payment_ways(hand, 1) == expected
