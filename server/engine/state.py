@@ -82,7 +82,11 @@ class State:
 
     def living(self) -> list[int]:
         """Living seats in seat order."""
-        return [seat for seat in range(self.seats) if self.alive[seat]]
+        living: list[int] = []
+        for seat, alive in enumerate(self.alive):  # a loop: a comprehension is a call (3.11)
+            if alive:
+                living.append(seat)
+        return living
 
     def order_from(self, start: int) -> list[int]:
         """All seats in seat order beginning with ``start``."""
