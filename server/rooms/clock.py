@@ -140,8 +140,19 @@ class TurnClock:
     def idle_shown(self) -> list[tuple[int, float]]:
         """(seat, seconds left) of the present humans whose idle grace runs out first, in its
         last ``idle_notice`` seconds."""
+        if not self._idle_notice_possible():
+            return []
         notice = self._notice() + _SLACK
         return [(seat.index, left) for seat, left, idle in self._left() if idle and left <= notice]
+
+    def _idle_notice_possible(self) -> bool:
+        """Whether an open decision has been open long enough to be in its idle countdown's
+        last ``idle_notice`` seconds: the idle grace less the notice. Asked at every change, and
+        nearly always no; the answer spares working out every deadline."""
+        if not self._idle or not self._opened:
+            return False
+        open_for = self.now() - min(self._opened.values())
+        return open_for >= (self._idle * self._config.timer_scale - self._notice()) - _SLACK
 
     def _notice(self) -> float:
         return self._config.idle_notice * self._config.timer_scale
