@@ -4,11 +4,12 @@
 
 Starts the server in this process (``start_server``, a temporary SQLite file, the limits of
 ``bench/load.py``), connects 4 real ``Session`` objects per room through fake transports that
-only count the bytes written, fills N 4-seat rooms (half Space, half Shipwrecked) and plays every
-game to its end with random choices: K acts, each to a different room, per event-loop tick
-(each tick ends with the store's group commit and the sessions' writes, as on a live server),
-until every game is over. Prints the CPU time (``time.process_time``) per decision and the bytes
-written per decision.
+only count the bytes written, fills N 4-seat rooms (half Space, half Shipwrecked; room n deals
+seed n + 1, so its game is unrated) and plays every game to its end with choices drawn from one
+seeded generator, the same games at every run: K acts, each to a different room, per event-loop
+tick (each tick ends with the store's group commit and the sessions' writes, as on a live
+server), until every game is over. Prints the CPU time (``time.process_time``) per decision and
+the bytes written per decision.
 
 What it leaves out is what ``bench/load.py`` adds: the kernel's socket writes and reads, the
 event loop's polling, and the other processes' load on the caches. Its figure is steadier than a
@@ -100,6 +101,7 @@ async def run(rooms: int, per_tick: int, profile: bool) -> None:
             "rate_per_second": 100000.0,
             "rate_burst": 100000,
             "idle_timeout": 3600.0,
+            "allow_seed": True,
         }
     )
     running = await start_server(config)
@@ -115,7 +117,9 @@ async def run(rooms: int, per_tick: int, profile: bool) -> None:
     for n in range(rooms):
         before = set(lobby.rooms)
         edition = ("space", "shipwrecked")[n % 2]
-        create = CreateRoom(id=2, edition=edition, seats=SEATS, public=False, autostart=True)
+        create = CreateRoom(
+            id=2, edition=edition, seats=SEATS, public=False, autostart=True, seed=n + 1
+        )
         sessions[SEATS * n].data_received(frame(create))
         (code,) = set(lobby.rooms) - before
         for seat in range(1, SEATS):
