@@ -55,6 +55,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
+import cpu_split  # noqa: E402  (bench/cpu_split.py: where the CPU goes over a window)
 import load  # noqa: E402  (bench/load.py: the load generator and its measurement)
 
 from server.bots.client import CreateSpec, HeadlessBot  # noqa: E402
@@ -137,22 +138,49 @@ def start_nodes(workdir: Path, count: int, clients: int, db: str, lease: float) 
 
 
 def measure_nodes(
-    nodes: list[Any], clients: int, seconds: float, think: float, drain: float
+    nodes: list[Any],
+    clients: int,
+    seconds: float,
+    think: float,
+    drain: float,
+    postmaster: int | None = None,
 ) -> dict[str, Any]:
-    """bench/load.py's measurement of every node at once (clients split evenly), pooled."""
+    """bench/load.py's measurement of every node at once (clients split evenly), pooled; and
+    where the CPU went over the window once every table is open (``cpu``, cores: each node,
+    PostgreSQL's processes when ``postmaster`` is ours, the load generator: this process and
+    its client processes)."""
     share = clients // len(nodes) // load.SEATS * load.SEATS
     procs = max(1, min(2, share // 400 or 1))
     results: list[dict[str, Any]] = [{} for _ in nodes]
+    went = threading.Barrier(len(nodes) + 1)  # every node's window started
 
     def run(index: int) -> None:
-        results[index] = load.measure(nodes[index], share, seconds, think, procs, drain)
+        results[index] = load.measure(
+            nodes[index], share, seconds, think, procs, drain, on_go=went.wait
+        )
+
+    roots = {node.name: node.proc.pid for node in nodes}
+    if postmaster is not None:
+        roots["PostgreSQL"] = postmaster
+    readings: list[cpu_split.Reading] = []
+
+    def sample() -> None:
+        went.wait()
+        go = time.monotonic()
+        # the tables open spread over one think time (bench/load.py): the window after it
+        time.sleep(min(think / 1000, seconds / 2))
+        readings.append(cpu_split.read(roots, rest="load generator"))
+        time.sleep(max(0.0, go + seconds - time.monotonic()))
+        readings.append(cpu_split.read(roots, rest="load generator"))
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(nodes))]
+    threads.append(threading.Thread(target=sample))
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     latencies = sorted(x for r in results for x in r[load.LATENCIES])
+    before, after = readings
     return {
         "clients": share * len(nodes),
         "connected": sum(r["connected"] for r in results),
@@ -168,6 +196,8 @@ def measure_nodes(
             * 1e6,
             1,
         ),
+        "cpu_seconds": round(after.at - before.at, 1),
+        "cpu": {name: round(cores, 3) for name, cores in cpu_split.split(before, after).items()},
     }
 
 
@@ -210,8 +240,9 @@ def store_cost(args: argparse.Namespace, workdir: Path, url: str, pm: int | None
 # ---------------------------------------------------------------------- 2. clients held
 
 
-def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
-    """The largest step each cluster size holds within the p99 bound."""
+def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> dict[str, Any]:
+    """The largest step each cluster size holds within the p99 bound, and where the CPU went
+    at each step."""
     out: dict[str, Any] = {}
     for size in (1, 2):
         best = 0
@@ -219,7 +250,7 @@ def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
         for clients in args.steps:
             nodes = start_nodes(workdir, size, clients, new_database(url), args.lease)
             try:
-                result = measure_nodes(nodes, clients, args.seconds, args.think, 2.0)
+                result = measure_nodes(nodes, clients, args.seconds, args.think, 2.0, pm)
             finally:
                 for node in nodes:
                     node.stop()
@@ -228,7 +259,9 @@ def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
             print(
                 f"{size} node(s), {result['connected']} clients: p99 {result['rtt_ms_p99']} ms, "
                 f"{result['decisions_per_second']} decisions/s, errors {result['errors']} -> "
-                + ("held" if ok else "not held"),
+                + ("held" if ok else "not held")
+                + "\n  "
+                + cpu_split.describe(result["cpu"], result["cpu_seconds"], os.cpu_count() or 1),
                 flush=True,
             )
             if not ok:
@@ -423,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         if "store" in parts:
             out["store"] = store_cost(args, workdir, url, pm)
         if "held" in parts:
-            out["held"] = held(args, workdir, url)
+            out["held"] = held(args, workdir, url, pm)
         if "failover" in parts:
             args.think = args.failover_think
             out["failover"] = failover(args, workdir, url)
