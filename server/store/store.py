@@ -270,7 +270,10 @@ class Store(GameReads):
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
         if self.dialect.next_game is not None:
-            game = int(self._db.read(self.dialect.next_game)[0][0])
+            # A sequence's next value owes nothing to this node's writes: the read need not
+            # wait for them to commit (it blocked the event loop for a commit per game).
+            with self._db.elsewhere():
+                game = int(self._db.read(self.dialect.next_game)[0][0])
         else:
             game = self._next_game
             self._next_game += 1  # taken even if the write fails: never handed out twice
@@ -381,7 +384,8 @@ class Store(GameReads):
             )
             return []
         if self.dialect.next_finished is not None:
-            order = int(self._db.read(self.dialect.next_finished)[0][0])
+            with self._db.elsewhere():  # as create_game's id
+                order = int(self._db.read(self.dialect.next_finished)[0][0])
         else:
             order = self._next_finished
             self._next_finished += 1
