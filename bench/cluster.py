@@ -4,11 +4,12 @@ and failover after ``kill -9`` of a node.
     nice -n 10 python bench/cluster.py [--think MS] [--seconds S] [--p99 MS]
                                        [--steps N,N,...] [--store-clients N]
                                        [--failover-clients N] [--failover-think MS]
-                                       [--lease S] [--only PART] [--json]
+                                       [--lease S] [--no-fsync] [--only PART] [--json]
 
 PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
-the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it;
-every measurement gets a new database. The load is
+the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it
+(``--no-fsync`` turns it off, to see what the disk's flushes cost); every measurement gets a
+new database. The load is
 bench/load.py's generator (4-seat rooms of protocol clients, each acting ``--think`` ms after a
 state that gives it a choice), in its own processes.
 
@@ -19,7 +20,11 @@ state that gives it a choice), in its own processes.
    clients each (a room's four clients on one node, as a TCP load balancer with per-client
    affinity would spread them), all on PostgreSQL. A count is held while act->state p99 (both
    nodes' round trips pooled) stays at or under ``--p99`` ms (50) with no error. Printed: the
-   largest count each held, and their ratio.
+   largest count each held, and their ratio; and for each step where the CPU went once every
+   table is open (from one think time after the start to the end of the window), as cores:
+   each node, PostgreSQL's processes, the load generator (this process and its client
+   processes), their sum against the machine's cores, and the whole machine's busy cores (the
+   rest is other processes').
 3. **Failover**: ``--failover-clients`` bots (2,000; 2-seat tables, acting ``--failover-think`` ms
    after their state, knowing both nodes' addresses) play on node A; A is killed with SIGKILL
    mid-game. Printed: seconds from the kill until every affected game accepted a decision
@@ -67,8 +72,9 @@ VARIABLE = "SELFISH_BENCH_POSTGRES"
 
 
 @contextmanager
-def postgres() -> Iterator[tuple[str, int | None]]:
-    """(server URL, postmaster pid or None when it is not ours to measure)."""
+def postgres(fsync: bool = True) -> Iterator[tuple[str, int | None]]:
+    """(server URL, postmaster pid or None when it is not ours to measure); without ``fsync``
+    our server's commits do not wait for the disk (a diagnosis only)."""
     given = os.environ.get(VARIABLE)
     if given:
         yield given, None
@@ -77,7 +83,7 @@ def postgres() -> Iterator[tuple[str, int | None]]:
 
     folder = Path(tempfile.mkdtemp(prefix="selfish-bench-pg-"))
     server = LocalPostgres(folder)
-    server.start(fsync=True)  # the default settings: a commit waits for the disk
+    server.start(fsync=fsync)  # by default PostgreSQL's: a commit waits for the disk
     try:
         pid = int((server.data / "postmaster.pid").read_text().split()[0])
         yield server.url(), pid
@@ -441,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--failover-think", type=float, default=1000.0, help="bots' ms per act (1000)")
     p.add_argument("--lease", type=float, default=5.0, help="nodes' lease_seconds (5)")
     p.add_argument(
+        "--no-fsync",
+        action="store_true",
+        help="start PostgreSQL with fsync off: what the disk's flushes cost (a diagnosis)",
+    )
+    p.add_argument(
         "--only",
         action="append",
         choices=["store", "held", "failover"],
@@ -451,7 +462,10 @@ def main(argv: list[str] | None = None) -> int:
     parts = set(args.only or ["store", "held", "failover"])
     args.steps = [max(load.SEATS, int(n) // load.SEATS * load.SEATS) for n in args.steps.split(",")]
     out: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp, postgres() as (url, pm):
+    with (
+        tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp,
+        postgres(not args.no_fsync) as (url, pm),
+    ):
         workdir = Path(tmp)
         if "store" in parts:
             out["store"] = store_cost(args, workdir, url, pm)
