@@ -280,7 +280,8 @@ class Room:
         if self.table.filled() < self.size:
             raise ProtocolError(ErrorCode.SEATS_EMPTY, "every seat must be filled first")
         self._begin(seed, self.version_base, ack)
-        # in the transaction that records the game: the room is back as a game, or waiting
+        # in the commit that records the game: after a crash the room comes back as one of
+        # the two, never both
         self.store.forget_waiting_room(self.code)
 
     def rematch(self, seed: int | None = None, ack: Ack = None) -> None:
@@ -348,10 +349,8 @@ class Room:
         if self.status is Status.WAITING and not self.closed:
             settings = self._settings()
             settings.update(seed=self.first_seed)
-            members = dict(self.members)
-            self.store.save_waiting_room(
-                self.code, self.edition, self.table.layout(), members, settings
-            )
+            layout = self.table.layout()
+            self.store.save_waiting_room(self.code, self.edition, layout, self.members, settings)
 
     # ------------------------------------------------------------------ playing
 
