@@ -113,7 +113,15 @@ class Cluster:
         last (a game abandoned, a waiting room forgotten) is committed under it."""
         code = room.code
         self._published.pop(code, None)
-        self.lobby.store.after_commit(lambda: self.leases.release(code))
+        self.lobby.store.after_commit(lambda: self._release(code))
+
+    def _release(self, code: str) -> None:
+        """Let the lease of closed room ``code`` go (run after a commit: a failure must not
+        stop the write path that runs it)."""
+        try:
+            self.leases.release(code)
+        except psycopg.Error as exc:
+            log.warning("room %s: could not let its lease go (%s); it runs out", code, exc)
 
     def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
         """Take over the rooms of ``player``'s unfinished games, and the waiting rooms it is a
