@@ -4,11 +4,12 @@ and failover after ``kill -9`` of a node.
     nice -n 10 python bench/cluster.py [--think MS] [--seconds S] [--p99 MS]
                                        [--steps N,N,...] [--store-clients N]
                                        [--failover-clients N] [--failover-think MS]
-                                       [--lease S] [--only PART] [--json]
+                                       [--lease S] [--no-fsync] [--only PART] [--json]
 
 PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
-the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it;
-every measurement gets a new database. The load is
+the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it
+(``--no-fsync`` turns it off, to see what the disk's flushes cost); every measurement gets a
+new database. The load is
 bench/load.py's generator (4-seat rooms of protocol clients, each acting ``--think`` ms after a
 state that gives it a choice), in its own processes.
 
@@ -19,7 +20,11 @@ state that gives it a choice), in its own processes.
    clients each (a room's four clients on one node, as a TCP load balancer with per-client
    affinity would spread them), all on PostgreSQL. A count is held while act->state p99 (both
    nodes' round trips pooled) stays at or under ``--p99`` ms (50) with no error. Printed: the
-   largest count each held, and their ratio.
+   largest count each held, and their ratio; and for each step where the CPU went once every
+   table is open (from one think time after the start to the end of the window), as cores:
+   each node, PostgreSQL's processes, the load generator (this process and its client
+   processes), their sum against the machine's cores, and the whole machine's busy cores (the
+   rest is other processes').
 3. **Failover**: ``--failover-clients`` bots (2,000; 2-seat tables, acting ``--failover-think`` ms
    after their state, knowing both nodes' addresses) play on node A; A is killed with SIGKILL
    mid-game. Printed: seconds from the kill until every affected game accepted a decision
@@ -55,6 +60,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
+import cpu_split  # noqa: E402  (bench/cpu_split.py: where the CPU goes over a window)
 import load  # noqa: E402  (bench/load.py: the load generator and its measurement)
 
 from server.bots.client import CreateSpec, HeadlessBot  # noqa: E402
@@ -66,8 +72,9 @@ VARIABLE = "SELFISH_BENCH_POSTGRES"
 
 
 @contextmanager
-def postgres() -> Iterator[tuple[str, int | None]]:
-    """(server URL, postmaster pid or None when it is not ours to measure)."""
+def postgres(fsync: bool = True) -> Iterator[tuple[str, int | None]]:
+    """(server URL, postmaster pid or None when it is not ours to measure); without ``fsync``
+    our server's commits do not wait for the disk (a diagnosis only)."""
     given = os.environ.get(VARIABLE)
     if given:
         yield given, None
@@ -76,7 +83,7 @@ def postgres() -> Iterator[tuple[str, int | None]]:
 
     folder = Path(tempfile.mkdtemp(prefix="selfish-bench-pg-"))
     server = LocalPostgres(folder)
-    server.start(fsync=True)  # the default settings: a commit waits for the disk
+    server.start(fsync=fsync)  # by default PostgreSQL's: a commit waits for the disk
     try:
         pid = int((server.data / "postmaster.pid").read_text().split()[0])
         yield server.url(), pid
@@ -137,22 +144,49 @@ def start_nodes(workdir: Path, count: int, clients: int, db: str, lease: float) 
 
 
 def measure_nodes(
-    nodes: list[Any], clients: int, seconds: float, think: float, drain: float
+    nodes: list[Any],
+    clients: int,
+    seconds: float,
+    think: float,
+    drain: float,
+    postmaster: int | None = None,
 ) -> dict[str, Any]:
-    """bench/load.py's measurement of every node at once (clients split evenly), pooled."""
+    """bench/load.py's measurement of every node at once (clients split evenly), pooled; and
+    where the CPU went over the window once every table is open (``cpu``, cores: each node,
+    PostgreSQL's processes when ``postmaster`` is ours, the load generator: this process and
+    its client processes)."""
     share = clients // len(nodes) // load.SEATS * load.SEATS
     procs = max(1, min(2, share // 400 or 1))
     results: list[dict[str, Any]] = [{} for _ in nodes]
+    went = threading.Barrier(len(nodes) + 1)  # every node's window started
 
     def run(index: int) -> None:
-        results[index] = load.measure(nodes[index], share, seconds, think, procs, drain)
+        results[index] = load.measure(
+            nodes[index], share, seconds, think, procs, drain, on_go=went.wait
+        )
+
+    roots = {node.name: node.proc.pid for node in nodes}
+    if postmaster is not None:
+        roots["PostgreSQL"] = postmaster
+    readings: list[cpu_split.Reading] = []
+
+    def sample() -> None:
+        went.wait()
+        go = time.monotonic()
+        # the tables open spread over one think time (bench/load.py): the window after it
+        time.sleep(min(think / 1000, seconds / 2))
+        readings.append(cpu_split.read(roots, rest="load generator"))
+        time.sleep(max(0.0, go + seconds - time.monotonic()))
+        readings.append(cpu_split.read(roots, rest="load generator"))
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(nodes))]
+    threads.append(threading.Thread(target=sample))
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     latencies = sorted(x for r in results for x in r[load.LATENCIES])
+    before, after = readings
     return {
         "clients": share * len(nodes),
         "connected": sum(r["connected"] for r in results),
@@ -168,6 +202,8 @@ def measure_nodes(
             * 1e6,
             1,
         ),
+        "cpu_seconds": round(after.at - before.at, 1),
+        "cpu": {name: round(cores, 3) for name, cores in cpu_split.split(before, after).items()},
     }
 
 
@@ -210,8 +246,9 @@ def store_cost(args: argparse.Namespace, workdir: Path, url: str, pm: int | None
 # ---------------------------------------------------------------------- 2. clients held
 
 
-def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
-    """The largest step each cluster size holds within the p99 bound."""
+def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> dict[str, Any]:
+    """The largest step each cluster size holds within the p99 bound, and where the CPU went
+    at each step."""
     out: dict[str, Any] = {}
     for size in (1, 2):
         best = 0
@@ -219,7 +256,7 @@ def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
         for clients in args.steps:
             nodes = start_nodes(workdir, size, clients, new_database(url), args.lease)
             try:
-                result = measure_nodes(nodes, clients, args.seconds, args.think, 2.0)
+                result = measure_nodes(nodes, clients, args.seconds, args.think, 2.0, pm)
             finally:
                 for node in nodes:
                     node.stop()
@@ -228,7 +265,9 @@ def held(args: argparse.Namespace, workdir: Path, url: str) -> dict[str, Any]:
             print(
                 f"{size} node(s), {result['connected']} clients: p99 {result['rtt_ms_p99']} ms, "
                 f"{result['decisions_per_second']} decisions/s, errors {result['errors']} -> "
-                + ("held" if ok else "not held"),
+                + ("held" if ok else "not held")
+                + "\n  "
+                + cpu_split.describe(result["cpu"], result["cpu_seconds"], os.cpu_count() or 1),
                 flush=True,
             )
             if not ok:
@@ -408,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--failover-think", type=float, default=1000.0, help="bots' ms per act (1000)")
     p.add_argument("--lease", type=float, default=5.0, help="nodes' lease_seconds (5)")
     p.add_argument(
+        "--no-fsync",
+        action="store_true",
+        help="start PostgreSQL with fsync off: what the disk's flushes cost (a diagnosis)",
+    )
+    p.add_argument(
         "--only",
         action="append",
         choices=["store", "held", "failover"],
@@ -418,12 +462,15 @@ def main(argv: list[str] | None = None) -> int:
     parts = set(args.only or ["store", "held", "failover"])
     args.steps = [max(load.SEATS, int(n) // load.SEATS * load.SEATS) for n in args.steps.split(",")]
     out: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp, postgres() as (url, pm):
+    with (
+        tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp,
+        postgres(not args.no_fsync) as (url, pm),
+    ):
         workdir = Path(tmp)
         if "store" in parts:
             out["store"] = store_cost(args, workdir, url, pm)
         if "held" in parts:
-            out["held"] = held(args, workdir, url)
+            out["held"] = held(args, workdir, url, pm)
         if "failover" in parts:
             args.think = args.failover_think
             out["failover"] = failover(args, workdir, url)

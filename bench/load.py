@@ -72,6 +72,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -586,8 +587,10 @@ def measure(
     procs: int,
     drain: float,
     lockstep: bool = False,
+    on_go: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures."""
+    """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures.
+    ``on_go`` is called as the window starts (a caller measuring other processes over it)."""
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
     server_loop = proc_loop(pid)
@@ -616,6 +619,8 @@ def measure(
     for pipe in pipes:
         pipe.send(("go", seconds, drain, lockstep))
     go = time.monotonic()
+    if on_go is not None:
+        on_go()
     rss_peak = rss_idle
     cpu_window: float | None = None
     results: list[dict[str, Any]] = []

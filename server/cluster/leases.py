@@ -13,7 +13,14 @@ therefore never writes a decision beside the new owner's: its next commit or ren
 lease gone and the node drops the room.
 
 Leases are taken, renewed and released on a connection of their own (autocommit), so that none
-of them ever commits the writes of a tick before their fence.
+of them ever commits the writes of a tick before their fence. Its commits do not wait for the
+disk (``synchronous_commit = off``): they run on the event loop (a room opened costs three of
+them), and a lease needs no flush of its own. PostgreSQL writes its log in order, so the commit
+of the first writes made under a lease, which waits for the disk, flushes the lease with it: a
+crash of PostgreSQL can lose only a lease nothing was yet committed under (the node's next
+commit then finds it lost, and drops the room before anyone saw what it did there), and a
+takeover that a crash loses leaves the old epoch, which the new owner's writes cannot match.
+A rate bucket that loses its last take gives one more token.
 
 A dead node is noticed before its leases expire: its lease connection is named after it
 (``application_name``), and a node killed (``kill -9``, a crash) has its sockets closed by the
@@ -33,6 +40,8 @@ from collections.abc import Collection
 from typing import Any
 
 import psycopg
+
+from server.store.write_path import Owner
 
 log = logging.getLogger("selfish.server")
 
@@ -57,6 +66,7 @@ class Leases:
         # game id -> room code, for the fence: the store's (Store.game_rooms), kept by it
         self.rooms_of_games = rooms_of_games
         self._db = psycopg.connect(url, autocommit=True, application_name=PREFIX + self.node)
+        self._db.execute("SET synchronous_commit = off")  # see the module docstring
 
     def _interval(self) -> str:
         return f"{self.seconds} seconds"
@@ -135,11 +145,16 @@ class Leases:
         for game in [g for g, r in self.rooms_of_games.items() if r == room]:
             del self.rooms_of_games[game]
 
-    def fence(self, conn: psycopg.Connection[Any], games: Collection[int]) -> set[int]:
-        """Of ``games`` (written in ``conn``'s open transaction), those whose room's lease
-        this node no longer holds under the epoch it took it with; the rows are locked until
-        the transaction ends."""
-        rooms = {game: self.rooms_of_games.get(game) for game in games}
+    def room_of(self, owner: Owner) -> str | None:
+        """The room a write's owner belongs to: a game's (None if not known here), or a
+        waiting room, which is its own."""
+        return owner if isinstance(owner, str) else self.rooms_of_games.get(owner)
+
+    def fence(self, conn: psycopg.Connection[Any], games: Collection[Owner]) -> set[Owner]:
+        """Of ``games`` (the games and waiting rooms written in ``conn``'s open transaction),
+        those whose room's lease this node no longer holds under the epoch it took it with;
+        the rows are locked until the transaction ends."""
+        rooms = {game: self.room_of(game) for game in games}
         wanted = sorted({room for room in rooms.values() if room is not None})
         rows = conn.execute(
             "SELECT room, epoch FROM leases WHERE node = %s AND room = ANY(%s) FOR SHARE",
@@ -148,12 +163,13 @@ class Leases:
         holding = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
         return {game for game, room in rooms.items() if room not in holding}
 
-    def guard(self, games: Collection[int]) -> tuple[str, tuple[Any, ...]] | None:
-        """The statement that fences a commit writing ``games`` from inside its pipeline: it
-        fails (SQLSTATE ``server.store.postgres.LOST``) unless this node holds every room of
-        theirs under the epoch it took it with, and locks those rows as :meth:`fence` does.
-        None when a game's room is not known here (then :meth:`fence` says which are lost)."""
-        rooms = {self.rooms_of_games.get(game) for game in games}
+    def guard(self, games: Collection[Owner]) -> tuple[str, tuple[Any, ...]] | None:
+        """The statement that fences a commit writing ``games`` (and waiting rooms) from inside
+        its pipeline: it fails (SQLSTATE ``server.store.postgres.LOST``) unless this node holds
+        every room of theirs under the epoch it took it with, and locks those rows as
+        :meth:`fence` does. None when a game's room is not known here (then :meth:`fence` says
+        which are lost)."""
+        rooms = {self.room_of(game) for game in games}
         if None in rooms:
             return None
         held = sorted((room, self.held.get(room)) for room in rooms if room is not None)
@@ -172,9 +188,10 @@ class Leases:
         ).fetchone()
         return None if row is None else str(row[0])
 
-    def rooms_of(self, player: str) -> list[tuple[str, int, str, bool]]:
+    def rooms_of(self, player: str) -> list[tuple[str, int | None, str, bool]]:
         """(room, game, address of its node, whether its lease expired) of every unfinished
-        game ``player`` holds a seat in, that this node does not run."""
+        game ``player`` holds a seat in, and (game None) of every waiting room ``player`` is a
+        member of, that this node does not run."""
         seat = json.dumps([{"player": player}])
         # The text match first: it leaves the JSON of one or two games to parse, not of
         # every game in play (a dead node's players all say hello at once).
@@ -185,28 +202,35 @@ class Leases:
             "FROM leases JOIN games ON games.room = leases.room AND games.status = 'playing' "
             "WHERE leases.node != %s AND games.seats LIKE %s "
             "AND games.seats::jsonb @> %s::jsonb "
-            "GROUP BY leases.room, leases.address, leases.expires, leases.node",
-            (self.node, like, seat),
+            "GROUP BY leases.room, leases.address, leases.expires, leases.node "
+            f"UNION ALL SELECT leases.room, NULL, leases.address, {DEAD} "
+            "FROM leases JOIN waiting_rooms ON waiting_rooms.room = leases.room "
+            "WHERE leases.node != %s AND waiting_rooms.members LIKE %s "
+            "AND waiting_rooms.members::jsonb ? %s",
+            (self.node, like, seat, self.node, like, player),
         ).fetchall()
-        return [(str(r), int(g), str(a), bool(e)) for r, g, a, e in rows]
+        return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
 
-    def orphans(self) -> list[tuple[str, int]]:
-        """(room, game) of every room whose lease expired with a game unfinished: what a
-        takeover restores. Expired leases of rooms without one are deleted, and so are the
-        address buckets unused for an hour (full again long since)."""
+    def orphans(self) -> list[tuple[str, int | None]]:
+        """(room, game) of every room whose lease expired with a game unfinished, and (room,
+        None) of every waiting room whose lease expired: what a takeover restores. Expired
+        leases of rooms with neither are deleted, and so are the address buckets unused for an
+        hour (full again long since)."""
         self._db.execute(
             "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600"
         )
         self._db.execute(
             f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
-            "WHERE games.room = leases.room AND games.status = 'playing')"
+            "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
+            "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)"
         )
         rows = self._db.execute(
             "SELECT leases.room, max(games.id) FROM leases JOIN games "
             "ON games.room = leases.room AND games.status = 'playing' "
-            f"WHERE {DEAD} GROUP BY leases.room"
+            f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
+            f"FROM leases JOIN waiting_rooms USING (room) WHERE {DEAD}"
         ).fetchall()
-        return [(str(room), int(game)) for room, game in rows]
+        return [(str(room), None if game is None else int(game)) for room, game in rows]
 
     def close(self) -> None:
         """Let every held lease go (a clean stop: others may take the rooms at once) and

@@ -11,8 +11,11 @@ is what a node does about the others:
   clients whose room lives on);
 - **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
   the room's members are cut off without what the lost transaction produced, and reconnect),
-  and takes over every room whose lease expired with a game unfinished, restoring it from the
-  store; a hello of a player seated in such a room takes it over at once;
+  and takes over every room whose lease expired with a game unfinished, or with its game not
+  started yet (a waiting room), restoring it from the store; a hello of a player seated in
+  such a room takes it over at once;
+- **closing a room** lets its lease go once the room's last writes are committed: they are
+  fenced by that lease, and a lease gone first would drop them;
 - **one lobby**: each node publishes its public rooms' entries in ``cluster_rooms`` and
   ``NOTIFY``\\s ``selfish_lobby``; the others ``LISTEN`` and read the table again. A notification
   is only a hint to look: the table is the truth, and it is read again every ``lease_seconds``
@@ -30,7 +33,8 @@ import psycopg
 from server.cluster.leases import DEAD, Leases
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
-from server.store.store import Store, StoredGame
+from server.store.store import Store, StoredGame, StoredWaiting
+from server.store.write_path import Owner
 
 log = logging.getLogger("selfish.server")
 
@@ -50,6 +54,9 @@ class Host(Protocol):
 
     def resume_stored(self, stored: StoredGame) -> None:
         """Open the room of an unfinished stored game and resume it."""
+
+    def reopen_waiting(self, stored: StoredWaiting) -> None:
+        """Open a stored waiting room again."""
 
     def drop_room(self, room: Room) -> None:
         """Stop a room another node runs now, writing nothing more."""
@@ -102,14 +109,24 @@ class Cluster:
         return self.leases.owner(code)
 
     def closed(self, room: Room) -> None:
-        """``room`` closed here: its lease and its lobby entry go."""
-        self.leases.release(room.code)
-        self._published.pop(room.code, None)
+        """``room`` closed here: its lobby entry goes, and its lease once what the room wrote
+        last (a game abandoned, a waiting room forgotten) is committed under it."""
+        code = room.code
+        self._published.pop(code, None)
+        self.lobby.store.after_commit(lambda: self._release(code))
+
+    def _release(self, code: str) -> None:
+        """Let the lease of closed room ``code`` go (run after a commit: a failure must not
+        stop the write path that runs it)."""
+        try:
+            self.leases.release(code)
+        except psycopg.Error as exc:
+            log.warning("room %s: could not let its lease go (%s); it runs out", code, exc)
 
     def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
-        """Take over the rooms of ``player``'s unfinished games whose node is gone; then
-        (room, address of its node) of one of the others, if any: the player's hello is
-        answered ``moved`` there."""
+        """Take over the rooms of ``player``'s unfinished games, and the waiting rooms it is a
+        member of, whose node is gone; then (room, address of its node) of one of the others,
+        if any: the player's hello is answered ``moved`` there."""
         elsewhere = None
         for room, game, owner, expired in self.leases.rooms_of(player):
             if room in self.lobby.rooms:
@@ -120,26 +137,35 @@ class Cluster:
                 elsewhere = room, owner
         return elsewhere
 
-    def take_over(self, code: str, game: int) -> bool:
-        """Take room ``code`` whose lease expired and resume its ``game`` here; False if
-        another node was first."""
+    def take_over(self, code: str, game: int | None) -> bool:
+        """Take room ``code`` whose lease expired and resume its ``game`` here (None: open
+        the waiting room stored under ``code``); False if another node was first."""
         if code in self.lobby.rooms or not self.leases.take(code):
             return False
-        # The game ran on another node, and its players not known here were made there:
+        # The room ran on another node, and its players not known here were made there:
         # the reads of the takeover need not wait for this node's own writes to commit.
         with self.lobby.store.elsewhere():
-            stored = self.lobby.store.game(game)
-            if stored is None or stored.status != "playing":
-                self.leases.release(code)
-                return False
-            self.lobby.resume_stored(stored)
-        log.info("room %s: taken over (game %d, epoch %d)", code, game, self.leases.held[code])
+            if game is None:
+                waiting = self.lobby.store.waiting_room(code)
+                if waiting is None:  # its game started, or it closed, meanwhile
+                    self.leases.release(code)
+                    return False
+                self.lobby.reopen_waiting(waiting)
+            else:
+                stored = self.lobby.store.game(game)
+                if stored is None or stored.status != "playing":
+                    self.leases.release(code)
+                    return False
+                self.lobby.resume_stored(stored)
+        what = "waiting room" if game is None else f"game {game}"
+        log.info("room %s: taken over (%s, epoch %d)", code, what, self.leases.held[code])
         return True
 
-    def games_lost(self, games: set[int]) -> None:
-        """The fence found these games' leases lost (server.store.postgres): drop their rooms."""
-        rooms = self.leases.rooms_of_games
-        self.rooms_lost({rooms[game] for game in games if game in rooms})
+    def games_lost(self, games: set[Owner]) -> None:
+        """The fence found the leases of these games (and waiting rooms) lost
+        (server.store.postgres): drop their rooms."""
+        rooms = {self.leases.room_of(game) for game in games}
+        self.rooms_lost({room for room in rooms if room is not None})
 
     def rooms_lost(self, codes: set[str]) -> None:
         """Another node holds these rooms now: drop them here, with nothing more written."""

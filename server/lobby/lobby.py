@@ -37,13 +37,13 @@ from server.memory import release_free_memory
 from server.rooms import idle_rooms
 from server.rooms.outgoing import bye_message
 from server.rooms.presence import PresenceBroadcasts
-from server.rooms.restore import restore_room
+from server.rooms.restore import reopen_waiting, restore_room
 from server.rooms.review import SharedReview, end_review
 from server.rooms.room import Room, Status
 from server.rooms.scheduler import Handle, Scheduler
 from server.rooms.vacancy import Vacancy
 from server.store.retention import Retention
-from server.store.store import Store, StoredGame
+from server.store.store import Store, StoredGame, StoredWaiting
 from server.store.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
@@ -136,6 +136,7 @@ class Lobby:
             self.rooms_by_address[creator] += 1
             if self.cluster is not None:
                 self.cluster.leases.created_from(room.code, creator)
+            room.save_waiting()  # with its creator: the quota outlives a restart
 
     def room_closed(self, room: Room) -> None:
         """Forget a closed room."""
@@ -188,8 +189,9 @@ class Lobby:
         self.room_closed(room)
 
     def restore(self) -> None:
-        """Load identities and resume every unfinished stored game (call inside the loop); in
-        a cluster, only those whose room no other node runs."""
+        """Load identities, resume every unfinished stored game and open every stored waiting
+        room again (call inside the loop); in a cluster, only those whose room no other node
+        runs."""
         for pid, token, name in self.store.players():
             player = Player(pid, token, name)
             self.players[pid] = player
@@ -206,6 +208,11 @@ class Lobby:
             if self.cluster is not None and not self.cluster.take(stored.room):
                 continue  # another node runs it
             self.resume_stored(stored)
+        for waiting in self.store.waiting_rooms():
+            if waiting.room in self.rooms:  # a game of its code came back: it waits no more
+                self.store.forget_waiting_room(waiting.room)
+            elif self.cluster is None or self.cluster.take(waiting.room):
+                self.reopen_waiting(waiting)
 
         self.retention.sweep()
         self._swept = self.scheduler.time()
@@ -222,15 +229,7 @@ class Lobby:
             return
         if room.code in self.rooms:
             room.code = self.new_code(room.public)
-        creator = stored.settings.get("creator")
-        # Quotas survive restarts: the resumed room still counts for its creator.
-        self.add_room(room, creator if isinstance(creator, str) and creator else None)
-        for pid in room.members:
-            player = self.players.get(pid)
-            if player is None and self.cluster is not None:
-                player = self.known(self.store.player_by_id(pid))
-            if player is not None:
-                player.rooms.append(room.code)
+        self._reopen(room, stored.settings)
         room.resume()
         self.vacancy.watch(room)  # nobody is connected yet
         log.info(
@@ -239,6 +238,26 @@ class Lobby:
             stored.id,
             len(stored.decisions),
         )
+
+    def reopen_waiting(self, stored: StoredWaiting) -> None:
+        """Open a stored waiting room again (a restart, a takeover), as its members last saw
+        it; they find it in their welcome."""
+        room = reopen_waiting(self, stored)
+        self._reopen(room, stored.settings)
+        self.vacancy.watch(room)  # nobody is connected yet
+        log.info("room %s: waiting room reopened", room.code)
+
+    def _reopen(self, room: Room, settings: dict[str, object]) -> None:
+        """Open a room rebuilt from the store, for its members to find when they say hello."""
+        creator = settings.get("creator")
+        # Quotas survive restarts: the reopened room still counts for its creator.
+        self.add_room(room, creator if isinstance(creator, str) and creator else None)
+        for pid in room.members:
+            player = self.players.get(pid)
+            if player is None and self.cluster is not None:
+                player = self.known(self.store.player_by_id(pid))
+            if player is not None:
+                player.rooms.append(room.code)
 
     def _maintain_later(self) -> None:
         when = self.scheduler.time() + self.config.store_retry

@@ -1,4 +1,5 @@
-"""A room rebuilt around an unfinished stored game, after a server restart."""
+"""A room rebuilt from the store after a server restart (or on another node of a cluster):
+around an unfinished stored game, or as a waiting room whose game had not started."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from protocol.messages import IDLE_GRACE, LEFT_GRACE
 from server.engine import replay
 from server.rooms.room import Hub, Room
 from server.rooms.seats import Seats
-from server.rooms.spectators import PLAYER
+from server.rooms.spectators import PLAYER, SPECTATOR
 from server.rooms.status import Status
-from server.store.store import StoredGame
+from server.store.store import StoredGame, StoredWaiting
 
 
 def restore_room(hub: Hub, stored: StoredGame) -> Room:
@@ -46,4 +47,35 @@ def restore_room(hub: Hub, stored: StoredGame) -> Room:
     room.watchers.expect_back(
         hub.store.spectators(stored.id), hub.scheduler, hub.config.empty_room_grace, hub.connected
     )
+    return room
+
+
+def reopen_waiting(hub: Hub, stored: StoredWaiting) -> Room:
+    """The waiting room ``stored`` as its members last saw it: its settings, seats (people and
+    bots), seated members and host; its spectators are members again, and one who does not
+    come back within ``empty_room_grace`` seconds leaves."""
+    settings = stored.settings
+    room = Room(
+        hub,
+        stored.room,
+        stored.edition,
+        len(stored.seats),
+        public=bool(settings.get("public", True)),
+        timer=int(settings.get("timer", 0)),
+        left_grace=int(settings.get("left_grace", LEFT_GRACE)),
+        idle_grace=int(settings.get("idle_grace", IDLE_GRACE)),
+        autostart=bool(settings.get("autostart", False)),
+        variants=tuple(str(rule) for rule in settings.get("variants", [])),
+    )
+    seed = settings.get("seed")
+    room.first_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+    room.table = Seats.from_layout(stored.seats)
+    spectators = []
+    for player, role in stored.members.items():
+        if role == PLAYER and room.table.of(player) is not None:
+            room.members[player] = PLAYER
+        elif role == SPECTATOR:
+            spectators.append(player)
+    room.host = room.next_host()
+    room.watchers.expect_back(spectators, hub.scheduler, hub.config.empty_room_grace, hub.connected)
     return room

@@ -175,6 +175,7 @@ class Room:
         seat = self.table.seat_human(self.table.free(self.code), name, player)
         self.members[player] = PLAYER
         self._adopt_host(player)
+        self.save_waiting()
         return seat.index
 
     def join_spectator(self, player: str, name: str) -> None:
@@ -184,6 +185,7 @@ class Room:
         self.check_name(name)
         self.members[player] = SPECTATOR
         self.watchers.persist()
+        self.save_waiting()
         self.presence_changed()
 
     def check_name(self, name: str) -> None:
@@ -232,6 +234,7 @@ class Room:
             self.close(abandon=True)
             self.hub.room_closed(self)
             return
+        self.save_waiting()
         self.presence_changed()
         if announce:
             self.broadcast_room()
@@ -242,12 +245,14 @@ class Room:
         seat = self.table.seat_bot(self.table.free(self.code), level)
         if level in pool.THINKING_LEVELS:
             pool.warm(self.config.bot_workers)
+        self.save_waiting()
         return seat.index
 
     def remove_bot(self, index: int) -> None:
         """Free a bot's seat."""
         check(self.status, Step.REMOVE_BOT, self.code)
         self.table.remove_bot(index)
+        self.save_waiting()
 
     def require_host(self, player: str) -> None:
         """Raise ``not_host`` unless ``player`` hosts the room."""
@@ -275,6 +280,9 @@ class Room:
         if self.table.filled() < self.size:
             raise ProtocolError(ErrorCode.SEATS_EMPTY, "every seat must be filled first")
         self._begin(seed, self.version_base, ack)
+        # in the commit that records the game: after a crash the room comes back as one of
+        # the two, never both
+        self.store.forget_waiting_room(self.code)
 
     def rematch(self, seed: int | None = None, ack: Ack = None) -> None:
         """Same seats, new seed; seats of people who left become bots."""
@@ -314,10 +322,8 @@ class Room:
     def _record_game(self, seed: int, version_base: int, seeded: bool) -> int:
         """Record the room's new game (its seats as they are); returns its id. Raises
         ``store_unavailable`` while the database refuses writes."""
-        settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
-        settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
-        settings.update(autostart=self.autostart)
-        settings.update(creator=self.creator, variants=list(self.variants), seeded=seeded)
+        settings = self._settings()
+        settings.update(seeded=seeded)
         names = [seat.name for seat in self.table]
         try:
             return self.store.create_game(
@@ -327,6 +333,24 @@ class Room:
             raise ProtocolError(
                 ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
             ) from exc
+
+    def _settings(self) -> dict[str, Any]:
+        """The room's settings as stored with its games and while it waits."""
+        settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
+        settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
+        settings.update(autostart=self.autostart)
+        settings.update(creator=self.creator, variants=list(self.variants))
+        return settings
+
+    def save_waiting(self) -> None:
+        """Record the room while its game has not started (server.rooms.restore opens it
+        again after a restart, or on another node of a cluster): in the tick's commit, so
+        before any member is sent the change."""
+        if self.status is Status.WAITING and not self.closed:
+            settings = self._settings()
+            settings.update(seed=self.first_seed)
+            layout = self.table.layout()
+            self.store.save_waiting_room(self.code, self.edition, layout, self.members, settings)
 
     # ------------------------------------------------------------------ playing
 
@@ -464,6 +488,8 @@ class Room:
         self.autoplay.forget()
         self.watchers.cancel()
         self.closed = True
+        if abandon and self.status is Status.WAITING:
+            self.store.forget_waiting_room(self.code)
         if abandon and self.status is Status.PLAYING and self.game and self.game_id is not None:
             self.store.finish_game(self.game_id, "abandoned", None, self.game.turn)
             self.store.save_spectators(self.game_id, [])

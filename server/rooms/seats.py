@@ -254,6 +254,10 @@ class Seats:
         """The taken seats as persisted."""
         return [seat.to_record() for seat in self]
 
+    def layout(self) -> list[Message | None]:
+        """Every seat as persisted, None for a free one (a waiting room's table)."""
+        return [None if seat is None else seat.to_record() for seat in self.all]
+
     def wire(self, connected: Callable[[str], bool]) -> tuple[SeatInfo | None, ...]:
         """The seats as the ``room`` message shows them."""
         return tuple(
@@ -269,7 +273,15 @@ class Seats:
     @classmethod
     def from_records(cls, records: list[Message]) -> Seats:
         """The seats of a stored game."""
-        seats = cls(len(records))
-        seats.all = [Seat.from_record(index, record) for index, record in enumerate(records)]
+        return cls.from_layout(list(records))
+
+    @classmethod
+    def from_layout(cls, layout: list[Message | None]) -> Seats:
+        """Inverse of :meth:`layout`."""
+        seats = cls(len(layout))
+        seats.all = [
+            None if record is None else Seat.from_record(index, record)
+            for index, record in enumerate(layout)
+        ]
         seats._by_player = {seat.player: seat for seat in seats if seat.player is not None}
         return seats

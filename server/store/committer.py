@@ -25,20 +25,21 @@ from typing import Any
 
 import psycopg
 
-from server.store.write_path import Row
+from server.store.write_path import Owner, Row
 
 log = logging.getLogger("selfish.server")
 
-# One write: (statement, rows, game the rows belong to or None); more than one row runs it
-# with executemany.
-Tagged = tuple[str, list[Row], int | None]
-# Called in the transaction with the games written in it; returns those whose lease is lost.
-Fence = Callable[[psycopg.Connection[Any], Collection[int]], set[int]]
+# One write: (statement, rows, the game or waiting room the rows belong to, or None); more
+# than one row runs it with executemany.
+Tagged = tuple[str, list[Row], Owner | None]
+# Called in the transaction with the games (and waiting rooms) written in it; returns those
+# whose lease is lost.
+Fence = Callable[[psycopg.Connection[Any], Collection[Owner]], set[Owner]]
 # A statement and its parameters.
 Statement = tuple[str, tuple[Any, ...]]
 # The statement that checks the same inside the commit's pipeline (failing with the SQLSTATE
 # LOST), or None where only the Fence can tell.
-Guard = Callable[[Collection[int]], "Statement | None"]
+Guard = Callable[[Collection[Owner]], "Statement | None"]
 LOST = "SF001"
 APPLICATION = "selfish-commit"  # the commit connection's name in pg_stat_activity
 
@@ -55,7 +56,7 @@ class Batch:
     """The writes of one or more ticks, in order, with what fences them."""
 
     writes: list[Tagged]
-    games: set[int]  # the games written (fencing)
+    games: set[Owner]  # the games and waiting rooms written (fencing)
     guard: Statement | None  # the guard statement, made on the event loop from its leases
 
 
@@ -64,7 +65,7 @@ class Outcome:
     """How a batch went: committed without the writes of ``lost`` games, or (``error``) not at
     all, rolled back."""
 
-    lost: set[int] = field(default_factory=set)
+    lost: set[Owner] = field(default_factory=set)
     error: psycopg.Error | None = None
 
 

@@ -22,7 +22,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 
-from server.store.write_path import Row, WritePath
+from server.store.write_path import Owner, Row, WritePath
 
 log = logging.getLogger("selfish.server")
 
@@ -96,7 +96,7 @@ class Database(WritePath):
         self._db.executescript(script)
         self._db.commit()
 
-    def write(self, sql: str, params: Row, game: int | None = None) -> None:
+    def write(self, sql: str, params: Row, game: Owner | None = None) -> None:
         """Run one write statement in the open transaction; during an outage (or if the
         database refuses it) it waits in the backlog instead. ``game`` (the game the write
         belongs to) matters only to a cluster's fencing (server.store.postgres)."""
@@ -113,7 +113,7 @@ class Database(WritePath):
         self._journal.append((sql, [params]))
         self._written()
 
-    def _batch(self, sql: str, params: Row, game: int | None) -> None:
+    def _batch(self, sql: str, params: Row, game: Owner | None) -> None:
         self._batched.setdefault(sql, []).append(params)
 
     def _name(self) -> str:

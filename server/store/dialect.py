@@ -142,6 +142,13 @@ CREATE TABLE IF NOT EXISTS held_chat (
     line TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS held_chat_game ON held_chat(game);
+CREATE TABLE IF NOT EXISTS waiting_rooms (
+    room TEXT PRIMARY KEY,
+    edition TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    members TEXT NOT NULL,
+    settings TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS leases (  -- which node runs a room, until when, under which epoch
     room TEXT PRIMARY KEY,
     node TEXT NOT NULL,

@@ -57,7 +57,7 @@ from server.store.committer import (
     Tagged,
     placeholders,
 )
-from server.store.write_path import Row, WritePath
+from server.store.write_path import Owner, Row, WritePath
 
 __all__ = ["LOST", "Fence", "Guard", "PostgresDatabase"]
 
@@ -71,6 +71,7 @@ class _Flight:
     batch: Batch
     done: concurrent.futures.Future[Outcome]
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    after: list[Callable[[], None]] = field(default_factory=list)  # see after_commit
 
 
 class PostgresDatabase(WritePath):
@@ -83,16 +84,19 @@ class PostgresDatabase(WritePath):
         self._db = self._connect()
         self._committer = Committer(url)
         self.guard: Guard | None = None
-        self.on_lost: Callable[[set[int]], None] | None = None
+        self.on_lost: Callable[[set[Owner]], None] | None = None
         # This tick's writes: those in order, and the rows of batched statements, added after
         # them (by game, for the fence) when the tick ends.
         self._pending: list[Tagged] = []
-        self._batched: dict[str, list[tuple[Row, int | None]]] = {}
+        self._batched: dict[str, list[tuple[Row, Owner | None]]] = {}
         self._open: list[Tagged] = []  # the ended ticks' writes not yet handed over
         self._waiters: list[asyncio.Future[None]] = []  # ticks whose output waits for _open
+        # after_commit's callbacks: of the tick's writes, then of _open (they go with them)
+        self._pending_after: list[Callable[[], None]] = []
+        self._open_after: list[Callable[[], None]] = []
         self._flight: _Flight | None = None
         self.backlog: list[Tagged] = []
-        self._lost: set[int] = set()  # fenced games lost, reported before the output goes
+        self._lost: set[Owner] = set()  # fenced games lost, reported before the output goes
         self._elsewhere = 0  # inside elsewhere(): reads do not wait for this node's writes
 
     def _connect(self) -> psycopg.Connection[Any]:
@@ -143,7 +147,7 @@ class PostgresDatabase(WritePath):
         query string, which PostgreSQL runs as one transaction)."""
         self._db.execute(script.encode())
 
-    def write(self, sql: str, params: Row, game: int | None = None) -> None:
+    def write(self, sql: str, params: Row, game: Owner | None = None) -> None:
         """Queue one write for the tick's commit; during an outage it waits in the backlog
         instead. ``game``: the game the write belongs to (fencing)."""
         if self.failed is not None:
@@ -152,7 +156,7 @@ class PostgresDatabase(WritePath):
         self._pending.append((sql, [params], game))
         self._written()
 
-    def _batch(self, sql: str, params: Row, game: int | None) -> None:
+    def _batch(self, sql: str, params: Row, game: Owner | None) -> None:
         self._batched.setdefault(sql, []).append((params, game))
 
     def _name(self) -> str:
@@ -204,6 +208,19 @@ class PostgresDatabase(WritePath):
             self._fail_open()
         self._report()
 
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` on the loop once every write made so far is settled: committed,
+        or dropped (by the fence, or an outage). A room's lease is let go this way after its
+        room's last writes, which it fences (a lease gone first would drop them)."""
+        if self._pending or self._batched:
+            self._pending_after.append(callback)
+        elif self._open:
+            self._open_after.append(callback)
+        elif self._flight is not None:
+            self._flight.after.append(callback)
+        else:
+            callback()
+
     def commit_now(self, sql: str, params: Row = ()) -> int:
         """Run one write and commit it at once, outside the group commit; returns the number
         of rows it changed."""
@@ -244,11 +261,13 @@ class PostgresDatabase(WritePath):
         """End the tick's writes: in order, then the batched rows, by statement and game."""
         self._open.extend(self._pending)
         for sql, tagged in self._batched.items():
-            by_game: dict[int | None, list[Row]] = {}
+            by_game: dict[Owner | None, list[Row]] = {}
             for row, game in tagged:
                 by_game.setdefault(game, []).append(row)
             self._open.extend((sql, group, game) for game, group in by_game.items())
         self._pending, self._batched, self._dirty = [], {}, False
+        self._open_after += self._pending_after
+        self._pending_after = []
 
     def _hand_over(self, loop: asyncio.AbstractEventLoop | None) -> None:
         """Give the open batch to the commit thread, and the loop settles it when it is done;
@@ -259,8 +278,8 @@ class PostgresDatabase(WritePath):
         guard = self.guard(games) if self.guard is not None and games else None
         batch = Batch(writes, games, guard)
         run = self._committer.submit if loop is not None else self._committer.run_here
-        flight = _Flight(batch, run(batch), self._waiters)
-        self._waiters = []
+        flight = _Flight(batch, run(batch), self._waiters, self._open_after)
+        self._waiters, self._open_after = [], []
         self._flight = flight
         if loop is not None:
             flight.done.add_done_callback(
@@ -291,11 +310,13 @@ class PostgresDatabase(WritePath):
                 self._keep(write)
         if outcome.lost:
             log.warning(
-                "lost the lease of games %s: their last writes are dropped", sorted(outcome.lost)
+                "lost the lease of games (or waiting rooms) %s: their last writes are dropped",
+                sorted(map(str, outcome.lost)),
             )
             self._lost |= outcome.lost
         self._report()
         self._release(flight.waiters)
+        _call(flight.after)
 
     def _release(self, waiters: list[asyncio.Future[None]]) -> None:
         for waiter in waiters:
@@ -317,6 +338,8 @@ class PostgresDatabase(WritePath):
         self._report()
         self._release(self._waiters)
         self._waiters = []
+        after, self._open_after = self._open_after, []
+        _call(after)
 
     def _keep(self, write: Tagged) -> None:
         """A write that cannot be run now: for later, or, fenced and of a game, lost."""
@@ -324,3 +347,9 @@ class PostgresDatabase(WritePath):
             self._lost.add(write[2])
         else:
             self.backlog.append(write)
+
+
+def _call(callbacks: list[Callable[[], None]]) -> None:
+    """Call each of ``callbacks`` (after_commit's), in order."""
+    for callback in callbacks:
+        callback()

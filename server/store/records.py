@@ -1,4 +1,5 @@
-"""Stored rows as plain values: players, and the rows of ``games`` and ``decisions`` read back.
+"""Stored rows as plain values: players, the rows of ``games`` and ``decisions``, and the
+waiting rooms (``waiting_rooms``) read back.
 
 Every column is checked for the type it must have: SQLite keeps whatever a row was given (a
 token stored as a BLOB, a seed as text), and one such row must not stop the server. A row that
@@ -52,6 +53,21 @@ class StoredGame:
         return [str(rule) for rule in self.settings.get("variants", [])]
 
 
+# The columns of ``waiting_rooms`` that :func:`waiting_from_row` reads, in its order.
+WAITING_COLUMNS = "room, edition, seats, members, settings"
+
+
+@dataclass(frozen=True)
+class StoredWaiting:
+    """A room whose game has not started, as stored: enough to open it again."""
+
+    room: str
+    edition: str
+    seats: list[dict[str, Any] | None]  # every seat in order, None for a free one
+    members: dict[str, str]  # player id -> "player" or "spectator", in join order
+    settings: dict[str, Any]
+
+
 class StoreUnavailable(Exception):
     """The database refuses writes: a new game cannot be recorded."""
 
@@ -91,6 +107,27 @@ def game_from_row(row: tuple[Any, ...]) -> StoredGame:
         )
     except ValueError as exc:
         raise CorruptRow(f"game {row[0]}: {exc}") from exc
+
+
+def waiting_from_row(row: tuple[Any, ...]) -> StoredWaiting:
+    """A waiting room from its :data:`WAITING_COLUMNS`; raises CorruptRow."""
+    try:
+        members = _json_map(row[3], "members")
+        return StoredWaiting(
+            room=_typed(row[0], str, "room"),
+            edition=_typed(row[1], str, "edition"),
+            seats=[
+                None if seat is None else _typed(seat, dict, "a seat")
+                for seat in _json_list(row[2], "seats")
+            ],
+            members={
+                _typed(player, str, "a member"): _typed(role, str, "a role")
+                for player, role in members.items()
+            },
+            settings=_json_map(row[4], "settings"),
+        )
+    except ValueError as exc:
+        raise CorruptRow(f"waiting room {row[0]!r}: {exc}") from exc
 
 
 def choice_from_blob(game: int, n: int, blob: object) -> dict[str, Any]:

@@ -72,6 +72,13 @@ CREATE TABLE IF NOT EXISTS held_chat (  -- spectators' lines of an unfinished ga
     game INTEGER NOT NULL REFERENCES games(id),
     line TEXT NOT NULL            -- JSON: the chat message the players get at game_over
 );
+CREATE TABLE IF NOT EXISTS waiting_rooms (  -- rooms whose game has not started yet
+    room TEXT PRIMARY KEY,
+    edition TEXT NOT NULL,
+    seats TEXT NOT NULL,          -- JSON list of every seat (room.Seat.to_record), null if free
+    members TEXT NOT NULL,        -- JSON map: player id -> player | spectator, in join order
+    settings TEXT NOT NULL        -- JSON: public, timer, graces, autostart, variants, creator, seed
+);
 """
 
 # Fills ``replays`` from the finished games of a database older than it (rows whose JSON does

@@ -37,21 +37,25 @@ from server.store.dialect import POSTGRES, SQLITE, is_postgres_url
 from server.store.game_reads import GameReads
 from server.store.records import (
     GAME_COLUMNS,
+    WAITING_COLUMNS,
     CorruptRow,
     StoredGame,
+    StoredWaiting,
     StoreUnavailable,
     game_from_row,
     json_text,
     player_from_row,
+    waiting_from_row,
 )
 from server.store.schema import create
 from server.store.standings import Change, Standings
 from server.store.tokens import is_hash, token_hash
+from server.store.write_path import Owner
 
 if TYPE_CHECKING:
     from server.store.postgres import Fence, Guard, PostgresDatabase
 
-__all__ = ["Store", "StoreUnavailable", "StoredGame"]
+__all__ = ["Store", "StoreUnavailable", "StoredGame", "StoredWaiting"]
 
 log = logging.getLogger("selfish.server")
 
@@ -134,11 +138,11 @@ class Store(GameReads):
     def on_write(self, callback: Callable[[], None] | None) -> None:
         self._db.on_write = callback
 
-    def fence(self, fence: Fence, guard: Guard, on_lost: Callable[[set[int]], None]) -> None:
+    def fence(self, fence: Fence, guard: Guard, on_lost: Callable[[set[Owner]], None]) -> None:
         """Check every commit against room leases (server.store.postgres: PostgreSQL only):
         ``guard`` makes the statement that checks them in the commit's own round trip; when it
-        fails, the writes of the games ``fence`` says are lost are dropped, and ``on_lost``
-        hears of them."""
+        fails, the writes of the games (and waiting rooms) ``fence`` says are lost are
+        dropped, and ``on_lost`` hears of them."""
         if isinstance(self._db, Database):
             raise ValueError("only a PostgreSQL store is shared by a cluster")
         self._db.fence = fence
@@ -165,6 +169,16 @@ class Store(GameReads):
         made on another node): none of this node's writes not yet committed can touch them,
         so the reads do not wait for those (``server.store.postgres``)."""
         return self._db.elsewhere()
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once every write made so far is settled: on PostgreSQL once
+        committed (or dropped by the fence or an outage), on SQLite at once after a commit. A
+        cluster lets a room's lease go this way, after the room's last writes it fences."""
+        if isinstance(self._db, Database):
+            self._db.commit()
+            callback()
+        else:
+            self._db.after_commit(callback)
 
     def commit_later(self) -> asyncio.Future[None] | None:
         """End the tick's writes: commit them (SQLite: at once), or hand them to the commit
@@ -256,7 +270,10 @@ class Store(GameReads):
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
         if self.dialect.next_game is not None:
-            game = int(self._db.read(self.dialect.next_game)[0][0])
+            # A sequence's next value owes nothing to this node's writes: the read need not
+            # wait for them to commit (it blocked the event loop for a commit per game).
+            with self._db.elsewhere():
+                game = int(self._db.read(self.dialect.next_game)[0][0])
         else:
             game = self._next_game
             self._next_game += 1  # taken even if the write fails: never handed out twice
@@ -367,7 +384,8 @@ class Store(GameReads):
             )
             return []
         if self.dialect.next_finished is not None:
-            order = int(self._db.read(self.dialect.next_finished)[0][0])
+            with self._db.elsewhere():  # as create_game's id
+                order = int(self._db.read(self.dialect.next_finished)[0][0])
         else:
             order = self._next_finished
             self._next_finished += 1
@@ -412,6 +430,54 @@ class Store(GameReads):
                 self.finish_game(row[0], "abandoned", None, 0)
         self.commit()
         return games
+
+    # -- waiting rooms -----------------------------------------------------------------------
+
+    def save_waiting_room(
+        self,
+        room: str,
+        edition: str,
+        seats: list[dict[str, Any] | None],
+        members: dict[str, str],
+        settings: dict[str, Any],
+    ) -> None:
+        """Record room ``room``, whose game has not started, as it is now: ``seats`` (every
+        seat in order, None for a free one), ``members`` (player id -> role, in join order)
+        and ``settings``. It commits with the tick, before anyone is sent the change, so that
+        a restart, or another node of a cluster, opens the room again as its members saw it."""
+        self._db.write(
+            "INSERT INTO waiting_rooms (room, edition, seats, members, settings) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (room) DO UPDATE SET edition = excluded.edition, "
+            "seats = excluded.seats, members = excluded.members, settings = excluded.settings",
+            (room, edition, json.dumps(seats), json.dumps(members), json.dumps(settings)),
+            room,
+        )
+
+    def forget_waiting_room(self, room: str) -> None:
+        """Room ``room`` waits no more: its game started (in the transaction that records
+        the game), or it closed."""
+        self._db.write("DELETE FROM waiting_rooms WHERE room = ?", (room,), room)
+
+    def waiting_rooms(self) -> list[StoredWaiting]:
+        """Every stored waiting room. One that cannot be read is deleted, with a log line."""
+        return self._waiting(self._db.read(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms"))
+
+    def waiting_room(self, room: str) -> StoredWaiting | None:
+        """The stored waiting room ``room`` (a takeover), or None."""
+        rows = self._db.read(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms WHERE room = ?", (room,))
+        found = self._waiting(rows)
+        return found[0] if found else None
+
+    def _waiting(self, rows: list[tuple[Any, ...]]) -> list[StoredWaiting]:
+        rooms = []
+        for row in rows:
+            try:
+                rooms.append(waiting_from_row(row))
+            except CorruptRow as exc:
+                log.error("%s; deleting it", exc)
+                if isinstance(row[0], str):
+                    self.forget_waiting_room(row[0])
+        return rooms
 
     # -- retention (server.store.retention) -------------------------------------------------------
 

@@ -14,6 +14,9 @@ from typing import Any
 log = logging.getLogger("selfish.server")
 
 Row = tuple[Any, ...]
+# What a write belongs to, for a cluster's fencing (server.store.postgres): a game's id, or
+# the code of a room whose game has not started (a waiting room's writes have no game).
+Owner = int | str
 
 
 def _later() -> None:
@@ -40,8 +43,9 @@ class WritePath(abc.ABC):
         return self._dirty
 
     @abc.abstractmethod
-    def write(self, sql: str, params: Row, game: int | None = None) -> None:
-        """Run one write in the open transaction (``game``: the game it belongs to)."""
+    def write(self, sql: str, params: Row, game: Owner | None = None) -> None:
+        """Run one write in the open transaction (``game``: the game, or waiting room, it
+        belongs to)."""
 
     @abc.abstractmethod
     def commit(self) -> None:
@@ -52,14 +56,14 @@ class WritePath(abc.ABC):
         """Replay what an outage kept; True once the database takes writes again."""
 
     @abc.abstractmethod
-    def _batch(self, sql: str, params: Row, game: int | None) -> None:
+    def _batch(self, sql: str, params: Row, game: Owner | None) -> None:
         """Keep one row of ``sql`` for the tick's one ``executemany``."""
 
     @abc.abstractmethod
     def _name(self) -> str:
         """The database as the log names it."""
 
-    def write_batched(self, sql: str, params: Row, game: int | None = None) -> None:
+    def write_batched(self, sql: str, params: Row, game: Owner | None = None) -> None:
         """Like :meth:`write`, but the row joins the others of ``sql`` in this tick, inserted
         by one ``executemany`` (a busy server appends thousands of decisions a second, and one
         statement per decision cost more than the commit itself)."""

@@ -230,3 +230,97 @@ async def test_the_terminal_client_given_both_addresses_finds_its_seat_after_a_k
         running.cancel()
         await a.stop()
         await b.stop()
+
+
+async def test_a_waiting_room_of_a_killed_node_is_reopened_on_the_other_as_it_was(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Nobody reconnects first: b takes the waiting room over by itself and lists it in the
+    one lobby; its members, back on b by their tokens, find their seats and start the game."""
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    clients = [await Client.connect(a.port) for _ in range(3)]
+    ann, bob, cy = clients
+    try:
+        for client, name in zip(clients, ("Ann", "Bob", "Cy"), strict=True):
+            await client.hello(name)
+        create = {"type": "create_room", "edition": "space", "seats": 4, "bots": 1, "timer": 30}
+        code = (await ann.request(create))["room"]
+        await bob.request({"type": "join_room", "room": code})
+        await cy.request({"type": "join_room", "room": code, "as": "spectator"})
+        before = await bob.expect("room", room=code)  # what the members were last shown
+        a.signal(signal.SIGKILL)
+        for _ in range(100):  # b sees a's sessions end and takes the room over
+            if b.log(f"room {code}: taken over (waiting room"):
+                break
+            await asyncio.sleep(0.1)
+        assert b.log(f"room {code}: taken over (waiting room")
+        dan = await Client.connect(b.port)
+        clients.append(dan)
+        await dan.hello("Dan")
+        listed = await dan.request({"type": "list_rooms"})
+        assert [room["room"] for room in listed["rooms"]] == [code]  # still in the lobby
+        back = []
+        for old, name in ((ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
+            client = await Client.connect(b.port)
+            clients.append(client)
+            await client.hello(name, old.token)
+            back.append((client, await client.expect("joined", room=code)))
+        (ann2, ann_joined), (bob2, bob_joined), (_, cy_joined) = back
+        assert (ann_joined["seat"], bob_joined["seat"], cy_joined["role"]) == (0, 2, "spectator")
+        after = await bob2.expect("room", room=code)
+        for key in ("size", "public", "timer", "host", "status"):
+            assert after[key] == before[key], key
+
+        def table(room: dict[str, Any]) -> list[tuple[str, str] | None]:
+            return [seat and (seat["name"], seat["kind"]) for seat in room["seats"]]
+
+        assert table(after) == table(before)
+        assert [s["name"] for s in after["spectators"]] == ["Cy"]
+        assert (await dan.request({"type": "join_room", "room": code}))["seat"] == 3
+        assert (await ann2.request({"type": "start", "room": code}))["type"] == "ok"
+        assert (await bob2.expect("state", room=code))["room"] == code
+        with psycopg.connect(postgres_url) as conn:
+            row = conn.execute("SELECT count(*) FROM waiting_rooms").fetchone()
+        assert row == (0,)  # it plays now: stored as a game
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_a_member_back_from_a_killed_node_takes_its_waiting_room_over_in_its_hello(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # Leases of a minute: b's own look for gone leases comes every 15 s, so the hello does it.
+    a = await Node.start(postgres_url, tmp_path, lease_seconds=60.0)
+    b = await Node.start(postgres_url, tmp_path, lease_seconds=60.0)
+    ann = await Client.connect(a.port)
+    clients = [ann]
+    try:
+        await ann.hello("Ann")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1}
+        code = (await ann.request(create))["room"]
+        a.signal(signal.SIGKILL)
+        await ann.closed()
+        for _ in range(50):
+            again = await Client.connect(b.port)
+            clients.append(again)
+            await again.hello("Ann", ann.token)
+            reply = await again.recv()
+            while reply["type"] not in ("joined", "moved"):
+                reply = await again.recv()
+            if reply["type"] == "joined":
+                break
+            # PostgreSQL had not ended a's sessions yet: sent to a, which refuses, a client
+            # tries b again (tests/cluster/test_failover's bots do)
+            await asyncio.sleep(0.1)
+        assert reply["type"] == "joined" and reply["room"] == code and reply["seat"] == 0
+        assert (await again.request({"type": "start", "room": code}))["type"] == "ok"
+        assert b.log(f"room {code}: taken over (waiting room")
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()

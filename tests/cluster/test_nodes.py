@@ -179,3 +179,92 @@ async def test_the_terminal_clients_worker_follows_moved_without_saying_so(
         await a.stop()
         await b.stop()
         await ann.close()
+
+
+def test_a_node_that_lost_a_waiting_rooms_lease_writes_nothing_more_of_it(
+    postgres_url: str,
+) -> None:
+    old, new = Store(postgres_url), Store(postgres_url)
+    lost: list[set[object]] = []
+    first = Leases(postgres_url, "first:1", 0.2, old.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, new.game_rooms)
+    old.fence(first.fence, first.guard, lost.append)
+    new.fence(second.fence, second.guard, lambda rooms: None)
+    old.on_write = lambda: None  # group commit, as in the server
+    seat = {"kind": "human", "name": "Ann", "player": "p-ann", "level": "basic"}
+    assert first.take("ROOM")
+    old.save_waiting_room("ROOM", "space", [seat, None], {"p-ann": "player"}, {})
+    old.commit()
+    time.sleep(0.3)  # the first node is paused past its lease
+    assert second.take("ROOM")  # taken over: the epoch goes up
+    assert first.orphans() == [] and new.waiting_room("ROOM") is not None
+    joined = {**seat, "name": "Bob", "player": "p-bob"}
+    new.save_waiting_room(
+        "ROOM", "space", [seat, joined], {"p-ann": "player", "p-bob": "player"}, {}
+    )
+    old.forget_waiting_room("ROOM")  # the paused node wakes and closes the room
+    old.commit()
+    assert lost == [{"ROOM"}]
+    stored = new.waiting_room("ROOM")
+    assert stored is not None and list(stored.members) == ["p-ann", "p-bob"]
+    for leases in (first, second):
+        leases.close()
+    old.close()
+    new.close()
+
+
+def _count(url: str, sql: str, *params: object) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute(sql.encode(), params).fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+async def test_a_closed_rooms_last_writes_commit_before_its_lease_goes(postgres_url: str) -> None:
+    a = await _node(postgres_url)
+    ann = await _client(a.port, "Ann")
+    try:
+        create = {"type": "create_room", "edition": "space", "seats": 2}
+        waiting = (await ann.request(create))["room"]
+        assert _count(postgres_url, "SELECT count(*) FROM waiting_rooms") == 1
+        await ann.request({"type": "leave_room", "room": waiting})  # the last member: it closes
+        playing = (await ann.request({**create, "bots": 1}))["room"]
+        await ann.request({"type": "start", "room": playing})
+        await ann.expect("state", room=playing)
+        await ann.request({"type": "leave_room", "room": playing})  # the game is abandoned
+        await ann.request({"type": "ping"})
+        for _ in range(100):
+            if not _count(postgres_url, "SELECT count(*) FROM leases"):
+                break
+            await asyncio.sleep(0.05)
+        assert _count(postgres_url, "SELECT count(*) FROM leases") == 0
+        assert _count(postgres_url, "SELECT count(*) FROM waiting_rooms") == 0
+        sql = "SELECT count(*) FROM games WHERE room = %s AND status = 'abandoned'"
+        assert _count(postgres_url, sql, playing) == 1
+    finally:
+        await a.stop()
+        await ann.close()
+
+
+async def test_a_member_of_a_waiting_room_saying_hello_elsewhere_is_sent_to_its_node(
+    postgres_url: str,
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    try:
+        ann = await _client(a.port, "Ann")
+        clients.append(ann)
+        create = {"type": "create_room", "edition": "space", "seats": 2, "public": False}
+        code = (await ann.request(create))["room"]
+        again = await Client.connect(b.port)
+        clients.append(again)
+        await again.hello("Ann", ann.token)
+        moved = await again.expect("moved")
+        assert moved["room"] == code and moved["address"].endswith(f":{a.port}")
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()

@@ -110,3 +110,19 @@ def test_a_read_waits_for_the_writes_before_it_but_not_inside_elsewhere(postgres
         assert store.token_of("p1") is None
     assert store.token_of("p1") is not None  # the write before it committed first
     store.close()
+
+
+async def test_after_commit_runs_once_the_writes_made_before_it_are_committed(
+    postgres_url: str,
+) -> None:
+    store, outbox, conn, game = _table(postgres_url)
+    seen: list[int] = []
+    store.append_decision(game, 0, 0, {"do": "play", "card": 1}, "human")
+    store.after_commit(lambda: seen.append(_decisions(postgres_url)))
+    assert seen == []  # the decision is not committed yet
+    _tick(outbox, conn, b"state after decision 0")
+    await _written(conn, 1)
+    assert seen == [1]  # it ran after the commit that holds the decision
+    store.after_commit(lambda: seen.append(-1))  # nothing waits: at once
+    assert seen == [1, -1]
+    store.close()
