@@ -97,23 +97,24 @@ def _actions(seen: Seen, legal: list[Choice], rng: random.Random) -> Choice:
 
 def in_harbour(seen: Seen) -> bool:
     """Space: whether the astronaut waits on the start row, staying and keeping its free moves.
-    There no Laser Blast or Tether can reach it (C10, C12). It waits in the first round and,
-    after it, while a card that only harms lies in the discard pile, as long as no more than
-    one rival has died (and one lives), up to its style's ``space_harbour_rounds``: a table
-    that plays those cards thins itself out, and an astronaut who waits for that outlives it;
-    the limit keeps a table going that never stops harming (docs/bots.md has the figures).
-    The cards reach the discard pile in payments too, where they are the first given up."""
-    rounds = seen.style.space_harbour_rounds
-    if not (seen.space and rounds and seen.rows[seen.seat] == 0):
+    There no Laser Blast or Tether can reach it (C10, C12), while off it the astronaut shares
+    the knock-backs with every other astronaut off it: the first to leave draws them all. So it
+    waits while a card that only harms lies in the discard pile (the table plays them; they
+    reach the pile in payments too, where they are the first given up), while at most its
+    style's ``space_harbour_away`` living rivals are off the start row, for at most its style's
+    ``space_harbour_rounds`` rounds. Never alone: a lone survivor must still reach the ship.
+    Waiting longer wins more games against reckless seats, but the table must go on
+    (docs/bots.md has the figures)."""
+    style = seen.style
+    if not (seen.space and style.space_harbour_rounds and seen.rows[seen.seat] == 0):
         return False
-    living = len(seen.rivals())
-    dead = len(seen.rows) - 1 - living
-    if living == 0 or dead > 1:
+    rivals = seen.rivals()
+    away = sum(1 for rival in rivals if seen.rows[rival] > 0)
+    if not rivals or away > style.space_harbour_away:
         return False
-    seats = len(seen.rows)
-    if seen.turn <= seats:
-        return True
-    return seen.turn <= rounds * seats and any(card.key in HARM for card in seen.discard)
+    if seen.turn > style.space_harbour_rounds * len(seen.rows):
+        return False
+    return any(card.key in HARM for card in seen.discard)
 
 
 def _may_harm(seen: Seen, target: int) -> bool:

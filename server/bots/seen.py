@@ -61,11 +61,13 @@ WORTH = {
 }
 
 
-#: Space: the most rounds the basic astronaut waits on the start row (:func:`in_harbour`):
-#: waiting pays against a table that harms (random seats), but an astronaut who waits for as
-#: long as a card that only harms lies in the discard pile can wait out a whole game
-#: (docs/bots.md has the figures of 1, 2, 3 rounds and of no limit).
+#: Space: the most rounds the basic astronaut waits on the start row (:func:`in_harbour`), and
+#: the most rivals that may have left it while it still waits. On the start row no Laser Blast
+#: or Tether reaches it, and off it the astronaut shares the knock-backs with every other one off
+#: it: waiting pays against a table that harms, but every point of win share it buys costs about
+#: three points of turns spent on the start row (docs/bots.md has the figures).
 HARBOUR_ROUNDS = 3
+HARBOUR_AWAY = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +84,10 @@ class Style:
     #: Shipwrecked: with a rival this many rows ahead, food held before moving to keep up.
     ship_catch_up_gap: int
     ship_catch_up_at: int
-    #: Space: wait on the start row while the table thins itself out (:func:`in_harbour`),
-    #: for at most this many rounds (0: never).
+    #: Space: wait on the start row while the table harms (:func:`in_harbour`), for at most
+    #: this many rounds (0: never), while at most ``space_harbour_away`` rivals are off it.
     space_harbour_rounds: int
+    space_harbour_away: int = HARBOUR_AWAY
     #: Space: harm (Laser Blast, Hole in Suit) a rival this many rows from the ship or nearer
     #: (None: never, as the basic bot; :data:`HARM_FROM`).
     space_harm_from: int | None = None

@@ -216,20 +216,18 @@ def test_basic_bot_spends_a_free_move_and_moves_only_with_oxygen_to_spare() -> N
 
 
 @pytest.mark.parametrize(
-    ("row", "turn", "discard", "dead", "waits"),
+    ("row", "turn", "discard", "away", "waits"),
     [
-        (0, 1, [], [], True),  # the first round
-        (0, 5, ["laser_blast"], [], True),  # after it, at a table that harms
-        (0, 12, ["laser_blast"], [], True),  # up to the third round
-        (0, 13, ["laser_blast"], [], False),  # and no longer: the table must go on
-        (0, 5, [], [], False),  # nobody has played a card that only harms
-        (0, 5, ["hole_in_suit"], [2], True),  # one rival has died
-        (0, 5, ["hole_in_suit"], [2, 3], False),  # two have
-        (1, 5, ["laser_blast"], [], False),  # off the start row
+        (0, 1, [], {}, False),  # nobody has played a card that only harms
+        (0, 1, ["laser_blast"], {}, True),  # the table harms
+        (0, 12, ["laser_blast"], {1: 1}, True),  # up to the third round, one rival gone ahead
+        (0, 13, ["laser_blast"], {}, False),  # and no longer: the table must go on
+        (0, 5, ["hole_in_suit"], {1: 1, 2: 3}, False),  # two rivals draw the knock-backs now
+        (1, 5, ["laser_blast"], {}, False),  # off the start row
     ],
 )
-def test_basic_astronaut_waits_on_the_start_row_while_a_reckless_table_lives(
-    row: int, turn: int, discard: list[str], dead: list[int], waits: bool
+def test_basic_astronaut_waits_on_the_start_row_while_the_table_harms_and_stays_there(
+    row: int, turn: int, discard: list[str], away: dict[int, int], waits: bool
 ) -> None:
     game = build(
         "space",
@@ -240,9 +238,8 @@ def test_basic_astronaut_waits_on_the_start_row_while_a_reckless_table_lives(
             2: ["oxygen"],
             3: ["oxygen"],
         },
-        rows={0: row},
+        rows={0: row, **away},
         discard=discard,
-        dead=dead,
         locations=["blank_space", "blank_space"],
         draw=["oxygen"],
     )
