@@ -108,18 +108,11 @@ def postgres_cpu(postmaster: int | None) -> float:
     """CPU seconds of the PostgreSQL server's processes so far (NaN if not ours)."""
     if postmaster is None:
         return float("nan")
-    total = 0.0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry) == postmaster or int(fields[1]) == postmaster:
-            total += (int(fields[11]) + int(fields[12])) / load.CLK_TCK
-    return total
+    return sum(
+        seconds
+        for pid, (parent, seconds) in cpu_split.processes().items()
+        if postmaster in (pid, parent)
+    )
 
 
 # ---------------------------------------------------------------------- nodes

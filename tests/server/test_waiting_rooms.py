@@ -10,6 +10,7 @@ from typing import Any
 
 from server.store.store import Store, StoredWaiting
 from tests.server.conftest import Client, ServerFactory
+from tests.server.test_store import _count
 
 SEATS: list[dict[str, Any] | None] = [
     {"kind": "human", "name": "Ann", "player": "p-ann", "level": "basic", "left": False},
@@ -20,30 +21,15 @@ MEMBERS = {"p-ann": "player", "p-cy": "spectator"}
 SETTINGS = {"public": True, "timer": 30, "autostart": False, "variants": [], "seed": None}
 
 
-def _rows(url: str) -> int:
-    """Waiting rooms stored, read through a connection of its own (another process's view)."""
-    sql = "SELECT count(*) FROM waiting_rooms"
-    if url.startswith("postgresql://"):
-        import psycopg
-
-        with psycopg.connect(url) as conn:
-            row = conn.execute(sql.encode()).fetchone()
-            assert row is not None
-            return int(row[0])
-    lite = sqlite3.connect(url)
-    try:
-        return int(lite.execute(sql).fetchone()[0])
-    finally:
-        lite.close()
-
-
 def test_a_waiting_room_commits_with_the_tick_and_reads_back_as_saved(store_url: str) -> None:
     store = Store(store_url)
     store.on_write = lambda: None  # the server's per-tick commit
     store.save_waiting_room("ROOM", "space", SEATS, MEMBERS, SETTINGS)
-    assert _rows(store_url) == 0  # nobody was sent the change yet: not committed either
+    assert (
+        _count(store_url, "waiting_rooms") == 0
+    )  # nobody was sent the change yet: not committed either
     store.commit()
-    assert _rows(store_url) == 1
+    assert _count(store_url, "waiting_rooms") == 1
     store.close()
     again = Store(store_url)
     (stored,) = again.waiting_rooms()
@@ -63,7 +49,7 @@ def test_a_waiting_room_saved_again_replaces_itself_and_goes_when_forgotten(
     stored = store.waiting_room("ROOM")
     assert stored is not None and stored.seats == joined and "p-bob" in stored.members
     store.forget_waiting_room("ROOM")
-    assert store.waiting_rooms() == [] and _rows(store_url) == 0
+    assert store.waiting_rooms() == [] and _count(store_url, "waiting_rooms") == 0
     store.close()
 
 
@@ -83,7 +69,7 @@ def test_a_waiting_room_that_does_not_read_back_is_deleted_and_left_out(store_ur
         lite.close()
     assert [room.room for room in store.waiting_rooms()] == ["GOOD"]
     store.commit()
-    assert _rows(store_url) == 1  # the bad one is gone
+    assert _count(store_url, "waiting_rooms") == 1  # the bad one is gone
     store.close()
 
 
@@ -135,7 +121,7 @@ async def test_a_restarted_server_reopens_its_waiting_rooms_as_their_members_lef
         started = await ann2.request({"type": "start", "room": code})
         assert started["type"] == "ok"
         assert (await bob2.expect("state", room=code))["room"] == code
-        assert _rows(db) == 0  # the game started: the room waits no more
+        assert _count(db, "waiting_rooms") == 0  # the game started: the room waits no more
     finally:
         for client in clients:
             await client.close()
@@ -150,10 +136,10 @@ async def test_a_waiting_room_that_closed_is_not_reopened(
     try:
         await ann.hello("Ann")
         code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
-        assert _rows(db) == 1
+        assert _count(db, "waiting_rooms") == 1
         await ann.request({"type": "leave_room", "room": code})  # the last member: it closes
         await server.stop()
-        assert _rows(db) == 0
+        assert _count(db, "waiting_rooms") == 0
         again = await make_server(db=db, empty_room_grace=30.0)
         assert code not in again.lobby.rooms
     finally:
