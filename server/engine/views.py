@@ -12,6 +12,7 @@ from .actions import Choice, Decision
 from .cards import Card
 from .events import card_dict, location_dict, wire_value
 from .rules import Rules
+from .state import State
 
 
 class GameLike(Protocol):
@@ -84,9 +85,11 @@ def seat_view(game: GameLike, seat: int, shared: bool = False) -> dict[str, Any]
     }
 
 
-def public_view(game: GameLike, shared: bool = False) -> dict[str, Any]:
+def public_view(game: GameLike, shared: bool = False, table: bool = True) -> dict[str, Any]:
     """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
-    ``shared``: location and card maps are the cards' own, as in :func:`seat_view`."""
+    ``shared``: location and card maps are the cards' own, as in :func:`seat_view`.
+    ``table=False`` leaves out :func:`table_view`'s keys, for a caller that adds them itself
+    (they come just before the :data:`SEAT_KEYS`)."""
     rules = game.rules
     state = rules.state
     decision = game.decision
@@ -125,6 +128,18 @@ def public_view(game: GameLike, shared: bool = False) -> dict[str, Any]:
             }
             for o in range(state.seats)
         ],
+    }
+    if table:
+        view.update(table_view(state, shared))
+    view.update(SPECTATOR_SEAT_PART)
+    view["legal"] = []  # every view gets a list of its own
+    return view
+
+
+def table_view(state: State, shared: bool = False) -> dict[str, Any]:
+    """The public view's board and piles (``shared`` as in :func:`public_view`): the part
+    that most decisions leave as it was, made of :func:`table_cards`."""
+    return {
         "board": [
             {"col": col, "row": row, "card": loc.wire if shared else location_dict(loc)}
             for (col, row), loc in sorted(state.board.items())
@@ -135,9 +150,12 @@ def public_view(game: GameLike, shared: bool = False) -> dict[str, Any]:
         "discard_top": _top(state.discard, shared),
         "loc_discard": [loc.id for loc in state.loc_discard],
     }
-    view.update(SPECTATOR_SEAT_PART)
-    view["legal"] = []  # every view gets a list of its own
-    return view
+
+
+def table_cards(state: State) -> tuple[object, ...]:
+    """What :func:`table_view` is made of: equal cards on the same cells and in the same
+    piles make an equal table view (a server compares these instead of building it)."""
+    return tuple(state.board.items()), tuple(state.discard), tuple(state.loc_discard)
 
 
 def _top(pile: list[Card], shared: bool) -> dict[str, Any] | None:

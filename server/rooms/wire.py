@@ -7,8 +7,9 @@ them back with those types), so that a change costs no conversion: every seat's 
 spectator view with the keys of
 ``views.SEAT_KEYS`` replaced, and a msgpack map is its header followed by its key/value pairs,
 so a state frame for one recipient is the packed public pairs (packed once per change, whatever
-the number of recipients) followed by that seat's own pairs (packed again only when they
-changed, :class:`StateFrames`). The decoded message equals
+the number of recipients; the board's and the piles' pairs only when their cards changed)
+followed by that seat's own pairs (packed again only when they changed, :class:`StateFrames`).
+The decoded message equals
 ``StateMessage(room=..., version=..., view=View.from_wire(game.view(seat))).to_wire()``. An
 ``events`` frame is made once per audience (:class:`EventFrames`).
 """
@@ -22,7 +23,8 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 from protocol.framing import HEADER
 from protocol.server_messages import EventsMessage, ServerMessage, StateMessage
 from server.engine import Event, Game
-from server.engine.views import SEAT_KEYS, SPECTATOR_SEAT_PART
+from server.engine.cards import Card
+from server.engine.views import SEAT_KEYS, SPECTATOR_SEAT_PART, table_cards, table_view
 
 _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer every call
 
@@ -103,7 +105,7 @@ class StateFrames:
     :meth:`update` to a new version builds and packs the public part of the view once for every
     recipient. A seat's own part is packed when its frame is first asked for in a version, and
     only if it differs from what that seat was sent before: a seat with nothing to decide keeps
-    its packed part for as long as it holds the same cards (compared by their ids; its part is
+    its packed part for as long as it holds the same cards (``Card`` equality; its part is
     its hand and resources then), while a deciding seat's part is new at every version.
     """
 
@@ -112,9 +114,12 @@ class StateFrames:
         self.version: int | None = None  # the version the frames are of (None: none yet)
         self._game: Game | None = None
         self._shared = b""
+        # the cards of the table view last packed (views.table_cards) and its (size, pairs)
+        self._table_cards: tuple[object, ...] = ()
+        self._table = (0, b"")
         self._spectator = _pairs(SPECTATOR_SEAT_PART)
-        # seat -> (the ids of its hand, its packed part) while it has nothing to decide
-        self._idle: dict[int, tuple[tuple[int, ...], bytes]] = {}
+        # seat -> (its hand, its packed part) while it has nothing to decide
+        self._idle: dict[int, tuple[tuple[Card, ...], bytes]] = {}
         self._deciding: dict[int, bytes] = {}  # this version's parts of the seats deciding
         #: How many seat parts were built and packed (a test reads it: unchanged ones are not).
         self.packed_parts = 0
@@ -128,17 +133,25 @@ class StateFrames:
         self._game = game
         self.version = version
         self._deciding = {}
-        public = game.public_view(shared=True)  # packed at once: its cards' maps are not copied
+        # packed at once: its cards' maps are not copied; the board and piles come apart
+        public = game.public_view(shared=True, table=False)
         for key in SEAT_KEYS:  # the public view's seat keys hold nothing; each frame adds its own
             del public[key]
+        state = game.rules.state
+        cards = table_cards(state)
+        if cards != self._table_cards:  # most decisions leave the board and the piles alone
+            self._table_cards = cards
+            table = table_view(state, shared=True)
+            self._table = (len(table), _pairs(table))
         head = {"type": StateMessage.TYPE, "room": self._room, "version": version}
         self._shared = b"".join(
             (
                 _map_header(len(head) + 1),
                 _pairs(head),
                 encode_body("view"),
-                _map_header(len(public) + len(SEAT_KEYS)),
+                _map_header(len(public) + self._table[0] + len(SEAT_KEYS)),
                 _pairs(public),
+                self._table[1],
             )
         )
 
@@ -161,7 +174,7 @@ class StateFrames:
             if part is None:
                 part = self._deciding[seat] = self._pack_part(game, seat)
             return part
-        hand = tuple([card.id for card in game.rules.state.hands[seat]])
+        hand = tuple(game.rules.state.hands[seat])
         kept = self._idle.get(seat)
         if kept is not None and kept[0] == hand:
             return kept[1]
