@@ -71,21 +71,46 @@ class Leases:
     def _interval(self) -> str:
         return f"{self.seconds} seconds"
 
-    def take(self, room: str) -> bool:
+    def take(self, room: str, creator: str | None = None) -> bool:
         """Take the lease of ``room`` if nobody holds it (or its lease expired); True if
-        taken. Taking an expired lease raises its epoch."""
-        row = self._db.execute(
-            "INSERT INTO leases (room, node, address, epoch, expires) "
-            "VALUES (%s, %s, %s, 1, now() + %s::interval) "
+        taken. Taking an expired lease raises its epoch. ``creator``: the address group that
+        creates the room (``max_rooms_per_address`` counts the open rooms of every node);
+        without it, a lease taken over keeps the creator it had."""
+        return self._taken(room, self._db.execute(*self._take(room, creator)).fetchone())
+
+    def _take(self, room: str, creator: str | None) -> tuple[str, tuple[Any, ...]]:
+        return (
+            "INSERT INTO leases (room, node, address, epoch, expires, creator) "
+            "VALUES (%s, %s, %s, 1, now() + %s::interval, %s) "
             "ON CONFLICT (room) DO UPDATE SET node = excluded.node, address = excluded.address, "
-            "epoch = leases.epoch + 1, expires = excluded.expires "
+            "epoch = leases.epoch + 1, expires = excluded.expires, "
+            "creator = coalesce(excluded.creator, leases.creator) "
             f"WHERE {DEAD} RETURNING epoch",
-            (room, self.node, self.address, self._interval()),
-        ).fetchone()
+            (room, self.node, self.address, self._interval(), creator),
+        )
+
+    def _taken(self, room: str, row: Any) -> bool:
         if row is None:
             return False
         self.held[room] = int(row[0])
         return True
+
+    def claim(self, room: str, creator: str, rate: float, burst: int) -> tuple[bool, int, bool]:
+        """What opening a room asks of the cluster, in one round trip (the event loop waits
+        for it): a token from the ``rooms`` bucket of ``creator`` (:meth:`allow`), the open
+        rooms created from ``creator`` before this one (:meth:`rooms_from`), and the lease of
+        ``room`` (:meth:`take`, with its creator). Returns (allowed, opened, taken); the caller
+        lets the lease go if the room is refused."""
+        with self._db.pipeline():
+            allowed = self._db.execute(*self._allow("rooms", creator, rate, burst))
+            opened = self._db.execute(*self._rooms_from(creator))
+            taken = self._db.execute(*self._take(room, creator))
+        row = opened.fetchone()
+        return (
+            allowed.fetchone() is not None,
+            0 if row is None else int(row[0]),
+            self._taken(room, taken.fetchone()),
+        )
 
     def renew(self) -> set[str]:
         """Extend every held lease; return the rooms whose lease this node lost (taken over
@@ -110,23 +135,28 @@ class Leases:
 
     def rooms_from(self, address: str) -> int:
         """Open rooms of the whole cluster created from ``address``."""
-        row = self._db.execute(
-            f"SELECT count(*) FROM leases WHERE creator = %s AND NOT {DEAD}", (address,)
-        ).fetchone()
+        row = self._db.execute(*self._rooms_from(address)).fetchone()
         return 0 if row is None else int(row[0])
+
+    def _rooms_from(self, address: str) -> tuple[str, tuple[Any, ...]]:
+        return f"SELECT count(*) FROM leases WHERE creator = %s AND NOT {DEAD}", (address,)
 
     def allow(self, kind: str, address: str, rate: float, burst: int) -> bool:
         """Take one token from the cluster's bucket of ``kind`` for ``address`` (``burst``
         tokens, refilled at ``rate`` a second, on the database's clock); False if empty."""
-        row = self._db.execute(
+        return self._db.execute(*self._allow(kind, address, rate, burst)).fetchone() is not None
+
+    def _allow(
+        self, kind: str, address: str, rate: float, burst: int
+    ) -> tuple[str, tuple[Any, ...]]:
+        return (
             "INSERT INTO address_buckets AS b (address, kind, tokens, at) "
             "VALUES (%s, %s, %s - 1, extract(epoch FROM clock_timestamp())) "
             "ON CONFLICT (address, kind) DO UPDATE SET "
             "tokens = least(%s, b.tokens + (excluded.at - b.at) * %s) - 1, at = excluded.at "
             "WHERE least(%s, b.tokens + (excluded.at - b.at) * %s) >= 1 RETURNING tokens",
             (address, kind, float(burst), float(burst), rate, float(burst), rate),
-        ).fetchone()
-        return row is not None
+        )
 
     def release(self, room: str) -> None:
         """Let the lease of a closed room go (nothing if it was lost already)."""
