@@ -197,7 +197,7 @@ def measure_nodes(
     where the CPU went over the window once every table is open (``cpu``, cores: each node,
     PostgreSQL's processes when ``postmaster`` is ours, the load generator: this process and
     its client processes). With ``probe`` the client processes run bench/stalls.py's probe
-    (``client_stalls``) and the nodes' probes (started with it) start their window at the go."""
+    (``client_stalls``) and the nodes' probes (started with it) cover the window, from the go."""
     share = clients // len(nodes) // load.SEATS * load.SEATS
     procs = max(1, min(2, share // 400 or 1))
     results: list[dict[str, Any]] = [{} for _ in nodes]
@@ -224,6 +224,9 @@ def measure_nodes(
         readings.append(cpu_split.read(roots, rest="load generator"))
         time.sleep(max(0.0, go + seconds - time.monotonic()))
         readings.append(cpu_split.read(roots, rest="load generator"))
+        if probe:  # before the games in play end and the clients leave (not measured)
+            for node in nodes:
+                node.proc.send_signal(signal.SIGUSR2)  # bench/stalls.py: the window ends
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(nodes))]
     threads.append(threading.Thread(target=sample))
@@ -231,9 +234,6 @@ def measure_nodes(
         thread.start()
     for thread in threads:
         thread.join()
-    if probe:
-        for node in nodes:
-            node.proc.send_signal(signal.SIGUSR2)  # bench/stalls.py: the window ends
     latencies = sorted(x for r in results for x in r[load.LATENCIES])
     before, after = readings
     return {

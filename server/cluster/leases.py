@@ -14,8 +14,9 @@ lease gone and the node drops the room.
 
 Leases are taken, renewed and released on a connection of their own (autocommit), so that none
 of them ever commits the writes of a tick before their fence. Its commits do not wait for the
-disk (``synchronous_commit = off``): they run on the event loop (a room opened costs three of
-them), and a lease needs no flush of its own. PostgreSQL writes its log in order, so the commit
+disk (``synchronous_commit = off``): they run on the event loop (a room opened costs two of
+them, its rate bucket's and its lease's, in one round trip: :meth:`Leases.claim`), and a lease
+needs no flush of its own. PostgreSQL writes its log in order, so the commit
 of the first writes made under a lease, which waits for the disk, flushes the lease with it: a
 crash of PostgreSQL can lose only a lease nothing was yet committed under (the node's next
 commit then finds it lost, and drops the room before anyone saw what it did there), and a
