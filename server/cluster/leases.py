@@ -53,6 +53,22 @@ DEAD = (
     f"WHERE application_name = '{PREFIX}' || leases.node))"
 )
 
+# Leases.orphans' statements: the cleanup, then the search (the last).
+ORPHANS = (
+    "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600",
+    f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
+    "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
+    "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)",
+    "SELECT leases.room, max(games.id) FROM leases JOIN games "
+    "ON games.room = leases.room AND games.status = 'playing' "
+    f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
+    f"FROM leases JOIN waiting_rooms USING (room) WHERE {DEAD}",
+)
+
+
+def _orphans(rows: list[Any]) -> list[tuple[str, int | None]]:
+    return [(str(room), None if game is None else int(game)) for room, game in rows]
+
 
 class Leases:
     """The leases one node holds: room code -> epoch."""
@@ -118,13 +134,27 @@ class Leases:
         after it expired). Raises psycopg.Error if the database cannot be reached."""
         if not self.held:
             return set()
-        rows = self._db.execute(
+        return self._lost(self._db.execute(*self._renew()).fetchall())
+
+    def _renew(self) -> tuple[str, tuple[Any, ...]]:
+        return (
             "UPDATE leases SET expires = now() + %s::interval "
             "WHERE node = %s AND room = ANY(%s) RETURNING room, epoch",
             (self._interval(), self.node, list(self.held)),
-        ).fetchall()
-        kept = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
+        )
+
+    def _lost(self, renewed: list[Any]) -> set[str]:
+        kept = {str(room) for room, epoch in renewed if self.held.get(room) == epoch}
         return set(self.held) - kept
+
+    def survey(self) -> tuple[set[str], list[tuple[str, int | None]]]:
+        """:meth:`renew`, then :meth:`orphans`, in one round trip (the event loop waits for
+        it, every quarter of ``lease_seconds``): (the rooms lost, the orphans)."""
+        with self._db.pipeline():
+            renewed = self._db.execute(*self._renew()) if self.held else None
+            found = [self._db.execute(sql) for sql in ORPHANS][-1]
+        lost = self._lost(renewed.fetchall()) if renewed is not None else set()
+        return lost, _orphans(found.fetchall())
 
     def created_from(self, room: str, address: str) -> None:
         """Note the address group that created ``room`` (``max_rooms_per_address`` counts
@@ -247,21 +277,9 @@ class Leases:
         None) of every waiting room whose lease expired: what a takeover restores. Expired
         leases of rooms with neither are deleted, and so are the address buckets unused for an
         hour (full again long since)."""
-        self._db.execute(
-            "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600"
-        )
-        self._db.execute(
-            f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
-            "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
-            "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)"
-        )
-        rows = self._db.execute(
-            "SELECT leases.room, max(games.id) FROM leases JOIN games "
-            "ON games.room = leases.room AND games.status = 'playing' "
-            f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
-            f"FROM leases JOIN waiting_rooms USING (room) WHERE {DEAD}"
-        ).fetchall()
-        return [(str(room), None if game is None else int(game)) for room, game in rows]
+        for sql in ORPHANS[:-1]:
+            self._db.execute(sql)
+        return _orphans(self._db.execute(ORPHANS[-1]).fetchall())
 
     def close(self) -> None:
         """Let every held lease go (a clean stop: others may take the rooms at once) and

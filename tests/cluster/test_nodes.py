@@ -312,3 +312,22 @@ def test_game_ids_come_from_the_sequence_a_few_at_a_time(
     assert new_game(first) == one + 2 * GAME_IDS  # the rest, taken long ago, is skipped
     first.close()
     second.close()
+
+
+def test_a_survey_renews_the_leases_and_finds_the_orphans_at_once(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    first = Leases(postgres_url, "first:1", 0.2, store.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, store.game_rooms)
+    gone = Leases(postgres_url, "gone:1", 30.0, store.game_rooms)
+    seat = {"kind": "human", "name": "Ann", "player": "p-ann", "level": "basic"}
+    assert gone.take("WAIT") and first.take("ROOM") and first.take("KEPT")
+    store.save_waiting_room("WAIT", "space", [seat, None], {"p-ann": "player"}, {})
+    store.commit()
+    gone.close()  # its node stopped: its waiting room is an orphan
+    time.sleep(0.3)  # the first node is paused past its leases
+    assert second.take("ROOM")  # taken over
+    assert first.survey() == ({"ROOM"}, [("WAIT", None)])
+    assert not second.take("KEPT")  # renewed by the survey: still the first's
+    first.close()
+    second.close()
+    store.close()
