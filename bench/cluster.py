@@ -5,6 +5,7 @@ and failover after ``kill -9`` of a node.
                                        [--steps N,N,...] [--store-clients N]
                                        [--failover-clients N] [--failover-think MS]
                                        [--lease S] [--no-fsync] [--only PART] [--json]
+                                       [--stalls] [--autogroup-nice N]
 
 PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
 the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it
@@ -32,6 +33,12 @@ state that gives it a choice), in its own processes.
    could: its mover had the state it then acted on, its think time later), decisions lost
    (a bot's state after the failover older than one it saw before, and gaps in the stored
    decisions), clients that were not back within a minute.
+
+``--stalls`` runs bench/stalls.py's probe in the nodes and the load generator's processes over
+each window of part 2 and prints where their event loops stalled (``SELFISH_STALLS_SAMPLE=1``:
+with the stacks they stalled in). ``--autogroup-nice N`` runs this session's autogroup and
+PostgreSQL's at nice N: where the kernel shares the cores between sessions first, other
+sessions' processes at nice 19 do not yield to this one's at nice 0.
 
 Nodes, PostgreSQL and the load generator share this machine's cores: where the cores are the
 limit (a 2-core machine), two nodes cannot do twice the work of one, and the counts held say
