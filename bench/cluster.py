@@ -5,6 +5,7 @@ and failover after ``kill -9`` of a node.
                                        [--steps N,N,...] [--store-clients N]
                                        [--failover-clients N] [--failover-think MS]
                                        [--lease S] [--no-fsync] [--only PART] [--json]
+                                       [--stalls] [--autogroup-nice N]
 
 PostgreSQL is the one ``SELFISH_BENCH_POSTGRES`` names, else one started from the binaries as
 the tests start theirs (tests/postgres.py) but with fsync on, as PostgreSQL's defaults have it
@@ -32,6 +33,12 @@ state that gives it a choice), in its own processes.
    could: its mover had the state it then acted on, its think time later), decisions lost
    (a bot's state after the failover older than one it saw before, and gaps in the stored
    decisions), clients that were not back within a minute.
+
+``--stalls`` runs bench/stalls.py's probe in the nodes and the load generator's processes over
+each window of part 2 and prints where their event loops stalled (``SELFISH_STALLS_SAMPLE=1``:
+with the stacks they stalled in). ``--autogroup-nice N`` runs this session's autogroup and
+PostgreSQL's at nice N: where the kernel shares the cores between sessions first, other
+sessions' processes at nice 19 do not yield to this one's at nice 0.
 
 Nodes, PostgreSQL and the load generator share this machine's cores: where the cores are the
 limit (a 2-core machine), two nodes cannot do twice the work of one, and the counts held say
@@ -62,6 +69,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import cpu_split  # noqa: E402  (bench/cpu_split.py: where the CPU goes over a window)
 import load  # noqa: E402  (bench/load.py: the load generator and its measurement)
+import stalls  # noqa: E402  (bench/stalls.py: where an event loop's stalls come from)
 
 from server.bots.client import CreateSpec, HeadlessBot  # noqa: E402
 
@@ -115,25 +123,72 @@ def postgres_cpu(postmaster: int | None) -> float:
     )
 
 
+# ---------------------------------------------------------------------- the scheduler
+
+
+def autogroup(pid: int | str = "self") -> int | None:
+    """The nice of ``pid``'s autogroup (None without autogroups). With
+    ``kernel.sched_autogroup_enabled`` the scheduler first shares the cores between sessions
+    (one autogroup each, by its own nice), and a process's nice counts only inside its session:
+    another session's processes at nice 19 take as much as this one's at nice 0."""
+    try:
+        with open(f"/proc/{pid}/autogroup") as fh:
+            return int(fh.read().rsplit("nice", 1)[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextmanager
+def autogroup_nice(nice: int | None, postmaster: int | None) -> Iterator[None]:
+    """With ``nice``: this session's autogroup (the nodes and the load generator: the
+    session of this process) and PostgreSQL's (pg_ctl starts it in a session of its own) at
+    ``nice`` meanwhile, then this session's back as it was. Negative values need root."""
+    before = autogroup()
+    if nice is None or before is None:
+        yield
+        return
+    targets = ["self"] + ([str(postmaster)] if postmaster is not None else [])
+    for target in targets:
+        Path(f"/proc/{target}/autogroup").write_text(str(nice))
+    try:
+        yield
+    finally:
+        Path("/proc/self/autogroup").write_text(str(before))
+
+
 # ---------------------------------------------------------------------- nodes
 
 
-def node_argv(workdir: Path, clients: int, db: str, lease: float) -> list[str]:
-    """bench/load.py's selfish-server command line, on ``db``, with leases of ``lease`` s."""
+STALLS = "stalls.json"  # a probed node's summary (bench/stalls.py), in its folder
+
+
+def node_argv(workdir: Path, clients: int, db: str, lease: float, probe: bool = False) -> list[str]:
+    """bench/load.py's selfish-server command line, on ``db``, with leases of ``lease`` s;
+    with ``probe``, run through bench/stalls.py (its summary in ``workdir``/STALLS)."""
     argv = load.server_argv(workdir, clients, (f"lease_seconds = {lease!r}",))
     argv[argv.index("--db") + 1] = db
+    if probe:
+        argv = [sys.executable, str(HERE / "stalls.py"), str(workdir / STALLS), *argv[1:]]
     return argv
 
 
-def start_nodes(workdir: Path, count: int, clients: int, db: str, lease: float) -> list[Any]:
+def start_nodes(
+    workdir: Path, count: int, clients: int, db: str, lease: float, probe: bool = False
+) -> list[Any]:
     """``count`` nodes on ``db``, each in its own folder (its config file)."""
     nodes = []
     for index in range(count):
         folder = workdir / f"node{index}-{os.urandom(3).hex()}"
         folder.mkdir()
-        argv = node_argv(folder, clients, db, lease)
+        argv = node_argv(folder, clients, db, lease, probe)
         nodes.append(load.start_target(f"node{index}", argv, folder, "listening on"))
     return nodes
+
+
+def node_stalls(node: Any) -> dict[str, Any]:
+    """A stopped probed node's summary (bench/stalls.py), or {} without one."""
+    path = node.log.parent / STALLS
+    return dict(json.loads(path.read_text())) if path.exists() else {}
 
 
 def measure_nodes(
@@ -143,11 +198,13 @@ def measure_nodes(
     think: float,
     drain: float,
     postmaster: int | None = None,
+    probe: bool = False,
 ) -> dict[str, Any]:
     """bench/load.py's measurement of every node at once (clients split evenly), pooled; and
     where the CPU went over the window once every table is open (``cpu``, cores: each node,
     PostgreSQL's processes when ``postmaster`` is ours, the load generator: this process and
-    its client processes)."""
+    its client processes). With ``probe`` the client processes run bench/stalls.py's probe
+    (``client_stalls``) and the nodes' probes (started with it) cover the window, from the go."""
     share = clients // len(nodes) // load.SEATS * load.SEATS
     procs = max(1, min(2, share // 400 or 1))
     results: list[dict[str, Any]] = [{} for _ in nodes]
@@ -155,7 +212,7 @@ def measure_nodes(
 
     def run(index: int) -> None:
         results[index] = load.measure(
-            nodes[index], share, seconds, think, procs, drain, on_go=went.wait
+            nodes[index], share, seconds, think, procs, drain, on_go=went.wait, probe=probe
         )
 
     roots = {node.name: node.proc.pid for node in nodes}
@@ -166,11 +223,17 @@ def measure_nodes(
     def sample() -> None:
         went.wait()
         go = time.monotonic()
+        if probe:
+            for node in nodes:
+                node.proc.send_signal(signal.SIGUSR1)  # bench/stalls.py: the window starts
         # the tables open spread over one think time (bench/load.py): the window after it
         time.sleep(min(think / 1000, seconds / 2))
         readings.append(cpu_split.read(roots, rest="load generator"))
         time.sleep(max(0.0, go + seconds - time.monotonic()))
         readings.append(cpu_split.read(roots, rest="load generator"))
+        if probe:  # before the games in play end and the clients leave (not measured)
+            for node in nodes:
+                node.proc.send_signal(signal.SIGUSR2)  # bench/stalls.py: the window ends
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(nodes))]
     threads.append(threading.Thread(target=sample))
@@ -197,6 +260,7 @@ def measure_nodes(
         ),
         "cpu_seconds": round(after.at - before.at, 1),
         "cpu": {name: round(cores, 3) for name, cores in cpu_split.split(before, after).items()},
+        "client_stalls": stalls.merge([r["client_stalls"] for r in results if r["client_stalls"]]),
     }
 
 
@@ -247,12 +311,17 @@ def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> d
         best = 0
         runs = []
         for clients in args.steps:
-            nodes = start_nodes(workdir, size, clients, new_database(url), args.lease)
+            db = new_database(url)
+            nodes = start_nodes(workdir, size, clients, db, args.lease, args.stalls)
             try:
-                result = measure_nodes(nodes, clients, args.seconds, args.think, 2.0, pm)
+                result = measure_nodes(
+                    nodes, clients, args.seconds, args.think, 2.0, pm, args.stalls
+                )
             finally:
                 for node in nodes:
                     node.stop()
+            if args.stalls:
+                result["node_stalls"] = [node_stalls(node) for node in nodes]
             ok = result["rtt_ms_p99"] <= args.p99 and result["errors"] == 0
             runs.append(result)
             print(
@@ -263,6 +332,16 @@ def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> d
                 + cpu_split.describe(result["cpu"], result["cpu_seconds"], os.cpu_count() or 1),
                 flush=True,
             )
+            if args.stalls:
+                for node, summary in zip(nodes, result["node_stalls"], strict=True):
+                    print("  " + stalls.describe(node.name, summary))
+                    for line in stalls.describe_stacks(summary):
+                        print("    " + line)
+                print("  " + stalls.describe("load generator", result["client_stalls"]))
+                worst = [("client", w) for w in result["client_stalls"].get("worst", [])]
+                for node, summary in zip(nodes, result["node_stalls"], strict=True):
+                    worst += [(node.name, w) for w in summary.get("worst", [])]
+                print("  worst stalls: " + "; ".join(f"{n} {w}" for n, w in worst), flush=True)
             if not ok:
                 break
             best = clients
@@ -450,6 +529,19 @@ def main(argv: list[str] | None = None) -> int:
         choices=["store", "held", "failover"],
         help="run only this part (repeatable; default: all three)",
     )
+    p.add_argument(
+        "--stalls",
+        action="store_true",
+        help="clients held: run bench/stalls.py's probe in the nodes and the load generator's "
+        "processes, and print their collector pauses, loop lag and stalls by cause",
+    )
+    p.add_argument(
+        "--autogroup-nice",
+        type=int,
+        help="run this session's autogroup and PostgreSQL's at this nice (where the kernel "
+        "groups processes by session: other sessions' nice 19 does not yield to this one's "
+        "nice 0; negative values need root)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     args = p.parse_args(argv)
     parts = set(args.only or ["store", "held", "failover"])
@@ -458,8 +550,14 @@ def main(argv: list[str] | None = None) -> int:
     with (
         tempfile.TemporaryDirectory(prefix="selfish-cluster-") as tmp,
         postgres(not args.no_fsync) as (url, pm),
+        autogroup_nice(args.autogroup_nice, pm),
     ):
         workdir = Path(tmp)
+        print(
+            f"autogroups: this session's nice {autogroup()}, PostgreSQL's "
+            f"{autogroup(pm) if pm is not None else '-'}",
+            flush=True,
+        )
         if "store" in parts:
             out["store"] = store_cost(args, workdir, url, pm)
         if "held" in parts:

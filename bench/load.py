@@ -79,6 +79,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
+import stalls  # bench/stalls.py (beside this script): where an event loop's stalls come from
 
 from protocol.client import (
     Bye,
@@ -459,6 +460,7 @@ class Generator:
         self.rooms_left = clients // SEATS
         self.all_done: asyncio.Future[None] = self.loop.create_future()
         self.clients: list[Client] = []
+        self.probe: stalls.Probe | None = None  # bench/stalls.py's, over the play phase
 
     async def _connect(self, client: Client, gate: asyncio.Semaphore) -> None:
         async with gate:
@@ -497,6 +499,8 @@ class Generator:
         # 2. rooms, then games back to back until the window ends, then the games in play end
         start = time.perf_counter()
         self.window_end = start + window
+        if self.probe is not None:
+            self.probe.start(self.loop)
         cpu0 = _own_cpu()
         editions = ("space", "shipwrecked")
         hosts = self.clients[::SEATS]
@@ -538,6 +542,7 @@ class Generator:
                     "unfinished": stats.unfinished,
                     "cpu": stats.cpu,
                     "loop": loop_name(self.loop),
+                    "stalls": self.probe.summary() if self.probe is not None else None,
                 },
             )
         )
@@ -549,13 +554,21 @@ def _own_cpu() -> float:
 
 
 def client_process(
-    index: int, clients: int, port: int, think: float, pipe: Connection, edition_offset: int
+    index: int,
+    clients: int,
+    port: int,
+    think: float,
+    pipe: Connection,
+    edition_offset: int,
+    probe: bool = False,
 ) -> None:
-    """Entry point of one load-generator process."""
+    """Entry point of one load-generator process (``probe``: with bench/stalls.py's probe)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
 
     async def main() -> None:
-        await Generator(index, clients, port, think, pipe, edition_offset).run()
+        generator = Generator(index, clients, port, think, pipe, edition_offset)
+        generator.probe = stalls.Probe() if probe else None
+        await generator.run()
 
     try:  # uvloop when installed: a lighter load generator (the loop is in the report)
         import uvloop  # type: ignore[import-not-found,unused-ignore]
@@ -588,9 +601,11 @@ def measure(
     drain: float,
     lockstep: bool = False,
     on_go: Callable[[], None] | None = None,
+    probe: bool = False,
 ) -> dict[str, Any]:
     """Drive ``target`` with ``clients`` clients for ``seconds`` (+ drain); return figures.
-    ``on_go`` is called as the window starts (a caller measuring other processes over it)."""
+    ``on_go`` is called as the window starts (a caller measuring other processes over it);
+    ``probe``: the client processes run bench/stalls.py's probe (``client_stalls``)."""
     pid = target.proc.pid
     time.sleep(0.5)  # let the server settle after start-up before the "before" reading
     server_loop = proc_loop(pid)
@@ -605,7 +620,7 @@ def measure(
     workers = []
     for index, count in enumerate(share):
         parent, child = ctx.Pipe()
-        args = (index, count, target.port, think_ms / 1000.0, child, index)
+        args = (index, count, target.port, think_ms / 1000.0, child, index, probe)
         worker = ctx.Process(target=client_process, args=args, daemon=True)
         worker.start()
         pipes.append(parent)
@@ -684,6 +699,7 @@ def measure(
         "server_rss_idle_mib": round(rss_idle / 2**20, 1),
         "server_rss_peak_mib": round(rss_peak / 2**20, 1),
         "server_rss_per_client_kib": round((rss_idle - rss_before) / max(1, connected) / 1024, 1),
+        "client_stalls": stalls.merge([r["stalls"] for r in results if r["stalls"]]),
         LATENCIES: latencies,
     }
 

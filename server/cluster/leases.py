@@ -14,8 +14,9 @@ lease gone and the node drops the room.
 
 Leases are taken, renewed and released on a connection of their own (autocommit), so that none
 of them ever commits the writes of a tick before their fence. Its commits do not wait for the
-disk (``synchronous_commit = off``): they run on the event loop (a room opened costs three of
-them), and a lease needs no flush of its own. PostgreSQL writes its log in order, so the commit
+disk (``synchronous_commit = off``): they run on the event loop (a room opened costs two of
+them, its rate bucket's and its lease's, in one round trip: :meth:`Leases.claim`), and a lease
+needs no flush of its own. PostgreSQL writes its log in order, so the commit
 of the first writes made under a lease, which waits for the disk, flushes the lease with it: a
 crash of PostgreSQL can lose only a lease nothing was yet committed under (the node's next
 commit then finds it lost, and drops the room before anyone saw what it did there), and a
@@ -52,6 +53,22 @@ DEAD = (
     f"WHERE application_name = '{PREFIX}' || leases.node))"
 )
 
+# Leases.orphans' statements: the cleanup, then the search (the last).
+ORPHANS = (
+    "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600",
+    f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
+    "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
+    "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)",
+    "SELECT leases.room, max(games.id) FROM leases JOIN games "
+    "ON games.room = leases.room AND games.status = 'playing' "
+    f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
+    f"FROM leases JOIN waiting_rooms USING (room) WHERE {DEAD}",
+)
+
+
+def _orphans(rows: list[Any]) -> list[tuple[str, int | None]]:
+    return [(str(room), None if game is None else int(game)) for room, game in rows]
+
 
 class Leases:
     """The leases one node holds: room code -> epoch."""
@@ -71,34 +88,73 @@ class Leases:
     def _interval(self) -> str:
         return f"{self.seconds} seconds"
 
-    def take(self, room: str) -> bool:
+    def take(self, room: str, creator: str | None = None) -> bool:
         """Take the lease of ``room`` if nobody holds it (or its lease expired); True if
-        taken. Taking an expired lease raises its epoch."""
-        row = self._db.execute(
-            "INSERT INTO leases (room, node, address, epoch, expires) "
-            "VALUES (%s, %s, %s, 1, now() + %s::interval) "
+        taken. Taking an expired lease raises its epoch. ``creator``: the address group that
+        creates the room (``max_rooms_per_address`` counts the open rooms of every node);
+        without it, a lease taken over keeps the creator it had."""
+        return self._taken(room, self._db.execute(*self._take(room, creator)).fetchone())
+
+    def _take(self, room: str, creator: str | None) -> tuple[str, tuple[Any, ...]]:
+        return (
+            "INSERT INTO leases (room, node, address, epoch, expires, creator) "
+            "VALUES (%s, %s, %s, 1, now() + %s::interval, %s) "
             "ON CONFLICT (room) DO UPDATE SET node = excluded.node, address = excluded.address, "
-            "epoch = leases.epoch + 1, expires = excluded.expires "
+            "epoch = leases.epoch + 1, expires = excluded.expires, "
+            "creator = coalesce(excluded.creator, leases.creator) "
             f"WHERE {DEAD} RETURNING epoch",
-            (room, self.node, self.address, self._interval()),
-        ).fetchone()
+            (room, self.node, self.address, self._interval(), creator),
+        )
+
+    def _taken(self, room: str, row: Any) -> bool:
         if row is None:
             return False
         self.held[room] = int(row[0])
         return True
+
+    def claim(self, room: str, creator: str, rate: float, burst: int) -> tuple[bool, int, bool]:
+        """What opening a room asks of the cluster, in one round trip (the event loop waits
+        for it): a token from the ``rooms`` bucket of ``creator`` (:meth:`allow`), the open
+        rooms created from ``creator`` before this one (:meth:`rooms_from`), and the lease of
+        ``room`` (:meth:`take`, with its creator). Returns (allowed, opened, taken); the caller
+        lets the lease go if the room is refused."""
+        with self._db.pipeline():
+            allowed = self._db.execute(*self._allow("rooms", creator, rate, burst))
+            opened = self._db.execute(*self._rooms_from(creator))
+            taken = self._db.execute(*self._take(room, creator))
+        row = opened.fetchone()
+        return (
+            allowed.fetchone() is not None,
+            0 if row is None else int(row[0]),
+            self._taken(room, taken.fetchone()),
+        )
 
     def renew(self) -> set[str]:
         """Extend every held lease; return the rooms whose lease this node lost (taken over
         after it expired). Raises psycopg.Error if the database cannot be reached."""
         if not self.held:
             return set()
-        rows = self._db.execute(
+        return self._lost(self._db.execute(*self._renew()).fetchall())
+
+    def _renew(self) -> tuple[str, tuple[Any, ...]]:
+        return (
             "UPDATE leases SET expires = now() + %s::interval "
             "WHERE node = %s AND room = ANY(%s) RETURNING room, epoch",
             (self._interval(), self.node, list(self.held)),
-        ).fetchall()
-        kept = {str(room) for room, epoch in rows if self.held.get(room) == epoch}
+        )
+
+    def _lost(self, renewed: list[Any]) -> set[str]:
+        kept = {str(room) for room, epoch in renewed if self.held.get(room) == epoch}
         return set(self.held) - kept
+
+    def survey(self) -> tuple[set[str], list[tuple[str, int | None]]]:
+        """:meth:`renew`, then :meth:`orphans`, in one round trip (the event loop waits for
+        it, every quarter of ``lease_seconds``): (the rooms lost, the orphans)."""
+        with self._db.pipeline():
+            renewed = self._db.execute(*self._renew()) if self.held else None
+            found = [self._db.execute(sql) for sql in ORPHANS][-1]
+        lost = self._lost(renewed.fetchall()) if renewed is not None else set()
+        return lost, _orphans(found.fetchall())
 
     def created_from(self, room: str, address: str) -> None:
         """Note the address group that created ``room`` (``max_rooms_per_address`` counts
@@ -110,23 +166,28 @@ class Leases:
 
     def rooms_from(self, address: str) -> int:
         """Open rooms of the whole cluster created from ``address``."""
-        row = self._db.execute(
-            f"SELECT count(*) FROM leases WHERE creator = %s AND NOT {DEAD}", (address,)
-        ).fetchone()
+        row = self._db.execute(*self._rooms_from(address)).fetchone()
         return 0 if row is None else int(row[0])
+
+    def _rooms_from(self, address: str) -> tuple[str, tuple[Any, ...]]:
+        return f"SELECT count(*) FROM leases WHERE creator = %s AND NOT {DEAD}", (address,)
 
     def allow(self, kind: str, address: str, rate: float, burst: int) -> bool:
         """Take one token from the cluster's bucket of ``kind`` for ``address`` (``burst``
         tokens, refilled at ``rate`` a second, on the database's clock); False if empty."""
-        row = self._db.execute(
+        return self._db.execute(*self._allow(kind, address, rate, burst)).fetchone() is not None
+
+    def _allow(
+        self, kind: str, address: str, rate: float, burst: int
+    ) -> tuple[str, tuple[Any, ...]]:
+        return (
             "INSERT INTO address_buckets AS b (address, kind, tokens, at) "
             "VALUES (%s, %s, %s - 1, extract(epoch FROM clock_timestamp())) "
             "ON CONFLICT (address, kind) DO UPDATE SET "
             "tokens = least(%s, b.tokens + (excluded.at - b.at) * %s) - 1, at = excluded.at "
             "WHERE least(%s, b.tokens + (excluded.at - b.at) * %s) >= 1 RETURNING tokens",
             (address, kind, float(burst), float(burst), rate, float(burst), rate),
-        ).fetchone()
-        return row is not None
+        )
 
     def release(self, room: str) -> None:
         """Let the lease of a closed room go (nothing if it was lost already)."""
@@ -216,21 +277,9 @@ class Leases:
         None) of every waiting room whose lease expired: what a takeover restores. Expired
         leases of rooms with neither are deleted, and so are the address buckets unused for an
         hour (full again long since)."""
-        self._db.execute(
-            "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600"
-        )
-        self._db.execute(
-            f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
-            "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
-            "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)"
-        )
-        rows = self._db.execute(
-            "SELECT leases.room, max(games.id) FROM leases JOIN games "
-            "ON games.room = leases.room AND games.status = 'playing' "
-            f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
-            f"FROM leases JOIN waiting_rooms USING (room) WHERE {DEAD}"
-        ).fetchall()
-        return [(str(room), None if game is None else int(game)) for room, game in rows]
+        for sql in ORPHANS[:-1]:
+            self._db.execute(sql)
+        return _orphans(self._db.execute(ORPHANS[-1]).fetchall())
 
     def close(self) -> None:
         """Let every held lease go (a clean stop: others may take the rooms at once) and

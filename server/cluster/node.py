@@ -182,8 +182,9 @@ class Cluster:
     def maintain(self, now: float) -> None:
         """Renew, take over what expired, publish and read the lobby (one timer for all)."""
         try:
-            self.rooms_lost(self.leases.renew())
-            for code, game in self.leases.orphans():
+            lost, orphans = self.leases.survey()  # one round trip
+            self.rooms_lost(lost)
+            for code, game in orphans:
                 self.take_over(code, game)
             self.publish()
             self._poll()

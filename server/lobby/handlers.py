@@ -75,16 +75,17 @@ class Lobby(Hub, Protocol):
     def listed_rooms(self) -> Iterator[tuple[str, Room]]:
         """The rooms list_rooms shows: public ones whose game is not over."""
 
-    def rooms_created_from(self, group: str) -> int:
-        """Open rooms created from ``group`` (on every node of a cluster)."""
+    def claim_room(self, group: str, public: bool) -> str:
+        """The code of a room ``group`` creates, within its rate and room quota (of every
+        node of a cluster); ProtocolError if not."""
 
-    def allow_room(self, group: str) -> bool:
-        """Whether ``group`` may create a room now, by the cluster's bucket too."""
+    def unclaim(self, code: str) -> None:
+        """Let a claimed code that was not opened go."""
 
-    def add_room(self, room: Room, creator: str | None) -> None:
+    def add_room(self, room: Room, creator: str | None, claimed: bool = False) -> None:
         """Open ``room`` under its code, counted for the address it was created from."""
 
-    def new_code(self, public: bool = True) -> str:
+    def new_code(self, public: bool = True, creator: str | None = None) -> str:
         """A free room code."""
 
     def reclaim_room(self) -> bool:
@@ -224,33 +225,24 @@ def open_room(
     a finished game's seed, which the server gives whatever its ``allow_seed``)."""
     config = lobby.config
     _check_room_quota(lobby, player)
-    if (
-        not lobby.limits.rooms.allow(conn.address)
-        or not lobby.limits.rooms.allow(player.id)
-        or not lobby.allow_room(conn.address)
-    ):
+    if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "you are creating rooms too fast; wait a little"
-        )
-    opened = lobby.rooms_created_from(conn.address)
-    if opened >= config.max_rooms_per_address:
-        raise ProtocolError(
-            ErrorCode.TOO_MANY_ROOMS,
-            f"{opened} open rooms were created from your address "
-            f"(limit {config.max_rooms_per_address})",
-            {"limit": config.max_rooms_per_address},
         )
     try:
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_OPTION, str(exc), {"field": "variants"}) from exc
+    # the cluster's bucket and the address's rooms on every node, with the code's lease
+    code = lobby.claim_room(conn.address, req.public)
     # Last, once the request is known to be good: a full server makes room by closing the
     # idlest room nobody plays in (server.rooms.idle_rooms).
     if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
+        lobby.unclaim(code)
         raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     room = Room(
         lobby,
-        lobby.new_code(req.public),
+        code,
         req.edition,
         req.seats,
         public=req.public,
@@ -264,7 +256,7 @@ def open_room(
     room.join_player(player.id, player.name)
     for _ in range(req.bots):
         room.add_bot(req.bot_level)
-    lobby.add_room(room, conn.address)
+    lobby.add_room(room, conn.address, claimed=True)
     player.rooms.append(room.code)
     log.info(
         "room %s created by %s (%s, %d seats, %d bots, timer %d%s)",

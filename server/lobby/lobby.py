@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-import string
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -19,8 +17,6 @@ from typing import TYPE_CHECKING
 from protocol.confusables import skeleton
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
-    PRIVATE_ROOM_CODE_LENGTH,
-    ROOM_CODE_LENGTH,
     Hello,
     Request,
     Sync,
@@ -30,7 +26,7 @@ from server.config import ServerConfig
 from server.errorlog import ErrorLog
 from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
-from server.lobby import finished_games  # noqa: F401  (registers its handlers)
+from server.lobby import codes, finished_games  # noqa: F401  (registers its handlers)
 from server.lobby.handlers import HANDLERS, WRITES, joined
 from server.lobby.players import Connection, Player, new_player_id
 from server.memory import release_free_memory
@@ -126,15 +122,16 @@ class Lobby:
         p = self.players.get(player)
         return p.name if p is not None else player
 
-    def add_room(self, room: Room, creator: str | None) -> None:
+    def add_room(self, room: Room, creator: str | None, claimed: bool = False) -> None:
         """Open ``room`` under its code; it counts for the address ``creator`` created it from
-        (``max_rooms_per_address``) until it closes."""
+        (``max_rooms_per_address``) until it closes. ``claimed``: its code came from
+        :meth:`claim_room`, whose lease notes its creator already."""
         self.rooms[room.code] = room
         if creator is not None:
             room.creator = creator
             self._created_from[room] = creator
             self.rooms_by_address[creator] += 1
-            if self.cluster is not None:
+            if self.cluster is not None and not claimed:
                 self.cluster.leases.created_from(room.code, creator)
             room.save_waiting()  # with its creator: the quota outlives a restart
 
@@ -295,14 +292,28 @@ class Lobby:
         for room in self.rooms.values():
             room.close(abandon=False)
 
-    def new_code(self, public: bool = True) -> str:
-        """A free room code: a private room's is long enough that it cannot be guessed, so
-        knowing it is what lets one in."""
-        length = ROOM_CODE_LENGTH if public else PRIVATE_ROOM_CODE_LENGTH
+    def new_code(self, public: bool = True, creator: str | None = None) -> str:
+        """A free room code (server.lobby.codes); in a cluster its lease is taken (noting
+        ``creator``)."""
         while True:
-            code = "".join(secrets.choice(string.ascii_uppercase) for _ in range(length))
-            if code not in self.rooms and (self.cluster is None or self.cluster.take(code)):
+            code = codes.random_code(public)
+            if code not in self.rooms and (
+                self.cluster is None or self.cluster.leases.take(code, creator)
+            ):
                 return code
+
+    def claim_room(self, group: str, public: bool) -> str:
+        """The code of a room ``group`` creates, within its rate and room quota (of every
+        node of a cluster: server.lobby.codes); ProtocolError if not. The caller adds the
+        room (``claimed``) or lets the code go (:meth:`unclaim`)."""
+        leases = None if self.cluster is None else self.cluster.leases
+        opened = self.rooms_by_address[group]
+        return codes.claim(self.config, self.rooms, opened, leases, group, public, self.new_code)
+
+    def unclaim(self, code: str) -> None:
+        """Let the code of a room :meth:`claim_room` gave and that was not opened go."""
+        if self.cluster is not None and code not in self.rooms:
+            self.cluster.leases.release(code)
 
     # ------------------------------------------------------------------ connections
 
@@ -397,17 +408,6 @@ class Lobby:
     def _cluster_allows(self, kind: str, group: str, rate: float, burst: int) -> bool:
         """The cluster's bucket of ``kind`` for ``group`` (always True on a server alone)."""
         return self.cluster is None or self.cluster.leases.allow(kind, group, rate, burst)
-
-    def rooms_created_from(self, group: str) -> int:
-        """Open rooms created from ``group``: on every node of a cluster."""
-        if self.cluster is not None:
-            return self.cluster.leases.rooms_from(group)
-        return self.rooms_by_address[group]
-
-    def allow_room(self, group: str) -> bool:
-        """Whether ``group`` may create a room now, by the cluster's bucket too."""
-        config = self.config
-        return self._cluster_allows("rooms", group, config.rooms_per_second, config.rooms_burst)
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""

@@ -23,7 +23,8 @@ class Dialect:
     order: str
     # Identities not seen since (?) that hold no seat in an unfinished game.
     stale_players: str
-    # The next game id, or None where the store counts them in memory (one process only).
+    # The next game ids (as many as its parameter says), or None where the store counts them
+    # in memory (one process only).
     next_game: str | None
     # The next number in the order games ended in (records are recomputed in it), or None
     # where the store counts them in memory.
@@ -76,8 +77,8 @@ POSTGRES = Dialect(
         "SELECT seat ->> 'player' FROM games, jsonb_array_elements(games.seats::jsonb) AS seat "
         "WHERE games.status = 'playing' AND seat ->> 'player' IS NOT NULL)"
     ),
-    # Every node of a cluster hands out game ids: one sequence for all.
-    next_game="SELECT nextval('games_id_seq')",
+    # Every node of a cluster hands out game ids: one sequence for all (? of them at a time).
+    next_game="SELECT nextval('games_id_seq') FROM generate_series(1, ?)",
     next_finished="SELECT nextval('games_finished_seq')",
     for_update=" FOR UPDATE",
     fenced=True,

@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import time
 
+import psycopg
+import pytest
+
 from protocol.messages import PROTOCOL_VERSION
 from server.bots.client import CreateSpec, HeadlessBot
 from server.cluster.leases import Leases
 from server.config import ServerConfig
 from server.net.tcp import RunningServer, start_server
-from server.store.store import Store
+from server.store.store import GAME_IDS, Store
 from tests.protocol.test_protocol_doc import examples, section
 from tests.server.conftest import FAST, Client
 
@@ -132,6 +135,9 @@ async def test_per_address_quotas_count_every_node(postgres_url: str) -> None:
         create = {"type": "create_room", "edition": "space", "seats": 2}
         assert (await ann.request(create))["type"] == "joined"
         assert await bob.error(create) == "too_many_rooms"  # one open room per address, in all
+        with psycopg.connect(postgres_url) as conn:
+            leases = conn.execute("SELECT creator FROM leases").fetchall()
+        assert len(leases) == 1 and leases[0][0]  # the refused room's lease was let go
         third = await Client.connect(a.port)
         clients.append(third)
         refused = await third.request({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Cy"})
@@ -268,3 +274,60 @@ async def test_a_member_of_a_waiting_room_saying_hello_elsewhere_is_sent_to_its_
         await b.stop()
         for client in clients:
             await client.close()
+
+
+def test_opening_a_room_claims_its_token_its_creators_count_and_its_lease_at_once(
+    postgres_url: str,
+) -> None:
+    store = Store(postgres_url)
+    first = Leases(postgres_url, "first:1", 30.0, store.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, store.game_rooms)
+    assert first.claim("ROOMA", "10.0.0.1", 1e-3, 2) == (True, 0, True)
+    assert first.claim("ROOMB", "10.0.0.1", 1e-3, 2) == (True, 1, True)  # ROOMA counts
+    assert second.claim("ROOMC", "10.0.0.1", 1e-3, 2) == (False, 2, True)  # the bucket is empty
+    assert second.rooms_from("10.0.0.1") == 3  # the creator is noted with the lease
+    assert second.claim("ROOMA", "10.0.0.2", 1e-3, 2) == (True, 0, False)  # first holds it
+    assert set(first.held) == {"ROOMA", "ROOMB"} and set(second.held) == {"ROOMC"}
+    first.close()  # its leases run out: ROOMC alone counts
+    assert second.rooms_from("10.0.0.1") == 1
+    assert second.take("ROOMA")  # taken over: its creator stays
+    assert second.rooms_from("10.0.0.1") == 2
+    second.close()
+    store.close()
+
+
+def test_game_ids_come_from_the_sequence_a_few_at_a_time(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = Store(postgres_url), Store(postgres_url)
+
+    def new_game(store: Store) -> int:
+        return store.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0)
+
+    one = new_game(first)
+    assert new_game(second) == one + GAME_IDS  # the second node took the next ones
+    assert new_game(first) == one + 1  # the first's, taken with its first
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now + 60.0)
+    assert new_game(first) == one + 2 * GAME_IDS  # the rest, taken long ago, is skipped
+    first.close()
+    second.close()
+
+
+def test_a_survey_renews_the_leases_and_finds_the_orphans_at_once(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    first = Leases(postgres_url, "first:1", 0.2, store.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, store.game_rooms)
+    gone = Leases(postgres_url, "gone:1", 30.0, store.game_rooms)
+    seat = {"kind": "human", "name": "Ann", "player": "p-ann", "level": "basic"}
+    assert gone.take("WAIT") and first.take("ROOM") and first.take("KEPT")
+    store.save_waiting_room("WAIT", "space", [seat, None], {"p-ann": "player"}, {})
+    store.commit()
+    gone.close()  # its node stopped: its waiting room is an orphan
+    time.sleep(0.3)  # the first node is paused past its leases
+    assert second.take("ROOM")  # taken over
+    assert first.survey() == ({"ROOM"}, [("WAIT", None)])
+    assert not second.take("KEPT")  # renewed by the survey: still the first's
+    first.close()
+    second.close()
+    store.close()
