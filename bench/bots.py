@@ -13,15 +13,16 @@ Plackett-Luce model, the one the server rates players with (the winner ranked fi
 tied below; all tied when nobody wins), so that a player's rating and the bots' share one scale.
 ``reference`` is a frozen copy of the expert (bench/reference_bots/): a fixed yardstick.
 
-    python bench/bots.py [--games N] [--rollouts R] [--close C] [--seconds S]
+    python bench/bots.py [--games N] [--rollouts R] [--close C] [--seconds S] [--search S]
                          [--editions E,...] [--pairings P,...] [--expert-games N]
                          [--jobs J] [--seed S] [--log FILE] [--table FILE ...]
 
 ``--rollouts`` / ``--close`` / ``--seconds`` are the expert's budget per decision (``--seconds
-0``: rollouts alone, which makes every figure replay exactly from ``--seed``). Games run in
-``--jobs`` processes (default: every core). ``--log`` appends every game's outcome to a file (one
-JSON line each) as it ends, so that a long tournament shows its figures while it runs: ``--table
-FILE ...`` prints the tables of the games logged so far, playing none.
+0``: rollouts alone, which makes every figure replay exactly from ``--seed``); ``--search
+ismcts`` seats the expert with its tree search (``server.bots.ismcts``) in place of the flat
+one. Games run in ``--jobs`` processes (default: every core). ``--log`` appends every game's
+outcome to a file (one JSON line each) as it ends, so that a long tournament shows its figures
+while it runs: ``--table FILE ...`` prints the tables of the games logged so far, playing none.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from openskill.models import PlackettLuce
 
 from bench.reference_bots import choose_reference
 from server.bots.budget import DEFAULT_BUDGET, Budget
+from server.bots.levels import SEARCHES
 from server.bots.selfplay import play_game
 from server.engine.cards import Edition
 
@@ -69,6 +71,7 @@ class Job:
     rollouts: int
     close: int
     seconds: float | None
+    search: str = "flat"
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ def play(job: Job) -> Outcome:
         budget=Budget(job.rollouts, job.seconds, job.close),
         # The reference keeps its own clock (0.3 s) when the expert has one.
         deciders={"reference": partial(choose_reference, clock=job.seconds is not None)},
+        search=job.search,
     )
     return Outcome(
         job,
@@ -173,6 +177,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         type=float,
         default=DEFAULT_BUDGET.seconds,
         help=f"expert: seconds per decision at most, 0 for none ({DEFAULT_BUDGET.seconds})",
+    )
+    parser.add_argument(
+        "--search",
+        choices=tuple(SEARCHES),
+        default="flat",
+        help="expert: its search, flat (the expert rooms seat) or ismcts (the tree search)",
     )
     parser.add_argument("--editions", default="space,shipwrecked")
     parser.add_argument(
@@ -299,7 +309,9 @@ def levels_table(outcomes: list[Outcome]) -> None:
 def _budget(job: Job) -> str:
     """An expert budget as the table shows it."""
     close = f" (close {job.close})" if job.close > job.rollouts else ""
-    return f"{job.rollouts} rollouts{close}" + (f" or {job.seconds} s" if job.seconds else "")
+    clock = f" or {job.seconds} s" if job.seconds else ""
+    search = "" if job.search == "flat" else f", {job.search}"
+    return f"{job.rollouts} rollouts{close}{clock}{search}"
 
 
 def _row_order(row: tuple[str, str]) -> tuple[int, int]:
@@ -336,6 +348,7 @@ def main(argv: list[str] | None = None) -> None:
             args.rollouts,
             args.close,
             seconds,
+            args.search,
         )
         for edition in args.edition_list
         for pairing in args.pairing_list

@@ -26,3 +26,14 @@ def test_the_tournament_prints_its_rows_and_rates_every_level() -> None:
     assert [line.rsplit(" | ", 2)[0] for line in again[:-1]] == [
         line.rsplit(" | ", 2)[0] for line in lines[:-1]
     ]
+
+
+def test_the_tournament_seats_the_tree_search_when_asked() -> None:
+    run = run_bench(
+        "bots.py", "--games", "2", "--rollouts", "8", "--close", "0", "--seconds", "0",
+        "--jobs", "1", "--editions", "space", "--pairings", "expert-vs-basic",
+        "--search", "ismcts", timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("| space | expert vs")]
+    assert len(rows) == 1 and "| 8 rollouts, ismcts |" in rows[0]

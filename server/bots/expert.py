@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +80,10 @@ class Decision:
     rollouts: int
 
 
+#: A search over a turn point's plans (the incumbent first): the index of the plan to play,
+#: and the rollouts it took.
+Search = Callable[[View, Sequence[Plan], random.Random, Budget, Table | None], tuple[int, int]]
+
 #: The styles the expert weighs at each of its turn points: the basic bot's (patient), and
 #: racing. Which one wins depends on the table: in Shipwrecked staying put outlives random
 #: bots, while racing beats a table of patient ones.
@@ -102,8 +106,11 @@ def decide(
     rng: random.Random,
     budget: Budget = DEFAULT_BUDGET,
     table: Table | None = None,
+    search: Search | None = None,
 ) -> Decision:
-    """:func:`choose_expert`'s choice, with the rollouts it took."""
+    """:func:`choose_expert`'s choice, with the rollouts it took. ``search`` chooses among the
+    plans of a searched decision (:func:`search_flat` without; ``server.bots.ismcts``'s tree
+    search is the other)."""
     legal: list[Choice] = view["legal"]
     if len(legal) == 1:
         return Decision(legal[0], 0)
@@ -113,7 +120,7 @@ def decide(
     candidates = plans(view, rng)
     if len(candidates) == 1 or budget.rollouts < 2 * len(candidates):
         return Decision(candidates[0].choice, 0)  # forced, or too few rollouts to tell apart
-    index, spent = _search(view, candidates, rng, budget, table)
+    index, spent = (search or search_flat)(view, candidates, rng, budget, table)
     return Decision(candidates[index].choice, spent)
 
 
@@ -183,8 +190,8 @@ def _worth(deck: Sequence[Card], ids: list[int]) -> int:
     return sum(worth(deck[card_id]) for card_id in ids)
 
 
-def _search(
-    view: View, plans: list[Plan], rng: random.Random, budget: Budget, table: Table | None
+def search_flat(
+    view: View, plans: Sequence[Plan], rng: random.Random, budget: Budget, table: Table | None
 ) -> tuple[int, int]:
     """Sequential halving over the plans, against the first one (the basic bot's choice, the
     incumbent): the index of the plan to play, and the rollouts played.
@@ -206,7 +213,7 @@ def _search(
     seats: int = view["seats"]
     moves = [strip(plan.choice) for plan in plans]
     deck = GAME_DECKS[Edition(view["edition"])]
-    harms = [_harms(deck, plan.choice) for plan in plans]
+    harmful = [harms(deck, plan.choice) for plan in plans]
     count = len(moves)
     diffs = [0.0] * count
     squares = [0.0] * count
@@ -225,7 +232,7 @@ def _search(
             play_rng = random.Random(seed)
             game = copy_game(base, play_rng)
             game.apply(seat, moves[index])
-            opponents = after_harm if harms[index] else models
+            opponents = after_harm if harmful[index] else models
             result = playout(game, seat, play_rng, style=plans[index].style, models=opponents)
             spent += 1
             if index == 0:
@@ -291,6 +298,6 @@ def _search(
     return 0, spent
 
 
-def _harms(deck: Sequence[Card], choice: Choice) -> bool:
+def harms(deck: Sequence[Card], choice: Choice) -> bool:
     """Whether ``choice`` plays a card that only harms."""
     return choice["do"] == "play" and deck[choice["card"]].key in HARM

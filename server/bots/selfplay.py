@@ -54,11 +54,13 @@ def play_game(
     variants: Sequence[str] = (),
     budget: Budget | None = None,
     deciders: Mapping[str, Decider] | None = None,
+    search: str = "flat",
 ) -> GameResult:
     """Play one game with one bot level per seat; deterministic for a given seed (and, with
     ``expert`` seats, a budget of rollouts alone). ``budget`` bounds the experts' search;
-    ``deciders`` choose for levels the server does not have (benchmarks' own). Each expert is
-    told the levels of the table it sits at, as a server room knows them."""
+    ``deciders`` choose for levels the server does not have (benchmarks' own); ``search`` is the
+    experts' (``server.bots.levels.SEARCHES``). Each expert is told the levels of the table it
+    sits at, as a server room knows them."""
     names = [f"{level}-{seat + 1}" for seat, level in enumerate(levels)]
     game = Game(edition, names, seed, variants=variants)
     state = state_of(game)
@@ -86,7 +88,7 @@ def play_game(
             choice = deciders[level](game.view(seat), rng)
         elif level in THINKING:
             start = time.perf_counter()
-            choice = choose(level, game.view(seat), rng, budget, table)
+            choice = choose(level, game.view(seat), rng, budget, table, search)
             result.expert_seconds.append(time.perf_counter() - start)
         else:
             choice = choose(level, game.view(seat), rng)
