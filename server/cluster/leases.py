@@ -12,18 +12,25 @@ and drops the writes of the room. A node paused past its lease (SIGSTOP, a netwo
 therefore never writes a decision beside the new owner's: its next commit or renewal finds the
 lease gone and the node drops the room.
 
-Leases are taken, renewed and released on a connection of their own (autocommit), so that none
-of them ever commits the writes of a tick before their fence. Its commits do not wait for the
-disk (``synchronous_commit = off``): they run on the event loop (a room opened costs two of
-them, its rate bucket's and its lease's, in one round trip: :meth:`Leases.claim`), and a lease
-needs no flush of its own. PostgreSQL writes its log in order, so the commit
+Leases are taken, renewed and released on connections of their own (autocommit), so that none
+of them ever commits the writes of a tick before their fence: one the event loop waits on (a
+takeover, a hello's search for its player's rooms), and the sideline's
+(``server.store.sideline``: a thread), which runs in order what the loop need not wait for: a
+room's claim (:meth:`Leases.claim_later`: its rate bucket's token, its creator's count of open
+rooms and its lease, in one round trip), the survey (:meth:`Leases.survey_later`) and the
+release of a lease. Their commits do not wait for the disk (``synchronous_commit = off``): a
+lease needs no flush of its own. PostgreSQL writes its log in order, so the commit
 of the first writes made under a lease, which waits for the disk, flushes the lease with it: a
 crash of PostgreSQL can lose only a lease nothing was yet committed under (the node's next
 commit then finds it lost, and drops the room before anyone saw what it did there), and a
 takeover that a crash loses leaves the old epoch, which the new owner's writes cannot match.
 A rate bucket that loses its last take gives one more token.
 
-A dead node is noticed before its leases expire: its lease connection is named after it
+The claim does not count the creator's leases (thousands, from one address, in the bench):
+a trigger keeps each creator's count of leases on each node (``creator_rooms``), which the
+claim sums over the nodes alive (:data:`COUNT`).
+
+A dead node is noticed before its leases expire: its lease connections are named after it
 (``application_name``), and a node killed (``kill -9``, a crash) has its sockets closed by the
 kernel, so PostgreSQL ends its sessions at once. A lease whose node has no session left counts
 as expired (:data:`DEAD`): another node takes it over at once, by the same statement and under
@@ -34,6 +41,8 @@ its sessions for as long as PostgreSQL sees its connections, and its leases run 
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import json
 import logging
 import secrets
@@ -42,6 +51,7 @@ from typing import Any
 
 import psycopg
 
+from server.store.sideline import Sideline
 from server.store.write_path import Owner
 
 log = logging.getLogger("selfish.server")
@@ -53,12 +63,24 @@ DEAD = (
     f"WHERE application_name = '{PREFIX}' || leases.node))"
 )
 
+# The open rooms of a creator (max_rooms_per_address), of every node: the counts that the
+# trigger on leases keeps (creator_rooms, server.store.dialect), of the nodes that have a
+# session. A dead node's rooms stop counting at once, as its leases do (DEAD); the expired
+# leases of a node alive (paused, cut off) count until another node takes them over or deletes
+# them (Leases.orphans, within a quarter of lease_seconds): the count errs towards refusing.
+COUNT = (
+    "SELECT coalesce(sum(rooms), 0) FROM creator_rooms WHERE creator = %s AND EXISTS "
+    "(SELECT 1 FROM pg_stat_activity WHERE application_name = "
+    f"'{PREFIX}' || creator_rooms.node)"
+)
+
 # Leases.orphans' statements: the cleanup, then the search (the last).
 ORPHANS = (
     "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600",
     f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
     "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
     "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)",
+    "DELETE FROM creator_rooms WHERE rooms <= 0",  # after the leases deleted
     "SELECT leases.room, max(games.id) FROM leases JOIN games "
     "ON games.room = leases.room AND games.status = 'playing' "
     f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
@@ -68,6 +90,33 @@ ORPHANS = (
 
 def _orphans(rows: list[Any]) -> list[tuple[str, int | None]]:
     return [(str(room), None if game is None else int(game)) for room, game in rows]
+
+
+Statement = tuple[str, tuple[Any, ...]]
+# What a claim's round trip read: the bucket's row, the count's and the lease's (or None).
+Claimed = tuple[Any, Any, Any]
+# What a survey's round trip read: the leases it renewed (room -> epoch), the rows of the
+# renewal (None if there were none), the orphans' rows.
+Surveyed = tuple[dict[str, int], list[Any] | None, list[Any]]
+
+
+def _claim(statements: tuple[Statement, ...], conn: psycopg.Connection[Any]) -> Claimed:
+    with conn.pipeline():
+        allowed, opened, taken = (conn.execute(*statement) for statement in statements)
+    return allowed.fetchone(), opened.fetchone(), taken.fetchone()
+
+
+def _survey(
+    held: dict[str, int], renew: Statement | None, conn: psycopg.Connection[Any]
+) -> Surveyed:
+    with conn.pipeline():
+        renewed = conn.execute(*renew) if renew is not None else None
+        found = [conn.execute(sql) for sql in ORPHANS][-1]
+    return held, None if renewed is None else renewed.fetchall(), found.fetchall()
+
+
+def _run(statement: Statement, conn: psycopg.Connection[Any]) -> None:
+    conn.execute(*statement)
 
 
 class Leases:
@@ -84,6 +133,10 @@ class Leases:
         self.rooms_of_games = rooms_of_games
         self._db = psycopg.connect(url, autocommit=True, application_name=PREFIX + self.node)
         self._db.execute("SET synchronous_commit = off")  # see the module docstring
+        # The round trips the event loop need not wait for (a room's claim, the survey, a
+        # lease let go), in the order they were asked for, on a connection of the same name:
+        # the node is alive while either has a session.
+        self.sideline = Sideline(url, PREFIX + self.node, ("SET synchronous_commit = off",))
 
     def _interval(self) -> str:
         return f"{self.seconds} seconds"
@@ -113,20 +166,32 @@ class Leases:
         return True
 
     def claim(self, room: str, creator: str, rate: float, burst: int) -> tuple[bool, int, bool]:
-        """What opening a room asks of the cluster, in one round trip (the event loop waits
-        for it): a token from the ``rooms`` bucket of ``creator`` (:meth:`allow`), the open
-        rooms created from ``creator`` before this one (:meth:`rooms_from`), and the lease of
-        ``room`` (:meth:`take`, with its creator). Returns (allowed, opened, taken); the caller
-        lets the lease go if the room is refused."""
-        with self._db.pipeline():
-            allowed = self._db.execute(*self._allow("rooms", creator, rate, burst))
-            opened = self._db.execute(*self._rooms_from(creator))
-            taken = self._db.execute(*self._take(room, creator))
-        row = opened.fetchone()
+        """What opening a room asks of the cluster, in one round trip: a token from the
+        ``rooms`` bucket of ``creator`` (:meth:`allow`), the open rooms created from
+        ``creator`` before this one (:meth:`rooms_from`), and the lease of ``room``
+        (:meth:`take`, with its creator). Returns (allowed, opened, taken); the caller lets the
+        lease go if the room is refused. The event loop calls :meth:`claim_later` instead."""
+        return self.claimed(room, self.claim_later(room, creator, rate, burst).result())
+
+    def claim_later(
+        self, room: str, creator: str, rate: float, burst: int
+    ) -> concurrent.futures.Future[Claimed]:
+        """:meth:`claim`'s round trip, run in the sideline thread; :meth:`claimed` (on the
+        event loop) makes its outcome of the rows."""
+        statements = (
+            self._allow("rooms", creator, rate, burst),
+            self._rooms_from(creator),
+            self._take(room, creator),
+        )
+        return self.sideline.submit(functools.partial(_claim, statements))
+
+    def claimed(self, room: str, rows: Claimed) -> tuple[bool, int, bool]:
+        """(allowed, opened, taken) of :meth:`claim_later`'s rows; a lease taken is held."""
+        allowed, opened, taken = rows
         return (
-            allowed.fetchone() is not None,
-            0 if row is None else int(row[0]),
-            self._taken(room, taken.fetchone()),
+            allowed is not None,
+            0 if opened is None else int(opened[0]),
+            self._taken(room, taken),
         )
 
     def renew(self) -> set[str]:
@@ -136,7 +201,7 @@ class Leases:
             return set()
         return self._lost(self._db.execute(*self._renew()).fetchall())
 
-    def _renew(self) -> tuple[str, tuple[Any, ...]]:
+    def _renew(self) -> Statement:
         return (
             "UPDATE leases SET expires = now() + %s::interval "
             "WHERE node = %s AND room = ANY(%s) RETURNING room, epoch",
@@ -148,13 +213,24 @@ class Leases:
         return set(self.held) - kept
 
     def survey(self) -> tuple[set[str], list[tuple[str, int | None]]]:
-        """:meth:`renew`, then :meth:`orphans`, in one round trip (the event loop waits for
-        it, every quarter of ``lease_seconds``): (the rooms lost, the orphans)."""
-        with self._db.pipeline():
-            renewed = self._db.execute(*self._renew()) if self.held else None
-            found = [self._db.execute(sql) for sql in ORPHANS][-1]
-        lost = self._lost(renewed.fetchall()) if renewed is not None else set()
-        return lost, _orphans(found.fetchall())
+        """:meth:`renew`, then :meth:`orphans`, in one round trip: (the rooms lost, the
+        orphans). The event loop runs :meth:`survey_later` instead."""
+        return self.surveyed(self.sideline.run(self.survey_later()))
+
+    def survey_later(self) -> functools.partial[Surveyed]:
+        """:meth:`survey`'s round trip, to run with the sideline's connection (the leases
+        held now are renewed); :meth:`surveyed` (on the event loop) reads its rows."""
+        held = dict(self.held)
+        renew = self._renew() if held else None
+        return functools.partial(_survey, held, renew)
+
+    def surveyed(self, rows: Surveyed) -> tuple[set[str], list[tuple[str, int | None]]]:
+        """(the rooms lost, the orphans) of :meth:`survey_later`'s rows: a lease the survey
+        meant to renew and did not is lost, unless it was let go meanwhile (a room closed)."""
+        held, renewed, found = rows
+        kept = {str(room) for room, epoch in renewed or () if held.get(room) == epoch}
+        lost = {room for room, epoch in held.items() if room not in kept}
+        return {room for room in lost if self.held.get(room) == held[room]}, _orphans(found)
 
     def created_from(self, room: str, address: str) -> None:
         """Note the address group that created ``room`` (``max_rooms_per_address`` counts
@@ -165,12 +241,13 @@ class Leases:
         )
 
     def rooms_from(self, address: str) -> int:
-        """Open rooms of the whole cluster created from ``address``."""
+        """Open rooms of the whole cluster created from ``address``: the leases noting it as
+        their creator, of the nodes alive (see :data:`COUNT`)."""
         row = self._db.execute(*self._rooms_from(address)).fetchone()
         return 0 if row is None else int(row[0])
 
-    def _rooms_from(self, address: str) -> tuple[str, tuple[Any, ...]]:
-        return f"SELECT count(*) FROM leases WHERE creator = %s AND NOT {DEAD}", (address,)
+    def _rooms_from(self, address: str) -> Statement:
+        return COUNT, (address,)
 
     def allow(self, kind: str, address: str, rate: float, burst: int) -> bool:
         """Take one token from the cluster's bucket of ``kind`` for ``address`` (``burst``
@@ -194,10 +271,13 @@ class Leases:
         epoch = self.held.pop(room, None)
         for game in [g for g, r in self.rooms_of_games.items() if r == room]:
             del self.rooms_of_games[game]
-        if epoch is not None:
-            self._db.execute(
+        if epoch is not None:  # in the sideline: the event loop need not wait for it
+            statement = (
                 "DELETE FROM leases WHERE room = %s AND node = %s AND epoch = %s",
                 (room, self.node, epoch),
+            )
+            self.sideline.submit(functools.partial(_run, statement)).add_done_callback(
+                functools.partial(_released, room)
             )
 
     def forget(self, room: str) -> None:
@@ -294,4 +374,12 @@ class Leases:
             except psycopg.Error as exc:
                 log.warning("could not let the leases go (%s): they expire by themselves", exc)
         self.held.clear()
+        self.sideline.close()
         self._db.close()
+
+
+def _released(room: str, done: concurrent.futures.Future[None]) -> None:
+    """A lease let go in the sideline: a failure leaves the lease to run out."""
+    error = done.exception()
+    if error is not None:
+        log.warning("room %s: could not let its lease go (%s); it runs out", room, error)

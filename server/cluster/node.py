@@ -3,7 +3,9 @@
 Each room is run by exactly one node, under its lease (``server.cluster.leases``). This module
 is what a node does about the others:
 
-- **opening a room** takes its lease (the code is then free cluster-wide);
+- **opening a room** takes its lease (the code is then free cluster-wide), with the creator's
+  token and count of open rooms (``server.lobby.codes``), in a round trip the event loop does
+  not wait for (``Leases.claim_later``; the connection's next requests wait for it);
 - **a room run elsewhere**: a request for it, or a hello from a player seated in it, is
   answered ``moved`` with the address of the node that runs it; the client follows (it is the
   node running the room that must see its requests: proxying would put a second hop and a
@@ -20,17 +22,25 @@ is what a node does about the others:
   ``NOTIFY``\\s ``selfish_lobby``; the others ``LISTEN`` and read the table again. A notification
   is only a hint to look: the table is the truth, and it is read again every ``lease_seconds``
   anyway (a notification lost with a dropped connection costs that long at most).
+
+The renewal, the search for orphans and the lobby's writes and reads of each quarter of
+``lease_seconds`` are one piece of work in the leases' sideline thread
+(``server.store.sideline``): the event loop hands it over and takes its outcome when it is
+done (the rooms lost dropped, the orphans taken over), never waiting for PostgreSQL meanwhile.
+A room taken over is restored on the loop (rare, and its players wait for it anyway).
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
-from collections.abc import Iterator
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 import psycopg
 
-from server.cluster.leases import DEAD, Leases
+from server.cluster.leases import DEAD, Leases, Surveyed
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
 from server.store.store import Store, StoredGame, StoredWaiting
@@ -39,6 +49,9 @@ from server.store.write_path import Owner
 log = logging.getLogger("selfish.server")
 
 CHANNEL = "selfish_lobby"
+# What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
+# not read this time).
+Maintained = tuple[Surveyed, list[bytes] | None]
 
 
 class Host(Protocol):
@@ -77,26 +90,49 @@ class Cluster:
         self._published: dict[str, bytes] = {}  # room -> the entry this node last published
         self._listener = psycopg.connect(url, autocommit=True)
         self._listener.execute(f"LISTEN {CHANNEL}".encode())
-        self._stale = True  # the remote rooms need reading
         self._last_read = 0.0
         self._timer: Handle | None = None
+        self._stopped = False
         lobby.store.fence(self.leases.fence, self.leases.guard, self.games_lost)
 
     def start(self) -> None:
         """Maintain the node's part every quarter of ``lease_seconds``, from now on."""
         self.maintain(self.lobby.scheduler.time())
+        self._again()
+
+    def _again(self) -> None:
         self._timer = self.lobby.scheduler.call_at(
             self.lobby.scheduler.time() + self.seconds / 4, self._due
         )
 
     def _due(self) -> None:
+        """The timer: the maintenance's round trip runs in the sideline, the loop goes on
+        meanwhile, and takes its outcome (then sets the timer again) once it is done."""
+        self._timer = None
         try:
-            self.maintain(self.lobby.scheduler.time())
+            now = self.lobby.scheduler.time()
+            work, entries = self._work(now)
+            loop = asyncio.get_running_loop()
+            done = self.leases.sideline.submit(work)
         except Exception:
             log.exception("cluster maintenance failed")
-        self._timer = self.lobby.scheduler.call_at(
-            self.lobby.scheduler.time() + self.seconds / 4, self._due
-        )
+            self._again()
+            return
+        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._done, done, entries, now))
+
+    def _done(
+        self, done: concurrent.futures.Future[Maintained], entries: dict[str, bytes], now: float
+    ) -> None:
+        if self._stopped:
+            return
+        try:
+            self._take(done.result(), entries, now)
+        except psycopg.Error as exc:
+            # The leases run out by themselves if this goes on: the node then drops its rooms.
+            log.warning("cluster maintenance failed: %s", exc)
+        except Exception:
+            log.exception("cluster maintenance failed")
+        self._again()
 
     # ------------------------------------------------------------------ rooms
 
@@ -113,15 +149,7 @@ class Cluster:
         last (a game abandoned, a waiting room forgotten) is committed under it."""
         code = room.code
         self._published.pop(code, None)
-        self.lobby.store.after_commit(lambda: self._release(code))
-
-    def _release(self, code: str) -> None:
-        """Let the lease of closed room ``code`` go (run after a commit: a failure must not
-        stop the write path that runs it)."""
-        try:
-            self.leases.release(code)
-        except psycopg.Error as exc:
-            log.warning("room %s: could not let its lease go (%s); it runs out", code, exc)
+        self.lobby.store.after_commit(lambda: self.leases.release(code))
 
     def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
         """Take over the rooms of ``player``'s unfinished games, and the waiting rooms it is a
@@ -180,69 +208,94 @@ class Cluster:
     # ------------------------------------------------------------------ the timer
 
     def maintain(self, now: float) -> None:
-        """Renew, take over what expired, publish and read the lobby (one timer for all)."""
+        """Renew, take over what expired, publish and read the lobby (one timer for all),
+        waiting for it (at the start; the timer does not wait: :meth:`_due`)."""
         try:
-            lost, orphans = self.leases.survey()  # one round trip
-            self.rooms_lost(lost)
-            for code, game in orphans:
-                self.take_over(code, game)
-            self.publish()
-            self._poll()
-            if self._stale or now - self._last_read >= self.seconds:
-                self._read(now)
+            work, entries = self._work(now)
+            self._take(self.leases.sideline.run(work), entries, now)
         except psycopg.Error as exc:
-            # The leases run out by themselves if this goes on: the node then drops its rooms.
             log.warning("cluster maintenance failed: %s", exc)
 
-    def publish(self) -> None:
-        """Write this node's public rooms' entries that changed (and remove those that
-        went), then notify the others."""
+    def _work(
+        self, now: float
+    ) -> tuple[Callable[[psycopg.Connection[Any]], Maintained], dict[str, bytes]]:
+        """The maintenance's round trips, to run in the sideline thread: the survey
+        (:meth:`Leases.survey_later`), this node's public rooms' entries that changed (and
+        those that went) written and notified, the notifications taken, and the other nodes'
+        rooms read if a notification came or ``lease_seconds`` went by. Also the entries
+        published (they are this node's once the work is done)."""
+        survey = self.leases.survey_later()
         entries = {code: room.packed_summary() for code, room in self.lobby.listed_rooms()}
         changed = {c: e for c, e in entries.items() if self._published.get(c) != e}
         gone = [code for code in self._published if code not in entries]
-        if not changed and not gone:
-            return
         rows = [(code, entry) for code, entry in changed.items() if code in self.leases.held]
-        # one round trip for all (executemany pipelines them): a busy node changes hundreds
-        # of entries between two runs, and the event loop waits for this
-        with self._listener.transaction():
-            self._listener.cursor().executemany(
-                "INSERT INTO cluster_rooms (room, listing) VALUES (%s, %s) "
-                "ON CONFLICT (room) DO UPDATE SET listing = excluded.listing",
-                rows,
-            )
-            if gone:
-                self._listener.execute("DELETE FROM cluster_rooms WHERE room = ANY(%s)", (gone,))
-            self._listener.execute(f"NOTIFY {CHANNEL}".encode())
+        listener, node = self._listener, self.leases.node
+        read = now - self._last_read >= self.seconds
+
+        def work(conn: psycopg.Connection[Any]) -> Maintained:
+            surveyed = survey(conn)
+            if changed or gone:
+                _publish(listener, rows, gone)
+            return surveyed, _read(listener, node, read)
+
+        return work, entries
+
+    def _take(self, done: Maintained, entries: dict[str, bytes], now: float) -> None:
+        """On the loop: drop the rooms lost, take over the orphans, note what was
+        published and read."""
+        surveyed, remote = done
+        lost, orphans = self.leases.surveyed(surveyed)
+        self.rooms_lost(lost)
+        for code, game in orphans:
+            self.take_over(code, game)
         self._published = {c: e for c, e in entries.items() if c in self.leases.held}
-
-    def _poll(self) -> None:
-        """Take the notifications that arrived (without waiting): a hint to read again."""
-        for _ in self._listener.notifies(timeout=0):
-            self._stale = True
-
-    def _read(self, now: float) -> None:
-        rows = self._listener.execute(
-            "SELECT cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
-            f"WHERE leases.node != %s AND NOT {DEAD} ORDER BY room",
-            (self.leases.node,),
-        ).fetchall()
-        self.remote = [bytes(row[0]) for row in rows]
-        self._stale = False
-        self._last_read = now
+        if remote is not None:
+            self.remote = remote
+            self._last_read = now
 
     def stop(self) -> None:
         """Let every lease go (the others take the rooms at once) and close the connections
         (after the store's last commit: it is fenced by these leases)."""
+        self._stopped = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        gone, listener = list(self._published), self._listener
         try:
-            if self._published:
-                self._listener.execute(
-                    "DELETE FROM cluster_rooms WHERE room = ANY(%s)", (list(self._published),)
-                )
+            if gone:
+                self.leases.sideline.run(lambda _: _publish(listener, [], gone))
         except psycopg.Error as exc:
             log.warning("could not remove this node's rooms from the lobby: %s", exc)
         self.leases.close()
         self._listener.close()
+
+
+def _publish(
+    listener: psycopg.Connection[Any], rows: list[tuple[str, bytes]], gone: list[str]
+) -> None:
+    """Write this node's lobby entries that changed, remove those that went, and notify the
+    other nodes, in one transaction (executemany pipelines the rows: a busy node changes
+    hundreds of entries between two runs)."""
+    with listener.transaction():
+        listener.cursor().executemany(
+            "INSERT INTO cluster_rooms (room, listing) VALUES (%s, %s) "
+            "ON CONFLICT (room) DO UPDATE SET listing = excluded.listing",
+            rows,
+        )
+        if gone:
+            listener.execute("DELETE FROM cluster_rooms WHERE room = ANY(%s)", (gone,))
+        listener.execute(f"NOTIFY {CHANNEL}".encode())
+
+
+def _read(listener: psycopg.Connection[Any], node: str, due: bool) -> list[bytes] | None:
+    """The other nodes' public rooms' entries, if a notification came (a hint to look) or
+    ``due``; None if neither."""
+    stale = any(True for _ in listener.notifies(timeout=0))
+    if not stale and not due:
+        return None
+    rows = listener.execute(
+        "SELECT cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
+        f"WHERE leases.node != %s AND NOT {DEAD} ORDER BY room",
+        (node,),
+    ).fetchall()
+    return [bytes(row[0]) for row in rows]

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Callable, Container
-from typing import TYPE_CHECKING
+from collections.abc import Container
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PRIVATE_ROOM_CODE_LENGTH, ROOM_CODE_LENGTH
 from server.config import ServerConfig
-
-if TYPE_CHECKING:  # psycopg is imported only by a cluster's node
-    from server.cluster.leases import Leases
 
 
 def random_code(public: bool) -> str:
@@ -23,40 +19,28 @@ def random_code(public: bool) -> str:
     return "".join(secrets.choice(string.ascii_uppercase) for _ in range(length))
 
 
-def claim(
-    config: ServerConfig,
-    rooms: Container[str],
-    opened_here: int,
-    leases: Leases | None,
-    group: str,
-    public: bool,
-    new_code: Callable[[bool, str], str],
-) -> str:
-    """The code of a room ``group`` creates, within the rooms rate of the cluster's bucket and
-    ``max_rooms_per_address`` (``opened_here`` on a server alone, on every node of a cluster):
-    ProtocolError if not. With ``leases`` (a cluster) the bucket, the count and the code's lease
-    (noting its creator) take one round trip, which the event loop waits for; a code another
-    room holds is replaced by ``new_code``'s. The caller opens the room, or lets the lease go."""
-    limit = config.max_rooms_per_address
-    allowed, opened, code = True, opened_here, ""
-    if leases is not None:
+def free_code(rooms: Container[str], public: bool) -> str:
+    """A random room code that none of ``rooms`` has (a cluster's other nodes may: its lease
+    says)."""
+    code = random_code(public)
+    while code in rooms:
         code = random_code(public)
-        while code in rooms:
-            code = random_code(public)
-        rate, burst = config.rooms_per_second, config.rooms_burst
-        allowed, opened, taken = leases.claim(code, group, rate, burst)
-        if taken and (not allowed or opened >= limit):
-            leases.release(code)
-        if not taken:
-            code = ""
+    return code
+
+
+def check(config: ServerConfig, allowed: bool, opened: int) -> None:
+    """Refuse a room (ProtocolError) its creator may not open: ``allowed``, whether the rooms
+    rate's bucket gave a token (of the cluster's bucket in a cluster: the server's own is
+    checked before); ``opened``, the open rooms created from the same address, against
+    ``max_rooms_per_address`` (on this server alone, on every node of a cluster)."""
     if not allowed:
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "you are creating rooms too fast; wait a little"
         )
+    limit = config.max_rooms_per_address
     if opened >= limit:
         raise ProtocolError(
             ErrorCode.TOO_MANY_ROOMS,
             f"{opened} open rooms were created from your address (limit {limit})",
             {"limit": limit},
         )
-    return code or new_code(public, group)

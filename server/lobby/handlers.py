@@ -75,9 +75,12 @@ class Lobby(Hub, Protocol):
     def listed_rooms(self) -> Iterator[tuple[str, Room]]:
         """The rooms list_rooms shows: public ones whose game is not over."""
 
-    def claim_room(self, group: str, public: bool) -> str:
-        """The code of a room ``group`` creates, within its rate and room quota (of every
-        node of a cluster); ProtocolError if not."""
+    def claim_room(
+        self, conn: Connection, group: str, public: bool, then: Callable[[str], None]
+    ) -> None:
+        """Call ``then`` with the code of a room ``group`` creates, within its rate and room
+        quota (of every node of a cluster, whose round trip ``conn`` waits for); ProtocolError
+        (the request's answer) if not."""
 
     def unclaim(self, code: str) -> None:
         """Let a claimed code that was not opened go."""
@@ -223,7 +226,6 @@ def open_room(
 ) -> None:
     """Open the room ``req`` describes (``create_room``, or ``play_deal`` with ``seeded``:
     a finished game's seed, which the server gives whatever its ``allow_seed``)."""
-    config = lobby.config
     _check_room_quota(lobby, player)
     if not lobby.limits.rooms.allow(conn.address) or not lobby.limits.rooms.allow(player.id):
         raise ProtocolError(
@@ -233,11 +235,33 @@ def open_room(
         variants = check_variants(Edition(req.edition), req.variants)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_OPTION, str(exc), {"field": "variants"}) from exc
-    # the cluster's bucket and the address's rooms on every node, with the code's lease
-    code = lobby.claim_room(conn.address, req.public)
+    # the cluster's bucket and the address's rooms on every node, with the code's lease: a
+    # round trip the event loop does not wait for (the connection's next requests do)
+    lobby.claim_room(
+        conn,
+        conn.address,
+        req.public,
+        lambda code: _open_claimed(lobby, conn, player, req, variants, seeded, code),
+    )
+
+
+def _open_claimed(
+    lobby: Lobby,
+    conn: Connection,
+    player: Player,
+    req: CreateRoom,
+    variants: tuple[str, ...],
+    seeded: bool,
+    code: str,
+) -> None:
+    """:func:`open_room`, once its code is claimed: the room opens, unless its player left
+    meanwhile or the server is full."""
+    if player.connection is not conn:  # replaced or gone while the claim was on its way
+        lobby.unclaim(code)
+        return
     # Last, once the request is known to be good: a full server makes room by closing the
     # idlest room nobody plays in (server.rooms.idle_rooms).
-    if len(lobby.rooms) >= config.max_rooms and not lobby.reclaim_room():
+    if len(lobby.rooms) >= lobby.config.max_rooms and not lobby.reclaim_room():
         lobby.unclaim(code)
         raise ProtocolError(ErrorCode.SERVER_FULL, "the server has too many rooms")
     room = Room(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from protocol.confusables import skeleton
@@ -43,6 +43,7 @@ from server.store.store import Store, StoredGame, StoredWaiting
 from server.store.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
+    from server.cluster.leases import Claimed
     from server.cluster.node import Cluster
 
 __all__ = ["Connection", "Lobby", "Player", "server_version"]
@@ -302,13 +303,39 @@ class Lobby:
             ):
                 return code
 
-    def claim_room(self, group: str, public: bool) -> str:
-        """The code of a room ``group`` creates, within its rate and room quota (of every
-        node of a cluster: server.lobby.codes); ProtocolError if not. The caller adds the
-        room (``claimed``) or lets the code go (:meth:`unclaim`)."""
-        leases = None if self.cluster is None else self.cluster.leases
-        opened = self.rooms_by_address[group]
-        return codes.claim(self.config, self.rooms, opened, leases, group, public, self.new_code)
+    def claim_room(
+        self, conn: Connection, group: str, public: bool, then: Callable[[str], None]
+    ) -> None:
+        """Call ``then`` with the code of a room ``group`` creates, within its rate and room
+        quota (of every node of a cluster: server.lobby.codes); ProtocolError if not. On a
+        server alone at once; in a cluster once the claim's round trip is back (the event
+        loop goes on meanwhile, ``conn``'s next requests wait: ``Connection.after``). ``then``
+        adds the room (``claimed``) or lets the code go (:meth:`unclaim`)."""
+        if self.cluster is None:
+            codes.check(self.config, True, self.rooms_by_address[group])
+            then(self.new_code(public, group))
+            return
+        leases = self.cluster.leases
+        code = codes.free_code(self.rooms, public)
+        rate, burst = self.config.rooms_per_second, self.config.rooms_burst
+        conn.after(
+            leases.claim_later(code, group, rate, burst),
+            lambda rows: then(self._claimed(code, group, public, rows)),
+        )
+
+    def _claimed(self, code: str, group: str, public: bool, rows: Claimed) -> str:
+        """The code a cluster's claim (``rows``) gives, or ProtocolError; a code whose lease
+        another room holds is replaced by a new one."""
+        assert self.cluster is not None
+        leases = self.cluster.leases
+        allowed, opened, taken = leases.claimed(code, rows)
+        try:
+            codes.check(self.config, allowed, opened)
+        except ProtocolError:
+            if taken:
+                leases.release(code)
+            raise
+        return code if taken and code not in self.rooms else self.new_code(public, group)
 
     def unclaim(self, code: str) -> None:
         """Let the code of a room :meth:`claim_room` gave and that was not opened go."""

@@ -8,12 +8,15 @@ harness in memory).
 
 from __future__ import annotations
 
+import concurrent.futures
 import secrets
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from protocol.server_messages import ServerMessage
+
+T = TypeVar("T")
 
 
 class Connection(Protocol):
@@ -37,6 +40,12 @@ class Connection(Protocol):
     def cut(self) -> None:
         """Close the connection at once, dropping what is queued for it (what a transaction
         that could not commit produced must never reach the client)."""
+
+    def after(self, done: concurrent.futures.Future[T], then: Callable[[T], None]) -> None:
+        """Finish the request being handled once ``done`` (a round trip in another thread) is
+        done: ``then`` runs on the event loop with its result, answering the request as the
+        handler would have (a ProtocolError it raises is the request's answer); what the
+        client sent meanwhile waits until then, so its requests keep their order."""
 
 
 @dataclass

@@ -27,8 +27,10 @@ wait for one slow client, so :meth:`Session.flush` cuts off a client whose unrea
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
-from typing import Any, Protocol, cast
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, cast
 
 from protocol.codec import decode_body
 from protocol.errors import ErrorCode, FrameError, ProtocolError
@@ -42,6 +44,8 @@ from server.lobby.lobby import Lobby, Player
 from server.net.outbox import Outbox
 from server.rooms.outgoing import error_message
 from server.rooms.wire import encode
+
+T = TypeVar("T")
 
 # Seconds a closing connection has to take its last frames (an error, ``bye``) and close its end
 # before it is cut off: a peer that stops reading must not keep a closed session in memory.
@@ -102,6 +106,9 @@ class Session(asyncio.Protocol):
         self._frame_end: float | None = None  # set while part of a frame is buffered
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
+        self._rid: int | None = None  # the id of the request being handled
+        # While a request waits for a round trip (after()): the messages that came meanwhile.
+        self._waiting: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ transport events
 
@@ -164,9 +171,14 @@ class Session(asyncio.Protocol):
                 self.lobby.errors.exception("decoding a frame", self.peer)
                 self._fail(FrameError("the frame could not be decoded"))
                 return
-            self._handle(message)
+            if self._waiting is not None:
+                self._waiting.append(message)
+            else:
+                self._handle(message)
         if decoder.error is not None and not self.closing:
             self._fail(decoder.error)
+        elif self._waiting is not None and not self.closing:
+            self.transport.pause_reading()  # until the request that waits is answered
 
     def eof_received(self) -> bool:
         # The client will send nothing more: as with a read returning b"", the connection ends,
@@ -342,21 +354,55 @@ class Session(asyncio.Protocol):
     def _handle(self, message: dict[str, Any]) -> None:
         """One decoded message: validate, dispatch; errors become ``error`` frames."""
         rid = request_id(message)
+        kind = message.get("type")
+        self._answer(rid, kind, lambda: self._dispatch(message))
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        if self.player is None and message.get("type") not in ("hello", "ping"):
+            raise ProtocolError(ErrorCode.HELLO_REQUIRED, "send hello first")
+        request = parse_client(message)
+        if isinstance(request, Ping):
+            self.send(PongMessage(id=request.id))
+        elif self.player is None:
+            assert isinstance(request, Hello)
+            self.player = self.lobby.hello(self, request)
+            self.registry.identified(self)
+        else:
+            self.lobby.handle(self, self.player, request)
+
+    def _answer(self, rid: int | None, kind: object, run: Callable[[], None]) -> None:
+        """Run (part of) the handling of request ``rid``: its errors become its answer."""
+        self._rid = rid
         try:
-            if self.player is None and message.get("type") not in ("hello", "ping"):
-                raise ProtocolError(ErrorCode.HELLO_REQUIRED, "send hello first")
-            request = parse_client(message)
-            if isinstance(request, Ping):
-                self.send(PongMessage(id=request.id))
-            elif self.player is None:
-                assert isinstance(request, Hello)
-                self.player = self.lobby.hello(self, request)
-                self.registry.identified(self)
-            else:
-                self.lobby.handle(self, self.player, request)
+            run()
         except ProtocolError as exc:
             self.send(error_message(exc, rid))
         except Exception:
-            self.lobby.errors.exception(f"request {message.get('type')!r}", self.peer)
+            self.lobby.errors.exception(f"request {kind!r}", self.peer)
             failed = ProtocolError(ErrorCode.INTERNAL_ERROR, "the server failed on this request")
             self.send(error_message(failed, rid))
+
+    def after(self, done: concurrent.futures.Future[T], then: Callable[[T], None]) -> None:
+        """Finish the request being handled once ``done`` is done (see
+        ``server.lobby.players.Connection.after``): until then the messages that come are
+        kept, and reading stops."""
+        rid, loop = self._rid, self._loop
+        self._waiting = []
+        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._resume, rid, done, then))
+
+    def _resume(
+        self, rid: int | None, done: concurrent.futures.Future[T], then: Callable[[T], None]
+    ) -> None:
+        """``done`` is done: finish its request, then handle what came meanwhile, in order
+        (one of them may wait in turn), and read again."""
+        waiting, self._waiting = self._waiting or [], None
+        self._answer(rid, "continued", lambda: then(done.result()))
+        for at, message in enumerate(waiting):
+            if self.closing:
+                return
+            if self._waiting is not None:  # the last one waits for a round trip of its own
+                self._waiting.extend(waiting[at:])
+                return
+            self._handle(message)
+        if not self.closing and self._waiting is None:
+            self.transport.resume_reading()

@@ -238,6 +238,49 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     PRIMARY KEY (game, seat)
 );
 """,
+    # 3: the open rooms of each creator on each node (max_rooms_per_address), kept by a trigger
+    # on leases: a room's claim reads its creator's few rows instead of counting its leases
+    # (server.cluster.leases). Both rows a takeover touches are locked in the order of their
+    # nodes, so that two takeovers between two nodes, each way, cannot deadlock.
+    """
+CREATE TABLE IF NOT EXISTS creator_rooms (
+    creator TEXT NOT NULL,
+    node TEXT NOT NULL,
+    rooms INTEGER NOT NULL,       -- the leases of that node noting that creator
+    PRIMARY KEY (creator, node)
+);
+CREATE OR REPLACE FUNCTION selfish_creator_add(who TEXT, at TEXT, n INTEGER) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO creator_rooms AS c (creator, node, rooms) VALUES (who, at, n)
+    ON CONFLICT (creator, node) DO UPDATE SET rooms = c.rooms + n;
+$$;
+CREATE OR REPLACE FUNCTION selfish_count_creators() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.creator IS NOT DISTINCT FROM NEW.creator
+        AND OLD.node = NEW.node THEN
+        RETURN NULL;
+    END IF;
+    IF TG_OP <> 'INSERT' AND OLD.creator IS NOT NULL
+        AND (TG_OP = 'DELETE' OR NEW.creator IS NULL OR OLD.node <= NEW.node) THEN
+        PERFORM selfish_creator_add(OLD.creator, OLD.node, -1);
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.creator IS NOT NULL THEN
+        PERFORM selfish_creator_add(NEW.creator, NEW.node, 1);
+    END IF;
+    IF TG_OP = 'UPDATE' AND OLD.creator IS NOT NULL AND NEW.creator IS NOT NULL
+        AND OLD.node > NEW.node THEN
+        PERFORM selfish_creator_add(OLD.creator, OLD.node, -1);
+    END IF;
+    RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS leases_creators ON leases;
+CREATE TRIGGER leases_creators AFTER INSERT OR DELETE OR UPDATE OF node, creator ON leases
+FOR EACH ROW EXECUTE FUNCTION selfish_count_creators();
+DELETE FROM creator_rooms;
+INSERT INTO creator_rooms (creator, node, rooms)
+SELECT creator, node, count(*) FROM leases WHERE creator IS NOT NULL GROUP BY creator, node;
+""",
 )
 #: The version that added records and ratings: a database migrated to it gets them recomputed.
 RECORDS_VERSION = 2

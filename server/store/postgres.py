@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ from server.store.committer import (
     Tagged,
     placeholders,
 )
+from server.store.sideline import Sideline
 from server.store.write_path import Owner, Row, WritePath
 
 __all__ = ["LOST", "Fence", "Guard", "PostgresDatabase"]
@@ -83,6 +85,8 @@ class PostgresDatabase(WritePath):
         self._url = url
         self._db = self._connect()
         self._committer = Committer(url)
+        # Reads the event loop need not wait for (read_later), on a connection of their own.
+        self._sideline = Sideline(url, "selfish")
         self.guard: Guard | None = None
         self.on_lost: Callable[[set[Owner]], None] | None = None
         # This tick's writes: those in order, and the rows of batched statements, added after
@@ -122,6 +126,12 @@ class PostgresDatabase(WritePath):
             self.commit()
         rows = self._db.execute(placeholders(sql), params).fetchall()
         return [tuple(row) for row in rows]
+
+    def read_later(self, sql: str, params: Row = ()) -> concurrent.futures.Future[list[Row]]:
+        """The rows of one read of what none of this node's writes can touch (as inside
+        :meth:`elsewhere`: a sequence's next values), read in another thread: the event loop
+        goes on meanwhile."""
+        return self._sideline.submit(functools.partial(_rows, placeholders(sql), params))
 
     def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
         """The rows of each read, in order, all in one round trip (a pipeline)."""
@@ -253,6 +263,7 @@ class PostgresDatabase(WritePath):
         if not self.retry():
             log.error("database: %d writes could not be saved on shutdown", len(self.backlog))
         self._committer.close()
+        self._sideline.close()
         self._db.close()
 
     # ------------------------------------------------------------------ the batches
@@ -347,6 +358,10 @@ class PostgresDatabase(WritePath):
             self._lost.add(write[2])
         else:
             self.backlog.append(write)
+
+
+def _rows(sql: str, params: Row, conn: psycopg.Connection[Any]) -> list[Row]:
+    return [tuple(row) for row in conn.execute(sql, params).fetchall()]
 
 
 def _call(callbacks: list[Callable[[], None]]) -> None:

@@ -34,6 +34,7 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 from server.store.database import Connect, Database, connect
 from server.store.dialect import POSTGRES, SQLITE, is_postgres_url
+from server.store.game_ids import GameIds
 from server.store.game_reads import GameReads
 from server.store.records import (
     GAME_COLUMNS,
@@ -79,13 +80,6 @@ def _open_postgres(url: str) -> tuple[PostgresDatabase, bool]:
     return db, create_postgres(db)
 
 
-# Game ids a node of a cluster takes from the sequence at once (one round trip for them), and
-# the seconds they are used for: those left are skipped, so that ids keep about the order the
-# games started in on every node (within that long).
-GAME_IDS = 16
-GAME_IDS_SECONDS = 1.0
-
-
 class Store(GameReads):
     """Players and games in one SQLite database file (``":memory:"``: kept nowhere), or in a
     PostgreSQL database when ``path`` is a ``postgresql://`` URL (a cluster's nodes share it).
@@ -106,8 +100,7 @@ class Store(GameReads):
             self.dialect = POSTGRES
             self._db, backfill = _open_postgres(path)
             self._next_game = 0  # the database's sequences hand them out
-            self._game_ids: list[int] = []  # taken from the sequence, not used yet (last first)
-            self._game_ids_until = 0.0
+            self._game_ids = GameIds(self._db, POSTGRES.next_game or "")
             self._next_finished = 0
         else:
             if "://" in path:
@@ -279,14 +272,7 @@ class Store(GameReads):
         if not self._db.writable:
             raise StoreUnavailable(self._db.failed)
         if self.dialect.next_game is not None:
-            if not self._game_ids or time.monotonic() > self._game_ids_until:
-                # A sequence's next values owe nothing to this node's writes: the read need not
-                # wait for them to commit. GAME_IDS at a time: the event loop waits for it.
-                with self._db.elsewhere():
-                    rows = self._db.read(self.dialect.next_game, (GAME_IDS,))
-                self._game_ids = sorted((int(row[0]) for row in rows), reverse=True)
-                self._game_ids_until = time.monotonic() + GAME_IDS_SECONDS
-            game = self._game_ids.pop()
+            game = self._game_ids.take()
         else:
             game = self._next_game
             self._next_game += 1  # taken even if the write fails: never handed out twice

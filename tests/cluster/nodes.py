@@ -9,9 +9,13 @@ import os
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
+from server.cluster.leases import PREFIX, Leases
 from server.config import SHARED_ADDRESS
 
 # Quick games and quick failover: bots answer at once, every limit out of the way (all clients
@@ -26,6 +30,22 @@ SETTINGS: dict[str, Any] = {
     "lease_seconds": 1.0,
     **SHARED_ADDRESS,
 }
+
+
+def gone(url: str, leases: Leases) -> None:
+    """Wait until PostgreSQL has ended the sessions of the node of ``leases``, whose
+    connections were closed (a backend ends a moment after its client closed)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        for _ in range(200):
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                (PREFIX + leases.node,),
+            ).fetchone()
+            if row is not None and row[0] == 0:
+                return
+            time.sleep(0.01)
+    raise AssertionError("the node's sessions did not end")
+
 
 _LISTENING = re.compile(rb"listening on (\S+):(\d+)")
 

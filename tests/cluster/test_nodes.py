@@ -14,7 +14,9 @@ from server.bots.client import CreateSpec, HeadlessBot
 from server.cluster.leases import Leases
 from server.config import ServerConfig
 from server.net.tcp import RunningServer, start_server
-from server.store.store import GAME_IDS, Store
+from server.store.game_ids import GAME_IDS
+from server.store.store import Store
+from tests.cluster.nodes import gone
 from tests.protocol.test_protocol_doc import examples, section
 from tests.server.conftest import FAST, Client
 
@@ -135,9 +137,11 @@ async def test_per_address_quotas_count_every_node(postgres_url: str) -> None:
         create = {"type": "create_room", "edition": "space", "seats": 2}
         assert (await ann.request(create))["type"] == "joined"
         assert await bob.error(create) == "too_many_rooms"  # one open room per address, in all
+        assert b.cluster is not None
+        b.cluster.leases.sideline.run(lambda _: None)  # the refused room's lease is let go
         with psycopg.connect(postgres_url) as conn:
             leases = conn.execute("SELECT creator FROM leases").fetchall()
-        assert len(leases) == 1 and leases[0][0]  # the refused room's lease was let go
+        assert len(leases) == 1 and leases[0][0]
         third = await Client.connect(a.port)
         clients.append(third)
         refused = await third.request({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Cy"})
@@ -288,7 +292,8 @@ def test_opening_a_room_claims_its_token_its_creators_count_and_its_lease_at_onc
     assert second.rooms_from("10.0.0.1") == 3  # the creator is noted with the lease
     assert second.claim("ROOMA", "10.0.0.2", 1e-3, 2) == (True, 0, False)  # first holds it
     assert set(first.held) == {"ROOMA", "ROOMB"} and set(second.held) == {"ROOMC"}
-    first.close()  # its leases run out: ROOMC alone counts
+    first.close()  # its leases run out: ROOMC alone counts, once its sessions are gone
+    gone(postgres_url, first)
     assert second.rooms_from("10.0.0.1") == 1
     assert second.take("ROOMA")  # taken over: its creator stays
     assert second.rooms_from("10.0.0.1") == 2

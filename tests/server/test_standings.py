@@ -232,7 +232,7 @@ def test_a_postgresql_database_of_the_first_schema_is_migrated_and_its_games_rec
 ) -> None:
     import psycopg
 
-    from server.store.dialect import POSTGRES_SCHEMA, RECORDS_VERSION
+    from server.store.dialect import POSTGRES_MIGRATIONS, POSTGRES_SCHEMA
 
     seats = json.dumps([human("Ann", "pa"), human("Bob", "pb")])
     settings = json.dumps({"public": True, "timer": 0, "variants": []})
@@ -250,7 +250,7 @@ def test_a_postgresql_database_of_the_first_schema_is_migrated_and_its_games_rec
     ann = standing(store, "pa")
     # in the order they ended: no winner, Ann, then Bob
     assert (ann.games, ann.wins, ann.no_winner, ann.streak, ann.best_streak) == (3, 1, 1, 0, 1)
-    assert store.execute("SELECT version FROM schema_version") == [(RECORDS_VERSION,)]
+    assert store.execute("SELECT version FROM schema_version") == [(len(POSTGRES_MIGRATIONS) + 1,)]
     later = play(store, [human("Ann", "pa"), human("Bob", "pb")], 0)
     assert store.execute("SELECT finished FROM games WHERE id = ?", (later,)) == [(4,)]
     store.close()

@@ -1,0 +1,150 @@
+"""The round trips a node makes to PostgreSQL without its event loop waiting for them: a room's
+claim (the connection's next requests wait, in order), the survey of the leases, the next game
+ids; and the count of each creator's open rooms that the claim reads (kept by a trigger)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import psycopg
+import pytest
+
+from server.cluster.leases import Leases
+from server.config import ServerConfig
+from server.net.tcp import RunningServer, start_server
+from server.store.game_ids import GAME_IDS
+from server.store.store import Store
+from tests.cluster.nodes import gone
+from tests.server.conftest import FAST, Client
+
+
+async def _node(url: str, **settings: object) -> RunningServer:
+    return await start_server(ServerConfig(**{**FAST, "db": url, "lease_seconds": 2.0, **settings}))
+
+
+def _count(url: str, sql: str, *params: Any) -> int:
+    with psycopg.connect(url) as conn:
+        row = conn.execute(sql, params).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def _kill(url: str, leases: Leases) -> None:
+    """As a node killed with SIGKILL: its sessions end, its lease rows stay as they were."""
+    leases.sideline.close()
+    leases._db.close()
+    gone(url, leases)
+
+
+def test_the_per_address_limit_counts_every_node_and_a_dead_nodes_rooms_go(
+    postgres_url: str,
+) -> None:
+    store = Store(postgres_url)
+    first = Leases(postgres_url, "first:1", 30.0, store.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, store.game_rooms)
+    assert first.claim("ROOMA", "10.0.0.1", 100.0, 10)[1:] == (0, True)
+    assert first.claim("ROOMB", "10.0.0.1", 100.0, 10)[1:] == (1, True)
+    assert second.claim("ROOMC", "10.0.0.1", 100.0, 10)[1:] == (2, True)  # first's count
+    assert second.claim("ROOMD", "10.0.0.2", 100.0, 10)[1:] == (0, True)  # its own address
+    first.release("ROOMB")  # closed: it counts no more
+    first.sideline.run(lambda _: None)  # the release is done
+    assert second.rooms_from("10.0.0.1") == 2
+    assert first.take("ROOMX", "10.0.0.1")  # a lease taken outside a claim counts alike
+    assert second.rooms_from("10.0.0.1") == 3
+    _kill(postgres_url, first)  # its rooms stop counting at once
+    assert second.rooms_from("10.0.0.1") == 1
+    assert second.claim("ROOME", "10.0.0.1", 100.0, 10)[1:] == (1, True)
+    assert second.take("ROOMA")  # taken over (a game there goes on): it counts for second
+    assert second.rooms_from("10.0.0.1") == 3
+    second.survey()  # the dead node's other leases, of no game, are deleted with their count
+    rows = _rows(postgres_url, "SELECT creator, rooms FROM creator_rooms ORDER BY creator")
+    assert rows == [("10.0.0.1", 3), ("10.0.0.2", 1)]
+    assert _count(postgres_url, "SELECT count(*) FROM leases") == 4
+    second.close()
+    store.close()
+
+
+def _rows(url: str, sql: str) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return [tuple(row) for row in conn.execute(sql).fetchall()]
+
+
+def test_a_survey_does_not_call_lost_a_lease_let_go_meanwhile(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    leases = Leases(postgres_url, "first:1", 30.0, store.game_rooms)
+    other = Leases(postgres_url, "second:1", 0.2, store.game_rooms)
+    assert leases.take("GONE") and leases.take("KEPT") and other.take("LOST")
+    work = leases.survey_later()  # the leases held now
+    leases.release("GONE")  # the room closed before the survey ran
+    lost, _ = leases.surveyed(leases.sideline.run(work))
+    assert lost == set() and set(leases.held) == {"KEPT"}
+    time.sleep(0.3)  # other's lease expired: taken over, other's survey finds it lost
+    assert leases.take("LOST")
+    assert other.surveyed(other.sideline.run(other.survey_later()))[0] == {"LOST"}
+    leases.close()
+    other.close()
+    store.close()
+
+
+def test_the_next_game_ids_are_taken_in_the_background(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+
+    def new_game() -> int:
+        return store.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0)
+
+    ids = [new_game() for _ in range(GAME_IDS // 2 + 1)]  # half used: the next are asked for
+    store._db._sideline.run(lambda _: None)  # type: ignore[union-attr]  # they came
+    monkeypatch.setattr(store._db, "read", lambda *_: pytest.fail("the loop read the sequence"))
+    ids += [new_game() for _ in range(GAME_IDS)]
+    assert len(set(ids)) == len(ids) and ids == sorted(ids)
+    monkeypatch.undo()
+    store.close()
+
+
+async def test_requests_sent_behind_a_room_being_claimed_wait_for_it(postgres_url: str) -> None:
+    node = await _node(postgres_url)
+    ann = await Client.connect(node.port)
+    try:
+        await ann.hello("Ann")
+        ann.send({"type": "create_room", "edition": "space", "seats": 2, "id": 101})
+        ann.send({"type": "list_rooms", "id": 102})  # sent before the room's claim is back
+        joined = await ann.expect("joined")
+        assert joined["id"] == 101
+        rooms = await ann.expect("rooms")
+        assert rooms["id"] == 102 and [r["room"] for r in rooms["rooms"]] == [joined["room"]]
+    finally:
+        await node.stop()
+        await ann.close()
+
+
+async def test_a_room_claimed_for_a_connection_replaced_meanwhile_lets_its_lease_go(
+    postgres_url: str,
+) -> None:
+    node = await _node(postgres_url, empty_room_grace=60.0)  # an empty room would stay open
+    assert node.lobby.cluster is not None
+    sideline = node.lobby.cluster.leases.sideline
+    busy = threading.Event()
+    sideline.submit(lambda _: busy.wait(10))  # the claim waits behind this
+    ann, again = await Client.connect(node.port), await Client.connect(node.port)
+    try:
+        hello = await ann.hello("Ann")
+        player = node.lobby.players[hello["player"]]
+        ann.send({"type": "create_room", "edition": "space", "seats": 2, "id": 7})
+        await again.hello("Ann", ann.token)  # Ann on a new connection: the old one goes
+        busy.set()
+        await asyncio.wrap_future(sideline.submit(lambda _: None))  # the claim is back
+        for _ in range(100):
+            if not _count(postgres_url, "SELECT count(*) FROM leases"):
+                break
+            await asyncio.sleep(0.02)
+        assert not node.lobby.rooms and player.rooms == []
+        assert _count(postgres_url, "SELECT count(*) FROM leases") == 0
+    finally:
+        busy.set()
+        await node.stop()
+        await ann.close()
+        await again.close()
