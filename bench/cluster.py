@@ -307,7 +307,7 @@ def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> d
     """The largest step each cluster size holds within the p99 bound, and where the CPU went
     at each step."""
     out: dict[str, Any] = {}
-    for size in (1, 2):
+    for size in args.nodes:
         best = 0
         runs = []
         for clients in args.steps:
@@ -346,6 +346,8 @@ def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> d
                 break
             best = clients
         out[f"{size}_nodes"] = {"held": best, "runs": runs}
+    if len(args.nodes) < 2:
+        return out
     one, two = out["1_nodes"]["held"], out["2_nodes"]["held"]
     ratio = two / one if one else float("nan")
     print(
@@ -513,6 +515,12 @@ def main(argv: list[str] | None = None) -> int:
         "--steps",
         default="1000,2000,4000,5000,6000,7000,8000,10000",
         help="client counts tried in turn, until one is not held (1000,2000,4000,...,10000)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=lambda text: sorted({int(n) for n in text.split(",")} & {1, 2}),
+        default=[1, 2],
+        help="clients held: the cluster sizes measured (1,2; one alone to split a long run)",
     )
     p.add_argument("--store-clients", type=int, default=2000, help="clients of part 1 (2000)")
     p.add_argument("--failover-clients", type=int, default=2000, help="bots of part 3, even (2000)")
