@@ -74,17 +74,32 @@ COUNT = (
     f"'{PREFIX}' || creator_rooms.node)"
 )
 
-# Leases.orphans' statements: the cleanup, then the search (the last).
+# A room's game over, waiting for a rematch: the last game of its code, over (an older game
+# of the code is of an earlier room, closed since; a room waiting for its first game is in
+# waiting_rooms instead). server.store.dialect's games_room index finds it.
+OVER = (
+    "games.room = dead.room AND games.status = 'over' "
+    "AND games.id = (SELECT max(id) FROM games AS later WHERE later.room = dead.room) "
+    "AND NOT EXISTS (SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = dead.room)"
+)
+# The leases that no longer hold, looked for once (a statement's other conditions then
+# concern those few, not every lease).
+GONE = f"WITH dead AS MATERIALIZED (SELECT room FROM leases WHERE {DEAD}) "
+
+# Leases.orphans' statements: the cleanup, then the search (the last). The deletion checks
+# DEAD again on the row it deletes: a lease taken over meanwhile is not deleted.
 ORPHANS = (
     "DELETE FROM address_buckets WHERE at < extract(epoch FROM clock_timestamp()) - 3600",
-    f"DELETE FROM leases WHERE {DEAD} AND NOT EXISTS (SELECT 1 FROM games "
-    "WHERE games.room = leases.room AND games.status = 'playing') AND NOT EXISTS "
-    "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = leases.room)",
+    f"{GONE}DELETE FROM leases USING dead WHERE leases.room = dead.room AND {DEAD} "
+    "AND NOT EXISTS (SELECT 1 FROM games "
+    "WHERE games.room = dead.room AND games.status = 'playing') AND NOT EXISTS "
+    "(SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = dead.room) "
+    f"AND NOT EXISTS (SELECT 1 FROM games WHERE {OVER})",
     "DELETE FROM creator_rooms WHERE rooms <= 0",  # after the leases deleted
-    "SELECT leases.room, max(games.id) FROM leases JOIN games "
-    "ON games.room = leases.room AND games.status = 'playing' "
-    f"WHERE {DEAD} GROUP BY leases.room UNION ALL SELECT leases.room, NULL "
-    f"FROM leases JOIN waiting_rooms USING (room) WHERE {DEAD}",
+    f"{GONE}SELECT dead.room, max(games.id) FROM dead JOIN games "
+    "ON games.room = dead.room AND games.status = 'playing' GROUP BY dead.room "
+    "UNION ALL SELECT dead.room, NULL FROM dead JOIN waiting_rooms USING (room) "
+    f"UNION ALL SELECT dead.room, games.id FROM dead JOIN games ON {OVER}",
 )
 
 
@@ -353,9 +368,10 @@ class Leases:
         return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
 
     def orphans(self) -> list[tuple[str, int | None]]:
-        """(room, game) of every room whose lease expired with a game unfinished, and (room,
-        None) of every waiting room whose lease expired: what a takeover restores. Expired
-        leases of rooms with neither are deleted, and so are the address buckets unused for an
+        """(room, game) of every room whose lease expired with a game unfinished or with its
+        game over (waiting for a rematch), and (room, None) of every waiting room whose lease
+        expired: what a takeover restores. Expired leases of rooms with none of them are
+        deleted, and so are the address buckets unused for an
         hour (full again long since)."""
         for sql in ORPHANS[:-1]:
             self._db.execute(sql)

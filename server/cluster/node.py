@@ -13,9 +13,10 @@ is what a node does about the others:
   clients whose room lives on);
 - **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
   the room's members are cut off without what the lost transaction produced, and reconnect),
-  and takes over every room whose lease expired with a game unfinished, or with its game not
-  started yet (a waiting room), restoring it from the store; a hello of a player seated in
-  such a room takes it over at once;
+  and takes over every room whose lease expired with a game unfinished, with its game over
+  (waiting for a rematch), or with its game not started yet (a waiting room), restoring it
+  from the store; a hello of a player seated in a room with its game unfinished, or a member
+  of a waiting room, takes it over at once (the members already back are sent the room);
 - **closing a room** lets its lease go once the room's last writes are committed: they are
   fenced by that lease, and a lease gone first would drop them;
 - **one lobby**: each node publishes its public rooms' entries in ``cluster_rooms`` and
@@ -166,8 +167,9 @@ class Cluster:
         return elsewhere
 
     def take_over(self, code: str, game: int | None) -> bool:
-        """Take room ``code`` whose lease expired and resume its ``game`` here (None: open
-        the waiting room stored under ``code``); False if another node was first."""
+        """Take room ``code`` whose lease expired and resume its ``game`` here, unfinished or
+        over (its players may ask for a rematch), or (None) open the waiting room stored under
+        ``code``; False if another node was first."""
         if code in self.lobby.rooms or not self.leases.take(code):
             return False
         # The room ran on another node, and its players not known here were made there:
@@ -181,11 +183,12 @@ class Cluster:
                 self.lobby.reopen_waiting(waiting)
             else:
                 stored = self.lobby.store.game(game)
-                if stored is None or stored.status != "playing":
+                if stored is None or stored.status not in ("playing", "over"):
                     self.leases.release(code)
                     return False
                 self.lobby.resume_stored(stored)
-        what = "waiting room" if game is None else f"game {game}"
+                what = f"game {game}, {stored.status}"
+        what = "waiting room" if game is None else what
         log.info("room %s: taken over (%s, epoch %d)", code, what, self.leases.held[code])
         return True
 

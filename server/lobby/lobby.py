@@ -228,8 +228,9 @@ class Lobby:
         if room.code in self.rooms:
             room.code = self.new_code(room.public)
         self._reopen(room, stored.settings)
-        room.resume()
-        self.vacancy.watch(room)  # nobody is connected yet
+        if room.status is Status.PLAYING:  # not at its game over (a takeover)
+            room.resume()
+        self.vacancy.watch(room)
         log.info(
             "room %s: game %d resumed after %d decisions",
             room.code,
@@ -246,16 +247,19 @@ class Lobby:
         log.info("room %s: waiting room reopened", room.code)
 
     def _reopen(self, room: Room, settings: dict[str, object]) -> None:
-        """Open a room rebuilt from the store, for its members to find when they say hello."""
+        """Open a room rebuilt from the store, for its members to find when they say hello
+        (those connected already, after a takeover, are sent it)."""
         creator = settings.get("creator")
         # Quotas survive restarts: the reopened room still counts for its creator.
         self.add_room(room, creator if isinstance(creator, str) and creator else None)
-        for pid in room.members:
+        for pid in list(room.members):
             player = self.players.get(pid)
             if player is None and self.cluster is not None:
                 player = self.known(self.store.player_by_id(pid))
             if player is not None:
                 player.rooms.append(room.code)
+                if player.connection is not None:  # back already (a takeover): told now
+                    self._send_room(player.connection, player, room)
 
     def _maintain_later(self) -> None:
         when = self.scheduler.time() + self.config.store_retry
@@ -368,13 +372,17 @@ class Lobby:
             if room is None:
                 player.rooms.remove(code)
                 continue
-            conn.send(joined(room, player.id))
-            conn.send(room.room_message())
-            self.vacancy.watch(room)
-            self.presence.changed(room)  # everyone sees the player connected again
-            room.send_game(player.id)
-            room.presence_changed(player.id)  # an away seat is its player's again
+            self._send_room(conn, player, room)
         return player
+
+    def _send_room(self, conn: Connection, player: Player, room: Room) -> None:
+        """Send a player back (a hello) its room, as it is now."""
+        conn.send(joined(room, player.id))
+        conn.send(room.room_message())
+        self.vacancy.watch(room)
+        self.presence.changed(room)  # everyone sees the player connected again
+        room.send_game(player.id)
+        room.presence_changed(player.id)  # an away seat is its player's again
 
     def _resume(self, conn: Connection, token: str) -> Player:
         """The player ``token`` names; its old connection, if any, is told it was replaced."""

@@ -15,10 +15,10 @@ from server.store.store import StoredGame, StoredWaiting
 
 
 def restore_room(hub: Hub, stored: StoredGame) -> Room:
-    """The room of ``stored`` with its game replayed: its seated humans are members again, and
-    so are its spectators (one who does not come back within ``empty_room_grace`` seconds
-    leaves), with the chat they said for the players to read at the end. Raises if the stored
-    decisions do not replay."""
+    """The room of ``stored`` with its game replayed (unfinished, or over): its seated humans
+    are members again, and so are its spectators (one who does not come back within
+    ``empty_room_grace`` seconds leaves), with the chat they said for the players to read at
+    the end. Raises if the stored decisions do not replay."""
     settings = stored.settings
     room = Room(
         hub,
@@ -36,7 +36,10 @@ def restore_room(hub: Hub, stored: StoredGame) -> Room:
     room.game = replay(stored.edition, stored.names, stored.seed, stored.decisions, stored.variants)
     room.game_id = stored.id
     room.version_base = stored.version_base
-    room.status = Status.PLAYING
+    # A game over (a takeover of a room waiting for a rematch) stays over: its players may
+    # ask for the rematch, and the room closes as any finished one does.
+    room.status = Status.OVER if stored.status == "over" and room.game.over else Status.PLAYING
+    room.idle_since = hub.scheduler.time()
     room.autoplay.rng = random.Random(stored.seed ^ len(stored.decisions))
     room.history.restore(stored.events)
     for seat in room.table:

@@ -240,8 +240,9 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 """,
     # 3: the open rooms of each creator on each node (max_rooms_per_address), kept by a trigger
     # on leases: a room's claim reads its creator's few rows instead of counting its leases
-    # (server.cluster.leases). Both rows a takeover touches are locked in the order of their
-    # nodes, so that two takeovers between two nodes, each way, cannot deadlock.
+    # (server.cluster.leases); and the games of a room's code, by id (its last game). Both rows
+    # a takeover touches are locked in the order of their nodes, so that two takeovers between
+    # two nodes, each way, cannot deadlock.
     """
 CREATE TABLE IF NOT EXISTS creator_rooms (
     creator TEXT NOT NULL,
@@ -277,6 +278,8 @@ END $$;
 DROP TRIGGER IF EXISTS leases_creators ON leases;
 CREATE TRIGGER leases_creators AFTER INSERT OR DELETE OR UPDATE OF node, creator ON leases
 FOR EACH ROW EXECUTE FUNCTION selfish_count_creators();
+-- the last game of a room's code: a dead node's room at its game over is taken over
+CREATE INDEX IF NOT EXISTS games_room ON games(room, id);
 DELETE FROM creator_rooms;
 INSERT INTO creator_rooms (creator, node, rooms)
 SELECT creator, node, count(*) FROM leases WHERE creator IS NOT NULL GROUP BY creator, node;

@@ -324,3 +324,48 @@ async def test_a_member_back_from_a_killed_node_takes_its_waiting_room_over_in_i
         await b.stop()
         for client in clients:
             await client.close()
+
+
+async def test_a_killed_nodes_room_at_its_game_over_is_taken_over_for_its_rematch(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    clients: list[Client] = []
+    try:
+        ann = await Client.connect(a.port)
+        clients.append(ann)
+        await ann.hello("Ann")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "seed": 7}
+        code = (await ann.request(create))["room"]
+        await ann.request({"type": "start", "room": code})
+        while True:  # Ann takes the first legal choice each time, until the game is over
+            message = await ann.recv(timeout=10)
+            if message["type"] == "game_over":
+                break
+            if message["type"] == "state" and message["view"]["legal"]:
+                act = {"type": "act", "room": code, "version": message["version"], "choice": 0}
+                ann.send(act)
+        first = message["game"]
+        a.signal(signal.SIGKILL)
+        for _ in range(100):  # b sees a's sessions gone at its next survey
+            await asyncio.sleep(0.1)
+            if b.log(f"room {code}: taken over"):
+                break
+        assert b.log(f"room {code}: taken over (game {first}, over")
+        again = await Client.connect(b.port)
+        clients.append(again)
+        await again.hello("Ann", ann.token)
+        await again.expect("joined", room=code)  # her room, at its game over
+        assert (await again.request({"type": "rematch", "room": code}))["type"] != "error"
+        await again.expect("state", room=code)
+        with psycopg.connect(postgres_url) as conn:
+            games = conn.execute(
+                "SELECT id, status FROM games WHERE room = %s ORDER BY id", (code,)
+            ).fetchall()
+        assert [status for _, status in games] == ["over", "playing"] and games[0][0] == first
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
