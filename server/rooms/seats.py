@@ -184,6 +184,10 @@ class Seats:
         seat = self._by_player.get(player)
         return seat if seat is not None and seat.held_by(player) else None
 
+    def anyone_away(self) -> bool:
+        """Whether some seat's human is marked away."""
+        return any(seat is not None and seat.state is SeatState.AWAY for seat in self.all)
+
     def left_by(self, player: str) -> Seat | None:
         """The seat ``player`` left during the game, if any."""
         return next((seat for seat in self if seat.player == player and seat.left), None)
