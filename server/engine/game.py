@@ -97,10 +97,9 @@ class Game:
         """What ``seat`` may see (C4), with its legal choices; ``None`` is a spectator."""
         return build_view(self, seat)
 
-    def public_view(self, shared: bool = False, table: bool = True) -> dict[str, Any]:
-        """The spectator view, which every seat's view extends (same as ``view(None)``);
-        ``shared`` and ``table`` as in ``views.public_view``."""
-        return public_view(self, shared, table)
+    def public_view(self) -> dict[str, Any]:
+        """The spectator view, which every seat's view extends (same as ``view(None)``)."""
+        return public_view(self)
 
     def seat_view(self, seat: int, shared: bool = False) -> dict[str, Any]:
         """What ``view(seat)`` adds to :meth:`public_view` (the keys in ``views.SEAT_KEYS``);

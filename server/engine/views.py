@@ -39,7 +39,8 @@ class GameLike(Protocol):
         """A seat's legal choices now."""
 
 
-#: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`).
+#: The keys in which one seat's view differs from the spectator view (see :func:`seat_view`):
+#: those of :func:`hand_view`, then those of :func:`choices_view`.
 SEAT_KEYS = ("seat", "hand", "resources", "decision", "legal")
 
 #: The public view's values of the :data:`SEAT_KEYS`: a spectator has no hand and no choices.
@@ -65,8 +66,24 @@ def seat_view(game: GameLike, seat: int, shared: bool = False) -> dict[str, Any]
     whole view, so a server can build the shared part once per change for every seat.
     ``shared``: the hand's cards are the cards' own wire maps, not copies, for a caller that
     only packs the view (the server's frames) and must not change them."""
+    return {**hand_view(game, seat, shared), **choices_view(game, seat)}
+
+
+def hand_view(game: GameLike, seat: int, shared: bool = False) -> dict[str, Any]:
+    """The first keys of :func:`seat_view`: the seat, its hand and its resources, which are
+    the same for the same cards in the hand (a server compares those instead of building it)."""
     state = game.rules.state
     hand = state.hands[seat]
+    return {
+        "seat": seat,
+        "hand": [c.wire for c in hand] if shared else [card_dict(c) for c in hand],
+        "resources": state.units(seat),
+    }
+
+
+def choices_view(game: GameLike, seat: int) -> dict[str, Any]:
+    """The last keys of :func:`seat_view`: the seat's open decision and its legal choices (None
+    and none when it has nothing to decide)."""
     decision = game.decision
     legal: list[Choice] = [decorate(game, seat, choice) for choice in game.legal(seat)]
     mine = None
@@ -76,20 +93,45 @@ def seat_view(game: GameLike, seat: int, shared: bool = False) -> dict[str, Any]
             "args": {name: wire_value(value) for name, value in decision.args.items()},
             "reveal": [card_dict(c) for c in decision.reveal.get(seat, [])],
         }
+    return {"decision": mine, "legal": legal}
+
+
+def public_view(game: GameLike) -> dict[str, Any]:
+    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets). It is
+    made of parts that change at different paces, in this order: :func:`setup_view`,
+    :func:`play_view`, :func:`board_view`, :func:`piles_view`, then the seat keys (a server
+    packs each part apart, and the parts that did not change not again)."""
+    state = game.rules.state
+    view = setup_view(game)
+    view.update(play_view(game))
+    view.update(board_view(state))
+    view.update(piles_view(state))
+    view.update(SPECTATOR_SEAT_PART)
+    view["legal"] = []  # every view gets a list of its own
+    return view
+
+
+def setup_view(game: GameLike) -> dict[str, Any]:
+    """The public view's keys that a game's setup decides (:func:`setup_of`)."""
+    state = game.rules.state
     return {
-        "seat": seat,
-        "hand": [c.wire for c in hand] if shared else [card_dict(c) for c in hand],
-        "resources": state.units(seat),
-        "decision": mine,
-        "legal": legal,
+        "edition": state.edition.value,
+        "variants": list(game.variants),
+        "seats": state.seats,
+        "names": list(state.names),
+        "rows": 7,
     }
 
 
-def public_view(game: GameLike, shared: bool = False, table: bool = True) -> dict[str, Any]:
-    """The spectator view: what everyone may see (the :data:`SEAT_KEYS` hold no secrets).
-    ``shared``: location and card maps are the cards' own, as in :func:`seat_view`.
-    ``table=False`` leaves out :func:`table_view`'s keys, for a caller that adds them itself
-    (they come just before the :data:`SEAT_KEYS`)."""
+def setup_of(game: GameLike) -> tuple[object, ...]:
+    """What :func:`setup_view` is made of: equal for games set up alike."""
+    state = game.rules.state
+    return state.edition, tuple(game.variants), tuple(state.names)
+
+
+def play_view(game: GameLike) -> dict[str, Any]:
+    """The public view's keys that nearly every decision changes: the turn, the open decision's
+    seats and the players on the table."""
     rules = game.rules
     state = rules.state
     decision = game.decision
@@ -97,12 +139,7 @@ def public_view(game: GameLike, shared: bool = False, table: bool = True) -> dic
     if decision is not None:
         kind = decision.kind.value
         pending = [{"seat": o, "kind": kind, "done": o in game.picked} for o in decision.options]
-    view: dict[str, Any] = {
-        "edition": state.edition.value,
-        "variants": list(game.variants),
-        "seats": state.seats,
-        "names": list(state.names),
-        "rows": 7,
+    return {
         "turn": state.turn,
         "active": state.active,
         "phase": state.phase,
@@ -129,21 +166,29 @@ def public_view(game: GameLike, shared: bool = False, table: bool = True) -> dic
             for o in range(state.seats)
         ],
     }
-    if table:
-        view.update(table_view(state, shared))
-    view.update(SPECTATOR_SEAT_PART)
-    view["legal"] = []  # every view gets a list of its own
-    return view
 
 
-def table_view(state: State, shared: bool = False) -> dict[str, Any]:
-    """The public view's board and piles (``shared`` as in :func:`public_view`): the part
-    that most decisions leave as it was, made of :func:`table_cards`."""
+def board_view(state: State, shared: bool = False) -> dict[str, Any]:
+    """The public view's board (``shared`` as in :func:`seat_view`), made of
+    :func:`board_cards`; most decisions leave it as it was."""
     return {
         "board": [
             {"col": col, "row": row, "card": loc.wire if shared else location_dict(loc)}
             for (col, row), loc in sorted(state.board.items())
         ],
+    }
+
+
+def board_cards(state: State) -> tuple[object, ...]:
+    """What :func:`board_view` is made of: equal cards on the same cells make an equal board
+    (a server compares these instead of building it)."""
+    return tuple(state.board.items())
+
+
+def piles_view(state: State, shared: bool = False) -> dict[str, Any]:
+    """The public view's discard piles (``shared`` as in :func:`seat_view`), made of
+    :func:`pile_cards`."""
+    return {
         # The piles by card id, and the top card whole: the discard pile was most of a
         # view's bytes, and a client shows its size and its top card.
         "discard": [card.id for card in state.discard],
@@ -152,10 +197,9 @@ def table_view(state: State, shared: bool = False) -> dict[str, Any]:
     }
 
 
-def table_cards(state: State) -> tuple[object, ...]:
-    """What :func:`table_view` is made of: equal cards on the same cells and in the same
-    piles make an equal table view (a server compares these instead of building it)."""
-    return tuple(state.board.items()), tuple(state.discard), tuple(state.loc_discard)
+def pile_cards(state: State) -> tuple[object, ...]:
+    """What :func:`piles_view` is made of: equal cards in the same piles make equal piles."""
+    return tuple(state.discard), tuple(state.loc_discard)
 
 
 def _top(pile: list[Card], shared: bool) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from server.config import ServerConfig
 from server.engine import Game
 from server.rooms.scheduler import Handle, Scheduler
-from server.rooms.seats import Seat, Seats, SeatState
+from server.rooms.seats import AUTOMATED, Seat, Seats, SeatState
 
 # How early a timer may fire and still count as on time (the loop's clock is a float).
 _SLACK = 0.001
@@ -67,7 +67,7 @@ class TurnClock:
     def _delay(self, seat: Seat) -> tuple[float | None, bool]:
         """:meth:`delay` and :meth:`idle_due` of ``seat``, worked out together."""
         state = seat.state
-        if state is SeatState.BOT or state is SeatState.LEFT:  # Seat.automated
+        if state in AUTOMATED:
             return self._config.bot_delay, False
         if state is SeatState.AWAY:
             return self._config.away_delay, False

@@ -64,6 +64,8 @@ class Absences:
 
     def shown(self) -> list[tuple[int, float]]:
         """(seat, seconds left) of every running countdown, in seat order."""
+        if not self.since:  # asked at every change of the room's game, and nearly always none
+            return []
         now = self._scheduler.time()
         return [(index, max(0.0, since + self.grace - now)) for index, since in self.since.items()]
 

@@ -283,18 +283,18 @@ class Broadcaster:
         """The ``timer`` message of the current decision, if the room shows timers or
         countdowns."""
         room = self._room
-        if room.status != "playing":
+        if room.status is not Status.PLAYING:
             return None
         grace = grace_countdowns(room)
-        if not room.timer and not grace and not any(seat.away for seat in room.table):
-            return None
-        return timer_message(room.code, room.version, room.clock.shown(), grace)
+        if room.timer or grace or room.table.anyone_away():
+            return timer_message(room.code, room.version, room.clock.shown(), grace)
+        return None
 
     def timer_now(self) -> None:
         """A countdown started or stopped between two changes: the ``timer`` message, empty
         or not, to every member."""
         room = self._room
-        if room.status == "playing":
+        if room.status is Status.PLAYING:
             grace = grace_countdowns(room)
             self.to_all(timer_message(room.code, room.version, room.clock.shown(), grace))
 

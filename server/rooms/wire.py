@@ -7,7 +7,7 @@ them back with those types), so that a change costs no conversion: every seat's 
 spectator view with the keys of
 ``views.SEAT_KEYS`` replaced, and a msgpack map is its header followed by its key/value pairs,
 so a state frame for one recipient is the packed public pairs (packed once per change, whatever
-the number of recipients; the board's and the piles' pairs only when their cards changed)
+the number of recipients; the setup's, the board's and the piles' pairs only when they changed)
 followed by that seat's own pairs (packed again only when they changed, :class:`StateFrames`).
 The decoded message equals
 ``StateMessage(room=..., version=..., view=View.from_wire(game.view(seat))).to_wire()``. An
@@ -16,6 +16,7 @@ The decoded message equals
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -23,8 +24,19 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 from protocol.framing import HEADER
 from protocol.server_messages import EventsMessage, ServerMessage, StateMessage
 from server.engine import Event, Game
-from server.engine.cards import Card
-from server.engine.views import SEAT_KEYS, SPECTATOR_SEAT_PART, table_cards, table_view
+from server.engine.views import (
+    SEAT_KEYS,
+    SPECTATOR_SEAT_PART,
+    board_cards,
+    board_view,
+    choices_view,
+    hand_view,
+    pile_cards,
+    piles_view,
+    play_view,
+    setup_of,
+    setup_view,
+)
 
 _packer = msgpack.Packer(use_bin_type=True)  # reused: packb builds a new Packer every call
 
@@ -99,14 +111,42 @@ def _map_header(size: int) -> bytes:
     return header
 
 
+class _Kept:
+    """One part of a view, packed again only when what it is made of is no longer equal to
+    what it was made of when it was last packed."""
+
+    def __init__(self) -> None:
+        self._made_of: object = None
+        self.size = 0  # how many keys
+        self.pairs = b""
+
+    def update(self, made_of: object, build: Callable[[], dict[str, Any]]) -> bool:
+        """Pack ``build()`` unless ``made_of`` equals what the packed part is made of; True if
+        it did."""
+        if made_of == self._made_of:
+            return False
+        part = build()
+        self._made_of = made_of
+        self.size = len(part)
+        self.pairs = _pairs(part)
+        return True
+
+
+#: The own part of a spectator's view, and of a seat's with nothing to decide, after the hand.
+_NO_HAND = _pairs({key: SPECTATOR_SEAT_PART[key] for key in SEAT_KEYS[:3]})
+_NO_CHOICES = _pairs({key: SPECTATOR_SEAT_PART[key] for key in SEAT_KEYS[3:]})
+
+
 class StateFrames:
     """The ``state`` frames of a room's game, kept from one version to the next.
 
-    :meth:`update` to a new version builds and packs the public part of the view once for every
-    recipient. A seat's own part is packed when its frame is first asked for in a version, and
-    only if it differs from what that seat was sent before: a seat with nothing to decide keeps
-    its packed part for as long as it holds the same cards (``Card`` equality; its part is
-    its hand and resources then), while a deciding seat's part is new at every version.
+    :meth:`update` to a new version packs the public part of the view once for every
+    recipient: the parts that change at every decision (``views.play_view``), and the game's
+    setup, its board and its piles only when what they are made of changed (compared by
+    value: ``views.setup_of``, ``board_cards``, ``pile_cards``). A seat's own part is its
+    hand (``views.hand_view``: packed again only when the seat holds other cards) and, for a
+    seat that decides, its choices (``views.choices_view``: packed once per version, when
+    the seat's frame is first asked for).
     """
 
     def __init__(self, room: str) -> None:
@@ -114,13 +154,11 @@ class StateFrames:
         self.version: int | None = None  # the version the frames are of (None: none yet)
         self._game: Game | None = None
         self._shared = b""
-        # the cards of the table view last packed (views.table_cards) and its (size, pairs)
-        self._table_cards: tuple[object, ...] = ()
-        self._table = (0, b"")
-        self._spectator = _pairs(SPECTATOR_SEAT_PART)
-        # seat -> (its hand, its packed part) while it has nothing to decide
-        self._idle: dict[int, tuple[tuple[Card, ...], bytes]] = {}
-        self._deciding: dict[int, bytes] = {}  # this version's parts of the seats deciding
+        self._setup = _Kept()
+        self._board = _Kept()
+        self._piles = _Kept()
+        self._hands: dict[int, _Kept] = {}  # seat -> its hand part
+        self._choices: dict[int, bytes] = {}  # this version's choices of the seats deciding
         #: How many seat parts were built and packed (a test reads it: unchanged ones are not).
         self.packed_parts = 0
 
@@ -128,30 +166,28 @@ class StateFrames:
         """Make the frames those of ``version`` of ``game`` (nothing to do if they are)."""
         if version == self.version:
             return
-        # A kept part stays right for a rematch's game too: it is the seat's hand and
-        # resources, the same for the same cards (the edition does not change).
+        # The kept parts stay right for a rematch's game too: they are compared by value.
         self._game = game
         self.version = version
-        self._deciding = {}
-        # packed at once: its cards' maps are not copied; the board and piles come apart
-        public = game.public_view(shared=True, table=False)
-        for key in SEAT_KEYS:  # the public view's seat keys hold nothing; each frame adds its own
-            del public[key]
+        self._choices = {}
         state = game.rules.state
-        cards = table_cards(state)
-        if cards != self._table_cards:  # most decisions leave the board and the piles alone
-            self._table_cards = cards
-            table = table_view(state, shared=True)
-            self._table = (len(table), _pairs(table))
+        setup, board, piles = self._setup, self._board, self._piles
+        setup.update(setup_of(game), lambda: setup_view(game))
+        board.update(board_cards(state), lambda: board_view(state, shared=True))
+        piles.update(pile_cards(state), lambda: piles_view(state, shared=True))
+        play = play_view(game)
         head = {"type": StateMessage.TYPE, "room": self._room, "version": version}
+        size = setup.size + len(play) + board.size + piles.size + len(SEAT_KEYS)
         self._shared = b"".join(
             (
                 _map_header(len(head) + 1),
                 _pairs(head),
                 encode_body("view"),
-                _map_header(len(public) + self._table[0] + len(SEAT_KEYS)),
-                _pairs(public),
-                self._table[1],
+                _map_header(size),
+                setup.pairs,
+                _pairs(play),
+                board.pairs,
+                piles.pairs,
             )
         )
 
@@ -159,29 +195,39 @@ class StateFrames:
         """The complete frame (length prefix included) for ``seat`` (None: a spectator)."""
         return b"".join(self.frame_parts(seat))
 
-    def frame_parts(self, seat: int | None) -> tuple[bytes, bytes, bytes]:
-        """:meth:`frame` in three pieces (length prefix, shared part, the seat's part), for a
-        caller that writes them with other frames without joining them first."""
-        part = self._spectator if seat is None else self._seat_part(seat)
-        return HEADER.pack(len(self._shared) + len(part)), self._shared, part
+    def frame_parts(self, seat: int | None) -> tuple[bytes, bytes, bytes, bytes]:
+        """:meth:`frame` in four pieces (length prefix, shared part, the seat's hand, its
+        choices), for a caller that writes them with other frames without joining them."""
+        if seat is None:
+            hand, choices = _NO_HAND, _NO_CHOICES
+        else:
+            hand, choices = self._hand(seat), self._choices_of(seat)
+        return (
+            HEADER.pack(len(self._shared) + len(hand) + len(choices)),
+            self._shared,
+            hand,
+            choices,
+        )
 
-    def _seat_part(self, seat: int) -> bytes:
-        """The packed own part of ``seat``'s view in this version."""
+    def _hand(self, seat: int) -> bytes:
+        """The packed hand part of ``seat``'s view in this version."""
         game = self._game
         assert game is not None
-        if game.legal(seat):
-            part = self._deciding.get(seat)
-            if part is None:
-                part = self._deciding[seat] = self._pack_part(game, seat)
-            return part
+        kept = self._hands.get(seat)
+        if kept is None:
+            kept = self._hands[seat] = _Kept()
         hand = tuple(game.rules.state.hands[seat])
-        kept = self._idle.get(seat)
-        if kept is not None and kept[0] == hand:
-            return kept[1]
-        part = self._pack_part(game, seat)
-        self._idle[seat] = (hand, part)
-        return part
+        self.packed_parts += kept.update(hand, lambda: hand_view(game, seat, shared=True))
+        return kept.pairs
 
-    def _pack_part(self, game: Game, seat: int) -> bytes:
-        self.packed_parts += 1
-        return _pairs(game.seat_view(seat, shared=True))
+    def _choices_of(self, seat: int) -> bytes:
+        """The packed choices part of ``seat``'s view in this version."""
+        game = self._game
+        assert game is not None
+        if not game.legal(seat):
+            return _NO_CHOICES
+        part = self._choices.get(seat)
+        if part is None:
+            self.packed_parts += 1
+            part = self._choices[seat] = _pairs(choices_view(game, seat))
+        return part

@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     by TEXT NOT NULL,             -- human | bot | timeout | away | idle
     at REAL NOT NULL,
     PRIMARY KEY (game, n)
-);
+) WITHOUT ROWID;                  -- one b-tree written per decision, not a table and its key's
 CREATE TABLE IF NOT EXISTS server_events (  -- the room's own log lines: timeout, away, bot
     game INTEGER NOT NULL REFERENCES games(id),
     position INTEGER NOT NULL,    -- length of the game's log when it was said
