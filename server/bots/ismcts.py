@@ -199,7 +199,9 @@ class Tree:
                 break  # expanded: the rollout policy plays on
             if not _advance(game, seat, play_rng, style, models, last):
                 break
-            candidates = [(key_of(p.choice), p) for p in plans(game.view(seat), play_rng)]
+            candidates = [
+                (key_of(p.choice), p) for p in plans(game.view(seat), play_rng, self.table)
+            ]
             if arm.child is None:
                 arm.child = Node()
             node = arm.child

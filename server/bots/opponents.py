@@ -73,6 +73,11 @@ def styled(game: Game, seat: int, rng: random.Random, style: Style) -> Choice:
 BY_LEVEL: dict[str, Model] = {"random": random_model, "basic": basic_model}
 
 
+def fights(level: str | None) -> bool:
+    """Whether a seat of ``level`` (None: a person) is modelled as the fighting bot."""
+    return level is not None and level not in BY_LEVEL
+
+
 def models_for(
     table: Sequence[str | None] | None, seats: int, seat: int, rng: random.Random
 ) -> list[Model | None]:
@@ -87,7 +92,7 @@ def models_for(
         elif level is None:
             models.append(basic_model if rng.random() < 0.5 else fighting_model)
         else:
-            models.append(BY_LEVEL.get(level, fighting_model))
+            models.append(fighting_model if fights(level) else BY_LEVEL[level])
     return models
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from server.bots.budget import Budget
-from server.bots.expert import decide, plans
+from server.bots.expert import decide, fights_back, plans
 from server.bots.opponents import (
     Fighting,
     basic_model,
@@ -76,6 +76,40 @@ def test_the_expert_weighs_a_laser_blast_in_space() -> None:
     game = blaster(5, [])
     found = [blasts(game, plan.choice) for plan in plans(game.view(0), random.Random(0))]
     assert 2 in found
+
+
+@pytest.mark.parametrize(
+    ("table", "weighed"),
+    [
+        (None, True),  # every other seat a person: basic or fighting, the search weighs it
+        (("expert", "basic", "basic"), True),
+        (("expert", "random", None), True),
+        (("expert", "basic", "expert"), False),
+        (("expert", "reference", "basic"), False),
+    ],
+)
+def test_the_expert_harms_in_space_only_where_no_bot_fights_back(
+    table: tuple[str | None, ...] | None, weighed: bool
+) -> None:
+    game = blaster(5, [])
+    found = {blasts(game, plan.choice) for plan in plans(game.view(0), random.Random(0), table)}
+    assert (found - {None} != set()) is weighed
+    assert fights_back(table, 3, 0) is not weighed
+    assert fights_back(("expert", "basic", "basic"), 3, 0) is False
+    assert fights_back(("basic", "expert", "basic"), 3, 1) is False  # its own seat
+
+
+def test_the_castaway_expert_weighs_a_rogue_wave_at_any_table() -> None:
+    game = build(
+        "shipwrecked",
+        3,
+        hands={0: ["rogue_wave", "food", "food", "food"], 1: ["food"]},
+        rows={1: 1, 2: 3},
+        draw=["food"],
+    )
+    table = ("expert", "expert", "expert")
+    found = [plan.choice for plan in plans(game.view(0), random.Random(0), table)]
+    assert [c["target"] for c in found if c.get("card") == card_id(game, 0, "rogue_wave")] == [2]
 
 
 def test_a_forced_decision_spends_no_rollouts() -> None:
