@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from server.bots.budget import Budget
 from server.bots.expert import choose_expert
+from server.bots.ismcts import choose_ismcts
 from server.bots.levels import choose
 from server.bots.selfplay import play_game
 from server.engine import Edition, Game
@@ -32,7 +35,11 @@ def hide_differently(state: State) -> None:
 
 
 @pytest.mark.parametrize("edition", list(Edition))
-def test_the_expert_chooses_the_same_when_only_hidden_cards_differ(edition: Edition) -> None:
+@pytest.mark.parametrize("chooser", [choose_expert, choose_ismcts], ids=["flat", "tree"])
+def test_the_expert_chooses_the_same_when_only_hidden_cards_differ(
+    edition: Edition, chooser: Callable[[dict[str, Any], random.Random, Budget], Any]
+) -> None:
+    """Both searches (flat and the tree) decide from the seat's view alone."""
     names = ["Ann", "Bob", "Cid", "Dee"]
     plain = Game(edition, names, 12)
     other = Game(edition, names, 12, arrange=hide_differently)
@@ -43,8 +50,8 @@ def test_the_expert_chooses_the_same_when_only_hidden_cards_differ(edition: Edit
         view = plain.view(seat)
         if not view["legal"]:
             break
-        mine = choose_expert(view, random.Random(7), SMALL)
-        assert choose_expert(other.view(seat), random.Random(7), SMALL) == mine
+        mine = chooser(view, random.Random(7), SMALL)
+        assert chooser(other.view(seat), random.Random(7), SMALL) == mine
         plain.apply(seat, mine)
         other.apply(seat, mine)
 

@@ -9,12 +9,11 @@ import pytest
 
 from server.bots.budget import Budget
 from server.bots.expert import plans
-from server.bots.ismcts import Arm, Tree, choose_ismcts, search_tree, verdict
+from server.bots.ismcts import Arm, Tree, search_tree, verdict
 from server.bots.levels import choose
 from server.bots.selfplay import play_game
 from server.engine import Edition, Game
 from server.engine.search import TURN_POINTS, decision_kind
-from tests.engine.test_expert import hide_differently
 
 SMALL = Budget(rollouts=60)
 
@@ -34,26 +33,6 @@ def searched_view(edition: Edition, seed: int) -> dict[str, object]:
             return view
         game.apply(seat, choose_basic(seen_from_view(view), rng))
     raise AssertionError("no searched decision")
-
-
-@pytest.mark.parametrize("edition", list(Edition))
-def test_the_tree_search_chooses_the_same_when_only_hidden_cards_differ(
-    edition: Edition,
-) -> None:
-    names = ["Ann", "Bob", "Cid", "Dee"]
-    plain = Game(edition, names, 12)
-    other = Game(edition, names, 12, arrange=hide_differently)
-    seat = plain.active
-    assert plain.snapshot()["hands"] != other.snapshot()["hands"]
-    assert plain.view(seat) == other.view(seat)
-    for _ in range(3):  # a few decisions of the first turn, each taken in both games
-        view = plain.view(seat)
-        if not view["legal"]:
-            break
-        mine = choose_ismcts(view, random.Random(7), SMALL)
-        assert choose_ismcts(other.view(seat), random.Random(7), SMALL) == mine
-        plain.apply(seat, mine)
-        other.apply(seat, mine)
 
 
 def test_the_tree_search_is_deterministic_given_its_seed() -> None:
