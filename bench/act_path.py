@@ -102,9 +102,6 @@ async def run(rooms: int, per_tick: int, profile: bool) -> None:
             "rate_burst": 100000,
             "idle_timeout": 3600.0,
             "allow_seed": True,
-            # a commit at the end of every tick, as on a server that last committed over a
-            # commit window ago: what a tick costs, not how many ticks share a commit
-            "commit_window": 0.0,
         }
     )
     running = await start_server(config)

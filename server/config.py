@@ -32,10 +32,6 @@ class ServerConfig:
     # SQLite path (":memory:" keeps nothing across restarts) or postgresql:// URL (a cluster)
     db: str = ":memory:"
     db_synchronous: str = "NORMAL"  # SQLite PRAGMA synchronous; WAL+NORMAL survives a crash
-    # Group commit (server.net.outbox): a commit, and the output that waits for it, comes at
-    # most this many seconds after the one before, so that a busy server's decisions share
-    # commits; a server that committed longer ago than this commits at the end of the tick.
-    commit_window: float = 0.004
     log_level: str = "INFO"
 
     # Connections

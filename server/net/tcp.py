@@ -64,9 +64,8 @@ class RunningServer:
     _all_closed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # From here on the store commits once per tick (at most once per commit_window),
-        # just before the output that waits for it.
-        self.outbox = Outbox(self.store, self.config.commit_window)
+        # From here on the store commits once per tick, just before that tick's output.
+        self.outbox = Outbox(self.store)
 
     def new_session(self) -> Session:
         """The protocol of a connection just accepted."""
