@@ -144,11 +144,11 @@ def plans(view: View, rng: random.Random, table: Table | None = None) -> list[Pl
 
 def fights_back(table: Table | None, seats: int, seat: int) -> bool:
     """Whether a seat other than ``seat`` is a bot modelled as fighting back
-    (``server.bots.opponents``): an ``expert``, or a level the room cannot vouch for. At such
-    a table in Space the expert plays no card that only harms: four experts weighing Laser
-    Blasts and holes against fighting models left nobody winning 22.8% of their games, 18.2%
-    without them, while at a table of basic bots, which never harm back, the same cards win
-    7 points more (docs/bots.md). A person may fight back or not: the search weighs it."""
+    (``server.bots.opponents``): an ``expert``. At such a table in Space the expert plays no
+    card that only harms: four experts weighing Laser Blasts and holes against fighting models
+    left nobody winning 22.8% of their games, 18.2% without them, while at a table of basic
+    bots, which never harm back, the same cards win 7 points more (docs/bots.md). A person, or
+    a level no room seats, may fight back or not: the search weighs it against the mix."""
     if table is None:
         return False
     return any(

@@ -2,11 +2,13 @@
 
 A model is the choice a seat makes in a simulated game. Each seat is played as the level it
 has at the table, as the room knows it: a ``random`` seat at random, a ``basic`` seat as the
-basic bot (which never harms in Space), and a seat that searches (``expert``) or one the room
-cannot vouch for as the *fighting* bot: the basic bot that also harms a rival one row from the
-ship and, once harmed, bears a grudge: it harms the seat that harmed it wherever its cards that
-only harm can reach. A person (no level) is modelled by a mix, drawn per rollout: basic or
-fighting, half and half.
+basic bot (which never harms in Space), and an ``expert`` seat as the *fighting* bot: the basic
+bot that also harms a rival one row from the ship and, once harmed, bears a grudge: it harms the
+seat that harmed it wherever its cards that only harm can reach. A seat whose play the room
+cannot vouch for (a person, no level, or a level no room seats, like bench/bots.py's
+``reference``) is modelled by a mix, drawn per rollout: basic or fighting, half and half. Taking
+such a seat for a fighter would be a guess the search could not weigh: the mix lets it weigh a
+card that only harms against both.
 
 So a search weighs what a card that only harms provokes: a Laser Blast the expert plays now
 brings the fighting seats' Laser Blasts and holes on its own rollouts, while a basic table lets
@@ -69,13 +71,18 @@ def styled(game: Game, seat: int, rng: random.Random, style: Style) -> Choice:
     return choose_basic(seen_from_game(game, seat, style), rng)
 
 
-#: The model of each level a room may seat; any other level is modelled as fighting.
-BY_LEVEL: dict[str, Model] = {"random": random_model, "basic": basic_model}
+#: The model of each level a room may seat; any other level, and a person, is the mix.
+BY_LEVEL: dict[str, Model] = {
+    "random": random_model,
+    "basic": basic_model,
+    "expert": fighting_model,
+}
 
 
 def fights(level: str | None) -> bool:
-    """Whether a seat of ``level`` (None: a person) is modelled as the fighting bot."""
-    return level is not None and level not in BY_LEVEL
+    """Whether a seat of ``level`` (None: a person) is modelled as the fighting bot always
+    (not as the mix)."""
+    return level is not None and BY_LEVEL.get(level) is fighting_model
 
 
 def models_for(
@@ -83,16 +90,17 @@ def models_for(
 ) -> list[Model | None]:
     """The model of every seat for one rollout (None for ``seat``, the searching one).
     ``table``: each seat's level as the room knows it, None for a person; without a table
-    every other seat is a person. A person's model is drawn from ``rng`` (basic or fighting)."""
+    every other seat is a person. The model of a person or of a level no room seats is drawn
+    from ``rng`` (basic or fighting)."""
     models: list[Model | None] = []
     for other in range(seats):
         level = table[other] if table is not None and other < len(table) else None
         if other == seat:
             models.append(None)
-        elif level is None:
-            models.append(basic_model if rng.random() < 0.5 else fighting_model)
+        elif level in BY_LEVEL:
+            models.append(BY_LEVEL[level])
         else:
-            models.append(fighting_model if fights(level) else BY_LEVEL[level])
+            models.append(basic_model if rng.random() < 0.5 else fighting_model)
     return models
 
 

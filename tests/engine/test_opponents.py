@@ -60,7 +60,7 @@ def test_a_provoked_fighting_model_harms_the_seat_that_harmed_it() -> None:
 
 
 def test_each_seat_is_modelled_by_its_level_and_a_person_by_a_mix() -> None:
-    table = ("expert", "random", "basic", "reference")
+    table = ("basic", "random", "basic", "expert")
     models = models_for(table, 4, 0, random.Random(0))
     assert models == [None, random_model, basic_model, fighting_model]
     drawn = {
@@ -68,6 +68,18 @@ def test_each_seat_is_modelled_by_its_level_and_a_person_by_a_mix() -> None:
         for seed in range(40)
         for model in models_for((None, None), 2, 1, random.Random(seed))
         if model is not None
+    }
+    assert drawn == {basic_model, fighting_model}
+
+
+def test_a_level_no_room_seats_is_modelled_as_a_person() -> None:
+    """bench/bots.py's ``reference`` is no fighter the room knows of: the mix, like a person."""
+    for seed in range(20):
+        unknown = models_for(("expert", "reference", "basic"), 3, 0, random.Random(seed))
+        person = models_for(("expert", None, "basic"), 3, 0, random.Random(seed))
+        assert unknown == person
+    drawn = {
+        models_for(("expert", "reference"), 2, 0, random.Random(seed))[1] for seed in range(40)
     }
     assert drawn == {basic_model, fighting_model}
 
@@ -85,7 +97,8 @@ def test_the_expert_weighs_a_laser_blast_in_space() -> None:
         (("expert", "basic", "basic"), True),
         (("expert", "random", None), True),
         (("expert", "basic", "expert"), False),
-        (("expert", "reference", "basic"), False),
+        (("expert", "reference", "basic"), True),  # a level no room seats: the mix
+        (("expert", "reference", "expert"), False),
     ],
 )
 def test_the_expert_harms_in_space_only_where_no_bot_fights_back(
