@@ -74,14 +74,19 @@ COUNT = (
     f"'{PREFIX}' || creator_rooms.node)"
 )
 
+
 # A room's game over, waiting for a rematch: the last game of its code, over (an older game
 # of the code is of an earlier room, closed since; a room waiting for its first game is in
 # waiting_rooms instead). server.store.dialect's games_room index finds it.
-OVER = (
-    "games.room = dead.room AND games.status = 'over' "
-    "AND games.id = (SELECT max(id) FROM games AS later WHERE later.room = dead.room) "
-    "AND NOT EXISTS (SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = dead.room)"
-)
+def _over(room: str) -> str:
+    return (
+        f"games.room = {room} AND games.status = 'over' "
+        f"AND games.id = (SELECT max(id) FROM games AS later WHERE later.room = {room}) "
+        f"AND NOT EXISTS (SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = {room})"
+    )
+
+
+OVER = _over("dead.room")
 # The leases that no longer hold, looked for once (a statement's other conditions then
 # concern those few, not every lease).
 GONE = f"WITH dead AS MATERIALIZED (SELECT room FROM leases WHERE {DEAD}) "
@@ -346,8 +351,9 @@ class Leases:
 
     def rooms_of(self, player: str) -> list[tuple[str, int | None, str, bool]]:
         """(room, game, address of its node, whether its lease expired) of every unfinished
-        game ``player`` holds a seat in, and (game None) of every waiting room ``player`` is a
-        member of, that this node does not run."""
+        game ``player`` holds a seat in, then of every room at its game over (waiting for a
+        rematch) whose last game ``player`` held a seat in, and (game None) of every waiting
+        room ``player`` is a member of, that this node does not run."""
         seat = json.dumps([{"player": player}])
         # The text match first: it leaves the JSON of one or two games to parse, not of
         # every game in play (a dead node's players all say hello at once).
@@ -359,11 +365,15 @@ class Leases:
             "WHERE leases.node != %s AND games.seats LIKE %s "
             "AND games.seats::jsonb @> %s::jsonb "
             "GROUP BY leases.room, leases.address, leases.expires, leases.node "
+            f"UNION ALL SELECT leases.room, games.id, leases.address, {DEAD} "
+            f"FROM leases JOIN games ON {_over('leases.room')} "
+            "WHERE leases.node != %s AND games.seats LIKE %s "
+            "AND games.seats::jsonb @> %s::jsonb "
             f"UNION ALL SELECT leases.room, NULL, leases.address, {DEAD} "
             "FROM leases JOIN waiting_rooms ON waiting_rooms.room = leases.room "
             "WHERE leases.node != %s AND waiting_rooms.members LIKE %s "
             "AND waiting_rooms.members::jsonb ? %s",
-            (self.node, like, seat, self.node, like, player),
+            (self.node, like, seat, self.node, like, seat, self.node, like, player),
         ).fetchall()
         return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
 

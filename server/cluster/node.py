@@ -6,17 +6,18 @@ is what a node does about the others:
 - **opening a room** takes its lease (the code is then free cluster-wide), with the creator's
   token and count of open rooms (``server.lobby.codes``), in a round trip the event loop does
   not wait for (``Leases.claim_later``; the connection's next requests wait for it);
-- **a room run elsewhere**: a request for it, or a hello from a player seated in it, is
-  answered ``moved`` with the address of the node that runs it; the client follows (it is the
-  node running the room that must see its requests: proxying would put a second hop and a
-  second copy of the room's traffic on every request, and a proxy node that dies would cut
-  clients whose room lives on);
+- **a room run elsewhere**: a request for it, or a hello from a player seated in it (its game
+  unfinished or over, or a member of its waiting room), is answered ``moved`` with the
+  address of the node that runs it; the client follows (it is the node running the room that
+  must see its requests: proxying would put a second hop and a second copy of the room's
+  traffic on every request, and a proxy node that dies would cut clients whose room lives on);
 - **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
   the room's members are cut off without what the lost transaction produced, and reconnect),
   and takes over every room whose lease expired with a game unfinished, with its game over
   (waiting for a rematch), or with its game not started yet (a waiting room), restoring it
-  from the store; a hello of a player seated in a room with its game unfinished, or a member
-  of a waiting room, takes it over at once (the members already back are sent the room);
+  from the store; a hello of a player seated in a room with its game unfinished or over, or
+  a member of a waiting room, takes it over at once (the members already back are sent the
+  room);
 - **closing a room** lets its lease go once the room's last writes are committed: they are
   fenced by that lease, and a lease gone first would drop them;
 - **one lobby**: each node publishes its public rooms' entries in ``cluster_rooms`` and
@@ -153,9 +154,11 @@ class Cluster:
         self.lobby.store.after_commit(lambda: self.leases.release(code))
 
     def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
-        """Take over the rooms of ``player``'s unfinished games, and the waiting rooms it is a
-        member of, whose node is gone; then (room, address of its node) of one of the others,
-        if any: the player's hello is answered ``moved`` there."""
+        """Take over the rooms of ``player``'s unfinished games, the rooms at their game over
+        whose last game it played, and the waiting rooms it is a member of, whose node is
+        gone; then (room, address of its node) of one of the others (an unfinished game's
+        first), if any: the player's hello is answered ``moved`` there, whatever the room's
+        phase."""
         elsewhere = None
         for room, game, owner, expired in self.leases.rooms_of(player):
             if room in self.lobby.rooms:
