@@ -120,7 +120,11 @@ class Cluster:
             log.exception("cluster maintenance failed")
             self._again()
             return
-        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._done, done, entries, now))
+        # the future given to the callback, not ``done`` from here: a concurrent future keeps
+        # its callbacks, and one holding the future would make a cycle of them
+        done.add_done_callback(
+            lambda finished: loop.call_soon_threadsafe(self._done, finished, entries, now)
+        )
 
     def _done(
         self, done: concurrent.futures.Future[Maintained], entries: dict[str, bytes], now: float

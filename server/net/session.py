@@ -388,7 +388,12 @@ class Session(asyncio.Protocol):
         kept, and reading stops."""
         rid, loop = self._rid, self._loop
         self._waiting = []
-        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._resume, rid, done, then))
+        # the future given to the callback, not ``done`` from here: a concurrent future keeps
+        # its callbacks, and one holding the future would make a cycle of them (and of the
+        # request ``then`` holds) for the cyclic collector
+        done.add_done_callback(
+            lambda finished: loop.call_soon_threadsafe(self._resume, rid, finished, then)
+        )
 
     def _resume(
         self, rid: int | None, done: concurrent.futures.Future[T], then: Callable[[T], None]

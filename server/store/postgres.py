@@ -293,14 +293,19 @@ class PostgresDatabase(WritePath):
         self._waiters, self._open_after = [], []
         self._flight = flight
         if loop is not None:
+            # The callback names the flight by its future, not by a reference of its own: a
+            # concurrent future keeps its callbacks, and a callback holding the flight would
+            # make each batch (its writes, hundreds of objects) a cycle that only the cyclic
+            # collector frees (most of what it collected under load, and what set it off).
             flight.done.add_done_callback(
-                lambda _: loop.call_soon_threadsafe(self._settled_later, flight)
+                lambda done: loop.call_soon_threadsafe(self._settled_later, done)
             )
 
-    def _settled_later(self, flight: _Flight) -> None:
-        """On the loop, once the commit thread is done with ``flight``: settle it and hand
-        over what waited meanwhile."""
-        if flight is not self._flight:
+    def _settled_later(self, done: concurrent.futures.Future[Outcome]) -> None:
+        """On the loop, once the commit thread is done with the flight of ``done``: settle it
+        and hand over what waited meanwhile."""
+        flight = self._flight
+        if flight is None or flight.done is not done:
             return  # a commit() waited for it and settled it already
         self._settle(flight)
         if self.failed is not None:

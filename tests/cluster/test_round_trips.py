@@ -5,6 +5,7 @@ ids; and the count of each creator's open rooms that the claim reads (kept by a 
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from typing import Any
@@ -148,3 +149,27 @@ async def test_a_room_claimed_for_a_connection_replaced_meanwhile_lets_its_lease
         await node.stop()
         await ann.close()
         await again.close()
+
+
+async def test_a_round_trip_off_the_loop_leaves_no_cycle_for_the_collector(
+    postgres_url: str,
+) -> None:
+    node = await _node(postgres_url, lease_seconds=0.4)  # a maintenance every 0.1 s
+    ann = await Client.connect(node.port)
+    gc.collect()
+    gc.disable()  # what the round trips leave behind must go by reference counting alone
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable is kept, to look at
+    try:
+        await ann.hello("Ann")
+        created = await ann.request({"type": "create_room", "edition": "space", "seats": 2})
+        assert created["type"] == "joined"  # after its claim's round trip
+        await asyncio.sleep(0.5)  # a few maintenances' round trips
+        gc.collect()
+        cycles = {type(thing).__qualname__ for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+        await node.stop()
+        await ann.close()
+    assert "CreateRoom" not in cycles and "Future" not in cycles, cycles
