@@ -108,6 +108,16 @@ ORPHANS = (
 )
 
 
+# A room of a player's run by another node (Leases.rooms_of): (room, game or None for a
+# waiting room, address of its node, whether its lease expired).
+Seated = tuple[str, int | None, str, bool]
+
+
+def seated(rows: list[Any]) -> list[Seated]:
+    """:meth:`Leases.rooms_of`'s rows."""
+    return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
+
+
 def _orphans(rows: list[Any]) -> list[tuple[str, int | None]]:
     return [(str(room), None if game is None else int(game)) for room, game in rows]
 
@@ -133,6 +143,10 @@ def _survey(
         renewed = conn.execute(*renew) if renew is not None else None
         found = [conn.execute(sql) for sql in ORPHANS][-1]
     return held, None if renewed is None else renewed.fetchall(), found.fetchall()
+
+
+def _allowed(statement: Statement, conn: psycopg.Connection[Any]) -> bool:
+    return conn.execute(*statement).fetchone() is not None
 
 
 def _run(statement: Statement, conn: psycopg.Connection[Any]) -> None:
@@ -274,6 +288,13 @@ class Leases:
         tokens, refilled at ``rate`` a second, on the database's clock); False if empty."""
         return self._db.execute(*self._allow(kind, address, rate, burst)).fetchone() is not None
 
+    def allow_later(
+        self, kind: str, address: str, rate: float, burst: int
+    ) -> concurrent.futures.Future[bool]:
+        """:meth:`allow`, run in the sideline thread (a new player's hello)."""
+        statement = self._allow(kind, address, rate, burst)
+        return self.sideline.submit(functools.partial(_allowed, statement))
+
     def _allow(
         self, kind: str, address: str, rate: float, burst: int
     ) -> tuple[str, tuple[Any, ...]]:
@@ -349,17 +370,22 @@ class Leases:
         ).fetchone()
         return None if row is None else str(row[0])
 
-    def rooms_of(self, player: str) -> list[tuple[str, int | None, str, bool]]:
+    def rooms_of(self, player: str) -> list[Seated]:
         """(room, game, address of its node, whether its lease expired) of every unfinished
         game ``player`` holds a seat in, then of every room at its game over (waiting for a
         rematch) whose last game ``player`` held a seat in, and (game None) of every waiting
-        room ``player`` is a member of, that this node does not run."""
+        room ``player`` is a member of, that this node does not run. A hello reads them in
+        the sideline (:meth:`rooms_of_statement`, :func:`seated`)."""
+        return seated(self._db.execute(*self.rooms_of_statement(player)).fetchall())
+
+    def rooms_of_statement(self, player: str) -> Statement:
+        """:meth:`rooms_of`'s statement."""
         seat = json.dumps([{"player": player}])
         # The text match first: it leaves the JSON of one or two games to parse, not of
         # every game in play (a dead node's players all say hello at once).
         quoted = json.dumps(player)  # as the seats' JSON text holds it
         like = "%" + quoted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self._db.execute(
+        return (
             f"SELECT leases.room, max(games.id), leases.address, {DEAD} "
             "FROM leases JOIN games ON games.room = leases.room AND games.status = 'playing' "
             "WHERE leases.node != %s AND games.seats LIKE %s "
@@ -374,8 +400,7 @@ class Leases:
             "WHERE leases.node != %s AND waiting_rooms.members LIKE %s "
             "AND waiting_rooms.members::jsonb ? %s",
             (self.node, like, seat, self.node, like, seat, self.node, like, player),
-        ).fetchall()
-        return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
+        )
 
     def orphans(self) -> list[tuple[str, int | None]]:
         """(room, game) of every room whose lease expired with a game unfinished or with its

@@ -36,21 +36,38 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import psycopg
 
-from server.cluster.leases import DEAD, Leases, Surveyed
+from server.cluster.leases import DEAD, Leases, Seated, Surveyed, seated
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
+from server.store.committer import placeholders
+from server.store.records import PLAYER_BY_TOKEN, TOKEN_OF, player_from_rows, token_from_rows
 from server.store.store import Store, StoredGame, StoredWaiting
 from server.store.write_path import Owner
 
 log = logging.getLogger("selfish.server")
 
 CHANNEL = "selfish_lobby"
+
+
+@dataclass(frozen=True)
+class Greeted:
+    """What a resuming player's hello read (:meth:`Cluster.hello_later`): the player's row
+    when it was read by its token (a player made on another node; None if not found, or when
+    the node knew the player), its stored token hash, and its rooms on other nodes."""
+
+    player: tuple[str, str, str] | None
+    token: str | None
+    rooms: list[Seated]
+
+
 # What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
 # not read this time).
 Maintained = tuple[Surveyed, list[bytes] | None]
@@ -157,14 +174,28 @@ class Cluster:
         self._published.pop(code, None)
         self.lobby.store.after_commit(lambda: self.leases.release(code))
 
-    def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
+    def hello_later(self, hashed: str, known: str | None) -> concurrent.futures.Future[Greeted]:
+        """The reads a resuming player's hello needs, in the store's thread for reads (the
+        event loop goes on meanwhile, and so do the claims in the leases' sideline): the
+        stored token hash of ``known`` (the player this node knows by the token hashing to
+        ``hashed``), or the player ``hashed`` names (one made on another node); and the rooms
+        of that player's that other nodes run (:meth:`seated_elsewhere`). Neither waits for
+        this node's writes to commit: a revocation is committed by the operator's tool, a
+        player learnt here was made elsewhere, and a room of another node is written by it."""
+        rooms_of = self.leases.rooms_of_statement
+        return self.lobby.store.run_later(functools.partial(_greet, hashed, known, rooms_of))
+
+    def seated_elsewhere(
+        self, player: str, rooms: list[Seated] | None = None
+    ) -> tuple[str, str] | None:
         """Take over the rooms of ``player``'s unfinished games, the rooms at their game over
         whose last game it played, and the waiting rooms it is a member of, whose node is
         gone; then (room, address of its node) of one of the others (an unfinished game's
         first), if any: the player's hello is answered ``moved`` there, whatever the room's
-        phase."""
+        phase. ``rooms``: :meth:`Leases.rooms_of`'s, read
+        already (:meth:`hello_later`)."""
         elsewhere = None
-        for room, game, owner, expired in self.leases.rooms_of(player):
+        for room, game, owner, expired in self.leases.rooms_of(player) if rooms is None else rooms:
             if room in self.lobby.rooms:
                 continue
             if expired:
@@ -278,6 +309,26 @@ class Cluster:
             log.warning("could not remove this node's rooms from the lobby: %s", exc)
         self.leases.close()
         self._listener.close()
+
+
+def _greet(
+    hashed: str,
+    known: str | None,
+    rooms_of: Callable[[str], tuple[str, tuple[Any, ...]]],
+    conn: psycopg.Connection[Any],
+) -> Greeted:
+    """:meth:`Cluster.hello_later`'s round trips, in the sideline thread: one (a pipeline)
+    for a player known here, two for one made elsewhere (its id first)."""
+    if known is not None:
+        with conn.pipeline():
+            token = conn.execute(placeholders(TOKEN_OF), (known,))
+            rooms = conn.execute(*rooms_of(known))
+        return Greeted(None, token_from_rows(token.fetchall()), seated(rooms.fetchall()))
+    found = conn.execute(placeholders(PLAYER_BY_TOKEN), (hashed,)).fetchall()
+    player = player_from_rows([tuple(row) for row in found])
+    if player is None:
+        return Greeted(None, None, [])
+    return Greeted(player, player[1], seated(conn.execute(*rooms_of(player[0])).fetchall()))
 
 
 def _publish(

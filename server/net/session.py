@@ -365,10 +365,17 @@ class Session(asyncio.Protocol):
             self.send(PongMessage(id=request.id))
         elif self.player is None:
             assert isinstance(request, Hello)
-            self.player = self.lobby.hello(self, request)
-            self.registry.identified(self)
+            self.lobby.hello(self, request, self._welcomed)
         else:
             self.lobby.handle(self, self.player, request)
+
+    def _welcomed(self, player: Player) -> None:
+        """The hello is done (at once, or once its round trip is back): ``player`` speaks on
+        this connection; if it ended meanwhile, the player is away again at once."""
+        self.player = player
+        self.registry.identified(self)
+        if self.closing and not self._admitted:  # connection_lost ran before the player was
+            self.lobby.disconnect(self, player)
 
     def _answer(self, rid: int | None, kind: object, run: Callable[[], None]) -> None:
         """Run (part of) the handling of request ``rid``: its errors become its answer."""

@@ -58,7 +58,7 @@ from server.store.committer import (
     Tagged,
     placeholders,
 )
-from server.store.sideline import Sideline
+from server.store.sideline import Sideline, T, Work
 from server.store.write_path import Owner, Row, WritePath
 
 __all__ = ["LOST", "Fence", "Guard", "PostgresDatabase"]
@@ -132,6 +132,11 @@ class PostgresDatabase(WritePath):
         :meth:`elsewhere`: a sequence's next values), read in another thread: the event loop
         goes on meanwhile."""
         return self._sideline.submit(functools.partial(_rows, placeholders(sql), params))
+
+    def run_later(self, work: Work[T]) -> concurrent.futures.Future[T]:
+        """Run ``work`` with the connection of :meth:`read_later`'s thread, after what was
+        handed to it before (reads of what none of this node's writes can touch)."""
+        return self._sideline.submit(work)
 
     def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
         """The rows of each read, in order, all in one round trip (a pipeline)."""

@@ -23,12 +23,13 @@ that was rolled back cannot give its id to another game.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
@@ -38,6 +39,8 @@ from server.store.game_ids import GameIds
 from server.store.game_reads import GameReads
 from server.store.records import (
     GAME_COLUMNS,
+    PLAYER_BY_TOKEN,
+    TOKEN_OF,
     WAITING_COLUMNS,
     CorruptRow,
     StoredGame,
@@ -46,19 +49,24 @@ from server.store.records import (
     game_from_row,
     json_text,
     player_from_row,
+    player_from_rows,
+    token_from_rows,
     waiting_from_row,
 )
 from server.store.schema import create
 from server.store.standings import Change, Standings
-from server.store.tokens import is_hash, token_hash
+from server.store.tokens import token_hash
 from server.store.write_path import Owner
 
 if TYPE_CHECKING:
     from server.store.postgres import Fence, Guard, PostgresDatabase
+    from server.store.sideline import Work
 
 __all__ = ["Store", "StoreUnavailable", "StoredGame", "StoredWaiting"]
 
 log = logging.getLogger("selfish.server")
+
+T = TypeVar("T")
 
 _INSERT_DECISION = (
     'INSERT INTO decisions (game, n, seat, choice, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -172,6 +180,14 @@ class Store(GameReads):
         so the reads do not wait for those (``server.store.postgres``)."""
         return self._db.elsewhere()
 
+    def run_later(self, work: Work[T]) -> concurrent.futures.Future[T]:
+        """PostgreSQL only: run ``work`` (reads of rows none of this node's writes not yet
+        committed can touch) with a connection of its own, in a thread: the event loop goes
+        on meanwhile (a cluster's hello: server.cluster.node)."""
+        if isinstance(self._db, Database):
+            raise TypeError("reads off the event loop are PostgreSQL's")
+        return self._db.run_later(work)
+
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every write made so far is settled: on PostgreSQL once
         committed (or dropped by the fence or an outage), on SQLite at once after a commit. A
@@ -221,12 +237,7 @@ class Store(GameReads):
     def player_by_token(self, hashed: str) -> tuple[str, str, str] | None:
         """(id, token hash, name) of the player whose token hashes to ``hashed`` (a cluster's
         nodes learn the players made on the others this way), or None."""
-        rows = self._db.read("SELECT id, token, name FROM players WHERE token = ?", (hashed,))
-        try:
-            return player_from_row(rows[0]) if rows else None
-        except CorruptRow as exc:
-            log.error("%s; skipped", exc)
-            return None
+        return player_from_rows(self._db.read(PLAYER_BY_TOKEN, (hashed,)))
 
     def player_by_id(self, player: str) -> tuple[str, str, str] | None:
         """(id, token hash, name) of ``player``, or None."""
@@ -244,9 +255,7 @@ class Store(GameReads):
 
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
-        rows = self._db.read("SELECT token FROM players WHERE id = ?", (player,))
-        token = rows[0][0] if rows else None
-        return token if isinstance(token, str) and is_hash(token) else None
+        return token_from_rows(self._db.read(TOKEN_OF, (player,)))
 
     def revoke(self, player: str) -> bool:
         """Make ``player``'s token unusable (the identity and its games stay); True if found."""

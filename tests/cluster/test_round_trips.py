@@ -129,11 +129,11 @@ async def test_a_room_claimed_for_a_connection_replaced_meanwhile_lets_its_lease
     assert node.lobby.cluster is not None
     sideline = node.lobby.cluster.leases.sideline
     busy = threading.Event()
-    sideline.submit(lambda _: busy.wait(10))  # the claim waits behind this
     ann, again = await Client.connect(node.port), await Client.connect(node.port)
     try:
-        hello = await ann.hello("Ann")
+        hello = await ann.hello("Ann")  # a new player: its token from the sideline's bucket
         player = node.lobby.players[hello["player"]]
+        sideline.submit(lambda _: busy.wait(10))  # the claim waits behind this
         ann.send({"type": "create_room", "edition": "space", "seats": 2, "id": 7})
         await again.hello("Ann", ann.token)  # Ann on a new connection: the old one goes
         busy.set()
@@ -173,3 +173,36 @@ async def test_a_round_trip_off_the_loop_leaves_no_cycle_for_the_collector(
         await node.stop()
         await ann.close()
     assert "CreateRoom" not in cycles and "Future" not in cycles, cycles
+
+
+async def test_a_hello_makes_no_round_trip_on_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    try:
+        ann = await Client.connect(a.port)
+        clients.append(ann)
+        await ann.hello("Ann")
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        assert b.lobby.cluster is not None
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        for _ in range(2):  # Ann unknown to b (made on a), then known to it
+            again = await Client.connect(b.port)
+            clients.append(again)
+            welcome = await again.hello("Ann", ann.token)
+            assert welcome["player"] == ann.player
+            moved = await again.expect("moved")  # her waiting room, read off the loop too
+            assert moved["room"] == code and moved["address"].endswith(f":{a.port}")
+        newcomer = await Client.connect(b.port)  # a new player: the cluster's bucket too
+        clients.append(newcomer)
+        assert (await newcomer.hello("Neo"))["type"] == "welcome"
+        monkeypatch.undo()
+    finally:
+        monkeypatch.undo()
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
