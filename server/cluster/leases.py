@@ -145,6 +145,10 @@ def _survey(
     return held, None if renewed is None else renewed.fetchall(), found.fetchall()
 
 
+def _row(statement: Statement, conn: psycopg.Connection[Any]) -> Any:
+    return conn.execute(*statement).fetchone()
+
+
 def _allowed(statement: Statement, conn: psycopg.Connection[Any]) -> bool:
     return conn.execute(*statement).fetchone() is not None
 
@@ -192,6 +196,16 @@ class Leases:
             f"WHERE {DEAD} RETURNING epoch",
             (room, self.node, self.address, self._interval(), creator),
         )
+
+    def take_later(self, room: str, creator: str) -> concurrent.futures.Future[Any]:
+        """:meth:`take`'s round trip, run in the sideline thread; :meth:`taken` (on the event
+        loop) makes its outcome of the row."""
+        return self.sideline.submit(functools.partial(_row, self._take(room, creator)))
+
+    def taken(self, room: str, row: Any) -> bool:
+        """Whether :meth:`take_later`'s ``row`` says the lease of ``room`` was taken; it is
+        held then."""
+        return self._taken(room, row)
 
     def _taken(self, room: str, row: Any) -> bool:
         if row is None:

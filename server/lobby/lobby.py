@@ -324,12 +324,20 @@ class Lobby:
         rate, burst = self.config.rooms_per_second, self.config.rooms_burst
         conn.after(
             leases.claim_later(code, group, rate, burst),
-            lambda rows: then(self._claimed(code, group, public, rows)),
+            lambda rows: self._claimed(conn, code, group, public, rows, then),
         )
 
-    def _claimed(self, code: str, group: str, public: bool, rows: Claimed) -> str:
-        """The code a cluster's claim (``rows``) gives, or ProtocolError; a code whose lease
-        another room holds is replaced by a new one."""
+    def _claimed(
+        self,
+        conn: Connection,
+        code: str,
+        group: str,
+        public: bool,
+        rows: Claimed,
+        then: Callable[[str], None],
+    ) -> None:
+        """Call ``then`` with the code a cluster's claim (``rows``) gives, or raise
+        ProtocolError; a code whose lease another room holds is replaced by a new one."""
         assert self.cluster is not None
         leases = self.cluster.leases
         allowed, opened, taken = leases.claimed(code, rows)
@@ -339,7 +347,27 @@ class Lobby:
             if taken:
                 leases.release(code)
             raise
-        return code if taken and code not in self.rooms else self.new_code(public, group)
+        if taken and code not in self.rooms:
+            then(code)
+        else:
+            self._another_code(conn, group, public, then)
+
+    def _another_code(
+        self, conn: Connection, group: str, public: bool, then: Callable[[str], None]
+    ) -> None:
+        """Call ``then`` with a new code whose lease is taken (noting ``group``), the take's
+        round trip off the event loop like the claim's (a claimed code was another room's)."""
+        assert self.cluster is not None
+        leases = self.cluster.leases
+        code = codes.free_code(self.rooms, public)
+
+        def taken(row: object) -> None:
+            if leases.taken(code, row) and code not in self.rooms:
+                then(code)
+            else:
+                self._another_code(conn, group, public, then)
+
+        conn.after(leases.take_later(code, group), taken)
 
     def unclaim(self, code: str) -> None:
         """Let the code of a room :meth:`claim_room` gave and that was not opened go."""

@@ -391,16 +391,17 @@ class Store(GameReads):
                 game,
             )
             return []
+        numbered: tuple[int, ...] = ()
         if self.dialect.next_finished is not None:
-            with self._db.elsewhere():  # as create_game's id
-                order = int(self._db.read(self.dialect.next_finished)[0][0])
+            # PostgreSQL's sequence numbers the game in its commit: no round trip on the loop
+            order = self.dialect.next_finished
         else:
-            order = self._next_finished
+            order, numbered = "?", (self._next_finished,)
             self._next_finished += 1
         self._db.write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ?, digest = ?, "
-            "finished = ? WHERE id = ?",
-            (status, winner, turns, ended, digest, order, game),
+            f"finished = {order} WHERE id = ?",
+            (status, winner, turns, ended, digest, *numbered, game),
             game,
         )
         for statement in self.dialect.index_replay:

@@ -15,6 +15,7 @@ import pytest
 
 from server.cluster.leases import Leases
 from server.config import ServerConfig
+from server.lobby import codes
 from server.net.tcp import RunningServer, start_server
 from server.store.game_ids import GAME_IDS
 from server.store.store import Store
@@ -103,6 +104,30 @@ def test_the_next_game_ids_are_taken_in_the_background(
     ids += [new_game() for _ in range(GAME_IDS)]
     assert len(set(ids)) == len(ids) and ids == sorted(ids)
     monkeypatch.undo()
+    store.close()
+
+
+def test_a_finished_game_takes_its_number_in_the_commit(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+    games = [store.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0) for _ in range(2)]
+    store.commit()
+    read = store._db.read
+
+    def no_sequence(sql: str, params: Any = ()) -> Any:
+        assert "nextval" not in sql, "the loop read the sequence"
+        return read(sql, params)
+
+    monkeypatch.setattr(store._db, "read", no_sequence)
+    for game in reversed(games):  # the second game ends first
+        store.finish_game(game, "over", 0, 3)
+    monkeypatch.undo()
+    store.commit()
+    numbers = [
+        _count(postgres_url, "SELECT finished FROM games WHERE id = %s", game) for game in games
+    ]
+    assert numbers[1] < numbers[0]  # in the order they ended
     store.close()
 
 
@@ -206,3 +231,29 @@ async def test_a_hello_makes_no_round_trip_on_the_event_loop(
         await b.stop()
         for client in clients:
             await client.close()
+
+
+async def test_a_claimed_code_held_by_another_room_is_replaced_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = await _node(postgres_url)
+    other = Leases(postgres_url, "other:1", 60.0, {})  # another node, holding room TAKEN
+    assert other.take("TAKEN")
+    ann = await Client.connect(node.port)
+    try:
+        await ann.hello("Ann")
+        drawn = iter(["TAKEN", "FREE"])
+        monkeypatch.setattr(codes, "free_code", lambda *_: next(drawn))
+        assert node.lobby.cluster is not None
+        loop_db = node.lobby.cluster.leases._db
+        monkeypatch.setattr(loop_db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        created = await ann.request({"type": "create_room", "edition": "space", "seats": 2})
+        monkeypatch.undo()
+        assert created["type"] == "joined" and created["room"] == "FREE"
+        assert node.lobby.cluster.leases.held.keys() >= {"FREE"}
+        assert _count(postgres_url, "SELECT count(*) FROM leases WHERE room = 'FREE'") == 1
+    finally:
+        monkeypatch.undo()
+        other.close()
+        await node.stop()
+        await ann.close()
