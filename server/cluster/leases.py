@@ -197,6 +197,11 @@ class Leases:
             (room, self.node, self.address, self._interval(), creator),
         )
 
+    def take_statement(self, room: str) -> Statement:
+        """:meth:`take`'s statement (a takeover's, keeping the lease's creator), for a round
+        trip in the sideline; :meth:`taken` makes its outcome of the row."""
+        return self._take(room, None)
+
     def take_later(self, room: str, creator: str) -> concurrent.futures.Future[Any]:
         """:meth:`take`'s round trip, run in the sideline thread; :meth:`taken` (on the event
         loop) makes its outcome of the row."""

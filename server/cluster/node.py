@@ -68,6 +68,9 @@ class Greeted:
     rooms: list[Seated]
 
 
+# What a takeover's round trip read: the lease's row (None: not taken), the rows of the
+# reads the room is restored from (server.store.store.Store.takeover_reads).
+TakenOver = tuple[Any, list[list[tuple[Any, ...]]]]
 # What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
 # not read this time).
 Maintained = tuple[Surveyed, list[bytes] | None]
@@ -112,6 +115,7 @@ class Cluster:
         self._last_read = 0.0
         self._timer: Handle | None = None
         self._stopped = False
+        self._taking: set[str] = set()  # rooms whose takeover's round trip is on its way
         lobby.store.fence(self.leases.fence, self.leases.guard, self.games_lost)
 
     def start(self) -> None:
@@ -159,9 +163,10 @@ class Cluster:
 
     # ------------------------------------------------------------------ rooms
 
-    def take(self, code: str) -> bool:
-        """Take the lease of a new room's code; False if another room holds it."""
-        return self.leases.take(code)
+    def take(self, code: str, creator: str | None = None) -> bool:
+        """Take the lease of a room's code (noting ``creator``, the address it was created
+        from), at a restart; False if another room holds it."""
+        return self.leases.take(code, creator)
 
     def elsewhere(self, code: str) -> str | None:
         """The address of the node that runs room ``code``, if another one does."""
@@ -204,31 +209,55 @@ class Cluster:
                 elsewhere = room, owner
         return elsewhere
 
-    def take_over(self, code: str, game: int | None) -> bool:
+    def take_over(self, code: str, game: int | None) -> None:
         """Take room ``code`` whose lease expired and resume its ``game`` here, unfinished or
         over (its players may ask for a rematch), or (None) open the waiting room stored under
-        ``code``; False if another node was first."""
-        if code in self.lobby.rooms or not self.leases.take(code):
-            return False
-        # The room ran on another node, and its players not known here were made there:
-        # the reads of the takeover need not wait for this node's own writes to commit.
-        with self.lobby.store.elsewhere():
-            if game is None:
-                waiting = self.lobby.store.waiting_room(code)
-                if waiting is None:  # its game started, or it closed, meanwhile
-                    self.leases.release(code)
-                    return False
-                self.lobby.reopen_waiting(waiting)
-            else:
-                stored = self.lobby.store.game(game)
-                if stored is None or stored.status not in ("playing", "over"):
-                    self.leases.release(code)
-                    return False
+        ``code``; nothing if another node is first. The lease and the reads the room is
+        restored from are one round trip in the leases' sideline (the lease first: once it is
+        taken, the old owner can commit nothing more, so the reads see all it committed); the
+        event loop goes on meanwhile, and restores the room when they are back."""
+        if code in self.lobby.rooms or code in self._taking:
+            return
+        self._taking.add(code)
+        work = functools.partial(
+            _take_over,
+            self.leases.take_statement(code),
+            self.lobby.store.takeover_reads(code, game),
+        )
+        loop = asyncio.get_running_loop()
+        self.leases.sideline.submit(work).add_done_callback(
+            lambda done: loop.call_soon_threadsafe(self._taken_over, code, game, done)
+        )
+
+    def _taken_over(
+        self, code: str, game: int | None, done: concurrent.futures.Future[TakenOver]
+    ) -> None:
+        """On the loop: restore the room a takeover's round trip took the lease of."""
+        self._taking.discard(code)
+        if self._stopped:
+            return
+        try:
+            row, rows = done.result()
+        except psycopg.Error as exc:  # the lease, if taken, runs out; the next survey retries
+            log.warning("room %s: could not take it over: %s", code, exc)
+            return
+        if not self.leases.taken(code, row):
+            return  # another node was first
+        stored = self.lobby.store.taken_over(game, rows)
+        if isinstance(stored, StoredWaiting):
+            # The room ran on another node, and its players not known here were made there:
+            # the reads of them need not wait for this node's own writes to commit.
+            with self.lobby.store.elsewhere():
+                self.lobby.reopen_waiting(stored)
+            what = "waiting room"
+        elif stored is not None and stored.status in ("playing", "over"):
+            with self.lobby.store.elsewhere():
                 self.lobby.resume_stored(stored)
-                what = f"game {game}, {stored.status}"
-        what = "waiting room" if game is None else what
+            what = f"game {game}, {stored.status}"
+        else:  # its game started, ended or was abandoned, or it closed, meanwhile
+            self.leases.release(code)
+            return
         log.info("room %s: taken over (%s, epoch %d)", code, what, self.leases.held[code])
-        return True
 
     def games_lost(self, games: set[Owner]) -> None:
         """The fence found the leases of these games (and waiting rooms) lost
@@ -309,6 +338,19 @@ class Cluster:
             log.warning("could not remove this node's rooms from the lobby: %s", exc)
         self.leases.close()
         self._listener.close()
+
+
+def _take_over(
+    take: tuple[str, tuple[Any, ...]], reads: list[tuple[str, Any]], conn: psycopg.Connection[Any]
+) -> TakenOver:
+    """:meth:`Cluster.take_over`'s round trips, in the sideline thread: the lease, then, if
+    it was taken, the reads (one pipeline)."""
+    row = conn.execute(*take).fetchone()
+    if row is None:
+        return None, []
+    with conn.pipeline():
+        cursors = [conn.execute(placeholders(sql), params) for sql, params in reads]
+    return row, [[tuple(found) for found in cursor.fetchall()] for cursor in cursors]
 
 
 def _greet(

@@ -125,8 +125,8 @@ class Lobby:
 
     def add_room(self, room: Room, creator: str | None, claimed: bool = False) -> None:
         """Open ``room`` under its code; it counts for the address ``creator`` created it from
-        (``max_rooms_per_address``) until it closes. ``claimed``: its code came from
-        :meth:`claim_room`, whose lease notes its creator already."""
+        (``max_rooms_per_address``) until it closes. ``claimed``: its lease notes its creator
+        already (its code came from :meth:`claim_room`, or it was reopened)."""
         self.rooms[room.code] = room
         if creator is not None:
             room.creator = creator
@@ -203,13 +203,17 @@ class Lobby:
                 log.warning("game %d: room %s has a later game; abandoned", stored.id, stored.room)
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
-            if self.cluster is not None and not self.cluster.take(stored.room):
+            if self.cluster is not None and not self.cluster.take(
+                stored.room, _creator(stored.settings)
+            ):
                 continue  # another node runs it
             self.resume_stored(stored)
         for waiting in self.store.waiting_rooms():
             if waiting.room in self.rooms:  # a game of its code came back: it waits no more
                 self.store.forget_waiting_room(waiting.room)
-            elif self.cluster is None or self.cluster.take(waiting.room):
+            elif self.cluster is None or self.cluster.take(
+                waiting.room, _creator(waiting.settings)
+            ):
                 self.reopen_waiting(waiting)
 
         self.retention.sweep()
@@ -249,9 +253,9 @@ class Lobby:
     def _reopen(self, room: Room, settings: dict[str, object]) -> None:
         """Open a room rebuilt from the store, for its members to find when they say hello
         (those connected already, after a takeover, are sent it)."""
-        creator = settings.get("creator")
-        # Quotas survive restarts: the reopened room still counts for its creator.
-        self.add_room(room, creator if isinstance(creator, str) and creator else None)
+        # Quotas survive restarts: the reopened room still counts for its creator (in a
+        # cluster its lease notes it: taken with it at a restart, kept by a takeover).
+        self.add_room(room, _creator(settings), claimed=True)
         for pid in list(room.members):
             player = self.players.get(pid)
             if player is None and self.cluster is not None:
@@ -593,3 +597,9 @@ def _too_many_players() -> ProtocolError:
         "too many new players from your address: wait, or send hello "
         "with your token to resume your identity",
     )
+
+
+def _creator(settings: dict[str, object]) -> str | None:
+    """The address a stored room was created from (its settings keep it), if any."""
+    creator = settings.get("creator")
+    return creator if isinstance(creator, str) and creator else None

@@ -49,6 +49,10 @@ class StoredGame:
     decisions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     # the server's own events (position in the game's log, event record), in order
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # read with the game for a takeover (None: not read, the store reads them when asked):
+    # the chat lines held for its players, and who watched it
+    held_chat: list[dict[str, Any]] | None = None
+    spectators: list[str] | None = None
 
     @property
     def variants(self) -> list[str]:

@@ -56,7 +56,7 @@ from server.store.records import (
 from server.store.schema import create
 from server.store.standings import Change, Standings
 from server.store.tokens import token_hash
-from server.store.write_path import Owner
+from server.store.write_path import Owner, Row
 
 if TYPE_CHECKING:
     from server.store.postgres import Fence, Guard, PostgresDatabase
@@ -341,15 +341,44 @@ class Store(GameReads):
 
     def spectators(self, game: int) -> list[str]:
         """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
-        rows = self._db.read("SELECT players FROM spectators WHERE game = ?", (game,))
+        return _spectators(game, self._db.read(SPECTATORS, (game,)))
+
+    def takeover_reads(self, room: str, game: int | None) -> list[tuple[str, Row]]:
+        """The reads a takeover restores room ``room`` from, to run in another thread (a
+        cluster's leases' sideline): ``game`` with its decisions, events, held chat and
+        spectators, or (None) the waiting room; :meth:`taken_over` reads their rows."""
+        if game is None:
+            return [(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms WHERE room = ?", (room,))]
+        return [
+            (f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,)),
+            *self._parts(game),
+            (self._held_chat, (game,)),
+            (SPECTATORS, (game,)),
+        ]
+
+    def taken_over(
+        self, game: int | None, rows: list[list[Row]]
+    ) -> StoredGame | StoredWaiting | None:
+        """What :meth:`takeover_reads`' ``rows`` hold: the game (None if missing or
+        unreadable), or the waiting room (None if gone)."""
+        if game is None:
+            found = self._waiting(rows[0])
+            return found[0] if found else None
+        head, decisions, events, held, watching = rows
+        if not head:
+            return None
         try:
-            players = json_text(rows[0][0], "spectators") if rows else []
-        except ValueError as exc:
-            log.error("game %d: %s; its spectators are not restored", game, exc)
-            return []
-        if not isinstance(players, list):
-            return []
-        return [player for player in players if isinstance(player, str)]
+            stored = self._with_decisions(game_from_row(head[0]), decisions, events)
+        except CorruptRow as exc:
+            log.warning("%s", exc)
+            return None
+        stored.held_chat = _held_lines(held)
+        stored.spectators = _spectators(game, watching)
+        return stored
+
+    @property
+    def _held_chat(self) -> str:
+        return f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}"
 
     def hold_chat(self, game: int, line: dict[str, Any]) -> None:
         """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
@@ -360,17 +389,7 @@ class Store(GameReads):
     def held_chat(self, game: int) -> list[dict[str, Any]]:
         """The lines held for the players of ``game``, in the order said (a line that does
         not decode is left out)."""
-        lines = []
-        for (text,) in self._db.read(
-            f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}", (game,)
-        ):
-            try:
-                line = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(line, dict):
-                lines.append(line)
-        return lines
+        return _held_lines(self._db.read(self._held_chat, (game,)))
 
     def release_chat(self, game: int) -> None:
         """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
@@ -524,3 +543,32 @@ class Store(GameReads):
             "(SELECT count(*) FROM decisions)"
         )
         return int(players), int(games), int(decisions)
+
+
+SPECTATORS = "SELECT players FROM spectators WHERE game = ?"
+
+
+def _spectators(game: int, rows: list[Row]) -> list[str]:
+    """Who :data:`SPECTATORS`' ``rows`` say watched ``game`` (a row that does not decode:
+    none)."""
+    try:
+        players = json_text(rows[0][0], "spectators") if rows else []
+    except ValueError as exc:
+        log.error("game %d: %s; its spectators are not restored", game, exc)
+        return []
+    if not isinstance(players, list):
+        return []
+    return [player for player in players if isinstance(player, str)]
+
+
+def _held_lines(rows: list[Row]) -> list[dict[str, Any]]:
+    """The held chat lines of ``rows``, in order (a line that does not decode is left out)."""
+    lines = []
+    for (text,) in rows:
+        try:
+            line = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(line, dict):
+            lines.append(line)
+    return lines

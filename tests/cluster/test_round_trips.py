@@ -257,3 +257,38 @@ async def test_a_claimed_code_held_by_another_room_is_replaced_off_the_event_loo
         other.close()
         await node.stop()
         await ann.close()
+
+
+async def test_a_takeover_makes_no_round_trip_on_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    try:
+        ann = await Client.connect(a.port)
+        clients.append(ann)
+        await ann.hello("Ann")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1}
+        code = (await ann.request(create))["room"]
+        await ann.request({"type": "start", "room": code})
+        await ann.expect("state", room=code)
+        back = await Client.connect(b.port)  # Ann known to b (its members are read from it)
+        clients.append(back)
+        await back.hello("Ann", ann.token)
+        assert a.lobby.cluster is not None and b.lobby.cluster is not None
+        _kill(postgres_url, a.lobby.cluster.leases)  # a's sessions end: its rooms are orphans
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        b.lobby.cluster.maintain(time.monotonic())  # finds the orphan: its takeover starts
+        assert code not in b.lobby.rooms  # on its way
+        await back.expect("joined", room=code)  # Ann is sent her room once it is restored
+        await back.expect("state", room=code)  # its game, replayed
+        monkeypatch.undo()
+        assert b.lobby.rooms[code].game is not None
+    finally:
+        monkeypatch.undo()
+        await b.stop()
+        await a.stop()
+        for client in clients:
+            await client.close()
