@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from protocol.messages import PROTOCOL_VERSION
 from server.cluster.leases import Leases
 from server.config import ServerConfig
 from server.lobby import codes
@@ -172,6 +173,7 @@ async def test_a_room_claimed_for_a_connection_replaced_meanwhile_lets_its_lease
     finally:
         busy.set()
         await node.stop()
+        await again.close()
         await ann.close()
         await again.close()
 
@@ -292,3 +294,40 @@ async def test_a_takeover_makes_no_round_trip_on_the_event_loop(
         await a.stop()
         for client in clients:
             await client.close()
+
+
+async def test_a_connection_that_ends_during_its_hellos_round_trip_leaves_its_player_away(
+    postgres_url: str,
+) -> None:
+    node = await _node(postgres_url)
+    ann = await Client.connect(node.port)
+    await ann.hello("Ann")
+    await ann.close()
+    player = node.lobby.players[ann.player]
+    for _ in range(100):  # the server saw the connection end
+        if player.connection is None:
+            break
+        await asyncio.sleep(0.01)
+    reads = node.lobby.store._db._sideline  # type: ignore[union-attr]  # the hello's thread
+    busy = threading.Event()
+    reads.submit(lambda _: busy.wait(10))  # the hello's round trip waits behind this
+    again = await Client.connect(node.port)
+    try:
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Ann"}
+        again.send({**hello, "token": ann.token})
+        await asyncio.sleep(0.1)
+        for session in list(node.sessions):  # the server cuts it off (as a room dropped would)
+            session.cut()
+        for _ in range(100):  # the server saw it end, before the hello was done
+            if not node.sessions:
+                break
+            await asyncio.sleep(0.01)
+        assert not node.sessions
+        busy.set()
+        await asyncio.wrap_future(reads.submit(lambda _: None))  # the hello's reads are back
+        await asyncio.sleep(0.1)  # and its end ran on the loop
+        assert player.connection is None  # away, not held by a connection that is gone
+    finally:
+        busy.set()
+        await node.stop()
+        await again.close()
