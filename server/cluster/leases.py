@@ -13,12 +13,14 @@ therefore never writes a decision beside the new owner's: its next commit or ren
 lease gone and the node drops the room.
 
 Leases are taken, renewed and released on connections of their own (autocommit), so that none
-of them ever commits the writes of a tick before their fence: one the event loop waits on (a
-takeover, a hello's search for its player's rooms), and the sideline's
-(``server.store.sideline``: a thread), which runs in order what the loop need not wait for: a
-room's claim (:meth:`Leases.claim_later`: its rate bucket's token, its creator's count of open
-rooms and its lease, in one round trip), the survey (:meth:`Leases.survey_later`) and the
-release of a lease. Their commits do not wait for the disk (``synchronous_commit = off``): a
+of them ever commits the writes of a tick before their fence: one the event loop waits on (the
+leases taken at a restart, the owner of a room asked for that another node runs), and the
+sideline's (``server.store.sideline``: a thread), which runs in order what the loop need not
+wait for: a room's claim (:meth:`Leases.claim_later`: its rate bucket's token, its creator's
+count of open rooms and its lease, in one round trip), another code's lease when the claimed
+one was taken (:meth:`Leases.take_later`), a new player's token (:meth:`Leases.allow_later`),
+a takeover (server.cluster.node), the survey (:meth:`Leases.survey_later`) and the release of
+a lease. Their commits do not wait for the disk (``synchronous_commit = off``): a
 lease needs no flush of its own. PostgreSQL writes its log in order, so the commit
 of the first writes made under a lease, which waits for the disk, flushes the lease with it: a
 crash of PostgreSQL can lose only a lease nothing was yet committed under (the node's next

@@ -29,7 +29,9 @@ The renewal, the search for orphans and the lobby's writes and reads of each qua
 ``lease_seconds`` are one piece of work in the leases' sideline thread
 (``server.store.sideline``): the event loop hands it over and takes its outcome when it is
 done (the rooms lost dropped, the orphans taken over), never waiting for PostgreSQL meanwhile.
-A room taken over is restored on the loop (rare, and its players wait for it anyway).
+A takeover's lease and the reads its room is restored from are one round trip there too (and
+a hello's reads one in the store's read thread); the room is replayed on the loop when they
+are back.
 """
 
 from __future__ import annotations
