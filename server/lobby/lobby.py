@@ -21,17 +21,19 @@ from protocol.messages import (
     Request,
     Sync,
 )
-from protocol.server_messages import ErrorMessage, MovedMessage, ServerMessage, WelcomeMessage
+from protocol.server_messages import ErrorMessage, ServerMessage
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
-from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
-from server.lobby import codes, finished_games  # noqa: F401  (registers its handlers)
+from server.lobby import (
+    codes,
+    finished_games,  # noqa: F401  (registers its handlers)
+    greeting,
+)
 from server.lobby.handlers import HANDLERS, WRITES, joined
-from server.lobby.players import Connection, Player, new_player_id
+from server.lobby.players import Connection, Player
 from server.memory import release_free_memory
 from server.rooms import idle_rooms
-from server.rooms.outgoing import bye_message
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.restore import reopen_waiting, restore_room
 from server.rooms.review import SharedReview, end_review
@@ -40,11 +42,10 @@ from server.rooms.scheduler import Handle, Scheduler
 from server.rooms.vacancy import Vacancy
 from server.store.retention import Retention
 from server.store.store import Store, StoredGame, StoredWaiting
-from server.store.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
-    from server.cluster.leases import Claimed, Seated
-    from server.cluster.node import Cluster, Greeted
+    from server.cluster.leases import Claimed
+    from server.cluster.node import Cluster
 
 __all__ = ["Connection", "Lobby", "Player", "server_version"]
 
@@ -263,7 +264,7 @@ class Lobby:
             if player is not None:
                 player.rooms.append(room.code)
                 if player.connection is not None:  # back already (a takeover): told now
-                    self._send_room(player.connection, player, room)
+                    self.send_room(player.connection, player, room)
 
     def _maintain_later(self) -> None:
         when = self.scheduler.time() + self.config.store_retry
@@ -382,67 +383,11 @@ class Lobby:
 
     def hello(self, conn: Connection, req: Hello, then: Callable[[Player], None]) -> None:
         """Identify a connection: a new player, or the one the token names; then send it its
-        rooms again, as they are now, and call ``then`` with the player. On a server alone at
-        once; in a cluster once the hello's round trip is back (the player's row and its rooms
-        on other nodes, or a new player's token from the cluster's bucket), which the event
-        loop does not wait for (``conn``'s next messages do: ``Connection.after``)."""
-        cluster = self.cluster
-        if req.token is None:
-            group = self._may_add_player(conn)
-            if cluster is None:
-                then(self._greet(conn, req, *self._new_player(req, group, True), None))
-                return
-            rate, burst = self.config.new_players_per_second, self.config.new_players_burst
-            conn.after(
-                cluster.leases.allow_later("new_players", group, rate, burst),
-                lambda allowed: then(
-                    self._greet(conn, req, *self._new_player(req, group, allowed), None)
-                ),
-            )
-            return
-        token, hashed = req.token, token_hash(req.token)
-        if cluster is None:
-            then(self._greet(conn, req, self._resume(conn, hashed), token, None))
-            return
-        known = self.by_token.get(hashed)
-        conn.after(
-            cluster.hello_later(hashed, None if known is None else known.id),
-            lambda found: then(
-                self._greet(conn, req, self._resume(conn, hashed, found), token, found.rooms)
-            ),
-        )
+        rooms again, as they are now, and call ``then`` with the player
+        (server.lobby.greeting)."""
+        greeting.hello(self, conn, req, then)
 
-    def _greet(
-        self,
-        conn: Connection,
-        req: Hello,
-        player: Player,
-        token: str,
-        elsewhere: list[Seated] | None,
-    ) -> Player:
-        """The rest of a hello, once ``player`` is known: welcome, the rooms it has on other
-        nodes of a cluster (``elsewhere``: read already), then its rooms here."""
-        player.name = req.name
-        self.store.save_player(player.id, token, player.name)
-        player.connection = conn
-        resuming = " resuming" if req.token else ""
-        self.errors.line(
-            logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
-        )
-        conn.send(WelcomeMessage(id=req.id, player=player.id, token=token, server=self.version))
-        if self.cluster is not None and elsewhere:
-            moved = self.cluster.seated_elsewhere(player.id, elsewhere)
-            if moved is not None:
-                conn.send(MovedMessage(room=moved[0], address=moved[1]))
-        for code in list(player.rooms):
-            room = self.rooms.get(code)
-            if room is None:
-                player.rooms.remove(code)
-                continue
-            self._send_room(conn, player, room)
-        return player
-
-    def _send_room(self, conn: Connection, player: Player, room: Room) -> None:
+    def send_room(self, conn: Connection, player: Player, room: Room) -> None:
         """Send a player back (a hello) its room, as it is now."""
         conn.send(joined(room, player.id))
         conn.send(room.room_message())
@@ -450,67 +395,6 @@ class Lobby:
         self.presence.changed(room)  # everyone sees the player connected again
         room.send_game(player.id)
         room.presence_changed(player.id)  # an away seat is its player's again
-
-    def _resume(self, conn: Connection, hashed: str, found: Greeted | None = None) -> Player:
-        """The player whose token hashes to ``hashed``; its old connection, if any, is told
-        it was replaced. ``found``: what a cluster's hello read of it (its row, or its stored
-        token hash: Cluster.hello_later)."""
-        player = self.by_token.get(hashed)
-        if player is None and found is not None:  # made on another node
-            # read by its token just now: not revoked (a round trip less per hello, which
-            # counts when a dead node's players all come back here at once)
-            player = self.known(found.player)
-        elif player is not None and self._stored_token(player.id, found) != hashed:
-            # revoked by the operator (selfish-server admin revoke) while the server ran
-            del self.by_token[hashed]
-            player = None
-        if player is None:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
-        group = address_group(conn.address, self.config.ipv6_prefix)
-        if not self.limits.hellos.allow(group) or not self.limits.resumes.allow(player.id):
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
-            )
-        old = player.connection
-        if old is not None and old is not conn:
-            old.close_after(bye_message("replaced"))
-        return player
-
-    def _stored_token(self, player: str, found: Greeted | None) -> str | None:
-        """The token hash stored for ``player``, to see whether the operator revoked it. A
-        revocation is committed by the operator's tool, so the read need not wait for this
-        node's own writes (a cluster's hello read it already: ``found``, unless the node
-        learnt of the player meanwhile), unless it finds none: then the player may be one
-        made here whose row is not committed yet, and it is read again after them."""
-        if found is not None and found.player is None:
-            token = found.token
-        else:
-            with self.store.elsewhere():
-                token = self.store.token_of(player)
-        return token if token is not None else self.store.token_of(player)
-
-    def _may_add_player(self, conn: Connection) -> str:
-        """The address group of a hello without a token, if this node may make a new
-        identity for it now (ProtocolError if not); the cluster's bucket is taken next."""
-        if not self.store.writable:
-            raise ProtocolError(
-                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
-            )
-        group = address_group(conn.address, self.config.ipv6_prefix)
-        if not self.limits.new_players.allow(group):
-            raise _too_many_players()
-        return group
-
-    def _new_player(self, req: Hello, group: str, allowed: bool) -> tuple[Player, str]:
-        """A new identity and its token (``allowed``: the cluster's bucket gave a token for
-        ``group``); a guest's has no record (server.store.ratings.is_guest)."""
-        if not allowed:
-            raise _too_many_players()
-        token = new_token()
-        player = Player(new_player_id(self.players, req.guest is True), token_hash(token), req.name)
-        self.players[player.id] = player
-        self.by_token[player.token] = player
-        return player, token
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""
@@ -589,14 +473,6 @@ class Lobby:
         if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
             # its people act (server.rooms.idle_rooms); asking for the room again is no act
             room.active_at = self.scheduler.time()
-
-
-def _too_many_players() -> ProtocolError:
-    return ProtocolError(
-        ErrorCode.RATE_LIMITED,
-        "too many new players from your address: wait, or send hello "
-        "with your token to resume your identity",
-    )
 
 
 def _creator(settings: dict[str, object]) -> str | None:
