@@ -323,12 +323,13 @@ def held(args: argparse.Namespace, workdir: Path, url: str, pm: int | None) -> d
             if args.stalls:
                 result["node_stalls"] = [node_stalls(node) for node in nodes]
             ok = result["rtt_ms_p99"] <= args.p99 and result["errors"] == 0
+            result["load_average"] = round(os.getloadavg()[0], 2)
             runs.append(result)
             print(
                 f"{size} node(s), {result['connected']} clients: p99 {result['rtt_ms_p99']} ms, "
                 f"{result['decisions_per_second']} decisions/s, errors {result['errors']} -> "
                 + ("held" if ok else "not held")
-                + "\n  "
+                + f" (load average {result['load_average']:.2f})\n  "
                 + cpu_split.describe(result["cpu"], result["cpu_seconds"], os.cpu_count() or 1),
                 flush=True,
             )
@@ -562,6 +563,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         workdir = Path(tmp)
         print(
+            f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
             f"autogroups: this session's nice {autogroup()}, PostgreSQL's "
             f"{autogroup(pm) if pm is not None else '-'}",
             flush=True,

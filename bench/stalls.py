@@ -2,7 +2,8 @@
 
     python bench/stalls.py OUT.json ARGS...   # selfish-server ARGS, with the probe
 
-:class:`Probe` times each cyclic garbage collection (``gc.callbacks``, by generation) and runs a
+:class:`Probe` times each cyclic garbage collection (``gc.callbacks``, by generation; with the
+objects it found unreachable, which only the collector frees: reference cycles) and runs a
 lag probe on the event loop: a callback due every ``period`` seconds notes how late it ran. A
 late tick (a *stall*, over ``STALL_MS``) is split by where the loop's thread was meanwhile, from
 ``/proc/thread-self/schedstat``: running (a slow callback, the collector), waiting for a core
@@ -49,6 +50,7 @@ class Probe:
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}  # ms, by generation
+        self.freed: dict[int, int] = {0: 0, 1: 0, 2: 0}  # unreachable objects it found (cycles)
         self.lags: list[float] = []  # ms each tick ran late
         self.stalls: list[dict[str, float]] = []
         self._gc_start = 0.0
@@ -86,6 +88,7 @@ class Probe:
     def reset(self) -> None:
         """Forget the figures so far (a measurement's window starts)."""
         self.pauses = {0: [], 1: [], 2: []}
+        self.freed = {0: 0, 1: 0, 2: 0}
         self.lags = []
         self.stalls = []
         self.stacks = Counter()
@@ -106,6 +109,7 @@ class Probe:
         else:
             self._gc_total += now - self._gc_start
             self.pauses[int(info["generation"])].append((now - self._gc_start) * 1000)
+            self.freed[int(info["generation"])] += int(info["collected"])
 
     def _tick_next(self, now: float) -> None:
         assert self._loop is not None
@@ -145,6 +149,7 @@ class Probe:
                     "count": len(p),
                     "total_ms": round(sum(p), 1),
                     "max_ms": round(max(p, default=0.0), 1),
+                    "freed": self.freed[g],
                 }
                 for g, p in self.pauses.items()
             },
@@ -180,6 +185,7 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
             "count": sum(p["count"] for p in parts),
             "total_ms": round(sum(p["total_ms"] for p in parts), 1),
             "max_ms": max(p["max_ms"] for p in parts),
+            "freed": sum(p.get("freed", 0) for p in parts),
         }
     for key in ("lag_ms_p50", "lag_ms_p99", "lag_ms_max"):
         out[key] = max(s[key] for s in summaries)
@@ -195,7 +201,9 @@ def describe(name: str, s: dict[str, Any]) -> str:
     if not s:
         return f"{name}: no probe"
     gc_part = ", ".join(
-        f"gen{g} {p['count']}x max {p['max_ms']:g} ms" for g, p in s["gc"].items() if p["count"]
+        f"gen{g} {p['count']}x max {p['max_ms']:g} ms freeing {p.get('freed', 0)} objects"
+        for g, p in s["gc"].items()
+        if p["count"]
     )
     return (
         f"{name}: loop lag p50 {s['lag_ms_p50']:g} p99 {s['lag_ms_p99']:g} max "

@@ -13,12 +13,14 @@ therefore never writes a decision beside the new owner's: its next commit or ren
 lease gone and the node drops the room.
 
 Leases are taken, renewed and released on connections of their own (autocommit), so that none
-of them ever commits the writes of a tick before their fence: one the event loop waits on (a
-takeover, a hello's search for its player's rooms), and the sideline's
-(``server.store.sideline``: a thread), which runs in order what the loop need not wait for: a
-room's claim (:meth:`Leases.claim_later`: its rate bucket's token, its creator's count of open
-rooms and its lease, in one round trip), the survey (:meth:`Leases.survey_later`) and the
-release of a lease. Their commits do not wait for the disk (``synchronous_commit = off``): a
+of them ever commits the writes of a tick before their fence: one the event loop waits on (the
+leases taken at a restart, the owner of a room asked for that another node runs), and the
+sideline's (``server.store.sideline``: a thread), which runs in order what the loop need not
+wait for: a room's claim (:meth:`Leases.claim_later`: its rate bucket's token, its creator's
+count of open rooms and its lease, in one round trip), another code's lease when the claimed
+one was taken (:meth:`Leases.take_later`), a new player's token (:meth:`Leases.allow_later`),
+a takeover (server.cluster.node), the survey (:meth:`Leases.survey_later`) and the release of
+a lease. Their commits do not wait for the disk (``synchronous_commit = off``): a
 lease needs no flush of its own. PostgreSQL writes its log in order, so the commit
 of the first writes made under a lease, which waits for the disk, flushes the lease with it: a
 crash of PostgreSQL can lose only a lease nothing was yet committed under (the node's next
@@ -74,14 +76,19 @@ COUNT = (
     f"'{PREFIX}' || creator_rooms.node)"
 )
 
+
 # A room's game over, waiting for a rematch: the last game of its code, over (an older game
 # of the code is of an earlier room, closed since; a room waiting for its first game is in
 # waiting_rooms instead). server.store.dialect's games_room index finds it.
-OVER = (
-    "games.room = dead.room AND games.status = 'over' "
-    "AND games.id = (SELECT max(id) FROM games AS later WHERE later.room = dead.room) "
-    "AND NOT EXISTS (SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = dead.room)"
-)
+def _over(room: str) -> str:
+    return (
+        f"games.room = {room} AND games.status = 'over' "
+        f"AND games.id = (SELECT max(id) FROM games AS later WHERE later.room = {room}) "
+        f"AND NOT EXISTS (SELECT 1 FROM waiting_rooms WHERE waiting_rooms.room = {room})"
+    )
+
+
+OVER = _over("dead.room")
 # The leases that no longer hold, looked for once (a statement's other conditions then
 # concern those few, not every lease).
 GONE = f"WITH dead AS MATERIALIZED (SELECT room FROM leases WHERE {DEAD}) "
@@ -101,6 +108,16 @@ ORPHANS = (
     "UNION ALL SELECT dead.room, NULL FROM dead JOIN waiting_rooms USING (room) "
     f"UNION ALL SELECT dead.room, games.id FROM dead JOIN games ON {OVER}",
 )
+
+
+# A room of a player's run by another node (Leases.rooms_of): (room, game or None for a
+# waiting room, address of its node, whether its lease expired).
+Seated = tuple[str, int | None, str, bool]
+
+
+def seated(rows: list[Any]) -> list[Seated]:
+    """:meth:`Leases.rooms_of`'s rows."""
+    return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
 
 
 def _orphans(rows: list[Any]) -> list[tuple[str, int | None]]:
@@ -128,6 +145,14 @@ def _survey(
         renewed = conn.execute(*renew) if renew is not None else None
         found = [conn.execute(sql) for sql in ORPHANS][-1]
     return held, None if renewed is None else renewed.fetchall(), found.fetchall()
+
+
+def _row(statement: Statement, conn: psycopg.Connection[Any]) -> Any:
+    return conn.execute(*statement).fetchone()
+
+
+def _allowed(statement: Statement, conn: psycopg.Connection[Any]) -> bool:
+    return conn.execute(*statement).fetchone() is not None
 
 
 def _run(statement: Statement, conn: psycopg.Connection[Any]) -> None:
@@ -173,6 +198,21 @@ class Leases:
             f"WHERE {DEAD} RETURNING epoch",
             (room, self.node, self.address, self._interval(), creator),
         )
+
+    def take_statement(self, room: str) -> Statement:
+        """:meth:`take`'s statement (a takeover's, keeping the lease's creator), for a round
+        trip in the sideline; :meth:`taken` makes its outcome of the row."""
+        return self._take(room, None)
+
+    def take_later(self, room: str, creator: str) -> concurrent.futures.Future[Any]:
+        """:meth:`take`'s round trip, run in the sideline thread; :meth:`taken` (on the event
+        loop) makes its outcome of the row."""
+        return self.sideline.submit(functools.partial(_row, self._take(room, creator)))
+
+    def taken(self, room: str, row: Any) -> bool:
+        """Whether :meth:`take_later`'s ``row`` says the lease of ``room`` was taken; it is
+        held then."""
+        return self._taken(room, row)
 
     def _taken(self, room: str, row: Any) -> bool:
         if row is None:
@@ -269,6 +309,13 @@ class Leases:
         tokens, refilled at ``rate`` a second, on the database's clock); False if empty."""
         return self._db.execute(*self._allow(kind, address, rate, burst)).fetchone() is not None
 
+    def allow_later(
+        self, kind: str, address: str, rate: float, burst: int
+    ) -> concurrent.futures.Future[bool]:
+        """:meth:`allow`, run in the sideline thread (a new player's hello)."""
+        statement = self._allow(kind, address, rate, burst)
+        return self.sideline.submit(functools.partial(_allowed, statement))
+
     def _allow(
         self, kind: str, address: str, rate: float, burst: int
     ) -> tuple[str, tuple[Any, ...]]:
@@ -344,28 +391,37 @@ class Leases:
         ).fetchone()
         return None if row is None else str(row[0])
 
-    def rooms_of(self, player: str) -> list[tuple[str, int | None, str, bool]]:
+    def rooms_of(self, player: str) -> list[Seated]:
         """(room, game, address of its node, whether its lease expired) of every unfinished
-        game ``player`` holds a seat in, and (game None) of every waiting room ``player`` is a
-        member of, that this node does not run."""
+        game ``player`` holds a seat in, then of every room at its game over (waiting for a
+        rematch) whose last game ``player`` held a seat in, and (game None) of every waiting
+        room ``player`` is a member of, that this node does not run. A hello reads them in
+        the sideline (:meth:`rooms_of_statement`, :func:`seated`)."""
+        return seated(self._db.execute(*self.rooms_of_statement(player)).fetchall())
+
+    def rooms_of_statement(self, player: str) -> Statement:
+        """:meth:`rooms_of`'s statement."""
         seat = json.dumps([{"player": player}])
         # The text match first: it leaves the JSON of one or two games to parse, not of
         # every game in play (a dead node's players all say hello at once).
         quoted = json.dumps(player)  # as the seats' JSON text holds it
         like = "%" + quoted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self._db.execute(
+        return (
             f"SELECT leases.room, max(games.id), leases.address, {DEAD} "
             "FROM leases JOIN games ON games.room = leases.room AND games.status = 'playing' "
             "WHERE leases.node != %s AND games.seats LIKE %s "
             "AND games.seats::jsonb @> %s::jsonb "
             "GROUP BY leases.room, leases.address, leases.expires, leases.node "
+            f"UNION ALL SELECT leases.room, games.id, leases.address, {DEAD} "
+            f"FROM leases JOIN games ON {_over('leases.room')} "
+            "WHERE leases.node != %s AND games.seats LIKE %s "
+            "AND games.seats::jsonb @> %s::jsonb "
             f"UNION ALL SELECT leases.room, NULL, leases.address, {DEAD} "
             "FROM leases JOIN waiting_rooms ON waiting_rooms.room = leases.room "
             "WHERE leases.node != %s AND waiting_rooms.members LIKE %s "
             "AND waiting_rooms.members::jsonb ? %s",
-            (self.node, like, seat, self.node, like, player),
-        ).fetchall()
-        return [(str(r), None if g is None else int(g), str(a), bool(e)) for r, g, a, e in rows]
+            (self.node, like, seat, self.node, like, seat, self.node, like, player),
+        )
 
     def orphans(self) -> list[tuple[str, int | None]]:
         """(room, game) of every room whose lease expired with a game unfinished or with its

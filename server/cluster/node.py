@@ -6,17 +6,18 @@ is what a node does about the others:
 - **opening a room** takes its lease (the code is then free cluster-wide), with the creator's
   token and count of open rooms (``server.lobby.codes``), in a round trip the event loop does
   not wait for (``Leases.claim_later``; the connection's next requests wait for it);
-- **a room run elsewhere**: a request for it, or a hello from a player seated in it, is
-  answered ``moved`` with the address of the node that runs it; the client follows (it is the
-  node running the room that must see its requests: proxying would put a second hop and a
-  second copy of the room's traffic on every request, and a proxy node that dies would cut
-  clients whose room lives on);
+- **a room run elsewhere**: a request for it, or a hello from a player seated in it (its game
+  unfinished or over, or a member of its waiting room), is answered ``moved`` with the
+  address of the node that runs it; the client follows (it is the node running the room that
+  must see its requests: proxying would put a second hop and a second copy of the room's
+  traffic on every request, and a proxy node that dies would cut clients whose room lives on);
 - **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
   the room's members are cut off without what the lost transaction produced, and reconnect),
   and takes over every room whose lease expired with a game unfinished, with its game over
   (waiting for a rematch), or with its game not started yet (a waiting room), restoring it
-  from the store; a hello of a player seated in a room with its game unfinished, or a member
-  of a waiting room, takes it over at once (the members already back are sent the room);
+  from the store; a hello of a player seated in a room with its game unfinished or over, or
+  a member of a waiting room, takes it over at once (the members already back are sent the
+  room);
 - **closing a room** lets its lease go once the room's last writes are committed: they are
   fenced by that lease, and a lease gone first would drop them;
 - **one lobby**: each node publishes its public rooms' entries in ``cluster_rooms`` and
@@ -28,28 +29,50 @@ The renewal, the search for orphans and the lobby's writes and reads of each qua
 ``lease_seconds`` are one piece of work in the leases' sideline thread
 (``server.store.sideline``): the event loop hands it over and takes its outcome when it is
 done (the rooms lost dropped, the orphans taken over), never waiting for PostgreSQL meanwhile.
-A room taken over is restored on the loop (rare, and its players wait for it anyway).
+A takeover's lease and the reads its room is restored from are one round trip there too (and
+a hello's reads one in the store's read thread); the room is replayed on the loop when they
+are back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import psycopg
 
-from server.cluster.leases import DEAD, Leases, Surveyed
+from server.cluster.leases import DEAD, Leases, Seated, Surveyed, seated
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
+from server.store.committer import placeholders
+from server.store.records import PLAYER_BY_TOKEN, TOKEN_OF, player_from_rows, token_from_rows
 from server.store.store import Store, StoredGame, StoredWaiting
 from server.store.write_path import Owner
 
 log = logging.getLogger("selfish.server")
 
 CHANNEL = "selfish_lobby"
+
+
+@dataclass(frozen=True)
+class Greeted:
+    """What a resuming player's hello read (:meth:`Cluster.hello_later`): the player's row
+    when it was read by its token (a player made on another node; None if not found, or when
+    the node knew the player), its stored token hash, and its rooms on other nodes."""
+
+    player: tuple[str, str, str] | None
+    token: str | None
+    rooms: list[Seated]
+
+
+# What a takeover's round trip read: the lease's row (None: not taken), the rows of the
+# reads the room is restored from (server.store.store.Store.takeover_reads).
+TakenOver = tuple[Any, list[list[tuple[Any, ...]]]]
 # What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
 # not read this time).
 Maintained = tuple[Surveyed, list[bytes] | None]
@@ -94,6 +117,7 @@ class Cluster:
         self._last_read = 0.0
         self._timer: Handle | None = None
         self._stopped = False
+        self._taking: set[str] = set()  # rooms whose takeover's round trip is on its way
         lobby.store.fence(self.leases.fence, self.leases.guard, self.games_lost)
 
     def start(self) -> None:
@@ -119,7 +143,11 @@ class Cluster:
             log.exception("cluster maintenance failed")
             self._again()
             return
-        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._done, done, entries, now))
+        # the future given to the callback, not ``done`` from here: a concurrent future keeps
+        # its callbacks, and one holding the future would make a cycle of them
+        done.add_done_callback(
+            lambda finished: loop.call_soon_threadsafe(self._done, finished, entries, now)
+        )
 
     def _done(
         self, done: concurrent.futures.Future[Maintained], entries: dict[str, bytes], now: float
@@ -137,9 +165,10 @@ class Cluster:
 
     # ------------------------------------------------------------------ rooms
 
-    def take(self, code: str) -> bool:
-        """Take the lease of a new room's code; False if another room holds it."""
-        return self.leases.take(code)
+    def take(self, code: str, creator: str | None = None) -> bool:
+        """Take the lease of a room's code (noting ``creator``, the address it was created
+        from), at a restart; False if another room holds it."""
+        return self.leases.take(code, creator)
 
     def elsewhere(self, code: str) -> str | None:
         """The address of the node that runs room ``code``, if another one does."""
@@ -152,12 +181,28 @@ class Cluster:
         self._published.pop(code, None)
         self.lobby.store.after_commit(lambda: self.leases.release(code))
 
-    def seated_elsewhere(self, player: str) -> tuple[str, str] | None:
-        """Take over the rooms of ``player``'s unfinished games, and the waiting rooms it is a
-        member of, whose node is gone; then (room, address of its node) of one of the others,
-        if any: the player's hello is answered ``moved`` there."""
+    def hello_later(self, hashed: str, known: str | None) -> concurrent.futures.Future[Greeted]:
+        """The reads a resuming player's hello needs, in the store's thread for reads (the
+        event loop goes on meanwhile, and so do the claims in the leases' sideline): the
+        stored token hash of ``known`` (the player this node knows by the token hashing to
+        ``hashed``), or the player ``hashed`` names (one made on another node); and the rooms
+        of that player's that other nodes run (:meth:`seated_elsewhere`). Neither waits for
+        this node's writes to commit: a revocation is committed by the operator's tool, a
+        player learnt here was made elsewhere, and a room of another node is written by it."""
+        rooms_of = self.leases.rooms_of_statement
+        return self.lobby.store.run_later(functools.partial(_greet, hashed, known, rooms_of))
+
+    def seated_elsewhere(
+        self, player: str, rooms: list[Seated] | None = None
+    ) -> tuple[str, str] | None:
+        """Take over the rooms of ``player``'s unfinished games, the rooms at their game over
+        whose last game it played, and the waiting rooms it is a member of, whose node is
+        gone; then (room, address of its node) of one of the others (an unfinished game's
+        first), if any: the player's hello is answered ``moved`` there, whatever the room's
+        phase. ``rooms``: :meth:`Leases.rooms_of`'s, read
+        already (:meth:`hello_later`)."""
         elsewhere = None
-        for room, game, owner, expired in self.leases.rooms_of(player):
+        for room, game, owner, expired in self.leases.rooms_of(player) if rooms is None else rooms:
             if room in self.lobby.rooms:
                 continue
             if expired:
@@ -166,31 +211,55 @@ class Cluster:
                 elsewhere = room, owner
         return elsewhere
 
-    def take_over(self, code: str, game: int | None) -> bool:
+    def take_over(self, code: str, game: int | None) -> None:
         """Take room ``code`` whose lease expired and resume its ``game`` here, unfinished or
         over (its players may ask for a rematch), or (None) open the waiting room stored under
-        ``code``; False if another node was first."""
-        if code in self.lobby.rooms or not self.leases.take(code):
-            return False
-        # The room ran on another node, and its players not known here were made there:
-        # the reads of the takeover need not wait for this node's own writes to commit.
-        with self.lobby.store.elsewhere():
-            if game is None:
-                waiting = self.lobby.store.waiting_room(code)
-                if waiting is None:  # its game started, or it closed, meanwhile
-                    self.leases.release(code)
-                    return False
-                self.lobby.reopen_waiting(waiting)
-            else:
-                stored = self.lobby.store.game(game)
-                if stored is None or stored.status not in ("playing", "over"):
-                    self.leases.release(code)
-                    return False
+        ``code``; nothing if another node is first. The lease and the reads the room is
+        restored from are one round trip in the leases' sideline (the lease first: once it is
+        taken, the old owner can commit nothing more, so the reads see all it committed); the
+        event loop goes on meanwhile, and restores the room when they are back."""
+        if code in self.lobby.rooms or code in self._taking:
+            return
+        self._taking.add(code)
+        work = functools.partial(
+            _take_over,
+            self.leases.take_statement(code),
+            self.lobby.store.takeover_reads(code, game),
+        )
+        loop = asyncio.get_running_loop()
+        self.leases.sideline.submit(work).add_done_callback(
+            lambda done: loop.call_soon_threadsafe(self._taken_over, code, game, done)
+        )
+
+    def _taken_over(
+        self, code: str, game: int | None, done: concurrent.futures.Future[TakenOver]
+    ) -> None:
+        """On the loop: restore the room a takeover's round trip took the lease of."""
+        self._taking.discard(code)
+        if self._stopped:
+            return
+        try:
+            row, rows = done.result()
+        except psycopg.Error as exc:  # the lease, if taken, runs out; the next survey retries
+            log.warning("room %s: could not take it over: %s", code, exc)
+            return
+        if not self.leases.taken(code, row):
+            return  # another node was first
+        stored = self.lobby.store.taken_over(game, rows)
+        if isinstance(stored, StoredWaiting):
+            # The room ran on another node, and its players not known here were made there:
+            # the reads of them need not wait for this node's own writes to commit.
+            with self.lobby.store.elsewhere():
+                self.lobby.reopen_waiting(stored)
+            what = "waiting room"
+        elif stored is not None and stored.status in ("playing", "over"):
+            with self.lobby.store.elsewhere():
                 self.lobby.resume_stored(stored)
-                what = f"game {game}, {stored.status}"
-        what = "waiting room" if game is None else what
+            what = f"game {game}, {stored.status}"
+        else:  # its game started, ended or was abandoned, or it closed, meanwhile
+            self.leases.release(code)
+            return
         log.info("room %s: taken over (%s, epoch %d)", code, what, self.leases.held[code])
-        return True
 
     def games_lost(self, games: set[Owner]) -> None:
         """The fence found the leases of these games (and waiting rooms) lost
@@ -271,6 +340,39 @@ class Cluster:
             log.warning("could not remove this node's rooms from the lobby: %s", exc)
         self.leases.close()
         self._listener.close()
+
+
+def _take_over(
+    take: tuple[str, tuple[Any, ...]], reads: list[tuple[str, Any]], conn: psycopg.Connection[Any]
+) -> TakenOver:
+    """:meth:`Cluster.take_over`'s round trips, in the sideline thread: the lease, then, if
+    it was taken, the reads (one pipeline)."""
+    row = conn.execute(*take).fetchone()
+    if row is None:
+        return None, []
+    with conn.pipeline():
+        cursors = [conn.execute(placeholders(sql), params) for sql, params in reads]
+    return row, [[tuple(found) for found in cursor.fetchall()] for cursor in cursors]
+
+
+def _greet(
+    hashed: str,
+    known: str | None,
+    rooms_of: Callable[[str], tuple[str, tuple[Any, ...]]],
+    conn: psycopg.Connection[Any],
+) -> Greeted:
+    """:meth:`Cluster.hello_later`'s round trips, in the sideline thread: one (a pipeline)
+    for a player known here, two for one made elsewhere (its id first)."""
+    if known is not None:
+        with conn.pipeline():
+            token = conn.execute(placeholders(TOKEN_OF), (known,))
+            rooms = conn.execute(*rooms_of(known))
+        return Greeted(None, token_from_rows(token.fetchall()), seated(rooms.fetchall()))
+    found = conn.execute(placeholders(PLAYER_BY_TOKEN), (hashed,)).fetchall()
+    player = player_from_rows([tuple(row) for row in found])
+    if player is None:
+        return Greeted(None, None, [])
+    return Greeted(player, player[1], seated(conn.execute(*rooms_of(player[0])).fetchall()))
 
 
 def _publish(

@@ -21,17 +21,19 @@ from protocol.messages import (
     Request,
     Sync,
 )
-from protocol.server_messages import ErrorMessage, MovedMessage, ServerMessage, WelcomeMessage
+from protocol.server_messages import ErrorMessage, ServerMessage
 from server.config import ServerConfig
 from server.errorlog import ErrorLog
-from server.limits.addresses import address_group
 from server.limits.ratelimit import Limits
-from server.lobby import codes, finished_games  # noqa: F401  (registers its handlers)
+from server.lobby import (
+    codes,
+    finished_games,  # noqa: F401  (registers its handlers)
+    greeting,
+)
 from server.lobby.handlers import HANDLERS, WRITES, joined
-from server.lobby.players import Connection, Player, new_player_id
+from server.lobby.players import Connection, Player
 from server.memory import release_free_memory
 from server.rooms import idle_rooms
-from server.rooms.outgoing import bye_message
 from server.rooms.presence import PresenceBroadcasts
 from server.rooms.restore import reopen_waiting, restore_room
 from server.rooms.review import SharedReview, end_review
@@ -40,7 +42,6 @@ from server.rooms.scheduler import Handle, Scheduler
 from server.rooms.vacancy import Vacancy
 from server.store.retention import Retention
 from server.store.store import Store, StoredGame, StoredWaiting
-from server.store.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
     from server.cluster.leases import Claimed
@@ -125,8 +126,8 @@ class Lobby:
 
     def add_room(self, room: Room, creator: str | None, claimed: bool = False) -> None:
         """Open ``room`` under its code; it counts for the address ``creator`` created it from
-        (``max_rooms_per_address``) until it closes. ``claimed``: its code came from
-        :meth:`claim_room`, whose lease notes its creator already."""
+        (``max_rooms_per_address``) until it closes. ``claimed``: its lease notes its creator
+        already (its code came from :meth:`claim_room`, or it was reopened)."""
         self.rooms[room.code] = room
         if creator is not None:
             room.creator = creator
@@ -203,13 +204,17 @@ class Lobby:
                 log.warning("game %d: room %s has a later game; abandoned", stored.id, stored.room)
                 self.store.finish_game(stored.id, "abandoned", None, 0)
                 continue
-            if self.cluster is not None and not self.cluster.take(stored.room):
+            if self.cluster is not None and not self.cluster.take(
+                stored.room, _creator(stored.settings)
+            ):
                 continue  # another node runs it
             self.resume_stored(stored)
         for waiting in self.store.waiting_rooms():
             if waiting.room in self.rooms:  # a game of its code came back: it waits no more
                 self.store.forget_waiting_room(waiting.room)
-            elif self.cluster is None or self.cluster.take(waiting.room):
+            elif self.cluster is None or self.cluster.take(
+                waiting.room, _creator(waiting.settings)
+            ):
                 self.reopen_waiting(waiting)
 
         self.retention.sweep()
@@ -249,9 +254,9 @@ class Lobby:
     def _reopen(self, room: Room, settings: dict[str, object]) -> None:
         """Open a room rebuilt from the store, for its members to find when they say hello
         (those connected already, after a takeover, are sent it)."""
-        creator = settings.get("creator")
-        # Quotas survive restarts: the reopened room still counts for its creator.
-        self.add_room(room, creator if isinstance(creator, str) and creator else None)
+        # Quotas survive restarts: the reopened room still counts for its creator (in a
+        # cluster its lease notes it: taken with it at a restart, kept by a takeover).
+        self.add_room(room, _creator(settings), claimed=True)
         for pid in list(room.members):
             player = self.players.get(pid)
             if player is None and self.cluster is not None:
@@ -259,7 +264,7 @@ class Lobby:
             if player is not None:
                 player.rooms.append(room.code)
                 if player.connection is not None:  # back already (a takeover): told now
-                    self._send_room(player.connection, player, room)
+                    self.send_room(player.connection, player, room)
 
     def _maintain_later(self) -> None:
         when = self.scheduler.time() + self.config.store_retry
@@ -324,12 +329,20 @@ class Lobby:
         rate, burst = self.config.rooms_per_second, self.config.rooms_burst
         conn.after(
             leases.claim_later(code, group, rate, burst),
-            lambda rows: then(self._claimed(code, group, public, rows)),
+            lambda rows: self._claimed(conn, code, group, public, rows, then),
         )
 
-    def _claimed(self, code: str, group: str, public: bool, rows: Claimed) -> str:
-        """The code a cluster's claim (``rows``) gives, or ProtocolError; a code whose lease
-        another room holds is replaced by a new one."""
+    def _claimed(
+        self,
+        conn: Connection,
+        code: str,
+        group: str,
+        public: bool,
+        rows: Claimed,
+        then: Callable[[str], None],
+    ) -> None:
+        """Call ``then`` with the code a cluster's claim (``rows``) gives, or raise
+        ProtocolError; a code whose lease another room holds is replaced by a new one."""
         assert self.cluster is not None
         leases = self.cluster.leases
         allowed, opened, taken = leases.claimed(code, rows)
@@ -339,7 +352,27 @@ class Lobby:
             if taken:
                 leases.release(code)
             raise
-        return code if taken and code not in self.rooms else self.new_code(public, group)
+        if taken and code not in self.rooms:
+            then(code)
+        else:
+            self._another_code(conn, group, public, then)
+
+    def _another_code(
+        self, conn: Connection, group: str, public: bool, then: Callable[[str], None]
+    ) -> None:
+        """Call ``then`` with a new code whose lease is taken (noting ``group``), the take's
+        round trip off the event loop like the claim's (a claimed code was another room's)."""
+        assert self.cluster is not None
+        leases = self.cluster.leases
+        code = codes.free_code(self.rooms, public)
+
+        def taken(row: object) -> None:
+            if leases.taken(code, row) and code not in self.rooms:
+                then(code)
+            else:
+                self._another_code(conn, group, public, then)
+
+        conn.after(leases.take_later(code, group), taken)
 
     def unclaim(self, code: str) -> None:
         """Let the code of a room :meth:`claim_room` gave and that was not opened go."""
@@ -348,34 +381,13 @@ class Lobby:
 
     # ------------------------------------------------------------------ connections
 
-    def hello(self, conn: Connection, req: Hello) -> Player:
+    def hello(self, conn: Connection, req: Hello, then: Callable[[Player], None]) -> None:
         """Identify a connection: a new player, or the one the token names; then send it its
-        rooms again, as they are now."""
-        if req.token is not None:
-            player, token = self._resume(conn, req.token), req.token
-            player.name = req.name
-        else:
-            player, token = self._new_player(conn, req.name, req.guest is True)
-        self.store.save_player(player.id, token, player.name)
-        player.connection = conn
-        resuming = " resuming" if req.token else ""
-        self.errors.line(
-            logging.INFO, "%s is %s (%s)%s", conn.peer, player.name, player.id, resuming
-        )
-        conn.send(WelcomeMessage(id=req.id, player=player.id, token=token, server=self.version))
-        if self.cluster is not None:
-            elsewhere = self.cluster.seated_elsewhere(player.id)
-            if elsewhere is not None:
-                conn.send(MovedMessage(room=elsewhere[0], address=elsewhere[1]))
-        for code in list(player.rooms):
-            room = self.rooms.get(code)
-            if room is None:
-                player.rooms.remove(code)
-                continue
-            self._send_room(conn, player, room)
-        return player
+        rooms again, as they are now, and call ``then`` with the player
+        (server.lobby.greeting)."""
+        greeting.hello(self, conn, req, then)
 
-    def _send_room(self, conn: Connection, player: Player, room: Room) -> None:
+    def send_room(self, conn: Connection, player: Player, room: Room) -> None:
         """Send a player back (a hello) its room, as it is now."""
         conn.send(joined(room, player.id))
         conn.send(room.room_message())
@@ -383,66 +395,6 @@ class Lobby:
         self.presence.changed(room)  # everyone sees the player connected again
         room.send_game(player.id)
         room.presence_changed(player.id)  # an away seat is its player's again
-
-    def _resume(self, conn: Connection, token: str) -> Player:
-        """The player ``token`` names; its old connection, if any, is told it was replaced."""
-        hashed = token_hash(token)
-        player = self.by_token.get(hashed)
-        if player is None and self.cluster is not None:  # made on another node
-            # read by its token just now: not revoked (a round trip less per hello, which
-            # counts when a dead node's players all come back here at once)
-            with self.store.elsewhere():  # unknown here: none of this node's writes
-                player = self.known(self.store.player_by_token(hashed))
-        elif player is not None and self._stored_token(player.id) != hashed:
-            # revoked by the operator (selfish-server admin revoke) while the server ran
-            del self.by_token[hashed]
-            player = None
-        if player is None:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token")
-        group = address_group(conn.address, self.config.ipv6_prefix)
-        if not self.limits.hellos.allow(group) or not self.limits.resumes.allow(player.id):
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED, "too many reconnects; wait a little and try again"
-            )
-        old = player.connection
-        if old is not None and old is not conn:
-            old.close_after(bye_message("replaced"))
-        return player
-
-    def _stored_token(self, player: str) -> str | None:
-        """The token hash stored for ``player``, to see whether the operator revoked it. A
-        revocation is committed by the operator's tool, so the read need not wait for this
-        node's own writes, unless it finds none: then the player may be one made here whose
-        row is not committed yet, and it is read again after them."""
-        with self.store.elsewhere():
-            token = self.store.token_of(player)
-        return token if token is not None else self.store.token_of(player)
-
-    def _new_player(self, conn: Connection, name: str, guest: bool) -> tuple[Player, str]:
-        """A new identity and its token, within the per-address limit on new identities; a
-        guest's has no record (server.store.ratings.is_guest)."""
-        if not self.store.writable:
-            raise ProtocolError(
-                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new players right now"
-            )
-        group = address_group(conn.address, self.config.ipv6_prefix)
-        if not self.limits.new_players.allow(group) or not self._cluster_allows(
-            "new_players", group, self.config.new_players_per_second, self.config.new_players_burst
-        ):
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                "too many new players from your address: wait, or send hello "
-                "with your token to resume your identity",
-            )
-        token = new_token()
-        player = Player(new_player_id(self.players, guest), token_hash(token), name)
-        self.players[player.id] = player
-        self.by_token[player.token] = player
-        return player, token
-
-    def _cluster_allows(self, kind: str, group: str, rate: float, burst: int) -> bool:
-        """The cluster's bucket of ``kind`` for ``group`` (always True on a server alone)."""
-        return self.cluster is None or self.cluster.leases.allow(kind, group, rate, burst)
 
     def disconnect(self, conn: Connection, player: Player | None) -> None:
         """A connection ended; the player keeps seats, rooms nobody can use are closed."""
@@ -521,3 +473,9 @@ class Lobby:
         if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
             # its people act (server.rooms.idle_rooms); asking for the room again is no act
             room.active_at = self.scheduler.time()
+
+
+def _creator(settings: dict[str, object]) -> str | None:
+    """The address a stored room was created from (its settings keep it), if any."""
+    creator = settings.get("creator")
+    return creator if isinstance(creator, str) and creator else None

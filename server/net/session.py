@@ -365,10 +365,17 @@ class Session(asyncio.Protocol):
             self.send(PongMessage(id=request.id))
         elif self.player is None:
             assert isinstance(request, Hello)
-            self.player = self.lobby.hello(self, request)
-            self.registry.identified(self)
+            self.lobby.hello(self, request, self._welcomed)
         else:
             self.lobby.handle(self, self.player, request)
+
+    def _welcomed(self, player: Player) -> None:
+        """The hello is done (at once, or once its round trip is back): ``player`` speaks on
+        this connection; if it ended meanwhile, the player is away again at once."""
+        self.player = player
+        self.registry.identified(self)
+        if self.closing and not self._admitted:  # connection_lost ran before the player was
+            self.lobby.disconnect(self, player)
 
     def _answer(self, rid: int | None, kind: object, run: Callable[[], None]) -> None:
         """Run (part of) the handling of request ``rid``: its errors become its answer."""
@@ -388,7 +395,12 @@ class Session(asyncio.Protocol):
         kept, and reading stops."""
         rid, loop = self._rid, self._loop
         self._waiting = []
-        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._resume, rid, done, then))
+        # the future given to the callback, not ``done`` from here: a concurrent future keeps
+        # its callbacks, and one holding the future would make a cycle of them (and of the
+        # request ``then`` holds) for the cyclic collector
+        done.add_done_callback(
+            lambda finished: loop.call_soon_threadsafe(self._resume, rid, finished, then)
+        )
 
     def _resume(
         self, rid: int | None, done: concurrent.futures.Future[T], then: Callable[[T], None]

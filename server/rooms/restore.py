@@ -46,9 +46,14 @@ def restore_room(hub: Hub, stored: StoredGame) -> Room:
         if seat.player is not None and seat.held_by(seat.player):
             room.members[seat.player] = PLAYER
     room.host = room.next_host()
-    room.watchers.restore_held(hub.store.held_chat(stored.id))
+    held = stored.held_chat if stored.held_chat is not None else hub.store.held_chat(stored.id)
+    room.watchers.restore_held(held)
+    watching = stored.spectators
     room.watchers.expect_back(
-        hub.store.spectators(stored.id), hub.scheduler, hub.config.empty_room_grace, hub.connected
+        hub.store.spectators(stored.id) if watching is None else watching,
+        hub.scheduler,
+        hub.config.empty_room_grace,
+        hub.connected,
     )
     return room
 

@@ -26,8 +26,9 @@ class Dialect:
     # The next game ids (as many as its parameter says), or None where the store counts them
     # in memory (one process only).
     next_game: str | None
-    # The next number in the order games ended in (records are recomputed in it), or None
-    # where the store counts them in memory.
+    # The next number in the order games ended in (records are recomputed in it), as an SQL
+    # expression the game's update takes it with (in the commit: no round trip of its own),
+    # or None where the store counts them in memory.
     next_finished: str | None
     # What a read of a row the statement goes on to change ends with: PostgreSQL locks it
     # (nodes of a cluster finish games of one player at once); SQLite writes alone anyway.
@@ -79,7 +80,7 @@ POSTGRES = Dialect(
     ),
     # Every node of a cluster hands out game ids: one sequence for all (? of them at a time).
     next_game="SELECT nextval('games_id_seq') FROM generate_series(1, ?)",
-    next_finished="SELECT nextval('games_finished_seq')",
+    next_finished="nextval('games_finished_seq')",
     for_update=" FOR UPDATE",
     fenced=True,
 )

@@ -58,7 +58,7 @@ from server.store.committer import (
     Tagged,
     placeholders,
 )
-from server.store.sideline import Sideline
+from server.store.sideline import Sideline, T, Work
 from server.store.write_path import Owner, Row, WritePath
 
 __all__ = ["LOST", "Fence", "Guard", "PostgresDatabase"]
@@ -132,6 +132,11 @@ class PostgresDatabase(WritePath):
         :meth:`elsewhere`: a sequence's next values), read in another thread: the event loop
         goes on meanwhile."""
         return self._sideline.submit(functools.partial(_rows, placeholders(sql), params))
+
+    def run_later(self, work: Work[T]) -> concurrent.futures.Future[T]:
+        """Run ``work`` with the connection of :meth:`read_later`'s thread, after what was
+        handed to it before (reads of what none of this node's writes can touch)."""
+        return self._sideline.submit(work)
 
     def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
         """The rows of each read, in order, all in one round trip (a pipeline)."""
@@ -293,14 +298,19 @@ class PostgresDatabase(WritePath):
         self._waiters, self._open_after = [], []
         self._flight = flight
         if loop is not None:
+            # The callback names the flight by its future, not by a reference of its own: a
+            # concurrent future keeps its callbacks, and a callback holding the flight would
+            # make each batch (its writes, hundreds of objects) a cycle that only the cyclic
+            # collector frees (most of what it collected under load, and what set it off).
             flight.done.add_done_callback(
-                lambda _: loop.call_soon_threadsafe(self._settled_later, flight)
+                lambda done: loop.call_soon_threadsafe(self._settled_later, done)
             )
 
-    def _settled_later(self, flight: _Flight) -> None:
-        """On the loop, once the commit thread is done with ``flight``: settle it and hand
-        over what waited meanwhile."""
-        if flight is not self._flight:
+    def _settled_later(self, done: concurrent.futures.Future[Outcome]) -> None:
+        """On the loop, once the commit thread is done with the flight of ``done``: settle it
+        and hand over what waited meanwhile."""
+        flight = self._flight
+        if flight is None or flight.done is not done:
             return  # a commit() waited for it and settled it already
         self._settle(flight)
         if self.failed is not None:

@@ -11,10 +11,14 @@ it out, with a log line.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.codec import unpack
+from server.store.tokens import is_hash
+
+log = logging.getLogger("selfish.server")
 
 # The columns of ``games`` that :func:`game_from_row` reads, in its order.
 GAME_COLUMNS = (
@@ -45,6 +49,10 @@ class StoredGame:
     decisions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     # the server's own events (position in the game's log, event record), in order
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # read with the game for a takeover (None: not read, the store reads them when asked):
+    # the chat lines held for its players, and who watched it
+    held_chat: list[dict[str, Any]] | None = None
+    spectators: list[str] | None = None
 
     @property
     def variants(self) -> list[str]:
@@ -74,6 +82,28 @@ class StoreUnavailable(Exception):
 
 class CorruptRow(ValueError):
     """A stored game whose row or decisions cannot be read back."""
+
+
+# A player by its token, and a player's stored token hash: a hello's reads (the store's, and
+# in a cluster the sideline's, server.cluster.node.Cluster.hello_later).
+PLAYER_BY_TOKEN = "SELECT id, token, name FROM players WHERE token = ?"
+TOKEN_OF = "SELECT token FROM players WHERE id = ?"
+
+
+def player_from_rows(rows: list[tuple[Any, ...]]) -> tuple[str, str, str] | None:
+    """(id, token hash, name) of the first of ``rows`` (:data:`PLAYER_BY_TOKEN`'s), or None;
+    a row that cannot be used is logged and counts as none."""
+    try:
+        return player_from_row(rows[0]) if rows else None
+    except CorruptRow as exc:
+        log.error("%s; skipped", exc)
+        return None
+
+
+def token_from_rows(rows: list[tuple[Any, ...]]) -> str | None:
+    """The token hash :data:`TOKEN_OF`'s ``rows`` hold (None once revoked or pruned)."""
+    token = rows[0][0] if rows else None
+    return token if isinstance(token, str) and is_hash(token) else None
 
 
 def player_from_row(row: tuple[Any, ...]) -> tuple[str, str, str]:

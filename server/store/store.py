@@ -23,12 +23,13 @@ that was rolled back cannot give its id to another game.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
@@ -38,6 +39,8 @@ from server.store.game_ids import GameIds
 from server.store.game_reads import GameReads
 from server.store.records import (
     GAME_COLUMNS,
+    PLAYER_BY_TOKEN,
+    TOKEN_OF,
     WAITING_COLUMNS,
     CorruptRow,
     StoredGame,
@@ -46,19 +49,24 @@ from server.store.records import (
     game_from_row,
     json_text,
     player_from_row,
+    player_from_rows,
+    token_from_rows,
     waiting_from_row,
 )
 from server.store.schema import create
 from server.store.standings import Change, Standings
-from server.store.tokens import is_hash, token_hash
-from server.store.write_path import Owner
+from server.store.tokens import token_hash
+from server.store.write_path import Owner, Row
 
 if TYPE_CHECKING:
     from server.store.postgres import Fence, Guard, PostgresDatabase
+    from server.store.sideline import Work
 
 __all__ = ["Store", "StoreUnavailable", "StoredGame", "StoredWaiting"]
 
 log = logging.getLogger("selfish.server")
+
+T = TypeVar("T")
 
 _INSERT_DECISION = (
     'INSERT INTO decisions (game, n, seat, choice, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
@@ -172,6 +180,14 @@ class Store(GameReads):
         so the reads do not wait for those (``server.store.postgres``)."""
         return self._db.elsewhere()
 
+    def run_later(self, work: Work[T]) -> concurrent.futures.Future[T]:
+        """PostgreSQL only: run ``work`` (reads of rows none of this node's writes not yet
+        committed can touch) with a connection of its own, in a thread: the event loop goes
+        on meanwhile (a cluster's hello: server.cluster.node)."""
+        if isinstance(self._db, Database):
+            raise TypeError("reads off the event loop are PostgreSQL's")
+        return self._db.run_later(work)
+
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every write made so far is settled: on PostgreSQL once
         committed (or dropped by the fence or an outage), on SQLite at once after a commit. A
@@ -221,12 +237,7 @@ class Store(GameReads):
     def player_by_token(self, hashed: str) -> tuple[str, str, str] | None:
         """(id, token hash, name) of the player whose token hashes to ``hashed`` (a cluster's
         nodes learn the players made on the others this way), or None."""
-        rows = self._db.read("SELECT id, token, name FROM players WHERE token = ?", (hashed,))
-        try:
-            return player_from_row(rows[0]) if rows else None
-        except CorruptRow as exc:
-            log.error("%s; skipped", exc)
-            return None
+        return player_from_rows(self._db.read(PLAYER_BY_TOKEN, (hashed,)))
 
     def player_by_id(self, player: str) -> tuple[str, str, str] | None:
         """(id, token hash, name) of ``player``, or None."""
@@ -244,9 +255,7 @@ class Store(GameReads):
 
     def token_of(self, player: str) -> str | None:
         """The stored token hash of ``player`` (None once revoked or pruned)."""
-        rows = self._db.read("SELECT token FROM players WHERE id = ?", (player,))
-        token = rows[0][0] if rows else None
-        return token if isinstance(token, str) and is_hash(token) else None
+        return token_from_rows(self._db.read(TOKEN_OF, (player,)))
 
     def revoke(self, player: str) -> bool:
         """Make ``player``'s token unusable (the identity and its games stay); True if found."""
@@ -332,15 +341,44 @@ class Store(GameReads):
 
     def spectators(self, game: int) -> list[str]:
         """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
-        rows = self._db.read("SELECT players FROM spectators WHERE game = ?", (game,))
+        return _spectators(game, self._db.read(SPECTATORS, (game,)))
+
+    def takeover_reads(self, room: str, game: int | None) -> list[tuple[str, Row]]:
+        """The reads a takeover restores room ``room`` from, to run in another thread (a
+        cluster's leases' sideline): ``game`` with its decisions, events, held chat and
+        spectators, or (None) the waiting room; :meth:`taken_over` reads their rows."""
+        if game is None:
+            return [(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms WHERE room = ?", (room,))]
+        return [
+            (f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,)),
+            *self._parts(game),
+            (self._held_chat, (game,)),
+            (SPECTATORS, (game,)),
+        ]
+
+    def taken_over(
+        self, game: int | None, rows: list[list[Row]]
+    ) -> StoredGame | StoredWaiting | None:
+        """What :meth:`takeover_reads`' ``rows`` hold: the game (None if missing or
+        unreadable), or the waiting room (None if gone)."""
+        if game is None:
+            found = self._waiting(rows[0])
+            return found[0] if found else None
+        head, decisions, events, held, watching = rows
+        if not head:
+            return None
         try:
-            players = json_text(rows[0][0], "spectators") if rows else []
-        except ValueError as exc:
-            log.error("game %d: %s; its spectators are not restored", game, exc)
-            return []
-        if not isinstance(players, list):
-            return []
-        return [player for player in players if isinstance(player, str)]
+            stored = self._with_decisions(game_from_row(head[0]), decisions, events)
+        except CorruptRow as exc:
+            log.warning("%s", exc)
+            return None
+        stored.held_chat = _held_lines(held)
+        stored.spectators = _spectators(game, watching)
+        return stored
+
+    @property
+    def _held_chat(self) -> str:
+        return f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}"
 
     def hold_chat(self, game: int, line: dict[str, Any]) -> None:
         """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
@@ -351,17 +389,7 @@ class Store(GameReads):
     def held_chat(self, game: int) -> list[dict[str, Any]]:
         """The lines held for the players of ``game``, in the order said (a line that does
         not decode is left out)."""
-        lines = []
-        for (text,) in self._db.read(
-            f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}", (game,)
-        ):
-            try:
-                line = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(line, dict):
-                lines.append(line)
-        return lines
+        return _held_lines(self._db.read(self._held_chat, (game,)))
 
     def release_chat(self, game: int) -> None:
         """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
@@ -382,16 +410,17 @@ class Store(GameReads):
                 game,
             )
             return []
+        numbered: tuple[int, ...] = ()
         if self.dialect.next_finished is not None:
-            with self._db.elsewhere():  # as create_game's id
-                order = int(self._db.read(self.dialect.next_finished)[0][0])
+            # PostgreSQL's sequence numbers the game in its commit: no round trip on the loop
+            order = self.dialect.next_finished
         else:
-            order = self._next_finished
+            order, numbered = "?", (self._next_finished,)
             self._next_finished += 1
         self._db.write(
             "UPDATE games SET status = ?, winner = ?, turns = ?, ended = ?, digest = ?, "
-            "finished = ? WHERE id = ?",
-            (status, winner, turns, ended, digest, order, game),
+            f"finished = {order} WHERE id = ?",
+            (status, winner, turns, ended, digest, *numbered, game),
             game,
         )
         for statement in self.dialect.index_replay:
@@ -514,3 +543,32 @@ class Store(GameReads):
             "(SELECT count(*) FROM decisions)"
         )
         return int(players), int(games), int(decisions)
+
+
+SPECTATORS = "SELECT players FROM spectators WHERE game = ?"
+
+
+def _spectators(game: int, rows: list[Row]) -> list[str]:
+    """Who :data:`SPECTATORS`' ``rows`` say watched ``game`` (a row that does not decode:
+    none)."""
+    try:
+        players = json_text(rows[0][0], "spectators") if rows else []
+    except ValueError as exc:
+        log.error("game %d: %s; its spectators are not restored", game, exc)
+        return []
+    if not isinstance(players, list):
+        return []
+    return [player for player in players if isinstance(player, str)]
+
+
+def _held_lines(rows: list[Row]) -> list[dict[str, Any]]:
+    """The held chat lines of ``rows``, in order (a line that does not decode is left out)."""
+    lines = []
+    for (text,) in rows:
+        try:
+            line = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(line, dict):
+            lines.append(line)
+    return lines

@@ -326,6 +326,56 @@ async def test_a_member_back_from_a_killed_node_takes_its_waiting_room_over_in_i
             await client.close()
 
 
+async def _play_to_game_over(ann: Client) -> tuple[str, int]:
+    """Ann opens a room with a bot and plays its game to the end: (its code, the game)."""
+    await ann.hello("Ann")
+    create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "seed": 7}
+    code = (await ann.request(create))["room"]
+    await ann.request({"type": "start", "room": code})
+    while True:  # Ann takes the first legal choice each time, until the game is over
+        message = await ann.recv(timeout=10)
+        if message["type"] == "game_over":
+            return code, int(message["game"])
+        if message["type"] == "state" and message["view"]["legal"]:
+            act = {"type": "act", "room": code, "version": message["version"], "choice": 0}
+            ann.send(act)
+
+
+async def test_a_player_of_a_room_at_its_game_over_saying_hello_elsewhere_is_sent_to_it(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    a = await Node.start(postgres_url, tmp_path)
+    b = await Node.start(postgres_url, tmp_path)
+    clients: list[Client] = []
+    try:
+        ann = await Client.connect(a.port)
+        clients.append(ann)
+        code, first = await _play_to_game_over(ann)
+        await ann.close()  # Ann's connection drops; her room waits for its rematch on a
+        again = await Client.connect(b.port)
+        clients.append(again)
+        await again.hello("Ann", ann.token)
+        moved = await again.expect("moved")  # unasked: her room runs on a, both nodes alive
+        assert moved["room"] == code and moved["address"].endswith(f":{a.port}")
+        back = await Client.connect(a.port)
+        clients.append(back)
+        await back.hello("Ann", ann.token)
+        await back.expect("joined", room=code)  # her room, at its game over
+        assert (await back.request({"type": "rematch", "room": code}))["type"] != "error"
+        await back.expect("state", room=code)
+        assert not b.log(f"room {code}: taken over")
+        with psycopg.connect(postgres_url) as conn:
+            games = conn.execute(
+                "SELECT id, status FROM games WHERE room = %s ORDER BY id", (code,)
+            ).fetchall()
+        assert [status for _, status in games] == ["over", "playing"] and games[0][0] == first
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
 async def test_a_killed_nodes_room_at_its_game_over_is_taken_over_for_its_rematch(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -335,18 +385,7 @@ async def test_a_killed_nodes_room_at_its_game_over_is_taken_over_for_its_rematc
     try:
         ann = await Client.connect(a.port)
         clients.append(ann)
-        await ann.hello("Ann")
-        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "seed": 7}
-        code = (await ann.request(create))["room"]
-        await ann.request({"type": "start", "room": code})
-        while True:  # Ann takes the first legal choice each time, until the game is over
-            message = await ann.recv(timeout=10)
-            if message["type"] == "game_over":
-                break
-            if message["type"] == "state" and message["view"]["legal"]:
-                act = {"type": "act", "room": code, "version": message["version"], "choice": 0}
-                ann.send(act)
-        first = message["game"]
+        code, first = await _play_to_game_over(ann)
         a.signal(signal.SIGKILL)
         for _ in range(100):  # b sees a's sessions gone at its next survey
             await asyncio.sleep(0.1)

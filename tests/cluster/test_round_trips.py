@@ -5,6 +5,7 @@ ids; and the count of each creator's open rooms that the claim reads (kept by a 
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from typing import Any
@@ -12,8 +13,10 @@ from typing import Any
 import psycopg
 import pytest
 
+from protocol.messages import PROTOCOL_VERSION
 from server.cluster.leases import Leases
 from server.config import ServerConfig
+from server.lobby import codes
 from server.net.tcp import RunningServer, start_server
 from server.store.game_ids import GAME_IDS
 from server.store.store import Store
@@ -105,6 +108,30 @@ def test_the_next_game_ids_are_taken_in_the_background(
     store.close()
 
 
+def test_a_finished_game_takes_its_number_in_the_commit(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+    games = [store.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0) for _ in range(2)]
+    store.commit()
+    read = store._db.read
+
+    def no_sequence(sql: str, params: Any = ()) -> Any:
+        assert "nextval" not in sql, "the loop read the sequence"
+        return read(sql, params)
+
+    monkeypatch.setattr(store._db, "read", no_sequence)
+    for game in reversed(games):  # the second game ends first
+        store.finish_game(game, "over", 0, 3)
+    monkeypatch.undo()
+    store.commit()
+    numbers = [
+        _count(postgres_url, "SELECT finished FROM games WHERE id = %s", game) for game in games
+    ]
+    assert numbers[1] < numbers[0]  # in the order they ended
+    store.close()
+
+
 async def test_requests_sent_behind_a_room_being_claimed_wait_for_it(postgres_url: str) -> None:
     node = await _node(postgres_url)
     ann = await Client.connect(node.port)
@@ -128,11 +155,11 @@ async def test_a_room_claimed_for_a_connection_replaced_meanwhile_lets_its_lease
     assert node.lobby.cluster is not None
     sideline = node.lobby.cluster.leases.sideline
     busy = threading.Event()
-    sideline.submit(lambda _: busy.wait(10))  # the claim waits behind this
     ann, again = await Client.connect(node.port), await Client.connect(node.port)
     try:
-        hello = await ann.hello("Ann")
+        hello = await ann.hello("Ann")  # a new player: its token from the sideline's bucket
         player = node.lobby.players[hello["player"]]
+        sideline.submit(lambda _: busy.wait(10))  # the claim waits behind this
         ann.send({"type": "create_room", "edition": "space", "seats": 2, "id": 7})
         await again.hello("Ann", ann.token)  # Ann on a new connection: the old one goes
         busy.set()
@@ -146,5 +173,161 @@ async def test_a_room_claimed_for_a_connection_replaced_meanwhile_lets_its_lease
     finally:
         busy.set()
         await node.stop()
+        await again.close()
         await ann.close()
+        await again.close()
+
+
+async def test_a_round_trip_off_the_loop_leaves_no_cycle_for_the_collector(
+    postgres_url: str,
+) -> None:
+    node = await _node(postgres_url, lease_seconds=0.4)  # a maintenance every 0.1 s
+    ann = await Client.connect(node.port)
+    gc.collect()
+    gc.disable()  # what the round trips leave behind must go by reference counting alone
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable is kept, to look at
+    try:
+        await ann.hello("Ann")
+        created = await ann.request({"type": "create_room", "edition": "space", "seats": 2})
+        assert created["type"] == "joined"  # after its claim's round trip
+        await asyncio.sleep(0.5)  # a few maintenances' round trips
+        gc.collect()
+        cycles = {type(thing).__qualname__ for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+        await node.stop()
+        await ann.close()
+    assert "CreateRoom" not in cycles and "Future" not in cycles, cycles
+
+
+async def test_a_hello_makes_no_round_trip_on_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    try:
+        ann = await Client.connect(a.port)
+        clients.append(ann)
+        await ann.hello("Ann")
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        assert b.lobby.cluster is not None
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        for _ in range(2):  # Ann unknown to b (made on a), then known to it
+            again = await Client.connect(b.port)
+            clients.append(again)
+            welcome = await again.hello("Ann", ann.token)
+            assert welcome["player"] == ann.player
+            moved = await again.expect("moved")  # her waiting room, read off the loop too
+            assert moved["room"] == code and moved["address"].endswith(f":{a.port}")
+        newcomer = await Client.connect(b.port)  # a new player: the cluster's bucket too
+        clients.append(newcomer)
+        assert (await newcomer.hello("Neo"))["type"] == "welcome"
+        monkeypatch.undo()
+    finally:
+        monkeypatch.undo()
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_a_claimed_code_held_by_another_room_is_replaced_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = await _node(postgres_url)
+    other = Leases(postgres_url, "other:1", 60.0, {})  # another node, holding room TAKEN
+    assert other.take("TAKEN")
+    ann = await Client.connect(node.port)
+    try:
+        await ann.hello("Ann")
+        drawn = iter(["TAKEN", "FREE"])
+        monkeypatch.setattr(codes, "free_code", lambda *_: next(drawn))
+        assert node.lobby.cluster is not None
+        loop_db = node.lobby.cluster.leases._db
+        monkeypatch.setattr(loop_db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        created = await ann.request({"type": "create_room", "edition": "space", "seats": 2})
+        monkeypatch.undo()
+        assert created["type"] == "joined" and created["room"] == "FREE"
+        assert node.lobby.cluster.leases.held.keys() >= {"FREE"}
+        assert _count(postgres_url, "SELECT count(*) FROM leases WHERE room = 'FREE'") == 1
+    finally:
+        monkeypatch.undo()
+        other.close()
+        await node.stop()
+        await ann.close()
+
+
+async def test_a_takeover_makes_no_round_trip_on_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    try:
+        ann = await Client.connect(a.port)
+        clients.append(ann)
+        await ann.hello("Ann")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1}
+        code = (await ann.request(create))["room"]
+        await ann.request({"type": "start", "room": code})
+        await ann.expect("state", room=code)
+        back = await Client.connect(b.port)  # Ann known to b (its members are read from it)
+        clients.append(back)
+        await back.hello("Ann", ann.token)
+        assert a.lobby.cluster is not None and b.lobby.cluster is not None
+        _kill(postgres_url, a.lobby.cluster.leases)  # a's sessions end: its rooms are orphans
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        b.lobby.cluster.maintain(time.monotonic())  # finds the orphan: its takeover starts
+        assert code not in b.lobby.rooms  # on its way
+        await back.expect("joined", room=code)  # Ann is sent her room once it is restored
+        await back.expect("state", room=code)  # its game, replayed
+        monkeypatch.undo()
+        assert b.lobby.rooms[code].game is not None
+    finally:
+        monkeypatch.undo()
+        await b.stop()
+        await a.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_a_connection_that_ends_during_its_hellos_round_trip_leaves_its_player_away(
+    postgres_url: str,
+) -> None:
+    node = await _node(postgres_url)
+    ann = await Client.connect(node.port)
+    await ann.hello("Ann")
+    await ann.close()
+    player = node.lobby.players[ann.player]
+    for _ in range(100):  # the server saw the connection end
+        if player.connection is None:
+            break
+        await asyncio.sleep(0.01)
+    reads = node.lobby.store._db._sideline  # type: ignore[union-attr]  # the hello's thread
+    busy = threading.Event()
+    reads.submit(lambda _: busy.wait(10))  # the hello's round trip waits behind this
+    again = await Client.connect(node.port)
+    try:
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Ann"}
+        again.send({**hello, "token": ann.token})
+        await asyncio.sleep(0.1)
+        for session in list(node.sessions):  # the server cuts it off (as a room dropped would)
+            session.cut()
+        for _ in range(100):  # the server saw it end, before the hello was done
+            if not node.sessions:
+                break
+            await asyncio.sleep(0.01)
+        assert not node.sessions
+        busy.set()
+        await asyncio.wrap_future(reads.submit(lambda _: None))  # the hello's reads are back
+        await asyncio.sleep(0.1)  # and its end ran on the loop
+        assert player.connection is None  # away, not held by a connection that is gone
+    finally:
+        busy.set()
+        await node.stop()
         await again.close()

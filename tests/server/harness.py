@@ -141,7 +141,9 @@ class Harness:
         if token is not None:
             message["token"] = token
         request = parse_client(message)
-        player = self.lobby.hello(conn, request)  # type: ignore[arg-type]
+        welcomed: list[Player] = []
+        self.lobby.hello(conn, request, welcomed.append)  # type: ignore[arg-type]
+        (player,) = welcomed  # a server alone: at once
         welcome = next(m for m in reversed(conn.inbox) if m["type"] == "welcome")
         return player, str(welcome["token"])
 

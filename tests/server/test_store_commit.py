@@ -5,6 +5,7 @@ keeps its writes for the outage's end."""
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import psycopg
 
@@ -126,3 +127,24 @@ async def test_after_commit_runs_once_the_writes_made_before_it_are_committed(
     store.after_commit(lambda: seen.append(-1))  # nothing waits: at once
     assert seen == [1, -1]
     store.close()
+
+
+async def test_a_committed_batch_is_freed_without_the_cyclic_collector(postgres_url: str) -> None:
+    store, outbox, conn, game = _table(postgres_url)
+    gc.collect()
+    gc.disable()  # what the ticks leave behind must go by reference counting alone
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable is kept, to look at
+    try:
+        for n in range(5):
+            store.append_decision(game, n, n % 2, {"do": "play", "card": n}, "human")
+            _tick(outbox, conn, b"state %d" % n)
+            await _written(conn, n + 1)
+        await asyncio.sleep(0.05)  # the last flight's callback has run on the loop
+        gc.collect()
+        cycles = [type(thing).__name__ for thing in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+        store.close()
+    assert "_Flight" not in cycles and "Batch" not in cycles
