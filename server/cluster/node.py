@@ -49,10 +49,9 @@ import psycopg
 from server.cluster.leases import DEAD, Leases, Seated, Surveyed, seated
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
-from server.store.committer import placeholders
 from server.store.records import PLAYER_BY_TOKEN, TOKEN_OF, player_from_rows, token_from_rows
 from server.store.store import Store, StoredGame, StoredWaiting
-from server.store.write_path import Owner
+from server.store.write_path import Owner, placeholders
 
 log = logging.getLogger("selfish.server")
 

@@ -11,6 +11,7 @@ messages).
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from server.rooms.spectators import PLAYER, SPECTATOR, Spectators
 from server.rooms.status import Status as Status  # re-exported: the lobby and others import it here
 from server.rooms.status import Step, check, check_version
 from server.store.history import History, seat_event
+from server.store.standings import Change
 from server.store.store import Store, StoreUnavailable
 
 log = logging.getLogger("selfish.server")
@@ -101,6 +103,9 @@ class Room:
         self.first_seed: int | None = None  # create_room's seed, used by the first start
         self.creator = ""  # address it was created from (max_rooms_per_address, kept stored)
         self.closed = False
+        # the game whose records and ratings are being committed, before its game over is
+        # announced (Store.finish_game); None otherwise
+        self.counting: int | None = None
         now = hub.scheduler.time()
         # since when no game runs here, and when a seated person last sent anything about the
         # room (server.rooms.idle_rooms closes rooms nobody plays in)
@@ -287,6 +292,8 @@ class Room:
     def rematch(self, seed: int | None = None, ack: Ack = None) -> None:
         """Same seats, new seed; seats of people who left become bots."""
         check(self.status, Step.REMATCH, self.code)
+        if self.counting is not None:  # the game over is not announced yet
+            raise ProtocolError(ErrorCode.NOT_OVER, "the game's result is still being recorded")
         for seat in self.table:  # harmless even if the rematch is then refused: they left
             if seat.left:
                 seat.to_bot()
@@ -415,21 +422,33 @@ class Room:
             self.clock.schedule()
 
     def _finish(self) -> None:
+        """The game ended: record it, and announce it once its records and ratings are
+        committed (at once on SQLite; on PostgreSQL they are counted in the commit, off the
+        event loop, and the rematch waits for them: ``Store.finish_game``)."""
         game = self.game
         assert game is not None and self.game_id is not None
         self.status = Status.OVER
         self.idle_since = self.hub.scheduler.time()
         self.clock.stop()
         self.absences.stop()
-        changes = self.store.finish_game(self.game_id, "over", game.winner, game.turn, digest(game))
+        self.counting = self.game_id
+        then = functools.partial(self._game_over, self.game_id, game)
+        self.store.finish_game(self.game_id, "over", game.winner, game.turn, digest(game), then)
+
+    def _game_over(self, game_id: int, game: Game, changes: list[Change] | None) -> None:
+        """Say that game ``game_id`` (``game``) is over, with its rating ``changes`` (None:
+        not counted now, see ``Store.finish_game``), unless the room is gone meanwhile."""
+        self.counting = None
+        if self.closed:  # dropped (its lease lost) or closed: nobody is told
+            return
         winner = None if game.winner is None else game.names[game.winner]
-        log.info("room %s: game %d over, winner %s", self.code, self.game_id, winner or "none")
-        ratings = tuple(change.to_wire() for change in changes)
+        log.info("room %s: game %d over, winner %s", self.code, game_id, winner or "none")
+        ratings = tuple(change.to_wire() for change in changes or ())
         over = outgoing.game_over_message(
-            self.code, self.game_id, game.winner, winner, game.turn, ratings
+            self.code, game_id, game.winner, winner, game.turn, ratings
         )
         self.out.to_all(over)
-        self.watchers.game_ended(self.game_id)
+        self.watchers.game_ended(game_id)
         self.broadcast_room()
 
     def resume(self) -> None:

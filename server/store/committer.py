@@ -12,12 +12,17 @@ SQLSTATE :data:`LOST` unless this node holds every lease under its epoch, and lo
 rows ``FOR SHARE``), the writes and the commit in one round trip. When the guard fails, or
 cannot be said, the fence names the games whose lease is lost (locking the rows of the rest),
 their writes are left out, the rest commit.
+
+Steps (:class:`Step`): work that must read and write in the same transaction as a batch's
+writes, after them (a finished game's records and ratings: the rows it reads stay locked until
+the commit, so nodes ending games of one player at once count them one after the other). They
+run in the commit thread too, fenced with the writes (the guard's lease rows stay locked to
+the commit as well), at a few round trips more for the rare batch that has any.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -25,7 +30,7 @@ from typing import Any
 
 import psycopg
 
-from server.store.write_path import Owner, Row
+from server.store.write_path import Owner, Row, placeholders
 
 log = logging.getLogger("selfish.server")
 
@@ -44,29 +49,38 @@ LOST = "SF001"
 APPLICATION = "selfish-commit"  # the commit connection's name in pg_stat_activity
 
 
-@functools.lru_cache(maxsize=1024)
-def placeholders(sql: str) -> str:
-    """SQLite's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled); the store's
-    statements are few and fixed, so each is translated once."""
-    return sql.replace("%", "%%").replace("?", "%s")
+@dataclass(eq=False)
+class Step:
+    """Work that a commit's transaction runs after its writes, with its connection: reads
+    whose rows it locks (``FOR UPDATE``) until that commit, and the writes they decide (a
+    finished game's records and ratings, ``server.store.standings``). Fenced with the writes
+    of ``game``; the event loop hands ``done`` its result once committed, or None when it was
+    not run (dropped with a lost game's writes, or kept for the end of an outage)."""
+
+    work: Callable[[psycopg.Connection[Any]], Any]
+    game: Owner | None
+    done: Callable[[Any], None]
 
 
 @dataclass(frozen=True)
 class Batch:
-    """The writes of one or more ticks, in order, with what fences them."""
+    """The writes of one or more ticks, in order, with what fences them, and the steps that
+    run after them in the same transaction."""
 
     writes: list[Tagged]
     games: set[Owner]  # the games and waiting rooms written (fencing)
     guard: Statement | None  # the guard statement, made on the event loop from its leases
+    steps: list[Step] = field(default_factory=list)
 
 
 @dataclass
 class Outcome:
     """How a batch went: committed without the writes of ``lost`` games, or (``error``) not at
-    all, rolled back."""
+    all, rolled back; ``results``: of each of its steps, None for one not run."""
 
     lost: set[Owner] = field(default_factory=set)
-    error: psycopg.Error | None = None
+    error: Exception | None = None
+    results: list[Any] = field(default_factory=list)
 
 
 class Committer:
@@ -124,22 +138,36 @@ class Committer:
                 with conn.pipeline():
                     conn.execute(batch.guard[0], batch.guard[1])
                     send(conn, batch.writes)
-                    conn.commit()
-                return Outcome()
+                    if not batch.steps:
+                        conn.commit()
+                if not batch.steps:
+                    return Outcome()
+                results = [step.work(conn) for step in batch.steps]
+                conn.commit()
+                return Outcome(results=results)
             except psycopg.Error as exc:
                 _rollback(conn)
                 if exc.sqlstate != LOST:
                     return Outcome(error=exc)
+            except Exception as exc:  # a step's bug: the batch waits as in an outage
+                log.exception("a commit's step failed")
+                _rollback(conn)
+                return Outcome(error=exc)
         try:
             fence = self.fence
             lost = fence(conn, batch.games) if fence is not None and batch.games else set()
             with conn.pipeline():
                 send(conn, [write for write in batch.writes if write[2] not in lost])
+            results = [None if s.game in lost else s.work(conn) for s in batch.steps]
             conn.commit()
         except psycopg.Error as exc:
             _rollback(conn)
             return Outcome(error=exc)
-        return Outcome(lost=lost)
+        except Exception as exc:  # a step's bug: the batch waits as in an outage
+            log.exception("a commit's step failed")
+            _rollback(conn)
+            return Outcome(error=exc)
+        return Outcome(lost=lost, results=results)
 
 
 def send(conn: psycopg.Connection[Any], writes: list[Tagged]) -> None:

@@ -30,9 +30,6 @@ class Dialect:
     # expression the game's update takes it with (in the commit: no round trip of its own),
     # or None where the store counts them in memory.
     next_finished: str | None
-    # What a read of a row the statement goes on to change ends with: PostgreSQL locks it
-    # (nodes of a cluster finish games of one player at once); SQLite writes alone anyway.
-    for_update: str
     # Whether writes are fenced by room leases (server.cluster.leases): the store then knows the
     # room of every game it writes.
     fenced: bool
@@ -57,7 +54,6 @@ SQLITE = Dialect(
     ),
     next_game=None,
     next_finished=None,
-    for_update="",
     fenced=False,
 )
 
@@ -81,7 +77,6 @@ POSTGRES = Dialect(
     # Every node of a cluster hands out game ids: one sequence for all (? of them at a time).
     next_game="SELECT nextval('games_id_seq') FROM generate_series(1, ?)",
     next_finished="nextval('games_finished_seq')",
-    for_update=" FOR UPDATE",
     fenced=True,
 )
 

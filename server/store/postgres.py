@@ -55,13 +55,13 @@ from server.store.committer import (
     Fence,
     Guard,
     Outcome,
+    Step,
     Tagged,
-    placeholders,
 )
 from server.store.sideline import Sideline, T, Work
-from server.store.write_path import Owner, Row, WritePath
+from server.store.write_path import Owner, Row, WritePath, placeholders
 
-__all__ = ["LOST", "Fence", "Guard", "PostgresDatabase"]
+__all__ = ["LOST", "Fence", "Guard", "PostgresDatabase", "Step"]
 
 log = logging.getLogger("selfish.server")
 
@@ -94,12 +94,16 @@ class PostgresDatabase(WritePath):
         self._pending: list[Tagged] = []
         self._batched: dict[str, list[tuple[Row, Owner | None]]] = {}
         self._open: list[Tagged] = []  # the ended ticks' writes not yet handed over
+        # Steps (run_in_commit): of this tick, then of the ended ticks, as the writes go
+        self._steps: list[Step] = []
+        self._open_steps: list[Step] = []
         self._waiters: list[asyncio.Future[None]] = []  # ticks whose output waits for _open
         # after_commit's callbacks: of the tick's writes, then of _open (they go with them)
         self._pending_after: list[Callable[[], None]] = []
         self._open_after: list[Callable[[], None]] = []
         self._flight: _Flight | None = None
         self.backlog: list[Tagged] = []
+        self.backlog_steps: list[Step] = []  # run by retry() after the backlog's writes
         self._lost: set[Owner] = set()  # fenced games lost, reported before the output goes
         self._elsewhere = 0  # inside elsewhere(): reads do not wait for this node's writes
 
@@ -171,6 +175,19 @@ class PostgresDatabase(WritePath):
         self._pending.append((sql, [params], game))
         self._written()
 
+    def run_in_commit(self, step: Step) -> None:
+        """Run ``step`` in the transaction of the commit of every write made so far, after
+        them, fenced with them (``server.store.committer``); the loop hands ``step.done`` its
+        result once that commit is done, or None if it was not run: its game's lease was lost,
+        or an outage keeps it for :meth:`retry` (then, fenced, its game is lost too)."""
+        if self.failed is not None:
+            self._keep_step(step)
+            self._pending_after.append(functools.partial(step.done, None))
+            self._written()
+            return
+        self._steps.append(step)
+        self._written()
+
     def _batch(self, sql: str, params: Row, game: Owner | None) -> None:
         self._batched.setdefault(sql, []).append((params, game))
 
@@ -194,7 +211,7 @@ class PostgresDatabase(WritePath):
         if self.failed is not None:
             self._fail_open()
         self._report()
-        if not self._open:
+        if not self._open and not self._open_steps:
             if self._flight is None:
                 return None
             waiter = loop.create_future()
@@ -215,7 +232,7 @@ class PostgresDatabase(WritePath):
             if flight is not None:
                 concurrent.futures.wait([flight.done])
                 self._settle(flight)
-            elif self._open and self.failed is None:
+            elif (self._open or self._open_steps) and self.failed is None:
                 self._hand_over(None)
             else:
                 break
@@ -227,9 +244,9 @@ class PostgresDatabase(WritePath):
         """Call ``callback`` on the loop once every write made so far is settled: committed,
         or dropped (by the fence, or an outage). A room's lease is let go this way after its
         room's last writes, which it fences (a lease gone first would drop them)."""
-        if self._pending or self._batched:
+        if self._pending or self._batched or self._steps:
             self._pending_after.append(callback)
-        elif self._open:
+        elif self._open or self._open_steps:
             self._open_after.append(callback)
         elif self._flight is not None:
             self._flight.after.append(callback)
@@ -252,11 +269,14 @@ class PostgresDatabase(WritePath):
             with self._db.transaction():
                 for sql, rows, _ in self.backlog:
                     self._db.cursor().executemany(placeholders(sql), rows)
+                for step in self.backlog_steps:
+                    step.work(self._db)
         except (psycopg.Error, ConnectionError) as exc:
             self.failed = str(exc) or type(exc).__name__
             return False
         log.warning("database is writable again: %d delayed writes saved", len(self.backlog))
         self.backlog = []
+        self.backlog_steps = []
         self.failed = None
         return True
 
@@ -282,6 +302,8 @@ class PostgresDatabase(WritePath):
                 by_game.setdefault(game, []).append(row)
             self._open.extend((sql, group, game) for game, group in by_game.items())
         self._pending, self._batched, self._dirty = [], {}, False
+        self._open_steps.extend(self._steps)
+        self._steps = []
         self._open_after += self._pending_after
         self._pending_after = []
 
@@ -290,9 +312,11 @@ class PostgresDatabase(WritePath):
         without ``loop``, commit it here and now (:meth:`commit` waits for it: the commit
         thread is idle then)."""
         writes, self._open = self._open, []
+        steps, self._open_steps = self._open_steps, []
         games = {game for _, _, game in writes if game is not None}
+        games.update(step.game for step in steps if step.game is not None)
         guard = self.guard(games) if self.guard is not None and games else None
-        batch = Batch(writes, games, guard)
+        batch = Batch(writes, games, guard, steps)
         run = self._committer.submit if loop is not None else self._committer.run_here
         flight = _Flight(batch, run(batch), self._waiters, self._open_after)
         self._waiters, self._open_after = [], []
@@ -316,7 +340,7 @@ class PostgresDatabase(WritePath):
         if self.failed is not None:
             self._fail_open()
         self._report()
-        if self._open:
+        if self._open or self._open_steps:
             self._hand_over(asyncio.get_running_loop())
 
     def _settle(self, flight: _Flight) -> None:
@@ -325,10 +349,14 @@ class PostgresDatabase(WritePath):
         may go (after :meth:`_report`)."""
         self._flight = None
         outcome = flight.done.result()
+        steps = flight.batch.steps
+        results = outcome.results or [None] * len(steps)
         if outcome.error is not None:
             self._failure(outcome.error)
             for write in flight.batch.writes:
                 self._keep(write)
+            for step in steps:
+                self._keep_step(step)
         if outcome.lost:
             log.warning(
                 "lost the lease of games (or waiting rooms) %s: their last writes are dropped",
@@ -337,6 +365,8 @@ class PostgresDatabase(WritePath):
             self._lost |= outcome.lost
         self._report()
         self._release(flight.waiters)
+        for step, result in zip(steps, results, strict=True):
+            step.done(result)  # after _report: a lost game's room is dropped already
         _call(flight.after)
 
     def _release(self, waiters: list[asyncio.Future[None]]) -> None:
@@ -355,11 +385,15 @@ class PostgresDatabase(WritePath):
         output that waited for it may go (after :meth:`_report`)."""
         for write in self._open:
             self._keep(write)
-        self._open = []
+        steps, self._open, self._open_steps = self._open_steps, [], []
+        for step in steps:
+            self._keep_step(step)
         self._report()
         self._release(self._waiters)
         self._waiters = []
         after, self._open_after = self._open_after, []
+        for step in steps:
+            step.done(None)
         _call(after)
 
     def _keep(self, write: Tagged) -> None:
@@ -368,6 +402,13 @@ class PostgresDatabase(WritePath):
             self._lost.add(write[2])
         else:
             self.backlog.append(write)
+
+    def _keep_step(self, step: Step) -> None:
+        """A step that cannot run now: for :meth:`retry`, or, fenced and of a game, lost."""
+        if self.fence is not None and step.game is not None:
+            self._lost.add(step.game)
+        else:
+            self.backlog_steps.append(step)
 
 
 def _rows(sql: str, params: Row, conn: psycopg.Connection[Any]) -> list[Row]:

@@ -3,10 +3,16 @@ record and rating per edition, and each rated game's changes.
 
 :meth:`Standings.record` runs inside the store's open transaction with the game's result
 (``Store.finish_game``), so a result is never committed without its rating update nor the
-other way round. :meth:`Standings.recompute` clears the three tables and records every
-finished game again in the order the games ended: the same code on the same rows, so the same
-numbers (``selfish-server --recompute-ratings``). The SQL is plain (upserts by primary key,
-no JSON functions), so PostgreSQL runs it too (its tables: ``server.store.dialect``).
+other way round. On PostgreSQL, whose database a cluster's nodes share, :func:`record_locked`
+does the same inside the commit's own transaction (``server.store.committer``: a step, in the
+commit thread): it locks the records it reads (``FOR UPDATE``) until that commit, so two nodes
+ending games of one player at once count both, one after the other, where a read of the records
+committed before either would let the second write over the first.
+
+:meth:`Standings.recompute` clears the three tables and records every finished game again in
+the order the games ended: the same code on the same rows, so the same numbers
+(``selfish-server --recompute-ratings``). The SQL is plain (upserts by primary key, no JSON
+functions), so PostgreSQL runs it too (its tables: ``server.store.dialect``).
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from typing import TYPE_CHECKING, Any
 from protocol.records import BOT_PLAYERS, Rating, RatingChange
 from server.store import ratings
 from server.store.database import Database
-from server.store.dialect import SQLITE, Dialect
 from server.store.ratings import Entrant, Skill
 from server.store.records import GAME_COLUMNS, CorruptRow, StoredGame, game_from_row
+from server.store.write_path import Owner, Row, placeholders
 
 if TYPE_CHECKING:
+    import psycopg
+
     from server.store.postgres import PostgresDatabase
 
 log = logging.getLogger("selfish.server")
@@ -79,6 +87,18 @@ _UPSERT = (
     "best_streak = excluded.best_streak, last_played = excluded.last_played, "
     "rated_games = excluded.rated_games, mu = excluded.mu, sigma = excluded.sigma, "
     "ranked = excluded.ranked"
+)
+# A newcomer's record, empty, made so that there is a row to lock (record_locked): another
+# node's newcomer row not yet committed makes this wait for that commit.
+_INSERT_EMPTY = (
+    f"INSERT INTO standings ({_STANDING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (player, edition) DO NOTHING"
+)
+# The records of a game's players, locked until the commit; in the order of their keys, on every
+# node alike, so that two games of the same players cannot each hold a lock the other waits for.
+_LOCK = (
+    f"SELECT {_STANDING_COLUMNS} FROM standings WHERE edition = ? AND player = ANY(?) "
+    "ORDER BY player FOR UPDATE"
 )
 #: How long a player stays on the leaderboard after their last game.
 ACTIVE_DAYS = 30
@@ -225,6 +245,17 @@ class Tally:
     standings: list[Standing]
 
 
+def record_keys(game: StoredGame, seats: list[Entrant] | None = None) -> dict[str, str]:
+    """Whose records finished ``game`` counts in (its people's, its bot levels'; not a guest's),
+    in seat order, each with the name it played under (its ``seats``, if already read)."""
+    keys: dict[str, str] = {}
+    for entrant in entrants(game) if seats is None else seats:
+        key = _key(entrant)
+        if key is not None and key not in keys:
+            keys[key] = game.names[entrant.seat] if entrant.level is None else entrant.level
+    return keys
+
+
 def tally_game(game: StoredGame, ended: float, load: Callable[[str, str], Standing]) -> Tally:
     """Count finished ``game`` in the standings ``load(key, name)`` gives (changing them):
     the one reckoning of records and ratings, game by game and in a recomputation alike."""
@@ -236,11 +267,7 @@ def tally_game(game: StoredGame, ended: float, load: Callable[[str, str], Standi
         if holder is not None:
             seated.append((holder, game.id, entrant.seat, int(public)))
     standings: dict[str, Standing] = {}
-    for entrant in seats:
-        key = _key(entrant)
-        if key is None or key in standings:
-            continue
-        name = game.names[entrant.seat] if entrant.level is None else entrant.level
+    for key, name in record_keys(game, seats).items():
         standing = load(key, name)
         standing.name = name
         standings[key] = standing
@@ -284,12 +311,59 @@ def _rate(game: StoredGame, seats: list[Entrant], standings: dict[str, Standing]
     return changes
 
 
+def write_tally(tally: Tally, write: Callable[[str, Row, Owner], None]) -> None:
+    """Write what ``tally`` changed with ``write(statement, row, game)`` (each write belongs to
+    the game: fenced by its room's lease)."""
+    game = tally.game
+    for row in tally.seated:
+        write(_INSERT_SEATED, row, game)
+    if tally.rated:
+        write("UPDATE games SET rated = 1 WHERE id = ?", (game,), game)
+    for change in tally.changes:
+        write(_INSERT_CHANGE, change.row(game), game)
+    for standing in tally.standings:
+        write(_UPSERT, standing.row(), game)
+
+
+def record_locked(game: int, ended: float, conn: psycopg.Connection[Any]) -> list[Change]:
+    """PostgreSQL: :meth:`Standings.record` of finished ``game`` in the transaction open on
+    ``conn``, after the game's result was written in it (a commit's step), with the records
+    of its players locked from their read until that transaction ends. Returns the rating
+    changes; a game row that cannot be read is logged and counts in no record."""
+    row = conn.execute(placeholders(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"), (game,))
+    try:
+        found = row.fetchone()
+        if found is None:
+            raise CorruptRow(f"game {game} is missing")
+        stored = game_from_row(found)
+    except CorruptRow as exc:
+        log.error("game %d: %s; not counted in records", game, exc)
+        return []
+    keys = record_keys(stored)
+    locked: dict[str, Standing] = {}
+    if keys:
+        ordered = sorted(keys)  # every node makes and locks them in this order
+        empty = [Standing(key, stored.edition, keys[key]).row() for key in ordered]
+        with conn.pipeline():
+            conn.cursor().executemany(placeholders(_INSERT_EMPTY), empty)
+            cursor = conn.execute(placeholders(_LOCK), (stored.edition, ordered))
+        locked = {standing.player: standing for standing in map(_standing, cursor.fetchall())}
+    tally = tally_game(stored, ended, lambda key, name: locked[key])
+    cursor = conn.cursor()
+
+    def write(sql: str, params: Row, _: Owner) -> None:
+        cursor.execute(placeholders(sql), params)
+
+    with conn.pipeline():
+        write_tally(tally, write)
+    return tally.changes
+
+
 class Standings:
     """The records and ratings tables of one database."""
 
-    def __init__(self, db: Database | PostgresDatabase, dialect: Dialect = SQLITE) -> None:
+    def __init__(self, db: Database | PostgresDatabase) -> None:
         self._db = db
-        self._dialect = dialect
 
     # -- writing: one finished game ------------------------------------------------------------
 
@@ -304,8 +378,7 @@ class Standings:
     def _load(self, key: str, edition: str, name: str) -> Standing:
         """The stored standing of ``key`` in ``edition`` (a new one for a newcomer)."""
         rows = self._db.read(
-            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?"
-            + self._dialect.for_update,  # nodes of a cluster may end games of one player at once
+            f"SELECT {_STANDING_COLUMNS} FROM standings WHERE player = ? AND edition = ?",
             (key, edition),
         )
         return _standing(rows[0]) if rows else Standing(key, edition, name)
@@ -313,16 +386,7 @@ class Standings:
     def _write(self, tally: Tally, batched: bool = False) -> None:
         """Write what ``tally`` changed; ``batched`` (a recomputation): each statement's rows
         go in one ``executemany`` when the batch is flushed."""
-        write = self._db.write_batched if batched else self._db.write
-        game = tally.game  # the game each write belongs to: fenced by its room's lease
-        for row in tally.seated:
-            write(_INSERT_SEATED, row, game)
-        if tally.rated:
-            write("UPDATE games SET rated = 1 WHERE id = ?", (game,), game)
-        for change in tally.changes:
-            write(_INSERT_CHANGE, change.row(game), game)
-        for standing in tally.standings:
-            write(_UPSERT, standing.row(), game)
+        write_tally(tally, self._db.write_batched if batched else self._db.write)
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -54,7 +55,7 @@ from server.store.records import (
     waiting_from_row,
 )
 from server.store.schema import create
-from server.store.standings import Change, Standings
+from server.store.standings import Change, Standings, record_locked
 from server.store.tokens import token_hash
 from server.store.write_path import Owner, Row
 
@@ -127,7 +128,7 @@ class Store(GameReads):
             )
             self._next_game = int(row[0] or 0) + 1
         #: records and ratings (server.store.standings): read by the records requests
-        self.standings = Standings(self._db, self.dialect)
+        self.standings = Standings(self._db)
         if backfill:
             count = self.standings.recompute()
             log.info("records of %d finished games from before records were kept", count)
@@ -396,12 +397,24 @@ class Store(GameReads):
         self._db.write("DELETE FROM held_chat WHERE game = ?", (game,), game)
 
     def finish_game(
-        self, game: int, status: str, winner: int | None, turns: int, digest: str | None = None
-    ) -> list[Change]:
+        self,
+        game: int,
+        status: str,
+        winner: int | None,
+        turns: int,
+        digest: str | None = None,
+        then: Callable[[list[Change] | None], None] | None = None,
+    ) -> None:
         """Mark a game over (or abandoned). A game over becomes a replay (public ones for
         everyone, private ones for the players who held a seat in it) and counts in its
         players' records and, if rated, ratings: all in the same transaction as its result.
-        Returns its rating changes (none for an unrated or abandoned game)."""
+
+        ``then`` hears its rating changes (none for an unrated game) once they may be shown:
+        on SQLite at once, in the open transaction, which the tick commits before its output
+        goes; on PostgreSQL on the event loop once the commit that holds them is done (the
+        records are counted in it, off the loop: ``server.store.standings.record_locked``),
+        or None if they were not counted then (the game's lease was lost, or an outage keeps
+        them for its end). Not called for an abandoned game."""
         ended = time.time()
         if status != "over":
             self._db.write(
@@ -409,7 +422,7 @@ class Store(GameReads):
                 (status, winner, turns, ended, game),
                 game,
             )
-            return []
+            return
         numbered: tuple[int, ...] = ()
         if self.dialect.next_finished is not None:
             # PostgreSQL's sequence numbers the game in its commit: no round trip on the loop
@@ -425,13 +438,20 @@ class Store(GameReads):
         )
         for statement in self.dialect.index_replay:
             self._db.write(statement, (game,), game)
+        done = _ignore if then is None else then
+        if not isinstance(self._db, Database):  # counted in the commit, its records locked
+            from server.store.postgres import Step
+
+            self._db.run_in_commit(Step(functools.partial(record_locked, game, ended), game, done))
+            return
         rows = self._db.read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,))
         try:
             stored = game_from_row(rows[0])
         except (CorruptRow, IndexError) as exc:
             log.error("game %d: %s; not counted in records", game, exc)
-            return []
-        return self.standings.record(stored, ended)
+            done([])
+            return
+        done(self.standings.record(stored, ended))
 
     def recompute_ratings(self) -> tuple[int, int]:
         """Records and ratings rebuilt from the stored games (``--recompute-ratings``):
@@ -546,6 +566,10 @@ class Store(GameReads):
 
 
 SPECTATORS = "SELECT players FROM spectators WHERE game = ?"
+
+
+def _ignore(changes: list[Change] | None) -> None:
+    """No one waits for a game's rating changes (a tool, a test)."""
 
 
 def _spectators(game: int, rows: list[Row]) -> list[str]:

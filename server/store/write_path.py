@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,6 +18,13 @@ Row = tuple[Any, ...]
 # What a write belongs to, for a cluster's fencing (server.store.postgres): a game's id, or
 # the code of a room whose game has not started (a waiting room's writes have no game).
 Owner = int | str
+
+
+@functools.lru_cache(maxsize=1024)
+def placeholders(sql: str) -> str:
+    """SQLite's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled); the store's
+    statements are few and fixed, so each is translated once."""
+    return sql.replace("%", "%%").replace("?", "%s")
 
 
 def _later() -> None:

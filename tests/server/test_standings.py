@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -255,3 +256,70 @@ def test_a_postgresql_database_of_the_first_schema_is_migrated_and_its_games_rec
     assert store.execute("SELECT finished FROM games WHERE id = ?", (later,)) == [(4,)]
     store.close()
     assert standing(Store(postgres_url), "pa").games == 4  # opened again: nothing counted twice
+
+
+def _waiting_for_a_lock(url: str) -> bool:
+    """Whether a session of the database waits for a row lock (seen from a connection of its
+    own)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        ).fetchone()
+    return row is not None and row[0] > 0
+
+
+def test_two_nodes_ending_games_of_one_player_at_once_both_count(
+    postgres_url: str, monkeypatch: Any
+) -> None:
+    from server.store import standings
+
+    first, second = Store(postgres_url), Store(postgres_url)  # two nodes, two connections
+    play(first, [human("Ann", "pa"), human("Bob", "pb")], 0)  # Ann has a record; Cy is new
+    seats = [human("Ann", "pa"), human("Cy", "pc")]
+    games = [
+        store.create_game("ABCD", "space", ["Ann", "Cy"], seats, RATED, 1, 0)
+        for store in (first, second)
+    ]
+    for store in (first, second):
+        store.commit()
+    counted, go = threading.Event(), threading.Event()
+    tally = standings.tally_game
+
+    def paused(game: Any, ended: float, load: Any) -> Any:
+        """The first node's count stops once it has read the records, until told to go on."""
+        result = tally(game, ended, load)
+        if game.id == games[0]:
+            counted.set()
+            assert go.wait(10)
+        return result
+
+    monkeypatch.setattr(standings, "tally_game", paused)
+
+    def finish(store: Store, game: int) -> None:
+        store.finish_game(game, "over", 1, 10, "d" * 64)
+        store.commit()
+
+    ahead = threading.Thread(target=finish, args=(first, games[0]))
+    ahead.start()
+    assert counted.wait(10)  # the first node has read Ann's and Cy's records
+    behind = threading.Thread(target=finish, args=(second, games[1]))
+    behind.start()
+    deadline = time.monotonic() + 10
+    while behind.is_alive() and not _waiting_for_a_lock(postgres_url):
+        assert time.monotonic() < deadline, "the second node neither waited nor finished"
+        behind.join(0.01)
+    waited = behind.is_alive()  # for the first one's locks (else it is done: it did not wait)
+    go.set()
+    ahead.join(10)
+    behind.join(10)
+    ann, cy = standing(first, "pa"), standing(first, "pc")
+    assert (ann.games, ann.wins, ann.rated_games) == (3, 1, 3)
+    assert (cy.games, cy.wins, cy.streak, cy.rated_games) == (2, 2, 2, 2)
+    changes = [first.standings.changes(game) for game in games]
+    assert changes[1][0].before == changes[0][0].after  # the second game rated Ann after the first
+    assert waited
+    first.close()
+    second.close()
