@@ -19,6 +19,7 @@ from server.store.store import Store
 from tests.cluster.nodes import gone
 from tests.protocol.test_protocol_doc import examples, section
 from tests.server.conftest import FAST, Client
+from tests.server.test_standings import RATED, human
 
 
 async def _node(url: str, **settings: object) -> RunningServer:
@@ -336,3 +337,31 @@ def test_a_survey_renews_the_leases_and_finds_the_orphans_at_once(postgres_url: 
     first.close()
     second.close()
     store.close()
+
+
+def test_a_node_that_lost_its_lease_counts_nothing_of_that_rooms_game_over(
+    postgres_url: str,
+) -> None:
+    old, new = Store(postgres_url), Store(postgres_url)
+    lost: list[set[int]] = []
+    first = Leases(postgres_url, "first:1", 0.2, old.game_rooms)
+    second = Leases(postgres_url, "second:1", 30.0, new.game_rooms)
+    old.fence(first.fence, first.guard, lost.append)
+    old.on_write = lambda: None  # group commit, as in the server
+    assert first.take("ROOM")
+    seats = [human("Ann", "pa"), human("Bob", "pb")]
+    game = old.create_game("ROOM", "space", ["Ann", "Bob"], seats, RATED, 1, 0)
+    old.commit()
+    time.sleep(0.3)  # the first node is paused past its lease
+    assert second.take("ROOM")  # taken over: the epoch goes up
+    told: list[object] = []
+    old.finish_game(game, "over", 0, 10, "d" * 64, told.append)  # the paused node wakes
+    old.commit()
+    assert lost == [{game}] and told == [None]  # its room is dropped before it is told
+    assert new.standings.of("pa") == [] and new.standings.changes(game) == []
+    stored = new.game(game)
+    assert stored is not None and stored.status == "playing"
+    for leases in (first, second):
+        leases.close()
+    old.close()
+    new.close()

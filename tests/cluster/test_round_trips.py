@@ -331,3 +331,32 @@ async def test_a_connection_that_ends_during_its_hellos_round_trip_leaves_its_pl
         busy.set()
         await node.stop()
         await again.close()
+
+
+async def test_a_game_over_makes_no_round_trip_on_the_event_loop_and_is_sent_once_counted(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = await _node(postgres_url)
+    ann = await Client.connect(node.port)
+    try:
+        await ann.hello("Ann")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1}
+        code = (await ann.request(create))["room"]  # no seed: a rated game
+        await ann.request({"type": "start", "room": code})
+        store = node.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connection
+        monkeypatch.setattr(store, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        while True:  # Ann takes the first legal choice each time, until the game is over
+            message = await ann.recv(timeout=10)
+            if message["type"] == "game_over":
+                break
+            if message["type"] == "state" and message["view"]["legal"]:
+                ann.send({"type": "act", "room": code, "version": message["version"], "choice": 0})
+        monkeypatch.undo()
+        (change,) = message["ratings"]  # Ann's (the bot is an anchor)
+        assert change["player"] == ann.player
+        sql = "SELECT games FROM standings WHERE player = %s"
+        assert _count(postgres_url, sql, ann.player) == 1  # committed before it was sent
+    finally:
+        monkeypatch.undo()
+        await node.stop()
+        await ann.close()

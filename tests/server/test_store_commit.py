@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
+from typing import Any
 
 import psycopg
+import pytest
 
 from server.net.outbox import Outbox
+from server.store import standings
 from server.store.committer import APPLICATION
+from server.store.standings import Change
 from server.store.store import Store
+from tests.server.test_standings import RATED, human
 
 
 def _decisions(url: str) -> int:
@@ -148,3 +154,73 @@ async def test_a_committed_batch_is_freed_without_the_cyclic_collector(postgres_
         gc.enable()
         store.close()
     assert "_Flight" not in cycles and "Batch" not in cycles
+
+
+def _records(url: str) -> int:
+    """Records committed, as another connection sees them."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM standings").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def _rated_game(store: Store) -> int:
+    """A rated game of Ann and Bob (committed)."""
+    seats = [human("Ann", "pa"), human("Bob", "pb")]
+    game = store.create_game("ABCD", "space", ["Ann", "Bob"], seats, RATED, 1, 0)
+    store.commit()
+    return game
+
+
+async def test_a_finished_games_records_are_counted_off_the_loop_and_told_once_committed(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+    Outbox(store)
+    game = _rated_game(store)
+    threads: list[int] = []
+    tally = standings.tally_game
+
+    def noted(*args: Any) -> Any:
+        threads.append(threading.get_ident())
+        return tally(*args)
+
+    monkeypatch.setattr(standings, "tally_game", noted)
+    loop_db = store._db._db  # type: ignore[union-attr]  # the loop's connection
+    monkeypatch.setattr(loop_db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+    told: list[tuple[list[Change] | None, int]] = []
+    store.finish_game(
+        game, "over", 0, 10, "d" * 64, lambda c: told.append((c, _records(postgres_url)))
+    )
+    done = store.commit_later()
+    assert done is not None and told == []  # counted in the commit thread, told after it
+    await asyncio.wait_for(done, 10)
+    monkeypatch.undo()
+    ((changes, committed),) = told
+    assert changes is not None and [change.player for change in changes] == ["pa", "pb"]
+    assert committed == 2  # Ann's and Bob's records were committed before anyone was told
+    assert threads and threading.get_ident() not in threads
+    store.close()
+
+
+async def test_a_game_finished_during_an_outage_is_counted_once_the_database_is_back(
+    postgres_url: str,
+) -> None:
+    store = Store(postgres_url)
+    Outbox(store)
+    game = _rated_game(store)
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+            (APPLICATION,),
+        )
+    told: list[list[Change] | None] = []
+    store.finish_game(game, "over", 0, 10, "d" * 64, told.append)
+    done = store.commit_later()
+    assert done is not None
+    await asyncio.wait_for(done, 10)
+    assert told == [None] and not store.writable  # not counted now: the game over goes on
+    assert _records(postgres_url) == 0
+    assert store.retry() and _records(postgres_url) == 2
+    assert [c.player for c in store.standings.changes(game)] == ["pa", "pb"]
+    store.close()
