@@ -18,6 +18,11 @@ a player made on another node: :meth:`PostgresDatabase.elsewhere`) do not wait.
 The store speaks SQLite's ``?`` placeholders; they become psycopg's ``%s`` here, so one set of
 statements serves both engines wherever their SQL agrees (``server.store.dialect`` holds the rest).
 
+A step (:meth:`PostgresDatabase.run_in_commit`, ``server.store.committer.Step``) runs in the
+commit thread inside the transaction of the commit of the writes made before it, after them:
+a finished game's records and ratings, whose rows it locks until that commit. The loop hears
+its result when it settles that commit, after the games lost are reported.
+
 Fencing (``server.cluster.leases``): every write may name the game it belongs to. The commit
 thread checks, inside each batch's transaction, that this node still holds the lease of every
 game written in it (``server.store.committer``). The writes of a game whose lease was lost are

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable
+from typing import Any
 
 from server.net.tcp import RunningServer
 from tests.server.conftest import Client, ClientFactory, ServerFactory, drive, over_version
+from tests.server.harness import Harness
 
 
 async def create(client: Client, **options: object) -> str:
@@ -240,3 +244,36 @@ async def test_waiting_room_survives_a_short_drop(
     await back.close()
     await asyncio.sleep(0.4)
     assert code not in server.lobby.rooms  # nobody came back this time
+
+
+def test_a_game_over_waits_for_its_records_and_the_rematch_waits_for_the_game_over() -> None:
+    h = Harness()
+    pending: list[Callable[[], None]] = []
+    finish = h.store.finish_game
+
+    def later(*args: Any) -> None:  # as on PostgreSQL: the room is told after the commit
+        *result, then = args
+        finish(*result, lambda changes: pending.append(functools.partial(then, changes)))
+
+    h.store.finish_game = later  # type: ignore[method-assign]
+    conn, ann = h.client("Ann")
+    create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1, "seed": 3}
+    code = h.request(conn, ann, create)["room"]
+    h.request(conn, ann, {"type": "start", "room": code})
+    room = h.lobby.rooms[code]
+    while not pending:  # Ann takes her first choice whenever she decides, until the end
+        state = conn.of_type("state")[-1]
+        if state["view"]["legal"] and state["version"] == room.version:
+            act = {"type": "act", "room": code, "version": room.version, "choice": 0}
+            h.request(conn, ann, act)
+        h.clock.advance(1)
+    assert conn.of_type("state")[-1]["view"]["over"] and not conn.of_type("game_over")
+    refused = h.request(conn, ann, {"type": "rematch", "room": code})
+    assert refused["code"] == "not_over"
+    (committed,) = pending
+    committed()
+    over = room.game_id
+    assert conn.of_type("game_over")[-1]["game"] == over
+    assert h.request(conn, ann, {"type": "rematch", "room": code})["type"] != "error"
+    assert room.status == "playing" and room.game_id != over
+    h.lobby.shutdown()
