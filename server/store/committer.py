@@ -46,6 +46,12 @@ Statement = tuple[str, tuple[Any, ...]]
 # LOST), or None where only the Fence can tell.
 Guard = Callable[[Collection[Owner]], "Statement | None"]
 LOST = "SF001"
+# A batch PostgreSQL rolled back to end a deadlock is tried again, up to RETRIES times in all:
+# two batches with steps, each locking the records of two games ending at once, may each hold
+# a record the other's second game wants (each game's records are locked in one order, but
+# not the games of a batch together).
+DEADLOCK = "40P01"
+RETRIES = 3
 APPLICATION = "selfish-commit"  # the commit connection's name in pg_stat_activity
 
 
@@ -129,6 +135,15 @@ class Committer:
             self._conn = None
 
     def _run(self, batch: Batch) -> Outcome:
+        for _ in range(RETRIES):
+            outcome = self._try(batch)
+            error = outcome.error
+            if not isinstance(error, psycopg.Error) or error.sqlstate != DEADLOCK:
+                break
+            log.warning("a commit was chosen to end a deadlock; trying it again")
+        return outcome
+
+    def _try(self, batch: Batch) -> Outcome:
         try:
             conn = self._connection()
         except psycopg.Error as exc:

@@ -224,3 +224,26 @@ async def test_a_game_finished_during_an_outage_is_counted_once_the_database_is_
     assert store.retry() and _records(postgres_url) == 2
     assert [c.player for c in store.standings.changes(game)] == ["pa", "pb"]
     store.close()
+
+
+def test_a_commit_rolled_back_to_end_a_deadlock_is_tried_again(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+    game = _rated_game(store)
+    tally = standings.tally_game
+    tries: list[int] = []
+
+    def deadlocked_once(*args: Any) -> Any:
+        tries.append(game)
+        if len(tries) == 1:  # as PostgreSQL ends a deadlock: this transaction is rolled back
+            raise psycopg.errors.DeadlockDetected("deadlock detected")
+        return tally(*args)
+
+    monkeypatch.setattr(standings, "tally_game", deadlocked_once)
+    told: list[list[Change] | None] = []
+    store.finish_game(game, "over", 0, 10, "d" * 64, told.append)
+    store.commit()
+    assert len(tries) == 2 and store.writable
+    assert told and told[0] is not None and _records(postgres_url) == 2
+    store.close()
