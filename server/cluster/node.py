@@ -8,9 +8,11 @@ is what a node does about the others:
   not wait for (``Leases.claim_later``; the connection's next requests wait for it);
 - **a room run elsewhere**: a request for it, or a hello from a player seated in it (its game
   unfinished or over, or a member of its waiting room), is answered ``moved`` with the
-  address of the node that runs it; the client follows (it is the node running the room that
-  must see its requests: proxying would put a second hop and a second copy of the room's
-  traffic on every request, and a proxy node that dies would cut clients whose room lives on);
+  address of the node that runs it (read off the event loop:
+  :meth:`Cluster.elsewhere_later`; the connection's next requests wait for it); the client
+  follows (it is the node running the room that must see its requests: proxying would put a
+  second hop and a second copy of the room's traffic on every request, and a proxy node that
+  dies would cut clients whose room lives on);
 - **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
   the room's members are cut off without what the lost transaction produced, and reconnect),
   and takes over every room whose lease expired with a game unfinished, with its game over
@@ -170,9 +172,14 @@ class Cluster:
         from), at a restart; False if another room holds it."""
         return self.leases.take(code, creator)
 
-    def elsewhere(self, code: str) -> str | None:
-        """The address of the node that runs room ``code``, if another one does."""
-        return self.leases.owner(code)
+    def elsewhere_later(self, code: str) -> concurrent.futures.Future[str | None]:
+        """The address of the node that runs room ``code``, if another one does
+        (:meth:`Leases.owner`), read in the store's thread for reads: the event loop goes on
+        meanwhile (a request for a room this node does not run: the lobby answers it once
+        this is back). It need not wait for this node's writes: another node's lease is
+        written by that node."""
+        statement = self.leases.owner_statement(code)
+        return self.lobby.store.run_later(functools.partial(_address, statement))
 
     def closed(self, room: Room) -> None:
         """``room`` closed here: its lobby entry goes, and its lease once what the room wrote
@@ -353,6 +360,12 @@ def _take_over(
     with conn.pipeline():
         cursors = [conn.execute(placeholders(sql), params) for sql, params in reads]
     return row, [[tuple(found) for found in cursor.fetchall()] for cursor in cursors]
+
+
+def _address(statement: tuple[str, tuple[Any, ...]], conn: psycopg.Connection[Any]) -> str | None:
+    """:meth:`Cluster.elsewhere_later`'s round trip, in the store's thread for reads."""
+    row = conn.execute(*statement).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _greet(

@@ -30,7 +30,7 @@ from server.lobby import (
     finished_games,  # noqa: F401  (registers its handlers)
     greeting,
 )
-from server.lobby.handlers import HANDLERS, WRITES, joined
+from server.lobby.handlers import HANDLERS, WRITES, RoomUnknown, joined, unknown_room
 from server.lobby.players import Connection, Player
 from server.memory import release_free_memory
 from server.rooms import idle_rooms
@@ -467,12 +467,31 @@ class Lobby:
                 ErrorCode.STORE_UNAVAILABLE,
                 "the server cannot record games right now; try again in a moment",
             )
-        handler(self, conn, player, req)
+        try:
+            handler(self, conn, player, req)
+        except RoomUnknown as unknown:
+            self._find_room(conn, player, req, unknown.code)
+            return
         code = getattr(req, "room", None)
         room = self.rooms.get(code) if isinstance(code, str) else None
         if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
             # its people act (server.rooms.idle_rooms); asking for the room again is no act
             room.active_at = self.scheduler.time()
+
+    def _find_room(self, conn: Connection, player: Player, req: Request, code: str) -> None:
+        """Answer ``req``, for room ``code`` this node of a cluster does not run, once the
+        round trip that finds which node runs it is back (off the event loop: ``conn``'s next
+        requests wait for it, the other connections go on); the request runs after all if
+        the room came here meanwhile (a takeover)."""
+        assert self.cluster is not None
+
+        def found(address: str | None) -> None:
+            if code in self.rooms and player.connection is conn:
+                self.handle(conn, player, req)
+            else:
+                raise unknown_room(code, address)
+
+        conn.after(self.cluster.elsewhere_later(code), found)
 
 
 def _creator(settings: dict[str, object]) -> str | None:

@@ -331,3 +331,45 @@ async def test_a_connection_that_ends_during_its_hellos_round_trip_leaves_its_pl
         busy.set()
         await node.stop()
         await again.close()
+
+
+async def test_a_request_for_a_room_this_node_does_not_run_is_answered_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    busy = threading.Event()
+    try:
+        ann, bob, cat = [await Client.connect(node.port) for node in (a, b, b)]
+        clients += [ann, bob, cat]
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        await cat.hello("Cat")
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        assert b.lobby.cluster is not None
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        moved = await bob.request({"type": "join_room", "room": code})
+        assert moved["type"] == "moved" and moved["address"].endswith(f":{a.port}")
+        assert await bob.error({"type": "leave_room", "room": "NOSUCH"}) == "no_such_room"
+        # While the lookup waits, Bob's next request waits behind it; Cat is served.
+        reads = b.lobby.store._db._sideline  # type: ignore[union-attr]  # the lookup's thread
+        reads.submit(lambda _: busy.wait(10))
+        bob.send({"type": "join_room", "room": code, "id": 901})
+        bob.send({"type": "list_rooms", "id": 902})
+        listed = await cat.request({"type": "list_rooms"})
+        assert listed["type"] == "rooms"
+        assert not [m for m in bob.inbox if m.get("id") in (901, 902)]
+        busy.set()
+        first, second = await bob.recv(), await bob.recv()
+        assert (first["type"], first["id"]) == ("moved", 901)
+        assert (second["type"], second["id"]) == ("rooms", 902)
+        monkeypatch.undo()
+    finally:
+        busy.set()
+        monkeypatch.undo()
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
