@@ -232,7 +232,7 @@ class Lobby:
             return
         if room.code in self.rooms:
             room.code = self.new_code(room.public)
-        self._reopen(room, stored.settings)
+        self._reopen(room, stored.settings, stored.players)
         if room.status is Status.PLAYING:  # not at its game over (a takeover)
             room.resume()
         self.vacancy.watch(room)
@@ -247,20 +247,27 @@ class Lobby:
         """Open a stored waiting room again (a restart, a takeover), as its members last saw
         it; they find it in their welcome."""
         room = reopen_waiting(self, stored)
-        self._reopen(room, stored.settings)
+        self._reopen(room, stored.settings, stored.players)
         self.vacancy.watch(room)  # nobody is connected yet
         log.info("room %s: waiting room reopened", room.code)
 
-    def _reopen(self, room: Room, settings: dict[str, object]) -> None:
+    def _reopen(
+        self,
+        room: Room,
+        settings: dict[str, object],
+        read: dict[str, tuple[str, str, str]] | None = None,
+    ) -> None:
         """Open a room rebuilt from the store, for its members to find when they say hello
-        (those connected already, after a takeover, are sent it)."""
+        (those connected already, after a takeover, are sent it). ``read``: its members'
+        players, read with the room (a takeover: those made on another node are learnt
+        here); a member found in neither has no player to find the room."""
         # Quotas survive restarts: the reopened room still counts for its creator (in a
         # cluster its lease notes it: taken with it at a restart, kept by a takeover).
         self.add_room(room, _creator(settings), claimed=True)
         for pid in list(room.members):
             player = self.players.get(pid)
-            if player is None and self.cluster is not None:
-                player = self.known(self.store.player_by_id(pid))
+            if player is None and read is not None:
+                player = self.known(read.get(pid))
             if player is not None:
                 player.rooms.append(room.code)
                 if player.connection is not None:  # back already (a takeover): told now

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -357,13 +358,15 @@ class Store(GameReads):
         ]
 
     def taken_over(
-        self, game: int | None, rows: list[list[Row]]
+        self, game: int | None, rows: list[list[Row]], players: list[Row] | None = None
     ) -> StoredGame | StoredWaiting | None:
         """What :meth:`takeover_reads`' ``rows`` hold: the game (None if missing or
-        unreadable), or the waiting room (None if gone)."""
+        unreadable), or the waiting room (None if gone); ``players``: the rows of
+        :data:`MEMBERS`, read after them (the members' players, by id)."""
+        found = _players(players or [])
         if game is None:
-            found = self._waiting(rows[0])
-            return found[0] if found else None
+            waiting = self._waiting(rows[0])
+            return dataclasses.replace(waiting[0], players=found) if waiting else None
         head, decisions, events, held, watching = rows
         if not head:
             return None
@@ -374,6 +377,7 @@ class Store(GameReads):
             return None
         stored.held_chat = _held_lines(held)
         stored.spectators = _spectators(game, watching)
+        stored.players = found
         return stored
 
     @property
@@ -546,6 +550,37 @@ class Store(GameReads):
 
 
 SPECTATORS = "SELECT players FROM spectators WHERE game = ?"
+# The players of a room taken over, by id (PostgreSQL: a takeover is a cluster's).
+MEMBERS = "SELECT id, token, name FROM players WHERE id = ANY(%s)"
+
+
+def member_ids(game: int | None, rows: list[list[Row]]) -> list[str]:
+    """Who may be a member of the room :meth:`Store.takeover_reads`' ``rows`` hold: the
+    players of its game's seats and its spectators, or its waiting room's members (a row
+    that cannot be read: none). Pure: a takeover runs it in the thread that read the rows,
+    and reads their players (:data:`MEMBERS`) in the same go."""
+    try:
+        if game is None:
+            return [member for row in rows[0] for member in waiting_from_row(row).members]
+        head, watching = rows[0], rows[-1]
+        if not head:
+            return []
+        seats = game_from_row(head[0]).seats
+    except CorruptRow:
+        return []  # the loop logs it, when it reads the rows (Store.taken_over)
+    seated = [seat.get("player") for seat in seats]
+    return [player for player in seated if isinstance(player, str)] + _spectators(game, watching)
+
+
+def _players(rows: list[Row]) -> dict[str, tuple[str, str, str]]:
+    """The players of :data:`MEMBERS`' ``rows`` by id (a row that cannot be used is logged
+    and left out)."""
+    found = {}
+    for row in rows:
+        player = player_from_rows([row])
+        if player is not None:
+            found[player[0]] = player
+    return found
 
 
 def _spectators(game: int, rows: list[Row]) -> list[str]:

@@ -373,3 +373,48 @@ async def test_a_request_for_a_room_this_node_does_not_run_is_answered_off_the_e
         await b.stop()
         for client in clients:
             await client.close()
+
+
+async def test_a_takeover_learns_the_members_made_on_another_node_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # b keeps the rooms nobody is connected to yet
+    a, b = await _node(postgres_url), await _node(postgres_url, empty_room_grace=60.0)
+    clients: list[Client] = []
+    try:
+        ann, bob = await Client.connect(a.port), await Client.connect(a.port)
+        clients += [ann, bob]
+        await ann.hello("Ann")  # both made on a: b knows neither
+        await bob.hello("Bob")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1}
+        game = (await ann.request(create))["room"]
+        await ann.request({"type": "start", "room": game})
+        await ann.expect("state", room=game)
+        waiting = (await bob.request({"type": "create_room", "edition": "space", "seats": 3}))[
+            "room"
+        ]
+        assert a.lobby.cluster is not None and b.lobby.cluster is not None
+        assert ann.player not in b.lobby.players and bob.player not in b.lobby.players
+        _kill(postgres_url, a.lobby.cluster.leases)  # a's sessions end: its rooms are orphans
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        b.lobby.cluster.maintain(time.monotonic())  # finds the orphans: their takeovers start
+        for _ in range(200):
+            if {game, waiting} <= b.lobby.rooms.keys():
+                break
+            await asyncio.sleep(0.01)
+        monkeypatch.undo()
+        assert {game, waiting} <= b.lobby.rooms.keys()
+        assert b.lobby.players[ann.player].rooms == [game]  # learnt with her room
+        assert b.lobby.players[bob.player].rooms == [waiting]
+        back = await Client.connect(b.port)
+        clients.append(back)
+        await back.hello("Ann", ann.token)
+        await back.expect("joined", room=game)
+    finally:
+        monkeypatch.undo()
+        await b.stop()
+        await a.stop()
+        for client in clients:
+            await client.close()
