@@ -1,11 +1,12 @@
 """Finished and unfinished games read back from the store: one game with its decisions and
 the server's own events (a resume, a takeover, a replay), and the pages of finished games the
-replay list shows. Part of :class:`server.store.store.Store`, which holds the connection."""
+replay list shows. Part of :class:`server.store.store.Store`, which holds the connection, and
+of ``server.store.read_thread.ThreadReads`` (the same reads in PostgreSQL's read thread)."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from server.store.dialect import Dialect
 from server.store.records import (
@@ -19,20 +20,36 @@ from server.store.records import (
 from server.store.write_path import Row
 
 if TYPE_CHECKING:
-    from server.store.database import Database
-    from server.store.postgres import PostgresDatabase
+    from server.store.standings import Standings
 
 log = logging.getLogger("selfish.server")
 
 _MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
 
 
+class Reader(Protocol):
+    """What the reads of games need of a database: ``server.store.database.Database``,
+    ``server.store.postgres.PostgresDatabase``, or ``server.store.read_thread``'s connection
+    in a thread of its own."""
+
+    def read(self, sql: str, params: Row = ()) -> list[Row]:
+        """The rows of one read statement."""
+
+    def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
+        """The rows of each read, in order."""
+
+    def flush_batched(self) -> None:
+        """Hand the batched writes made so far to the transaction (reads then see them)."""
+
+
 class GameReads:
     """The reads of games (a mixin of :class:`server.store.store.Store`)."""
 
-    _db: Database | PostgresDatabase
+    _db: Reader
     dialect: Dialect
     game_rooms: dict[int, str]  # see Store.game_rooms: unfinished games read back are noted
+    #: records and ratings (server.store.standings): read by the records requests
+    standings: Standings
 
     def finished_games(
         self, limit: int = 50, player: str | None = None, before: int | None = None

@@ -189,6 +189,19 @@ class Store(GameReads):
             raise TypeError("reads off the event loop are PostgreSQL's")
         return self._db.run_later(work)
 
+    def reads_later(self, fetch: Callable[[GameReads], T]) -> concurrent.futures.Future[T] | None:
+        """PostgreSQL: run ``fetch`` (reads of games, records and ratings: the records
+        requests') in the store's thread for reads, with a connection of its own, once this
+        node's writes so far are committed (its reads see them); the event loop goes on
+        meanwhile. SQLite: None, and the caller reads here (a local file, read in the time
+        of a decision: no round trip to wait for)."""
+        if isinstance(self._db, Database):
+            return None
+        from server.store.read_thread import ThreadReads
+
+        dialect = self.dialect
+        return self._db.read_settled(lambda conn: fetch(ThreadReads(conn, dialect)))
+
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every write made so far is settled: on PostgreSQL once
         committed (or dropped by the fence or an outage), on SQLite at once after a commit. A

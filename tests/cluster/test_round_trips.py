@@ -418,3 +418,50 @@ async def test_a_takeover_learns_the_members_made_on_another_node_off_the_event_
         await a.stop()
         for client in clients:
             await client.close()
+
+
+async def test_the_records_requests_read_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.server.test_records_tcp import solo
+
+    node = await _node(postgres_url, replays_burst=100)
+    ann, bob = await Client.connect(node.port), await Client.connect(node.port)
+    busy = threading.Event()
+    try:
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        game = (await solo(ann))["game"]
+        assert node.lobby.cluster is not None
+        store = node.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, node.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        asked = [
+            ({"type": "list_replays"}, "replays"),
+            ({"type": "list_replays", "player": ann.player}, "replays"),
+            ({"type": "get_replay", "game": game}, "replay"),
+            ({"type": "get_profile"}, "profile"),
+            ({"type": "get_leaderboard", "edition": "space"}, "leaderboard"),
+            ({"type": "play_deal", "game": game}, "joined"),
+        ]
+        for request, answer in asked:
+            assert (await ann.request(request))["type"] == answer, request
+        assert len((await ann.request({"type": "list_replays"}))["games"]) == 1
+        # While a read is held up, Ann's next request waits behind it; Bob is served.
+        reads = node.lobby.store._db._sideline  # type: ignore[union-attr]  # the reads' thread
+        reads.submit(lambda _: busy.wait(10))
+        ann.send({"type": "get_replay", "game": game, "id": 901})
+        ann.send({"type": "ping", "id": 902})
+        assert (await bob.request({"type": "list_rooms"}))["type"] == "rooms"
+        assert not [m for m in ann.inbox if m.get("id") in (901, 902)]
+        busy.set()
+        await ann.expect("pong", id=902)
+        answers = [m["type"] for m in ann.seen if m.get("id") in (901, 902)]
+        assert answers == ["replay", "pong"]
+        monkeypatch.undo()
+    finally:
+        busy.set()
+        monkeypatch.undo()
+        await node.stop()
+        await ann.close()
+        await bob.close()
