@@ -465,3 +465,37 @@ async def test_the_records_requests_read_off_the_event_loop(
         await node.stop()
         await ann.close()
         await bob.close()
+
+
+async def test_a_request_for_a_room_taken_over_while_its_node_is_looked_for_runs_here(
+    postgres_url: str,
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url, empty_room_grace=60.0)
+    clients: list[Client] = []
+    busy = threading.Event()
+    try:
+        ann, bob = await Client.connect(a.port), await Client.connect(b.port)
+        clients += [ann, bob]
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 3}))["room"]
+        assert a.lobby.cluster is not None and b.lobby.cluster is not None
+        reads = b.lobby.store._db._sideline  # type: ignore[union-attr]  # the lookup's thread
+        reads.submit(lambda _: busy.wait(10))
+        bob.send({"type": "join_room", "room": code, "id": 901})
+        _kill(postgres_url, a.lobby.cluster.leases)  # b takes the room over meanwhile
+        b.lobby.cluster.maintain(time.monotonic())
+        for _ in range(200):
+            if code in b.lobby.rooms:
+                break
+            await asyncio.sleep(0.01)
+        assert code in b.lobby.rooms
+        busy.set()
+        joined = await bob.expect("joined", id=901)  # not no_such_room: the room is here now
+        assert joined["room"] == code and bob.player in b.lobby.rooms[code].members
+    finally:
+        busy.set()
+        await b.stop()
+        await a.stop()
+        for client in clients:
+            await client.close()
