@@ -295,7 +295,7 @@ class Lobby:
                         room.resume()  # the clocks stalled by the outage start again
             elif self.scheduler.time() - self._swept >= self.config.retention_interval:
                 self._swept = self.scheduler.time()
-                self.retention.sweep()
+                self.retention.sweep_later()
             release_free_memory()  # what dropped connections' buffers held
         except Exception:
             log.exception("maintenance failed")

@@ -1,7 +1,8 @@
 """Finished and unfinished games read back from the store: one game with its decisions and
 the server's own events (a resume, a takeover, a replay), and the pages of finished games the
-replay list shows. Part of :class:`server.store.store.Store`, which holds the connection, and
-of ``server.store.read_thread.ThreadReads`` (the same reads in PostgreSQL's read thread)."""
+replay list shows; and what the retention sweep reads (``server.store.retention``). Part of
+:class:`server.store.store.Store`, which holds the connection, and of
+``server.store.read_thread.ThreadReads`` (the same reads in PostgreSQL's read thread)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("selfish.server")
 
 _MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
+
+# The abandoned games that ended before (?): what the retention sweep deletes.
+ABANDONED = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
 
 
 class Reader(Protocol):
@@ -100,6 +104,17 @@ class GameReads:
             except CorruptRow as exc:
                 log.warning("%s; not listed", exc)
         return games
+
+    def abandoned(self, ended_before: float) -> int:
+        """How many abandoned games ended before ``ended_before`` (the retention sweep's)."""
+        ((count,),) = self._db.read(f"SELECT count(*) FROM ({ABANDONED}) AS old", (ended_before,))
+        return int(count)
+
+    def stale_players(self, seen_before: float) -> list[str]:
+        """Identities not seen since ``seen_before`` that hold no seat in an unfinished game
+        (the retention sweep's)."""
+        rows = self._db.read(self.dialect.stale_players, (seen_before,))
+        return [str(row[0]) for row in rows]
 
     def game(self, game: int) -> StoredGame | None:
         """One game with its decisions, or None (also for a row that cannot be read)."""

@@ -37,7 +37,7 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 from server.store.database import Connect, Database, connect
 from server.store.dialect import POSTGRES, SQLITE, is_postgres_url
 from server.store.game_ids import GameIds
-from server.store.game_reads import GameReads
+from server.store.game_reads import ABANDONED, GameReads
 from server.store.records import (
     GAME_COLUMNS,
     PLAYER_BY_TOKEN,
@@ -529,25 +529,28 @@ class Store(GameReads):
     def prune_games(self, ended_before: float) -> int:
         """Delete abandoned games (and their decisions) that ended before ``ended_before``;
         return how many."""
-        old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
-        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old}) AS old", (ended_before,))
+        count = self.abandoned(ended_before)
         if count:
-            for table in ("decisions", "server_events", "held_chat"):
-                self._db.write(f"DELETE FROM {table} WHERE game IN ({old})", (ended_before,))
-            self._db.write(
-                "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)
-            )
-        return int(count)
+            self.delete_abandoned(ended_before)
+        return count
 
-    def stale_players(self, seen_before: float) -> list[str]:
-        """Identities not seen since ``seen_before`` that hold no seat in an unfinished game."""
-        rows = self._db.read(self.dialect.stale_players, (seen_before,))
-        return [str(row[0]) for row in rows]
+    def delete_abandoned(self, ended_before: float) -> None:
+        """Delete abandoned games (and their decisions) that ended before ``ended_before``."""
+        for table in ("decisions", "server_events", "held_chat"):
+            self._db.write(f"DELETE FROM {table} WHERE game IN ({ABANDONED})", (ended_before,))
+        self._db.write(
+            "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)
+        )
 
-    def delete_players(self, players: list[str]) -> None:
-        """Forget these identities (their finished games keep the names they played under)."""
+    def delete_players(self, players: list[str], seen_before: float) -> None:
+        """Forget these identities (their finished games keep the names they played under),
+        unless seen since ``seen_before`` (a hello on another node of a cluster, or after
+        the sweep's read)."""
         for pid in players:
-            self._db.write("DELETE FROM players WHERE id = ?", (pid,))
+            self._db.write(
+                "DELETE FROM players WHERE id = ? AND coalesce(seen, created) < ?",
+                (pid, seen_before),
+            )
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one read statement (the operator's tools)."""

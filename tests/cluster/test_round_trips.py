@@ -19,6 +19,7 @@ from server.config import ServerConfig
 from server.lobby import codes
 from server.net.tcp import RunningServer, start_server
 from server.store.game_ids import GAME_IDS
+from server.store.retention import Retention
 from server.store.store import Store
 from tests.cluster.nodes import gone
 from tests.server.conftest import FAST, Client
@@ -499,3 +500,39 @@ async def test_a_request_for_a_room_taken_over_while_its_node_is_looked_for_runs
         await a.stop()
         for client in clients:
             await client.close()
+
+
+class _Identities:
+    """No identity known, none connected (the retention sweep's view of a lobby)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, Any] = {}
+        self.by_token: dict[str, Any] = {}
+
+    def connected(self, player: str) -> bool:
+        return False
+
+
+async def test_the_retention_sweep_reads_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+    store.save_player("p1", "token-1", "Ann")
+    store.save_player("p2", "token-2", "Bob")
+    game = store.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0)
+    store.finish_game(game, "abandoned", None, 0)
+    store.commit()
+    config = ServerConfig(identity_retention=86_400.0, abandoned_retention=86_400.0)
+    later = time.time() + 2 * 86_400
+    retention = Retention(config, store, _Identities(), wall=lambda: later)
+    loop_db = store._db._db  # type: ignore[union-attr]  # the loop's connection
+    monkeypatch.setattr(loop_db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+    retention.sweep_later()
+    for _ in range(200):
+        if not _count(postgres_url, "SELECT count(*) FROM players"):
+            break
+        await asyncio.sleep(0.01)
+    monkeypatch.undo()
+    assert _count(postgres_url, "SELECT count(*) FROM players") == 0
+    assert _count(postgres_url, "SELECT count(*) FROM games") == 0
+    store.close()
