@@ -1,8 +1,9 @@
 """Finished and unfinished games read back from the store: one game with its decisions and
 the server's own events (a resume, a takeover, a replay), and the pages of finished games the
-replay list shows; and what the retention sweep reads (``server.store.retention``). Part of
-:class:`server.store.store.Store`, which holds the connection, and of
-``server.store.read_thread.ThreadReads`` (the same reads in PostgreSQL's read thread)."""
+replay list shows; a player's stored token; and what the retention sweep reads
+(``server.store.retention``). Part of :class:`server.store.store.Store`, which holds the
+connection, and of ``server.store.read_thread.ThreadReads`` (the same reads in PostgreSQL's
+read thread)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from typing import TYPE_CHECKING, Protocol
 from server.store.dialect import Dialect
 from server.store.records import (
     GAME_COLUMNS,
+    TOKEN_OF,
     CorruptRow,
     StoredGame,
     choice_from_blob,
     event_from_row,
     game_from_row,
+    token_from_rows,
 )
 from server.store.write_path import Row
 
@@ -104,6 +107,11 @@ class GameReads:
             except CorruptRow as exc:
                 log.warning("%s; not listed", exc)
         return games
+
+    def token_of(self, player: str) -> str | None:
+        """The stored token hash of ``player`` (None once revoked or pruned): a hello's,
+        to see that the operator did not revoke it."""
+        return token_from_rows(self._db.read(TOKEN_OF, (player,)))
 
     def abandoned(self, ended_before: float) -> int:
         """How many abandoned games ended before ``ended_before`` (the retention sweep's)."""

@@ -41,7 +41,6 @@ from server.store.game_reads import ABANDONED, GameReads
 from server.store.records import (
     GAME_COLUMNS,
     PLAYER_BY_TOKEN,
-    TOKEN_OF,
     WAITING_COLUMNS,
     CorruptRow,
     StoredGame,
@@ -51,7 +50,6 @@ from server.store.records import (
     json_text,
     player_from_row,
     player_from_rows,
-    token_from_rows,
     waiting_from_row,
 )
 from server.store.schema import create
@@ -266,10 +264,6 @@ class Store(GameReads):
         """The name ``player`` last said hello with (None: unknown, or forgotten)."""
         rows = self._db.read("SELECT name FROM players WHERE id = ?", (player,))
         return str(rows[0][0]) if rows else None
-
-    def token_of(self, player: str) -> str | None:
-        """The stored token hash of ``player`` (None once revoked or pruned)."""
-        return token_from_rows(self._db.read(TOKEN_OF, (player,)))
 
     def revoke(self, player: str) -> bool:
         """Make ``player``'s token unusable (the identity and its games stay); True if found."""

@@ -536,3 +536,34 @@ async def test_the_retention_sweep_reads_off_the_event_loop(
     assert _count(postgres_url, "SELECT count(*) FROM players") == 0
     assert _count(postgres_url, "SELECT count(*) FROM games") == 0
     store.close()
+
+
+async def test_a_hello_with_a_revoked_token_makes_no_round_trip_on_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = await _node(postgres_url)
+    ann, bob = await Client.connect(node.port), await Client.connect(node.port)
+    clients = [ann, bob]
+    try:
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        with psycopg.connect(postgres_url, autocommit=True) as admin:  # the operator's tool
+            revoke = "UPDATE players SET token = 'revoked:' || id WHERE id = %s"
+            admin.execute(revoke, (ann.player,))
+        assert node.lobby.cluster is not None
+        store = node.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, node.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        for token, answer in ((ann.token, "error"), (bob.token, "welcome")):
+            again = await Client.connect(node.port)
+            clients.append(again)
+            hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Again"}
+            reply = await again.request({**hello, "token": token})
+            assert reply["type"] == answer, reply
+        assert reply["player"] == bob.player
+        monkeypatch.undo()
+    finally:
+        monkeypatch.undo()
+        await node.stop()
+        for client in clients:
+            await client.close()
