@@ -367,10 +367,15 @@ class TimedBot(HeadlessBot):
     """A bot that notes when it saw each state (monotonic seconds, version)."""
 
     seen: list[tuple[float, int]] = field(default_factory=list)
+    over: list[float] = field(default_factory=list)  # when it saw each game_over
 
     async def _on_state(self, state: Any) -> None:
         self.seen.append((time.monotonic(), int(state.version)))
         await super()._on_state(state)
+
+    def _on_game_over(self, over: Any) -> None:
+        self.over.append(time.monotonic())
+        super()._on_game_over(over)
 
 
 async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[str, Any]:
@@ -411,8 +416,11 @@ async def _failover(args: argparse.Namespace, workdir: Path, db: str) -> dict[st
             await asyncio.sleep(0.1)
         killed = time.monotonic()
         a.proc.send_signal(signal.SIGKILL)
-        # A table whose game ended before the kill has nothing to fail over: left out.
+        # A table whose game ended before the kill has nothing to fail over: left out (its
+        # bots may still be leaving: a leave cut off by the kill is sent again, and answered
+        # without a state).
         ended = {i // 2 for i, run in enumerate(runs) if run.done()}
+        ended |= {i for i, pair in enumerate(tables) if any(bot.over for bot in pair)}
         tables = [pair for i, pair in enumerate(tables) if i not in ended]
         # Until every bot is back (a state after the kill) and every game went on (a newer
         # state than any seen before it), or a minute passed; the games need not end.

@@ -10,7 +10,8 @@ the view it receives, exactly as a remote program would). With ``--create`` it o
 game while it is the host. After every game it hands the game's :class:`GameResult` to
 ``on_result`` (the selfish CLI prints it in the player's language, selfish_tui/reports.py) and
 it exits 0 after K games. If the connection
-drops (server restart) it reconnects with its token and carries on.
+drops (server restart) it reconnects with its token and carries on (a leave whose answer the
+lost connection took is sent again).
 """
 
 from __future__ import annotations
@@ -55,6 +56,16 @@ RETRY_MAX = 2.0
 
 #: Errors that are part of normal play and need no reaction (a newer state is on its way).
 BENIGN = frozenset({"stale_version", "not_your_turn", "game_over"})
+
+
+def _left(event: Event) -> bool:
+    """Whether ``event``, the answer to a ``leave_room``, says the bot is out of the room:
+    ``ok``, or ``no_such_room`` (it is not a member: a leave sent again after a reconnect,
+    whose first answer the lost connection took). A ``moved`` sends it to the room's node
+    to leave there."""
+    if isinstance(event, Error):
+        return event.code == "no_such_room"
+    return not isinstance(event, Moved)
 
 
 class BotError(Exception):
@@ -139,6 +150,10 @@ class HeadlessBot:
         self._welcomed = False  # the current connection got a welcome (resets the backoff)
         self._moved = False  # the connection ended to follow a ``moved`` (no backoff)
         self._rejoin = False  # ... and the join it answered is to be made again there
+        # The room of a leave_room sent and not answered yet: a connection lost meanwhile
+        # took its answer, or the request itself, with it; it is sent again after the
+        # reconnect, so that the bot finishes leaving.
+        self._leaving: str | None = None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -224,13 +239,17 @@ class HeadlessBot:
 
     async def _on_event(self, event: Event) -> None:
         request = event.request
-        if isinstance(request, LeaveRoom) and not isinstance(event, Error):
+        if isinstance(request, LeaveRoom) and _left(event):
+            self._leaving = None
             self._done = True
             return
         if isinstance(event, Welcome):
             self._welcomed = True
             self.token, self.player = event.token, event.player
-            if not event.resumed or (self.seat is None and self.room is None) or self._rejoin:
+            if self._leaving is not None:  # the leave's answer was lost: leave again
+                self._rejoin = False
+                self.send(LeaveRoom(room=self._leaving))
+            elif not event.resumed or (self.seat is None and self.room is None) or self._rejoin:
                 self._rejoin = False
                 self._enter_room()
         elif isinstance(event, Joined):
@@ -320,7 +339,9 @@ class HeadlessBot:
         if self.on_result is not None:
             self.on_result(result)
         if len(self.results) >= self.games:
-            # Leave politely; the run ends when the server confirms (see _on_message).
+            # Leave politely; the run ends when the server confirms (see _on_event), sent
+            # again after a reconnect until it does.
+            self._leaving = over.room
             self.send(LeaveRoom(room=over.room))
         elif self.host_id == self.player:
             self.send(Rematch(room=over.room))

@@ -385,11 +385,16 @@ class Leases:
 
     def owner(self, room: str) -> str | None:
         """The address of the node that holds ``room``'s live lease, if another does."""
-        row = self._db.execute(
+        row = self._db.execute(*self.owner_statement(room)).fetchone()
+        return None if row is None else str(row[0])
+
+    def owner_statement(self, room: str) -> Statement:
+        """:meth:`owner`'s statement, for a round trip off the event loop (its row: the
+        address, or none)."""
+        return (
             f"SELECT address FROM leases WHERE room = %s AND node != %s AND NOT {DEAD}",
             (room, self.node),
-        ).fetchone()
-        return None if row is None else str(row[0])
+        )
 
     def rooms_of(self, player: str) -> list[Seated]:
         """(room, game, address of its node, whether its lease expired) of every unfinished

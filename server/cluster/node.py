@@ -8,9 +8,11 @@ is what a node does about the others:
   not wait for (``Leases.claim_later``; the connection's next requests wait for it);
 - **a room run elsewhere**: a request for it, or a hello from a player seated in it (its game
   unfinished or over, or a member of its waiting room), is answered ``moved`` with the
-  address of the node that runs it; the client follows (it is the node running the room that
-  must see its requests: proxying would put a second hop and a second copy of the room's
-  traffic on every request, and a proxy node that dies would cut clients whose room lives on);
+  address of the node that runs it (read off the event loop:
+  :meth:`Cluster.elsewhere_later`; the connection's next requests wait for it); the client
+  follows (it is the node running the room that must see its requests: proxying would put a
+  second hop and a second copy of the room's traffic on every request, and a proxy node that
+  dies would cut clients whose room lives on);
 - **failover**: every ``lease_seconds / 4`` the node renews its leases (those it lost, it drops:
   the room's members are cut off without what the lost transaction produced, and reconnect),
   and takes over every room whose lease expired with a game unfinished, with its game over
@@ -50,7 +52,7 @@ from server.cluster.leases import DEAD, Leases, Seated, Surveyed, seated
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
 from server.store.records import PLAYER_BY_TOKEN, TOKEN_OF, player_from_rows, token_from_rows
-from server.store.store import Store, StoredGame, StoredWaiting
+from server.store.store import MEMBERS, Store, StoredGame, StoredWaiting, member_ids
 from server.store.write_path import Owner, placeholders
 
 log = logging.getLogger("selfish.server")
@@ -69,9 +71,10 @@ class Greeted:
     rooms: list[Seated]
 
 
-# What a takeover's round trip read: the lease's row (None: not taken), the rows of the
-# reads the room is restored from (server.store.store.Store.takeover_reads).
-TakenOver = tuple[Any, list[list[tuple[Any, ...]]]]
+# What a takeover's round trips read: the lease's row (None: not taken), the rows of the
+# reads the room is restored from (server.store.store.Store.takeover_reads), and those of its
+# members' players (server.store.store.MEMBERS).
+TakenOver = tuple[Any, list[list[tuple[Any, ...]]], list[tuple[Any, ...]]]
 # What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
 # not read this time).
 Maintained = tuple[Surveyed, list[bytes] | None]
@@ -169,9 +172,14 @@ class Cluster:
         from), at a restart; False if another room holds it."""
         return self.leases.take(code, creator)
 
-    def elsewhere(self, code: str) -> str | None:
-        """The address of the node that runs room ``code``, if another one does."""
-        return self.leases.owner(code)
+    def elsewhere_later(self, code: str) -> concurrent.futures.Future[str | None]:
+        """The address of the node that runs room ``code``, if another one does
+        (:meth:`Leases.owner`), read in the store's thread for reads: the event loop goes on
+        meanwhile (a request for a room this node does not run: the lobby answers it once
+        this is back). It need not wait for this node's writes: another node's lease is
+        written by that node."""
+        statement = self.leases.owner_statement(code)
+        return self.lobby.store.run_later(functools.partial(_address, statement))
 
     def closed(self, room: Room) -> None:
         """``room`` closed here: its lobby entry goes, and its lease once what the room wrote
@@ -224,6 +232,7 @@ class Cluster:
             _take_over,
             self.leases.take_statement(code),
             self.lobby.store.takeover_reads(code, game),
+            game,
         )
         loop = asyncio.get_running_loop()
         self.leases.sideline.submit(work).add_done_callback(
@@ -238,22 +247,19 @@ class Cluster:
         if self._stopped:
             return
         try:
-            row, rows = done.result()
+            row, rows, players = done.result()
         except psycopg.Error as exc:  # the lease, if taken, runs out; the next survey retries
             log.warning("room %s: could not take it over: %s", code, exc)
             return
         if not self.leases.taken(code, row):
             return  # another node was first
-        stored = self.lobby.store.taken_over(game, rows)
+        # with its members' players: those not known here were made on another node
+        stored = self.lobby.store.taken_over(game, rows, players)
         if isinstance(stored, StoredWaiting):
-            # The room ran on another node, and its players not known here were made there:
-            # the reads of them need not wait for this node's own writes to commit.
-            with self.lobby.store.elsewhere():
-                self.lobby.reopen_waiting(stored)
+            self.lobby.reopen_waiting(stored)
             what = "waiting room"
         elif stored is not None and stored.status in ("playing", "over"):
-            with self.lobby.store.elsewhere():
-                self.lobby.resume_stored(stored)
+            self.lobby.resume_stored(stored)
             what = f"game {game}, {stored.status}"
         else:  # its game started, ended or was abandoned, or it closed, meanwhile
             self.leases.release(code)
@@ -342,16 +348,29 @@ class Cluster:
 
 
 def _take_over(
-    take: tuple[str, tuple[Any, ...]], reads: list[tuple[str, Any]], conn: psycopg.Connection[Any]
+    take: tuple[str, tuple[Any, ...]],
+    reads: list[tuple[str, Any]],
+    game: int | None,
+    conn: psycopg.Connection[Any],
 ) -> TakenOver:
     """:meth:`Cluster.take_over`'s round trips, in the sideline thread: the lease, then, if
-    it was taken, the reads (one pipeline)."""
+    it was taken, the reads (one pipeline), then the players of the room's members (those
+    made on another node are not known here)."""
     row = conn.execute(*take).fetchone()
     if row is None:
-        return None, []
+        return None, [], []
     with conn.pipeline():
         cursors = [conn.execute(placeholders(sql), params) for sql, params in reads]
-    return row, [[tuple(found) for found in cursor.fetchall()] for cursor in cursors]
+    rows = [[tuple(found) for found in cursor.fetchall()] for cursor in cursors]
+    members = member_ids(game, rows)
+    players = conn.execute(MEMBERS, (members,)).fetchall() if members else []
+    return row, rows, [tuple(player) for player in players]
+
+
+def _address(statement: tuple[str, tuple[Any, ...]], conn: psycopg.Connection[Any]) -> str | None:
+    """:meth:`Cluster.elsewhere_later`'s round trip, in the store's thread for reads."""
+    row = conn.execute(*statement).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _greet(

@@ -2,9 +2,10 @@
 ratings, the leaderboard, shared review and "play this deal" (PROTOCOL.md §4, §12).
 
 Each handler registers itself in ``server.lobby.handlers.HANDLERS`` (the lobby imports this
-module for it). Reads of the database share one
-rate per identity and per address (``replays_per_second``) and pages are capped
-(``replays_page``); review requests have a rate of their own, per identity. What a requester
+module for it). Reads of the database share one rate per identity and per address
+(``replays_per_second``) and pages are capped (``replays_page``); on PostgreSQL they run off
+the event loop (``_read``: in the store's thread for reads), on SQLite at once (a local file).
+Review requests have a rate of their own, per identity. What a requester
 may see is decided here: a private game only by those who held a seat in it (anyone else gets
 ``no_such_game``, as for a game that does not exist).
 """
@@ -12,7 +13,8 @@ may see is decided here: a private game only by those who held a seat in it (any
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_types import Choice
@@ -48,10 +50,12 @@ from server.lobby.handlers import Lobby, _member, handles, open_room
 from server.lobby.players import Connection, Player
 from server.rooms.review import SharedReview, broadcast_review, leave_review
 from server.rooms.room import Status
+from server.store.game_reads import GameReads
 from server.store.records import StoredGame
-from server.store.standings import ACTIVE_DAYS, Standing, rating
+from server.store.standings import ACTIVE_DAYS, Change, Standing, rating
 
 _DAY = 86_400.0
+T = TypeVar("T")
 
 
 def _check_rate(lobby: Lobby, conn: Connection, player: Player) -> None:
@@ -108,10 +112,24 @@ def _summary(game: StoredGame, seat: int | None = None) -> GameSummary:
     )
 
 
-def visible(lobby: Lobby, player: Player, number: int) -> StoredGame:
-    """Finished game ``number`` with its decisions, if ``player`` may see it: a public one,
-    or a private one they held a seat in; else ``no_such_game``."""
-    game = lobby.store.game(number)
+def _read(
+    lobby: Lobby, conn: Connection, fetch: Callable[[GameReads], T], then: Callable[[T], None]
+) -> None:
+    """Call ``then`` with what ``fetch`` reads of the store: on PostgreSQL in the store's
+    thread for reads, after this node's writes so far are committed (the event loop goes on
+    meanwhile; ``conn``'s next requests wait for it: ``Connection.after``), on SQLite here
+    (``Store.reads_later``). ``fetch`` runs in that thread: it reads, and makes plain values
+    of the rows, touching nothing of the lobby's."""
+    later = lobby.store.reads_later(fetch)
+    if later is None:
+        then(fetch(lobby.store))
+    else:
+        conn.after(later, then)
+
+
+def visible(game: StoredGame | None, player: Player, number: int) -> StoredGame:
+    """Finished game ``number`` (``game``, as read: None if not found) if ``player`` may see
+    it: a public one, or a private one they held a seat in; else ``no_such_game``."""
     if (
         game is None
         or game.status != "over"
@@ -132,30 +150,47 @@ def list_replays(lobby: Lobby, conn: Connection, player: Player, req: ListReplay
     """A page of finished games, newest first: all the requester may see, the public ones,
     or one player's."""
     _check_rate(lobby, conn, player)
-    size = _page(lobby, req.limit)
-    store = lobby.store
-    if req.player is None:
-        viewer = None if req.public else player.id
-        page, after = store.replay_page(size, viewer, req.before)
-        games = [_summary(game) for game in page]
-    else:
-        held = store.standings.games_of(req.player, player.id, size + 1, req.before)
+    size, viewer = _page(lobby, req.limit), player.id
+
+    def fetch(reads: GameReads) -> tuple[list[GameSummary], int | None]:
+        if req.player is None:
+            page, after = reads.replay_page(size, None if req.public else viewer, req.before)
+            return [_summary(game) for game in page], after
+        held = reads.standings.games_of(req.player, viewer, size + 1, req.before)
         after = held[size - 1][0] if len(held) > size else None
         seats = dict(held[:size])
-        listed = store.games_by_id(list(seats))
-        games = [_summary(game, seats[game.id]) for game in listed]
-    conn.send(ReplaysMessage(id=req.id, games=tuple(games), next=after))
+        return [_summary(game, seats[game.id]) for game in reads.games_by_id(list(seats))], after
+
+    _read(
+        lobby,
+        conn,
+        fetch,
+        lambda found: conn.send(ReplaysMessage(id=req.id, games=tuple(found[0]), next=found[1])),
+    )
 
 
 @handles(GetReplay)
 def get_replay(lobby: Lobby, conn: Connection, player: Player, req: GetReplay) -> None:
     """One finished game whole, with its final-state check and rating changes."""
     _check_rate(lobby, conn, player)
-    game = visible(lobby, player, req.game)
+    number = req.game
+
+    def fetch(reads: GameReads) -> tuple[StoredGame | None, list[Change]]:
+        game = reads.game(number)
+        over = game is not None and game.status == "over"
+        return game, reads.standings.changes(number) if over else []
+
+    _read(lobby, conn, fetch, lambda found: _send_replay(conn, player, req, *found))
+
+
+def _send_replay(
+    conn: Connection, player: Player, req: GetReplay, read: StoredGame | None, changes: list[Change]
+) -> None:
+    """:func:`get_replay`'s answer, once the game and its rating changes are read."""
+    game = visible(read, player, req.game)
     check = game.digest
     if check is None:  # ended before digests were kept: the engine replays it
         check = digest(replay(game.edition, game.names, game.seed, game.decisions, game.variants))
-    changes = lobby.store.standings.changes(game.id)
     message = ReplayMessage(
         game=game.id,
         room=game.room,
@@ -198,7 +233,18 @@ def get_profile(lobby: Lobby, conn: Connection, player: Player, req: GetProfile)
     """A player's (or a bot level's) record and rating per edition."""
     _check_rate(lobby, conn, player)
     target = req.player or player.id
-    standings = lobby.store.standings.of(target)
+    _read(
+        lobby,
+        conn,
+        lambda reads: reads.standings.of(target),
+        lambda standings: _send_profile(lobby, conn, req, target, standings),
+    )
+
+
+def _send_profile(
+    lobby: Lobby, conn: Connection, req: GetProfile, target: str, standings: list[Standing]
+) -> None:
+    """:func:`get_profile`'s answer, once ``target``'s standings are read."""
     bot = target in BOT_PLAYERS.values()
     known = lobby.players.get(target)
     if known is not None:
@@ -236,7 +282,19 @@ def get_leaderboard(lobby: Lobby, conn: Connection, player: Player, req: GetLead
     size = _page(lobby, req.limit)
     rank, after = _cursor(req.after)
     since = time.time() - ACTIVE_DAYS * _DAY
-    rows = lobby.store.standings.board(req.edition, size + 1, after, since)
+    _read(
+        lobby,
+        conn,
+        lambda reads: reads.standings.board(req.edition, size + 1, after, since),
+        lambda rows: _send_board(lobby, conn, req, size, rank, rows),
+    )
+
+
+def _send_board(
+    lobby: Lobby, conn: Connection, req: GetLeaderboard, size: int, rank: int, rows: list[Standing]
+) -> None:
+    """:func:`get_leaderboard`'s answer, once its page (and one more row) is read: ``rank``
+    is that of the last entry of the page before."""
     entries = []
     for standing in rows[:size]:
         rank += 1
@@ -267,7 +325,20 @@ def get_leaderboard(lobby: Lobby, conn: Connection, player: Player, req: GetLead
 def play_deal(lobby: Lobby, conn: Connection, player: Player, req: PlayDeal) -> None:
     """A new room with a finished game's edition, seats, variants and seed."""
     _check_rate(lobby, conn, player)
-    game = visible(lobby, player, req.game)
+    number = req.game
+    _read(
+        lobby,
+        conn,
+        lambda reads: reads.game(number),
+        lambda game: _open_deal(lobby, conn, player, req, game),
+    )
+
+
+def _open_deal(
+    lobby: Lobby, conn: Connection, player: Player, req: PlayDeal, read: StoredGame | None
+) -> None:
+    """:func:`play_deal`, once the game is read."""
+    game = visible(read, player, req.game)
     seats = len(game.names)
     if not 0 <= req.bots < seats:
         raise ProtocolError(ErrorCode.BAD_OPTION, f"'bots' must be 0..{seats - 1}")

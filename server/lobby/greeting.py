@@ -6,13 +6,15 @@ now. Part of :class:`server.lobby.lobby.Lobby` (its ``hello``).
 On a server alone it is done at once; in a cluster its round trip to PostgreSQL (the player's
 row or stored token hash with its rooms on other nodes, read in the store's read thread; a new
 player's token from the cluster's bucket, in the leases' sideline) runs off the event loop, and
-the connection's next messages wait for it (``Connection.after``).
+the connection's next messages wait for it (``Connection.after``); so does the second read
+of a token found revoked (it may be a player made here whose row is not committed yet).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
@@ -81,10 +83,37 @@ def hello(lobby: Lobby, conn: Connection, req: Hello, then: Callable[[Player], N
     known = lobby.by_token.get(hashed)
     conn.after(
         cluster.hello_later(hashed, None if known is None else known.id),
-        lambda found: then(
-            _greet(lobby, conn, req, _resume(lobby, conn, hashed, found), token, found.rooms)
-        ),
+        lambda found: _greeted(lobby, conn, req, token, found, then),
     )
+
+
+def _greeted(
+    lobby: Lobby,
+    conn: Connection,
+    req: Hello,
+    token: str,
+    found: Greeted,
+    then: Callable[[Player], None],
+    settled: bool = False,
+) -> None:
+    """A cluster's hello, once its round trip is back (``found``). A player known here whose
+    row names no token was revoked, or is one made here whose row is not committed yet: its
+    token is read again (``settled``) after this node's writes commit, off the event loop
+    as well."""
+    hashed = token_hash(token)
+    player = lobby.by_token.get(hashed)
+    if not settled and player is not None and found.player is None and found.token is None:
+        pid = player.id
+        later = lobby.store.reads_later(lambda reads: reads.token_of(pid))
+        assert later is not None  # a cluster's store is PostgreSQL's
+        conn.after(
+            later,
+            lambda stored: _greeted(
+                lobby, conn, req, token, replace(found, token=stored), then, settled=True
+            ),
+        )
+        return
+    then(_greet(lobby, conn, req, _resume(lobby, conn, hashed, found), token, found.rooms))
 
 
 def _greet(
@@ -144,15 +173,15 @@ def _resume(lobby: Lobby, conn: Connection, hashed: str, found: Greeted | None =
 
 def _stored_token(lobby: Lobby, player: str, found: Greeted | None) -> str | None:
     """The token hash stored for ``player``, to see whether the operator revoked it. A
-    revocation is committed by the operator's tool, so the read need not wait for this
-    node's own writes (a cluster's hello read it already: ``found``, unless the node
-    learnt of the player meanwhile), unless it finds none: then the player may be one
-    made here whose row is not committed yet, and it is read again after them."""
-    if found is not None and found.player is None:
-        token = found.token
-    else:
-        with lobby.store.elsewhere():
-            token = lobby.store.token_of(player)
+    cluster's hello read it already (``found``: by the player's id, again after this node's
+    writes when none was found, :func:`_greeted`; or the row read by the token itself).
+    Alone, it is read here: a revocation is committed by the operator's tool, so the read
+    need not wait for this node's own writes, unless it finds none: then the player may be
+    one made here whose row is not committed yet, and it is read again after them."""
+    if found is not None:
+        return found.token
+    with lobby.store.elsewhere():
+        token = lobby.store.token_of(player)
     return token if token is not None else lobby.store.token_of(player)
 
 

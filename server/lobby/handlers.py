@@ -148,12 +148,30 @@ def _ok(conn: Connection, req: Request) -> Callable[[], None]:
     return lambda: conn.send(OkMessage(id=req.id))
 
 
+class RoomUnknown(Exception):
+    """A request for room ``code``, which this node of a cluster does not run: which node
+    does is a round trip to PostgreSQL, made off the event loop
+    (:meth:`server.lobby.lobby.Lobby.handle` catches this, and answers the request, or runs
+    it again if the room came here meanwhile, once the round trip is back)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 def _elsewhere(lobby: Lobby, code: str) -> None:
-    """Raise RoomElsewhere (a ``moved`` reply) if another node of the cluster runs ``code``."""
+    """In a cluster, raise RoomUnknown: another node may run ``code`` (then the request's
+    answer is ``moved``)."""
     if lobby.cluster is not None:
-        address = lobby.cluster.elsewhere(code)
-        if address is not None:
-            raise RoomElsewhere(code, address)
+        raise RoomUnknown(code)
+
+
+def unknown_room(code: str, address: str | None) -> ProtocolError:
+    """The answer to a request for room ``code`` that this node does not run: ``moved`` to
+    ``address``, the node that does (:class:`RoomElsewhere`), or ``no_such_room``."""
+    if address is not None:
+        return RoomElsewhere(code, address)
+    return ProtocolError(ErrorCode.NO_SUCH_ROOM, f"no room {code}")
 
 
 def _room(lobby: Lobby, code: str) -> Room:

@@ -30,7 +30,7 @@ from server.lobby import (
     finished_games,  # noqa: F401  (registers its handlers)
     greeting,
 )
-from server.lobby.handlers import HANDLERS, WRITES, joined
+from server.lobby.handlers import HANDLERS, WRITES, RoomUnknown, joined, unknown_room
 from server.lobby.players import Connection, Player
 from server.memory import release_free_memory
 from server.rooms import idle_rooms
@@ -232,7 +232,7 @@ class Lobby:
             return
         if room.code in self.rooms:
             room.code = self.new_code(room.public)
-        self._reopen(room, stored.settings)
+        self._reopen(room, stored.settings, stored.players)
         if room.status is Status.PLAYING:  # not at its game over (a takeover)
             room.resume()
         self.vacancy.watch(room)
@@ -247,20 +247,27 @@ class Lobby:
         """Open a stored waiting room again (a restart, a takeover), as its members last saw
         it; they find it in their welcome."""
         room = reopen_waiting(self, stored)
-        self._reopen(room, stored.settings)
+        self._reopen(room, stored.settings, stored.players)
         self.vacancy.watch(room)  # nobody is connected yet
         log.info("room %s: waiting room reopened", room.code)
 
-    def _reopen(self, room: Room, settings: dict[str, object]) -> None:
+    def _reopen(
+        self,
+        room: Room,
+        settings: dict[str, object],
+        read: dict[str, tuple[str, str, str]] | None = None,
+    ) -> None:
         """Open a room rebuilt from the store, for its members to find when they say hello
-        (those connected already, after a takeover, are sent it)."""
+        (those connected already, after a takeover, are sent it). ``read``: its members'
+        players, read with the room (a takeover: those made on another node are learnt
+        here); a member found in neither has no player to find the room."""
         # Quotas survive restarts: the reopened room still counts for its creator (in a
         # cluster its lease notes it: taken with it at a restart, kept by a takeover).
         self.add_room(room, _creator(settings), claimed=True)
         for pid in list(room.members):
             player = self.players.get(pid)
-            if player is None and self.cluster is not None:
-                player = self.known(self.store.player_by_id(pid))
+            if player is None and read is not None:
+                player = self.known(read.get(pid))
             if player is not None:
                 player.rooms.append(room.code)
                 if player.connection is not None:  # back already (a takeover): told now
@@ -288,7 +295,7 @@ class Lobby:
                         room.resume()  # the clocks stalled by the outage start again
             elif self.scheduler.time() - self._swept >= self.config.retention_interval:
                 self._swept = self.scheduler.time()
-                self.retention.sweep()
+                self.retention.sweep_later()
             release_free_memory()  # what dropped connections' buffers held
         except Exception:
             log.exception("maintenance failed")
@@ -467,12 +474,31 @@ class Lobby:
                 ErrorCode.STORE_UNAVAILABLE,
                 "the server cannot record games right now; try again in a moment",
             )
-        handler(self, conn, player, req)
+        try:
+            handler(self, conn, player, req)
+        except RoomUnknown as unknown:
+            self._find_room(conn, player, req, unknown.code)
+            return
         code = getattr(req, "room", None)
         room = self.rooms.get(code) if isinstance(code, str) else None
         if room is not None and not isinstance(req, Sync) and room.seat_of(player.id) is not None:
             # its people act (server.rooms.idle_rooms); asking for the room again is no act
             room.active_at = self.scheduler.time()
+
+    def _find_room(self, conn: Connection, player: Player, req: Request, code: str) -> None:
+        """Answer ``req``, for room ``code`` this node of a cluster does not run, once the
+        round trip that finds which node runs it is back (off the event loop: ``conn``'s next
+        requests wait for it, the other connections go on); the request runs after all if
+        the room came here meanwhile (a takeover)."""
+        assert self.cluster is not None
+
+        def found(address: str | None) -> None:
+            if code in self.rooms and player.connection is conn:
+                self.handle(conn, player, req)
+            else:
+                raise unknown_room(code, address)
+
+        conn.after(self.cluster.elsewhere_later(code), found)
 
 
 def _creator(settings: dict[str, object]) -> str | None:

@@ -1,38 +1,62 @@
 """Finished and unfinished games read back from the store: one game with its decisions and
 the server's own events (a resume, a takeover, a replay), and the pages of finished games the
-replay list shows. Part of :class:`server.store.store.Store`, which holds the connection."""
+replay list shows; a player's stored token; and what the retention sweep reads
+(``server.store.retention``). Part of :class:`server.store.store.Store`, which holds the
+connection, and of ``server.store.read_thread.ThreadReads`` (the same reads in PostgreSQL's
+read thread)."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from server.store.dialect import Dialect
 from server.store.records import (
     GAME_COLUMNS,
+    TOKEN_OF,
     CorruptRow,
     StoredGame,
     choice_from_blob,
     event_from_row,
     game_from_row,
+    token_from_rows,
 )
 from server.store.write_path import Row
 
 if TYPE_CHECKING:
-    from server.store.database import Database
-    from server.store.postgres import PostgresDatabase
+    from server.store.standings import Standings
 
 log = logging.getLogger("selfish.server")
 
 _MAX_ID = 2**63 - 1  # SQLite's largest integer: a cursor older than every game
 
+# The abandoned games that ended before (?): what the retention sweep deletes.
+ABANDONED = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
+
+
+class Reader(Protocol):
+    """What the reads of games need of a database: ``server.store.database.Database``,
+    ``server.store.postgres.PostgresDatabase``, or ``server.store.read_thread``'s connection
+    in a thread of its own."""
+
+    def read(self, sql: str, params: Row = ()) -> list[Row]:
+        """The rows of one read statement."""
+
+    def read_many(self, reads: list[tuple[str, Row]]) -> list[list[Row]]:
+        """The rows of each read, in order."""
+
+    def flush_batched(self) -> None:
+        """Hand the batched writes made so far to the transaction (reads then see them)."""
+
 
 class GameReads:
     """The reads of games (a mixin of :class:`server.store.store.Store`)."""
 
-    _db: Database | PostgresDatabase
+    _db: Reader
     dialect: Dialect
     game_rooms: dict[int, str]  # see Store.game_rooms: unfinished games read back are noted
+    #: records and ratings (server.store.standings): read by the records requests
+    standings: Standings
 
     def finished_games(
         self, limit: int = 50, player: str | None = None, before: int | None = None
@@ -83,6 +107,22 @@ class GameReads:
             except CorruptRow as exc:
                 log.warning("%s; not listed", exc)
         return games
+
+    def token_of(self, player: str) -> str | None:
+        """The stored token hash of ``player`` (None once revoked or pruned): a hello's,
+        to see that the operator did not revoke it."""
+        return token_from_rows(self._db.read(TOKEN_OF, (player,)))
+
+    def abandoned(self, ended_before: float) -> int:
+        """How many abandoned games ended before ``ended_before`` (the retention sweep's)."""
+        ((count,),) = self._db.read(f"SELECT count(*) FROM ({ABANDONED}) AS old", (ended_before,))
+        return int(count)
+
+    def stale_players(self, seen_before: float) -> list[str]:
+        """Identities not seen since ``seen_before`` that hold no seat in an unfinished game
+        (the retention sweep's)."""
+        rows = self._db.read(self.dialect.stale_players, (seen_before,))
+        return [str(row[0]) for row in rows]
 
     def game(self, game: int) -> StoredGame | None:
         """One game with its decisions, or None (also for a row that cannot be read)."""

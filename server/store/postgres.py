@@ -142,6 +142,18 @@ class PostgresDatabase(WritePath):
         goes on meanwhile."""
         return self._sideline.submit(functools.partial(_rows, placeholders(sql), params))
 
+    def read_settled(self, work: Work[T]) -> concurrent.futures.Future[T]:
+        """Run ``work`` with the connection of :meth:`read_later`'s thread once every write
+        made so far is settled (:meth:`after_commit`): its reads see them, as :meth:`read`'s
+        do, and the event loop waits for neither the commit nor the reads."""
+        result: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def start() -> None:
+            self._sideline.submit(work).add_done_callback(functools.partial(_pass_on, result))
+
+        self.after_commit(start)
+        return result
+
     def run_later(self, work: Work[T]) -> concurrent.futures.Future[T]:
         """Run ``work`` with the connection of :meth:`read_later`'s thread, after what was
         handed to it before (reads of what none of this node's writes can touch)."""
@@ -418,6 +430,15 @@ class PostgresDatabase(WritePath):
 
 def _rows(sql: str, params: Row, conn: psycopg.Connection[Any]) -> list[Row]:
     return [tuple(row) for row in conn.execute(sql, params).fetchall()]
+
+
+def _pass_on(result: concurrent.futures.Future[T], done: concurrent.futures.Future[T]) -> None:
+    """Give ``result`` the outcome of ``done`` (in the thread that finished it)."""
+    error = done.exception()
+    if error is not None:
+        result.set_exception(error)
+    else:
+        result.set_result(done.result())
 
 
 def _call(callbacks: list[Callable[[], None]]) -> None:

@@ -53,6 +53,9 @@ class StoredGame:
     # the chat lines held for its players, and who watched it
     held_chat: list[dict[str, Any]] | None = None
     spectators: list[str] | None = None
+    # read with it for a takeover (None: not read): its members' (id, token hash, name) by
+    # id, those found (players made on another node need not be known here)
+    players: dict[str, tuple[str, str, str]] | None = None
 
     @property
     def variants(self) -> list[str]:
@@ -74,6 +77,8 @@ class StoredWaiting:
     seats: list[dict[str, Any] | None]  # every seat in order, None for a free one
     members: dict[str, str]  # player id -> "player" or "spectator", in join order
     settings: dict[str, Any]
+    # read with it for a takeover (None: not read): as StoredGame.players
+    players: dict[str, tuple[str, str, str]] | None = None
 
 
 class StoreUnavailable(Exception):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -37,11 +38,10 @@ import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
 from server.store.database import Connect, Database, connect
 from server.store.dialect import POSTGRES, SQLITE, is_postgres_url
 from server.store.game_ids import GameIds
-from server.store.game_reads import GameReads
+from server.store.game_reads import ABANDONED, GameReads
 from server.store.records import (
     GAME_COLUMNS,
     PLAYER_BY_TOKEN,
-    TOKEN_OF,
     WAITING_COLUMNS,
     CorruptRow,
     StoredGame,
@@ -51,7 +51,6 @@ from server.store.records import (
     json_text,
     player_from_row,
     player_from_rows,
-    token_from_rows,
     waiting_from_row,
 )
 from server.store.schema import create
@@ -189,6 +188,19 @@ class Store(GameReads):
             raise TypeError("reads off the event loop are PostgreSQL's")
         return self._db.run_later(work)
 
+    def reads_later(self, fetch: Callable[[GameReads], T]) -> concurrent.futures.Future[T] | None:
+        """PostgreSQL: run ``fetch`` (reads of games, records and ratings: the records
+        requests') in the store's thread for reads, with a connection of its own, once this
+        node's writes so far are committed (its reads see them); the event loop goes on
+        meanwhile. SQLite: None, and the caller reads here (a local file, read in the time
+        of a decision: no round trip to wait for)."""
+        if isinstance(self._db, Database):
+            return None
+        from server.store.read_thread import ThreadReads
+
+        dialect = self.dialect
+        return self._db.read_settled(lambda conn: fetch(ThreadReads(conn, dialect)))
+
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every write made so far is settled: on PostgreSQL once
         committed (or dropped by the fence or an outage), on SQLite at once after a commit. A
@@ -253,10 +265,6 @@ class Store(GameReads):
         """The name ``player`` last said hello with (None: unknown, or forgotten)."""
         rows = self._db.read("SELECT name FROM players WHERE id = ?", (player,))
         return str(rows[0][0]) if rows else None
-
-    def token_of(self, player: str) -> str | None:
-        """The stored token hash of ``player`` (None once revoked or pruned)."""
-        return token_from_rows(self._db.read(TOKEN_OF, (player,)))
 
     def revoke(self, player: str) -> bool:
         """Make ``player``'s token unusable (the identity and its games stay); True if found."""
@@ -358,13 +366,15 @@ class Store(GameReads):
         ]
 
     def taken_over(
-        self, game: int | None, rows: list[list[Row]]
+        self, game: int | None, rows: list[list[Row]], players: list[Row] | None = None
     ) -> StoredGame | StoredWaiting | None:
         """What :meth:`takeover_reads`' ``rows`` hold: the game (None if missing or
-        unreadable), or the waiting room (None if gone)."""
+        unreadable), or the waiting room (None if gone); ``players``: the rows of
+        :data:`MEMBERS`, read after them (the members' players, by id)."""
+        found = _players(players or [])
         if game is None:
-            found = self._waiting(rows[0])
-            return found[0] if found else None
+            waiting = self._waiting(rows[0])
+            return dataclasses.replace(waiting[0], players=found) if waiting else None
         head, decisions, events, held, watching = rows
         if not head:
             return None
@@ -375,6 +385,7 @@ class Store(GameReads):
             return None
         stored.held_chat = _held_lines(held)
         stored.spectators = _spectators(game, watching)
+        stored.players = found
         return stored
 
     @property
@@ -532,25 +543,28 @@ class Store(GameReads):
     def prune_games(self, ended_before: float) -> int:
         """Delete abandoned games (and their decisions) that ended before ``ended_before``;
         return how many."""
-        old = "SELECT id FROM games WHERE status = 'abandoned' AND ended < ?"
-        ((count,),) = self._db.read(f"SELECT count(*) FROM ({old}) AS old", (ended_before,))
+        count = self.abandoned(ended_before)
         if count:
-            for table in ("decisions", "server_events", "held_chat"):
-                self._db.write(f"DELETE FROM {table} WHERE game IN ({old})", (ended_before,))
-            self._db.write(
-                "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)
-            )
-        return int(count)
+            self.delete_abandoned(ended_before)
+        return count
 
-    def stale_players(self, seen_before: float) -> list[str]:
-        """Identities not seen since ``seen_before`` that hold no seat in an unfinished game."""
-        rows = self._db.read(self.dialect.stale_players, (seen_before,))
-        return [str(row[0]) for row in rows]
+    def delete_abandoned(self, ended_before: float) -> None:
+        """Delete abandoned games (and their decisions) that ended before ``ended_before``."""
+        for table in ("decisions", "server_events", "held_chat"):
+            self._db.write(f"DELETE FROM {table} WHERE game IN ({ABANDONED})", (ended_before,))
+        self._db.write(
+            "DELETE FROM games WHERE status = 'abandoned' AND ended < ?", (ended_before,)
+        )
 
-    def delete_players(self, players: list[str]) -> None:
-        """Forget these identities (their finished games keep the names they played under)."""
+    def delete_players(self, players: list[str], seen_before: float) -> None:
+        """Forget these identities (their finished games keep the names they played under),
+        unless seen since ``seen_before`` (a hello on another node of a cluster, or after
+        the sweep's read)."""
         for pid in players:
-            self._db.write("DELETE FROM players WHERE id = ?", (pid,))
+            self._db.write(
+                "DELETE FROM players WHERE id = ? AND coalesce(seen, created) < ?",
+                (pid, seen_before),
+            )
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one read statement (the operator's tools)."""
@@ -566,6 +580,37 @@ class Store(GameReads):
 
 
 SPECTATORS = "SELECT players FROM spectators WHERE game = ?"
+# The players of a room taken over, by id (PostgreSQL: a takeover is a cluster's).
+MEMBERS = "SELECT id, token, name FROM players WHERE id = ANY(%s)"
+
+
+def member_ids(game: int | None, rows: list[list[Row]]) -> list[str]:
+    """Who may be a member of the room :meth:`Store.takeover_reads`' ``rows`` hold: the
+    players of its game's seats and its spectators, or its waiting room's members (a row
+    that cannot be read: none). Pure: a takeover runs it in the thread that read the rows,
+    and reads their players (:data:`MEMBERS`) in the same go."""
+    try:
+        if game is None:
+            return [member for row in rows[0] for member in waiting_from_row(row).members]
+        head, watching = rows[0], rows[-1]
+        if not head:
+            return []
+        seats = game_from_row(head[0]).seats
+    except CorruptRow:
+        return []  # the loop logs it, when it reads the rows (Store.taken_over)
+    seated = [seat.get("player") for seat in seats]
+    return [player for player in seated if isinstance(player, str)] + _spectators(game, watching)
+
+
+def _players(rows: list[Row]) -> dict[str, tuple[str, str, str]]:
+    """The players of :data:`MEMBERS`' ``rows`` by id (a row that cannot be used is logged
+    and left out)."""
+    found = {}
+    for row in rows:
+        player = player_from_rows([row])
+        if player is not None:
+            found[player[0]] = player
+    return found
 
 
 def _ignore(changes: list[Change] | None) -> None:

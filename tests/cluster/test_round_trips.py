@@ -19,6 +19,7 @@ from server.config import ServerConfig
 from server.lobby import codes
 from server.net.tcp import RunningServer, start_server
 from server.store.game_ids import GAME_IDS
+from server.store.retention import Retention
 from server.store.store import Store
 from tests.cluster.nodes import gone
 from tests.server.conftest import FAST, Client
@@ -360,3 +361,238 @@ async def test_a_game_over_makes_no_round_trip_on_the_event_loop_and_is_sent_onc
         monkeypatch.undo()
         await node.stop()
         await ann.close()
+
+
+async def test_a_request_for_a_room_this_node_does_not_run_is_answered_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    busy = threading.Event()
+    try:
+        ann, bob, cat = [await Client.connect(node.port) for node in (a, b, b)]
+        clients += [ann, bob, cat]
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        await cat.hello("Cat")
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        assert b.lobby.cluster is not None
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        moved = await bob.request({"type": "join_room", "room": code})
+        assert moved["type"] == "moved" and moved["address"].endswith(f":{a.port}")
+        assert await bob.error({"type": "leave_room", "room": "NOSUCH"}) == "no_such_room"
+        # While the lookup waits, Bob's next request waits behind it; Cat is served.
+        reads = b.lobby.store._db._sideline  # type: ignore[union-attr]  # the lookup's thread
+        reads.submit(lambda _: busy.wait(10))
+        bob.send({"type": "join_room", "room": code, "id": 901})
+        bob.send({"type": "list_rooms", "id": 902})
+        listed = await cat.request({"type": "list_rooms"})
+        assert listed["type"] == "rooms"
+        assert not [m for m in bob.inbox if m.get("id") in (901, 902)]
+        busy.set()
+        first, second = await bob.recv(), await bob.recv()
+        assert (first["type"], first["id"]) == ("moved", 901)
+        assert (second["type"], second["id"]) == ("rooms", 902)
+        monkeypatch.undo()
+    finally:
+        busy.set()
+        monkeypatch.undo()
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_a_takeover_learns_the_members_made_on_another_node_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # b keeps the rooms nobody is connected to yet
+    a, b = await _node(postgres_url), await _node(postgres_url, empty_room_grace=60.0)
+    clients: list[Client] = []
+    try:
+        ann, bob = await Client.connect(a.port), await Client.connect(a.port)
+        clients += [ann, bob]
+        await ann.hello("Ann")  # both made on a: b knows neither
+        await bob.hello("Bob")
+        create = {"type": "create_room", "edition": "space", "seats": 2, "bots": 1}
+        game = (await ann.request(create))["room"]
+        await ann.request({"type": "start", "room": game})
+        await ann.expect("state", room=game)
+        waiting = (await bob.request({"type": "create_room", "edition": "space", "seats": 3}))[
+            "room"
+        ]
+        assert a.lobby.cluster is not None and b.lobby.cluster is not None
+        assert ann.player not in b.lobby.players and bob.player not in b.lobby.players
+        _kill(postgres_url, a.lobby.cluster.leases)  # a's sessions end: its rooms are orphans
+        store = b.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, b.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        b.lobby.cluster.maintain(time.monotonic())  # finds the orphans: their takeovers start
+        for _ in range(200):
+            if {game, waiting} <= b.lobby.rooms.keys():
+                break
+            await asyncio.sleep(0.01)
+        monkeypatch.undo()
+        assert {game, waiting} <= b.lobby.rooms.keys()
+        assert b.lobby.players[ann.player].rooms == [game]  # learnt with her room
+        assert b.lobby.players[bob.player].rooms == [waiting]
+        back = await Client.connect(b.port)
+        clients.append(back)
+        await back.hello("Ann", ann.token)
+        await back.expect("joined", room=game)
+    finally:
+        monkeypatch.undo()
+        await b.stop()
+        await a.stop()
+        for client in clients:
+            await client.close()
+
+
+async def test_the_records_requests_read_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.server.test_records_tcp import solo
+
+    node = await _node(postgres_url, replays_burst=100)
+    ann, bob = await Client.connect(node.port), await Client.connect(node.port)
+    busy = threading.Event()
+    try:
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        game = (await solo(ann))["game"]
+        assert node.lobby.cluster is not None
+        store = node.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, node.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        asked = [
+            ({"type": "list_replays"}, "replays"),
+            ({"type": "list_replays", "player": ann.player}, "replays"),
+            ({"type": "get_replay", "game": game}, "replay"),
+            ({"type": "get_profile"}, "profile"),
+            ({"type": "get_leaderboard", "edition": "space"}, "leaderboard"),
+            ({"type": "play_deal", "game": game}, "joined"),
+        ]
+        for request, answer in asked:
+            assert (await ann.request(request))["type"] == answer, request
+        assert len((await ann.request({"type": "list_replays"}))["games"]) == 1
+        # While a read is held up, Ann's next request waits behind it; Bob is served.
+        reads = node.lobby.store._db._sideline  # type: ignore[union-attr]  # the reads' thread
+        reads.submit(lambda _: busy.wait(10))
+        ann.send({"type": "get_replay", "game": game, "id": 901})
+        ann.send({"type": "ping", "id": 902})
+        assert (await bob.request({"type": "list_rooms"}))["type"] == "rooms"
+        assert not [m for m in ann.inbox if m.get("id") in (901, 902)]
+        busy.set()
+        await ann.expect("pong", id=902)
+        answers = [m["type"] for m in ann.seen if m.get("id") in (901, 902)]
+        assert answers == ["replay", "pong"]
+        monkeypatch.undo()
+    finally:
+        busy.set()
+        monkeypatch.undo()
+        await node.stop()
+        await ann.close()
+        await bob.close()
+
+
+async def test_a_request_for_a_room_taken_over_while_its_node_is_looked_for_runs_here(
+    postgres_url: str,
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url, empty_room_grace=60.0)
+    clients: list[Client] = []
+    busy = threading.Event()
+    try:
+        ann, bob = await Client.connect(a.port), await Client.connect(b.port)
+        clients += [ann, bob]
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 3}))["room"]
+        assert a.lobby.cluster is not None and b.lobby.cluster is not None
+        reads = b.lobby.store._db._sideline  # type: ignore[union-attr]  # the lookup's thread
+        reads.submit(lambda _: busy.wait(10))
+        bob.send({"type": "join_room", "room": code, "id": 901})
+        _kill(postgres_url, a.lobby.cluster.leases)  # b takes the room over meanwhile
+        b.lobby.cluster.maintain(time.monotonic())
+        for _ in range(200):
+            if code in b.lobby.rooms:
+                break
+            await asyncio.sleep(0.01)
+        assert code in b.lobby.rooms
+        busy.set()
+        joined = await bob.expect("joined", id=901)  # not no_such_room: the room is here now
+        assert joined["room"] == code and bob.player in b.lobby.rooms[code].members
+    finally:
+        busy.set()
+        await b.stop()
+        await a.stop()
+        for client in clients:
+            await client.close()
+
+
+class _Identities:
+    """No identity known, none connected (the retention sweep's view of a lobby)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, Any] = {}
+        self.by_token: dict[str, Any] = {}
+
+    def connected(self, player: str) -> bool:
+        return False
+
+
+async def test_the_retention_sweep_reads_off_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(postgres_url)
+    store.save_player("p1", "token-1", "Ann")
+    store.save_player("p2", "token-2", "Bob")
+    game = store.create_game("ROOM", "space", ["a", "b"], [], {}, 1, 0)
+    store.finish_game(game, "abandoned", None, 0)
+    store.commit()
+    config = ServerConfig(identity_retention=86_400.0, abandoned_retention=86_400.0)
+    later = time.time() + 2 * 86_400
+    retention = Retention(config, store, _Identities(), wall=lambda: later)
+    loop_db = store._db._db  # type: ignore[union-attr]  # the loop's connection
+    monkeypatch.setattr(loop_db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+    retention.sweep_later()
+    for _ in range(200):
+        if not _count(postgres_url, "SELECT count(*) FROM players"):
+            break
+        await asyncio.sleep(0.01)
+    monkeypatch.undo()
+    assert _count(postgres_url, "SELECT count(*) FROM players") == 0
+    assert _count(postgres_url, "SELECT count(*) FROM games") == 0
+    store.close()
+
+
+async def test_a_hello_with_a_revoked_token_makes_no_round_trip_on_the_event_loop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = await _node(postgres_url)
+    ann, bob = await Client.connect(node.port), await Client.connect(node.port)
+    clients = [ann, bob]
+    try:
+        await ann.hello("Ann")
+        await bob.hello("Bob")
+        with psycopg.connect(postgres_url, autocommit=True) as admin:  # the operator's tool
+            revoke = "UPDATE players SET token = 'revoked:' || id WHERE id = %s"
+            admin.execute(revoke, (ann.player,))
+        assert node.lobby.cluster is not None
+        store = node.lobby.store._db._db  # type: ignore[union-attr]  # the loop's connections
+        for db in (store, node.lobby.cluster.leases._db):
+            monkeypatch.setattr(db, "execute", lambda *_, **__: pytest.fail("a round trip"))
+        for token, answer in ((ann.token, "error"), (bob.token, "welcome")):
+            again = await Client.connect(node.port)
+            clients.append(again)
+            hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Again"}
+            reply = await again.request({**hello, "token": token})
+            assert reply["type"] == answer, reply
+        assert reply["player"] == bob.player
+        monkeypatch.undo()
+    finally:
+        monkeypatch.undo()
+        await node.stop()
+        for client in clients:
+            await client.close()

@@ -1,11 +1,17 @@
-"""Reconnect with the token mid-game, and a server restart on the same database."""
+"""Reconnect with the token mid-game, a server restart on the same database, and a bot that
+finishes leaving after its connection dropped."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from protocol.messages import LeaveRoom
 from server.bots.client import CreateSpec, HeadlessBot
+from server.lobby.handlers import HANDLERS
 from tests.server.conftest import ClientFactory, ServerFactory, drive, duel
 
 
@@ -156,3 +162,32 @@ def test_a_reconnect_keeps_only_the_rooms_the_server_hands_back() -> None:
     assert ann.rooms == [shared["room"]]
     for code in (alone["room"], watched["room"]):
         assert h.request(back, ann, {"type": "sync", "room": code})["code"] == "no_such_room"
+
+
+@pytest.mark.parametrize("answered", [False, True], ids=["leave_lost", "answer_lost"])
+async def test_a_bot_whose_leave_was_cut_off_leaves_after_it_reconnects(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, answered: bool
+) -> None:
+    server = await make_server()
+    leave = HANDLERS[LeaveRoom]
+    cut: list[str] = []
+
+    def cut_off(lobby: Any, conn: Any, player: Any, req: LeaveRoom) -> None:
+        """The first leave_room: the connection drops before it is handled, or (``answered``)
+        after, its ``ok`` lost with it (as a node killed in a failover)."""
+        if not cut:
+            cut.append(req.room)
+            if answered:
+                leave(lobby, conn, player, req)
+            conn.cut()
+            return
+        leave(lobby, conn, player, req)
+
+    monkeypatch.setitem(HANDLERS, LeaveRoom, cut_off)
+    bot = HeadlessBot(
+        "127.0.0.1", server.port, max_rate=1e4, name="Ann", create=CreateSpec("space", 2, 1)
+    )
+    [result] = await asyncio.wait_for(bot.run(), 20)
+    assert cut == [result.room] and bot.connections == 2
+    room = server.lobby.rooms.get(result.room)
+    assert room is None or bot.player not in room.members  # it left

@@ -175,6 +175,21 @@ def test_identities_seated_in_an_unfinished_game_are_never_stale(store_url: str)
     store.close()
 
 
+def test_an_identity_seen_since_the_sweeps_read_is_not_deleted(store_url: str) -> None:
+    store = Store(store_url)
+    store.save_player("p1", "token-1", "Ann")
+    store.save_player("p2", "token-2", "Bob")
+    store.commit()
+    cut = time.time() + 10
+    assert sorted(store.stale_players(cut)) == ["p1", "p2"]  # the sweep's read
+    # Ann says hello meanwhile (on another node of a cluster, or before the deletion)
+    store._db.write("UPDATE players SET seen = ? WHERE id = ?", (cut + 1, "p1"))
+    store.delete_players(["p1", "p2"], cut)
+    store.commit()
+    assert store.player_by_id("p1") is not None and store.player_by_id("p2") is None
+    store.close()
+
+
 def test_a_url_the_store_cannot_serve_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot serve"):
         Store("mysql://someone@somewhere/selfish")

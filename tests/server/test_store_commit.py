@@ -135,6 +135,18 @@ async def test_after_commit_runs_once_the_writes_made_before_it_are_committed(
     store.close()
 
 
+async def test_a_read_off_the_loop_waits_for_the_writes_made_before_it(postgres_url: str) -> None:
+    store, outbox, conn, game = _table(postgres_url)
+    store.append_decision(game, 0, 0, {"do": "play", "card": 1}, "human")
+    later = store.reads_later(lambda reads: reads.game(game))
+    assert later is not None and not later.done()  # the read waits for the tick's commit
+    _tick(outbox, conn, b"state after decision 0")
+    async with asyncio.timeout(10):
+        read = await asyncio.wrap_future(later)
+    assert read is not None and len(read.decisions) == 1
+    store.close()
+
+
 async def test_a_committed_batch_is_freed_without_the_cyclic_collector(postgres_url: str) -> None:
     store, outbox, conn, game = _table(postgres_url)
     gc.collect()
