@@ -9,7 +9,8 @@ requests, says ``hello`` with the stored token (so the server hands back our sea
 drops it retries with exponential backoff, with the token it was last given, on the next of
 the server's addresses when it was given several (the nodes of a cluster). A ``moved`` reply (a
 cluster's room run by another node, PROTOCOL.md §5) is followed at once and unsaid: the worker
-connects to that node, says hello with its token and sends the request again. Until a first
+connects to that node, says hello with its token and sends the request again; if that node
+goes, the next connection tries the server's own addresses again. Until a first
 connection has got in, a failure is said at once and the worker waits for the player to ask
 again (:meth:`NetworkClient.retry_now`): a wrong address or a server that is down is better
 told than tried in silence.
@@ -228,11 +229,13 @@ class NetworkClient:
                 await asyncio.wait_for(self._retry.wait(), delay)
 
     def _next_address(self) -> None:
-        """Try the server's next address (if it has several) with the next connection."""
-        if len(self.addresses) > 1:
-            here = (self.host, self.port)
-            index = self.addresses.index(here) if here in self.addresses else -1
-            self.host, self.port = self.addresses[(index + 1) % len(self.addresses)]
+        """Try the server's next address (if it has several) with the next connection. A node
+        that ``moved`` sent us to is none of them: once it fails, the first is tried again, so
+        that a client sent on to a node that dies comes back through the nodes it was given
+        (the survivor takes the room over and hands its seat back)."""
+        here = (self.host, self.port)
+        index = self.addresses.index(here) if here in self.addresses else -1
+        self.host, self.port = self.addresses[(index + 1) % len(self.addresses)]
 
     async def _session(self) -> tuple[str, bool]:
         """One connection from open to close: returns (reason, whether to retry)."""

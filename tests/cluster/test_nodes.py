@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import psycopg
 import pytest
@@ -188,6 +189,59 @@ async def test_the_terminal_clients_worker_follows_moved_without_saying_so(
         await worker.stop()
         running.cancel()
         await a.stop()
+        await b.stop()
+        await ann.close()
+
+
+async def test_the_worker_sent_to_a_node_that_stops_comes_back_through_its_own_address(
+    postgres_url: str,
+) -> None:
+    """A front door's worker knows one address (its own node); sent on to the room's node,
+    it must not keep knocking at that node once it is gone, but come back home, where the
+    room is taken over and its seat handed back."""
+    from protocol.messages import JoinRoom
+    from selfish_tui.client import NetworkClient
+    from selfish_tui.messages import ServerMessage, Welcomed
+
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    ann = await _client(a.port, "Ann")
+    posted: list[object] = []
+    worker = NetworkClient(posted.append, "127.0.0.1", b.port, "Bob", backoff=(0.1,))
+    running = asyncio.create_task(worker.run())
+    stopped = False
+
+    async def until(found: Callable[[], bool]) -> None:
+        for _ in range(200):
+            if found():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"not seen; posted: {posted}")
+
+    def joined() -> list[int]:
+        return [
+            index
+            for index, m in enumerate(posted)
+            if isinstance(m, ServerMessage) and m.payload.TYPE == "joined"
+        ]
+
+    try:
+        code = (await ann.request({"type": "create_room", "edition": "space", "seats": 2}))["room"]
+        await until(lambda: any(isinstance(m, Welcomed) for m in posted))
+        worker.send(JoinRoom(room=code))
+        await until(lambda: bool(joined()))
+        assert worker.port == a.port  # sent on to the room's node
+        seen = len(posted)
+        stopped = True
+        await a.stop()  # its leases are let go: b takes the room over when asked
+        await until(lambda: any(index >= seen for index in joined()))
+        assert worker.port == b.port
+        back = [m for m in posted[seen:] if isinstance(m, ServerMessage)]
+        assert any(m.payload.to_wire().get("room") == code for m in back)
+    finally:
+        await worker.stop()
+        running.cancel()
+        if not stopped:
+            await a.stop()
         await b.stop()
         await ann.close()
 
