@@ -40,8 +40,8 @@ from server.rooms.spectators import PLAYER, SPECTATOR, Spectators
 from server.rooms.status import Status as Status  # re-exported: the lobby and others import it here
 from server.rooms.status import Step, check, check_version
 from server.store.history import History
-from server.store.standings import Change
 from server.store.store import Store
+from server.store.tally import Change
 
 log = logging.getLogger("selfish.server")
 

@@ -53,8 +53,9 @@ from server.store.records import (
     player_from_rows,
 )
 from server.store.schema import create
-from server.store.standings import Change, Standings, record_locked
+from server.store.standings import Standings, record_locked
 from server.store.takeover import Takeover
+from server.store.tally import Change
 from server.store.tokens import token_hash
 from server.store.write_path import Owner
 
