@@ -52,7 +52,8 @@ from server.cluster.leases import DEAD, Leases, Seated, Surveyed, seated
 from server.rooms.room import Room
 from server.rooms.scheduler import Handle, Scheduler
 from server.store.records import PLAYER_BY_TOKEN, TOKEN_OF, player_from_rows, token_from_rows
-from server.store.store import MEMBERS, Store, StoredGame, StoredWaiting, member_ids
+from server.store.store import Store, StoredGame, StoredWaiting
+from server.store.takeover import MEMBERS, member_ids
 from server.store.write_path import Owner, placeholders
 
 log = logging.getLogger("selfish.server")
@@ -72,8 +73,8 @@ class Greeted:
 
 
 # What a takeover's round trips read: the lease's row (None: not taken), the rows of the
-# reads the room is restored from (server.store.store.Store.takeover_reads), and those of its
-# members' players (server.store.store.MEMBERS).
+# reads the room is restored from (server.store.takeover.Takeover.takeover_reads), and those of
+# its members' players (server.store.takeover.MEMBERS).
 TakenOver = tuple[Any, list[list[tuple[Any, ...]]], list[tuple[Any, ...]]]
 # What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
 # not read this time).

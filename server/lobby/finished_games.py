@@ -52,7 +52,8 @@ from server.rooms.review import SharedReview, broadcast_review, leave_review
 from server.rooms.room import Status
 from server.store.game_reads import GameReads
 from server.store.records import StoredGame
-from server.store.standings import ACTIVE_DAYS, Change, Standing, rating
+from server.store.standings import ACTIVE_DAYS
+from server.store.tally import Change, Standing, rating
 
 _DAY = 86_400.0
 T = TypeVar("T")

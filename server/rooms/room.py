@@ -2,10 +2,12 @@
 
 Its parts live beside it: seats (``server.rooms.seats``), statuses and what each allows
 (``server.rooms.status``), the turn clock (``server.rooms.clock``), the graces before a missing
-player's bot takes over (``server.rooms.grace``), the server's own decisions
-(``server.rooms.autoplay``), its own log lines (``server.store.history``), spectators
-(``server.rooms.spectators``) and the messages out (``server.rooms.outgoing``). A request either
-raises :class:`ProtocolError` before changing anything, or applies completely (engine, store,
+player's bot takes over (``server.rooms.grace``) and who is here to play
+(``server.rooms.attendance``), the server's own decisions (``server.rooms.autoplay``), its own
+log lines (``server.store.history``), spectators (``server.rooms.spectators``), the messages out
+(``server.rooms.outgoing``), what the room says of its own (``server.rooms.announcements``) and
+what it writes of its own (``server.rooms.persistence``). A request either raises
+:class:`ProtocolError` before changing anything, or applies completely (engine, store,
 messages).
 """
 
@@ -25,18 +27,21 @@ from server.bots import pool
 from server.config import ServerConfig
 from server.engine import EngineError, Event, Game, digest
 from server.rooms import outgoing
+from server.rooms.announcements import Announcements
+from server.rooms.attendance import Attendance
 from server.rooms.autoplay import Autoplay
 from server.rooms.clock import TurnClock
 from server.rooms.grace import Absences
+from server.rooms.persistence import Persistence
 from server.rooms.room_list import pack_entry
 from server.rooms.scheduler import Scheduler
-from server.rooms.seats import Seat, Seats, SeatState
+from server.rooms.seats import Seat, Seats
 from server.rooms.spectators import PLAYER, SPECTATOR, Spectators
 from server.rooms.status import Status as Status  # re-exported: the lobby and others import it here
 from server.rooms.status import Step, check, check_version
-from server.store.history import History, seat_event
-from server.store.standings import Change
-from server.store.store import Store, StoreUnavailable
+from server.store.history import History
+from server.store.store import Store
+from server.store.tally import Change
 
 log = logging.getLogger("selfish.server")
 
@@ -64,8 +69,11 @@ class Hub(Protocol):
         """Forget a room whose last member left."""
 
 
-class Room:
-    """A table: seats, members, the current game."""
+class Room(Attendance, Announcements, Persistence):
+    """A table: seats, members, the current game. Its presence handling is
+    :class:`~server.rooms.attendance.Attendance`'s, its own messages out
+    :class:`~server.rooms.announcements.Announcements`' and its own writes
+    :class:`~server.rooms.persistence.Persistence`'."""
 
     def __init__(
         self,
@@ -81,7 +89,7 @@ class Room:
         left_grace: int = LEFT_GRACE,
         idle_grace: int = IDLE_GRACE,
     ) -> None:
-        self.hub = hub
+        self.hub: Hub = hub
         self.config: ServerConfig = hub.config
         self.store: Store = hub.store  # where the room's games are recorded
         self.code = code
@@ -111,7 +119,7 @@ class Room:
         # room (server.rooms.idle_rooms closes rooms nobody plays in)
         self.idle_since = now
         self.active_at = now
-        self._packed_summary: bytes | None = None
+        self._packed_summary = None
         self.autoplay = Autoplay(self)
         self.clock = TurnClock(
             hub.scheduler,
@@ -326,39 +334,6 @@ class Room:
             self.send_game(player)
         self.clock.schedule()
 
-    def _record_game(self, seed: int, version_base: int, seeded: bool) -> int:
-        """Record the room's new game (its seats as they are); returns its id. Raises
-        ``store_unavailable`` while the database refuses writes."""
-        settings = self._settings()
-        settings.update(seeded=seeded)
-        names = [seat.name for seat in self.table]
-        try:
-            return self.store.create_game(
-                self.code, self.edition, names, self.table.records(), settings, seed, version_base
-            )
-        except StoreUnavailable as exc:
-            raise ProtocolError(
-                ErrorCode.STORE_UNAVAILABLE, "the server cannot record new games right now"
-            ) from exc
-
-    def _settings(self) -> dict[str, Any]:
-        """The room's settings as stored with its games and while it waits."""
-        settings: dict[str, Any] = {"public": self.public, "timer": self.timer}
-        settings.update(left_grace=self.left_grace, idle_grace=self.idle_grace)
-        settings.update(autostart=self.autostart)
-        settings.update(creator=self.creator, variants=list(self.variants))
-        return settings
-
-    def save_waiting(self) -> None:
-        """Record the room while its game has not started (server.rooms.restore opens it
-        again after a restart, or on another node of a cluster): in the tick's commit, so
-        before any member is sent the change."""
-        if self.status is Status.WAITING and not self.closed:
-            settings = self._settings()
-            settings.update(seed=self.first_seed)
-            layout = self.table.layout()
-            self.store.save_waiting_room(self.code, self.edition, layout, self.members, settings)
-
     # ------------------------------------------------------------------ playing
 
     def act(self, player: str, version: int, choice: int, ack: Ack = None) -> None:
@@ -457,48 +432,7 @@ class Room:
         self._count_absences()
         self.clock.schedule()
 
-    # ------------------------------------------------------------------ presence
-
-    def presence_changed(self, back: str | None = None) -> None:
-        """A member connected, disconnected, came or went (``back``: this player's connection
-        is new): the seat of a player who is back is theirs again, the countdowns before a
-        missing player's bot takes over start or stop (every member is told), and the turn
-        clock follows (the idle grace counts only for connected players)."""
-        if not self.playing():
-            return
-        seat = None if back is None else self.seat_of(back)
-        if seat is not None and seat.returned():  # it was away: its player has it back
-            self._announce([self.seat_event("away", "away.back", seat.index)])
-            self.broadcast_room()
-        if self._count_absences() or seat is not None:
-            self.out.timer_now()
-        self.clock.schedule()
-
-    def _countdowns_changed(self) -> None:
-        """Tell every member the countdowns before bots take seats (the ``timer`` message)."""
-        self.out.timer_now()
-
-    def _count_absences(self) -> bool:
-        """Start or stop the ``left`` countdowns (server.rooms.grace); True if any did."""
-        if not self.playing():
-            self.absences.stop()
-            return False
-        connected = self.hub.connected
-        anyone = any(connected(member) for member in self.members)
-        return self.absences.update(self.table, connected, anyone)
-
-    def _absent_too_long(self, index: int) -> None:
-        """Seat ``index``'s player has been gone for the left grace: its bot takes over."""
-        seat = self.table[index]
-        if not self.playing() or seat is None or seat.state is not SeatState.PRESENT:
-            return
-        if seat.player is None or self.hub.connected(seat.player):
-            return
-        seat.mark_away()
-        self._announce([self.seat_event("away", "away.gone", index)])
-        self.broadcast_room()
-        self.clock.schedule()
-        self.out.timer_now()
+    # ------------------------------------------------------------------ closing
 
     def close(self, abandon: bool) -> None:
         """Stop the clocks; with ``abandon`` an unfinished game is recorded as abandoned."""
@@ -514,30 +448,3 @@ class Room:
             self.store.save_spectators(self.game_id, [])
             self.store.release_chat(self.game_id)
             log.info("room %s: game %d abandoned", self.code, self.game_id)
-
-    # ------------------------------------------------------------------ messages out
-
-    def seat_event(
-        self, kind: str, key: str, index: int, to: tuple[int, ...] | None = None, **args: Any
-    ) -> Event:
-        """An event of the room about seat ``index`` (:func:`server.store.history.seat_event`)."""
-        return seat_event(kind, key, index, to, **args)
-
-    def _announce(self, events: list[Event]) -> None:
-        """Say the room's own ``events`` (between decisions) and keep them in the history."""
-        if self.game is not None and self.game_id is not None:
-            self.history.record(self.store, self.game_id, len(self.game.log), events)
-        self.out.events(events)
-
-    def broadcast_room(self) -> None:
-        """Send the ``room`` message to every member."""
-        self._packed_summary = None  # what changed may show in list_rooms too
-        self.out.room()
-
-    def send_game(self, player: str) -> None:
-        """Send a (re)joining member the log so far, the state and the timer."""
-        self.out.game(player)
-
-    def _persist_seats(self) -> None:
-        if self.game_id is not None and self.playing():
-            self.store.update_seats(self.game_id, self.table.records())

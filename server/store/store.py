@@ -10,6 +10,9 @@ knows nothing of frames or rooms. Its parts:
 - ``server.store.postgres`` and ``server.store.committer``: the same on PostgreSQL, whose
   commits run in a thread of their own (a cluster's nodes share the database);
 - ``server.store.game_reads``: games read back (one with its decisions, pages of replays);
+- ``server.store.waiting_rooms``: rooms whose game has not started;
+- ``server.store.spectating``: who watches an unfinished game, and the chat held for its players;
+- ``server.store.takeover``: what a cluster's takeover reads of a room another node ran;
 - ``server.store.schema``: the tables and migrations;
 - ``server.store.records``: rows read back as :class:`StoredGame`; one that cannot be read marks its
   game abandoned with a log line instead of stopping the server;
@@ -25,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import dataclasses
 import functools
 import json
 import logging
@@ -42,21 +44,20 @@ from server.store.game_reads import ABANDONED, GameReads
 from server.store.records import (
     GAME_COLUMNS,
     PLAYER_BY_TOKEN,
-    WAITING_COLUMNS,
     CorruptRow,
     StoredGame,
     StoredWaiting,
     StoreUnavailable,
     game_from_row,
-    json_text,
     player_from_row,
     player_from_rows,
-    waiting_from_row,
 )
 from server.store.schema import create
-from server.store.standings import Change, Standings, record_locked
+from server.store.standings import Standings, record_locked
+from server.store.takeover import Takeover
+from server.store.tally import Change
 from server.store.tokens import token_hash
-from server.store.write_path import Owner, Row
+from server.store.write_path import Owner
 
 if TYPE_CHECKING:
     from server.store.postgres import Fence, Guard, PostgresDatabase
@@ -88,10 +89,12 @@ def _open_postgres(url: str) -> tuple[PostgresDatabase, bool]:
     return db, create_postgres(db)
 
 
-class Store(GameReads):
+class Store(Takeover):
     """Players and games in one SQLite database file (``":memory:"``: kept nowhere), or in a
     PostgreSQL database when ``path`` is a ``postgresql://`` URL (a cluster's nodes share it).
     Any other URL is refused (ValueError): it would otherwise become a file of that name.
+    Its reads of games, waiting rooms, spectators and a takeover's are its mixins' (through
+    :class:`~server.store.takeover.Takeover`).
 
     ``connect`` opens a SQLite connection (tests pass one that fails writes on demand).
     """
@@ -336,77 +339,6 @@ class Store(GameReads):
         """Record a change of seat occupants (a player left and a bot took over)."""
         self._db.write("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game), game)
 
-    def save_spectators(self, game: int, players: list[str]) -> None:
-        """Record who watches ``game`` now (none: the row goes)."""
-        if players:
-            self._db.write(
-                "INSERT INTO spectators (game, players) VALUES (?, ?) "
-                "ON CONFLICT (game) DO UPDATE SET players = excluded.players",
-                (game, json.dumps(players)),
-                game,
-            )
-        else:
-            self._db.write("DELETE FROM spectators WHERE game = ?", (game,), game)
-
-    def spectators(self, game: int) -> list[str]:
-        """Who watched ``game`` when it was last recorded (a row that does not decode: none)."""
-        return _spectators(game, self._db.read(SPECTATORS, (game,)))
-
-    def takeover_reads(self, room: str, game: int | None) -> list[tuple[str, Row]]:
-        """The reads a takeover restores room ``room`` from, to run in another thread (a
-        cluster's leases' sideline): ``game`` with its decisions, events, held chat and
-        spectators, or (None) the waiting room; :meth:`taken_over` reads their rows."""
-        if game is None:
-            return [(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms WHERE room = ?", (room,))]
-        return [
-            (f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game,)),
-            *self._parts(game),
-            (self._held_chat, (game,)),
-            (SPECTATORS, (game,)),
-        ]
-
-    def taken_over(
-        self, game: int | None, rows: list[list[Row]], players: list[Row] | None = None
-    ) -> StoredGame | StoredWaiting | None:
-        """What :meth:`takeover_reads`' ``rows`` hold: the game (None if missing or
-        unreadable), or the waiting room (None if gone); ``players``: the rows of
-        :data:`MEMBERS`, read after them (the members' players, by id)."""
-        found = _players(players or [])
-        if game is None:
-            waiting = self._waiting(rows[0])
-            return dataclasses.replace(waiting[0], players=found) if waiting else None
-        head, decisions, events, held, watching = rows
-        if not head:
-            return None
-        try:
-            stored = self._with_decisions(game_from_row(head[0]), decisions, events)
-        except CorruptRow as exc:
-            log.warning("%s", exc)
-            return None
-        stored.held_chat = _held_lines(held)
-        stored.spectators = _spectators(game, watching)
-        stored.players = found
-        return stored
-
-    @property
-    def _held_chat(self) -> str:
-        return f"SELECT line FROM held_chat WHERE game = ? ORDER BY {self.dialect.order}"
-
-    def hold_chat(self, game: int, line: dict[str, Any]) -> None:
-        """Keep a spectator's chat ``line`` of the unfinished ``game`` for its players."""
-        self._db.write(
-            "INSERT INTO held_chat (game, line) VALUES (?, ?)", (game, json.dumps(line)), game
-        )
-
-    def held_chat(self, game: int) -> list[dict[str, Any]]:
-        """The lines held for the players of ``game``, in the order said (a line that does
-        not decode is left out)."""
-        return _held_lines(self._db.read(self._held_chat, (game,)))
-
-    def release_chat(self, game: int) -> None:
-        """Forget the lines held for ``game`` (they were delivered, or the game is gone)."""
-        self._db.write("DELETE FROM held_chat WHERE game = ?", (game,), game)
-
     def finish_game(
         self,
         game: int,
@@ -490,54 +422,6 @@ class Store(GameReads):
         self.commit()
         return games
 
-    # -- waiting rooms -----------------------------------------------------------------------
-
-    def save_waiting_room(
-        self,
-        room: str,
-        edition: str,
-        seats: list[dict[str, Any] | None],
-        members: dict[str, str],
-        settings: dict[str, Any],
-    ) -> None:
-        """Record room ``room``, whose game has not started, as it is now: ``seats`` (every
-        seat in order, None for a free one), ``members`` (player id -> role, in join order)
-        and ``settings``. It commits with the tick, before anyone is sent the change, so that
-        a restart, or another node of a cluster, opens the room again as its members saw it."""
-        self._db.write(
-            "INSERT INTO waiting_rooms (room, edition, seats, members, settings) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (room) DO UPDATE SET edition = excluded.edition, "
-            "seats = excluded.seats, members = excluded.members, settings = excluded.settings",
-            (room, edition, json.dumps(seats), json.dumps(members), json.dumps(settings)),
-            room,
-        )
-
-    def forget_waiting_room(self, room: str) -> None:
-        """Room ``room`` waits no more: its game started (in the transaction that records
-        the game), or it closed."""
-        self._db.write("DELETE FROM waiting_rooms WHERE room = ?", (room,), room)
-
-    def waiting_rooms(self) -> list[StoredWaiting]:
-        """Every stored waiting room. One that cannot be read is deleted, with a log line."""
-        return self._waiting(self._db.read(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms"))
-
-    def waiting_room(self, room: str) -> StoredWaiting | None:
-        """The stored waiting room ``room`` (a takeover), or None."""
-        rows = self._db.read(f"SELECT {WAITING_COLUMNS} FROM waiting_rooms WHERE room = ?", (room,))
-        found = self._waiting(rows)
-        return found[0] if found else None
-
-    def _waiting(self, rows: list[tuple[Any, ...]]) -> list[StoredWaiting]:
-        rooms = []
-        for row in rows:
-            try:
-                rooms.append(waiting_from_row(row))
-            except CorruptRow as exc:
-                log.error("%s; deleting it", exc)
-                if isinstance(row[0], str):
-                    self.forget_waiting_room(row[0])
-        return rooms
-
     # -- retention (server.store.retention) -------------------------------------------------------
 
     def prune_games(self, ended_before: float) -> int:
@@ -579,65 +463,5 @@ class Store(GameReads):
         return int(players), int(games), int(decisions)
 
 
-SPECTATORS = "SELECT players FROM spectators WHERE game = ?"
-# The players of a room taken over, by id (PostgreSQL: a takeover is a cluster's).
-MEMBERS = "SELECT id, token, name FROM players WHERE id = ANY(%s)"
-
-
-def member_ids(game: int | None, rows: list[list[Row]]) -> list[str]:
-    """Who may be a member of the room :meth:`Store.takeover_reads`' ``rows`` hold: the
-    players of its game's seats and its spectators, or its waiting room's members (a row
-    that cannot be read: none). Pure: a takeover runs it in the thread that read the rows,
-    and reads their players (:data:`MEMBERS`) in the same go."""
-    try:
-        if game is None:
-            return [member for row in rows[0] for member in waiting_from_row(row).members]
-        head, watching = rows[0], rows[-1]
-        if not head:
-            return []
-        seats = game_from_row(head[0]).seats
-    except CorruptRow:
-        return []  # the loop logs it, when it reads the rows (Store.taken_over)
-    seated = [seat.get("player") for seat in seats]
-    return [player for player in seated if isinstance(player, str)] + _spectators(game, watching)
-
-
-def _players(rows: list[Row]) -> dict[str, tuple[str, str, str]]:
-    """The players of :data:`MEMBERS`' ``rows`` by id (a row that cannot be used is logged
-    and left out)."""
-    found = {}
-    for row in rows:
-        player = player_from_rows([row])
-        if player is not None:
-            found[player[0]] = player
-    return found
-
-
 def _ignore(changes: list[Change] | None) -> None:
     """No one waits for a game's rating changes (a tool, a test)."""
-
-
-def _spectators(game: int, rows: list[Row]) -> list[str]:
-    """Who :data:`SPECTATORS`' ``rows`` say watched ``game`` (a row that does not decode:
-    none)."""
-    try:
-        players = json_text(rows[0][0], "spectators") if rows else []
-    except ValueError as exc:
-        log.error("game %d: %s; its spectators are not restored", game, exc)
-        return []
-    if not isinstance(players, list):
-        return []
-    return [player for player in players if isinstance(player, str)]
-
-
-def _held_lines(rows: list[Row]) -> list[dict[str, Any]]:
-    """The held chat lines of ``rows``, in order (a line that does not decode is left out)."""
-    lines = []
-    for (text,) in rows:
-        try:
-            line = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(line, dict):
-            lines.append(line)
-    return lines

@@ -15,8 +15,8 @@ import pytest
 from server.net.outbox import Outbox
 from server.store import standings
 from server.store.committer import APPLICATION
-from server.store.standings import Change
 from server.store.store import Store
+from server.store.tally import Change
 from tests.server.test_standings import RATED, human
 
 
