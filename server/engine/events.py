@@ -44,7 +44,8 @@ class Event:
         """The event as ``seat`` (None: a spectator) may see it, in wire form
         (protocol.game_types.Event): ``kind``, ``key``, ``seat`` and ``args``. ``shared``: its
         cards are their own wire maps, for a caller that only packs them (the server)."""
-        args = {name: wire_value(value, shared) for name, value in self.visible_args(seat).items()}
+        shown = self.args if self.to is None else self.visible_args(seat)  # most: to everyone
+        args = {name: wire_value(value, shared) for name, value in shown.items()}
         return {"kind": self.kind, "key": self.key, "seat": self.seat, "args": args}
 
 
@@ -64,6 +65,8 @@ def wire_value(value: Any, shared: bool = False) -> Any:
     """An event or decision argument in wire form: cards as maps (with ``shared``, the cards'
     own, not copies), a cell as [col, row], lists element by element (a choice, a map of plain
     values, stays as it is)."""
+    if type(value) in _PLAIN:  # most arguments: seats, counts, keys
+        return value
     if isinstance(value, Card):
         return value.wire if shared else card_dict(value)
     if isinstance(value, Location):
@@ -74,3 +77,4 @@ def wire_value(value: Any, shared: bool = False) -> Any:
 
 
 _SEQUENCES = (tuple, list)
+_PLAIN = frozenset({int, str, bool, type(None), float})

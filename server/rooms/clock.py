@@ -13,6 +13,7 @@ enters them (``on_notice``), so that it tells every member.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from server.config import ServerConfig
@@ -48,6 +49,9 @@ class TurnClock:
         self._on_notice = on_notice
         self._noticed: set[int] = set()  # seats whose idle countdown has been told
         self._opened: dict[int, float] = {}  # seat -> when its open decision opened
+        # When the oldest open decision enters its idle countdown's last ``idle_notice``
+        # seconds (inf: none can): asked at every change, worked out when they open.
+        self._notice_from = math.inf
         self._handle: Handle | None = None
         self._at = 0.0  # when the timer of ``_handle`` fires
         self.thinking: int | None = None  # the seat a worker process is deciding for
@@ -90,19 +94,30 @@ class TurnClock:
         """Open a clock for every seat of ``game`` that must decide now: a seat that newly
         must (or that just decided, ``actor``, and must again) starts afresh; one still
         deciding keeps its time."""
-        pending = [] if game is None or game.over else game.pending_seats()
-        needing = [seat for seat in pending if game is not None and game.legal(seat)]
+        needing = [] if game is None or game.over else game.pending_seats()
         now = self.now()
         opened = self._opened
         self._opened = {
-            seat: now if seat == actor or seat not in opened else opened[seat] for seat in needing
+            seat: now if seat == actor or seat not in opened else opened[seat]
+            for seat in needing
+            if game is not None and game.legal(seat)
         }
         # A decision opened afresh has not had its idle countdown told yet.
-        self._noticed = {
-            seat
-            for seat in self._noticed
-            if seat in self._opened and self._opened[seat] == opened.get(seat)
-        }
+        if self._noticed:
+            self._noticed = {
+                seat
+                for seat in self._noticed
+                if seat in self._opened and self._opened[seat] == opened.get(seat)
+            }
+        self._notice_from = self._idle_notice_from()
+
+    def _idle_notice_from(self) -> float:
+        """When the oldest open decision has been open for the idle grace less the notice
+        (inf: no idle grace, or nothing open)."""
+        if not self._idle or not self._opened:
+            return math.inf
+        wait = self._idle * self._config.timer_scale - self._notice()
+        return min(self._opened.values()) + wait - _SLACK
 
     def deadline(self, index: int) -> float | None:
         """When the decision of seat ``index`` is due, if it has one."""
@@ -149,10 +164,7 @@ class TurnClock:
         """Whether an open decision has been open long enough to be in its idle countdown's
         last ``idle_notice`` seconds: the idle grace less the notice. Asked at every change, and
         nearly always no; the answer spares working out every deadline."""
-        if not self._idle or not self._opened:
-            return False
-        open_for = self.now() - min(self._opened.values())
-        return open_for >= (self._idle * self._config.timer_scale - self._notice()) - _SLACK
+        return self.now() >= self._notice_from
 
     def _notice(self) -> float:
         return self._config.idle_notice * self._config.timer_scale
@@ -186,6 +198,7 @@ class TurnClock:
         """Forget every open decision (the game ended or the room closed)."""
         self.cancel()
         self._opened = {}
+        self._notice_from = math.inf
         self._noticed = set()
         self.thinking = None
 
@@ -196,18 +209,28 @@ class TurnClock:
         A timer already set to fire no later is kept: most decisions move the earliest time
         later, and a timer that fires early finds nothing due and sets itself again, which
         costs less than calling one off and setting another at every decision."""
-        open_ = self._open()
-        times = [due for _seat, due, _idle in open_.values()]
+        # :meth:`_open` and :meth:`_notices` in one pass: this runs at every decision
+        seats = self._seats()
         late = self.now() + _SLACK
-        for index, when in self._notices(open_).items():
-            if when <= late:
-                self._noticed.add(index)
-            else:
-                times.append(when)
-        if not times:
+        notice = self._notice()
+        when = math.inf
+        for index, opened in self._opened.items():
+            seat = seats[index]
+            if seat is None or index == self.thinking:
+                continue
+            delay, idle = self._delay(seat)
+            if delay is None:
+                continue
+            due = opened + delay
+            when = min(when, due)
+            if idle and index not in self._noticed:
+                if due - notice <= late:  # its countdown shows in what was just sent
+                    self._noticed.add(index)
+                else:
+                    when = min(when, due - notice)
+        if when == math.inf:
             self.cancel()
             return
-        when = min(times)
         if self._handle is not None and self._at <= when:
             return
         self.cancel()

@@ -184,9 +184,13 @@ def timer_message(
 
 def grace_countdowns(room: RoomState) -> list[tuple[int, Reason, float]]:
     """(seat, reason, seconds left) of every running countdown before a bot takes a seat."""
-    left = [(seat, Reason.LEFT, seconds) for seat, seconds in room.absences.shown()]
-    idle = [(seat, Reason.IDLE, seconds) for seat, seconds in room.clock.idle_shown()]
-    return sorted(left + idle)
+    left, idle = room.absences.shown(), room.clock.idle_shown()
+    if not left and not idle:  # asked at every change, and nearly always none
+        return []
+    return sorted(
+        [(seat, Reason.LEFT, seconds) for seat, seconds in left]
+        + [(seat, Reason.IDLE, seconds) for seat, seconds in idle]
+    )
 
 
 def game_over_message(
@@ -325,11 +329,12 @@ class Broadcaster:
         frames = self.frames()
         said = EventFrames(room.code, events)
         connection = room.hub.connection
+        holders = room.table.holders()
         for player in room.members:
             conn = connection(player)
             if conn is None:
                 continue
-            seat = self.seat_index(player)
+            seat = holders.get(player)  # None: a spectator
             # events first, then the state, then the timer, in pieces that are not joined
             conn.send_parts((said.frame(seat), *frames.frame_parts(seat), tail))
 

@@ -16,7 +16,6 @@ The decoded message equals
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -103,7 +102,9 @@ class EventFrames:
 
 def _pairs(mapping: dict[str, Any]) -> bytes:
     """The packed key/value pairs of ``mapping``: its packed map without the map's header."""
-    return encode_body(mapping)[len(_map_header(len(mapping))) :]
+    size = len(mapping)
+    # msgpack's map header: 1 byte up to 15 keys (fixmap), then 3 (map 16), then 5 (map 32)
+    return encode_body(mapping)[1 if size < 16 else 3 if size < 0x10000 else 5 :]
 
 
 def _map_header(size: int) -> bytes:
@@ -120,17 +121,21 @@ class _Kept:
         self.size = 0  # how many keys
         self.pairs = b""
 
-    def update(self, made_of: object, build: Callable[[], dict[str, Any]]) -> bool:
-        """Pack ``build()`` unless ``made_of`` equals what the packed part is made of; True if
-        it did."""
+    def stale(self, made_of: object) -> bool:
+        """Whether ``made_of`` differs from what the packed part is made of (then
+        :meth:`pack` the part it makes)."""
         if made_of == self._made_of:
             return False
-        part = build()
         self._made_of = made_of
-        self.size = len(part)
-        self.pairs = _pairs(part)
         return True
 
+    def pack(self, part: dict[str, Any]) -> None:
+        """Keep ``part`` packed: the part :meth:`stale` said is to be packed again."""
+        self.size = len(part)
+        self.pairs = _pairs(part)
+
+
+_VIEW_KEY = encode_body("view")
 
 #: The own part of a spectator's view, and of a seat's with nothing to decide, after the hand.
 _NO_HAND = _pairs({key: SPECTATOR_SEAT_PART[key] for key in SEAT_KEYS[:3]})
@@ -151,6 +156,8 @@ class StateFrames:
 
     def __init__(self, room: str) -> None:
         self._room = room
+        # the keys before the view's: type and room (the same at every version), version
+        self._head = _map_header(4) + _pairs({"type": StateMessage.TYPE, "room": room})
         self.version: int | None = None  # the version the frames are of (None: none yet)
         self._game: Game | None = None
         self._shared = b""
@@ -159,6 +166,7 @@ class StateFrames:
         self._piles = _Kept()
         self._hands: dict[int, _Kept] = {}  # seat -> its hand part
         self._choices: dict[int, bytes] = {}  # this version's choices of the seats deciding
+        self._deciding: frozenset[int] = frozenset()  # the seats with legal choices
         #: How many seat parts were built and packed (a test reads it: unchanged ones are not).
         self.packed_parts = 0
 
@@ -170,19 +178,22 @@ class StateFrames:
         self._game = game
         self.version = version
         self._choices = {}
+        self._deciding = frozenset(seat for seat in game.pending_seats() if game.legal(seat))
         state = game.rules.state
         setup, board, piles = self._setup, self._board, self._piles
-        setup.update(setup_of(game), lambda: setup_view(game))
-        board.update(board_cards(state), lambda: board_view(state, shared=True))
-        piles.update(pile_cards(state), lambda: piles_view(state, shared=True))
+        if setup.stale(setup_of(game)):
+            setup.pack(setup_view(game))
+        if board.stale(board_cards(state)):
+            board.pack(board_view(state, shared=True))
+        if piles.stale(pile_cards(state)):
+            piles.pack(piles_view(state, shared=True))
         play = play_view(game)
-        head = {"type": StateMessage.TYPE, "room": self._room, "version": version}
         size = setup.size + len(play) + board.size + piles.size + len(SEAT_KEYS)
         self._shared = b"".join(
             (
-                _map_header(len(head) + 1),
-                _pairs(head),
-                encode_body("view"),
+                self._head,
+                _pairs({"version": version}),
+                _VIEW_KEY,
                 _map_header(size),
                 setup.pairs,
                 _pairs(play),
@@ -216,18 +227,19 @@ class StateFrames:
         kept = self._hands.get(seat)
         if kept is None:
             kept = self._hands[seat] = _Kept()
-        hand = tuple(game.rules.state.hands[seat])
-        self.packed_parts += kept.update(hand, lambda: hand_view(game, seat, shared=True))
+        if kept.stale(tuple(game.rules.state.hands[seat])):
+            kept.pack(hand_view(game, seat, shared=True))
+            self.packed_parts += 1
         return kept.pairs
 
     def _choices_of(self, seat: int) -> bytes:
         """The packed choices part of ``seat``'s view in this version."""
-        game = self._game
-        assert game is not None
-        if not game.legal(seat):
+        if seat not in self._deciding:
             return _NO_CHOICES
         part = self._choices.get(seat)
         if part is None:
+            game = self._game
+            assert game is not None
             self.packed_parts += 1
             part = self._choices[seat] = _pairs(choices_view(game, seat))
         return part
