@@ -51,18 +51,18 @@ def playout(
     or, with a ``horizon``, for that many more turns at most, then score the position with
     :func:`standing`."""
     state = state_of(game)
-    last = None if horizon is None else state.turn + horizon
+    last = math.inf if horizon is None else state.turn + horizon
+    seat_models = list(models) if models is not None else [None] * state.seats
     for _ in range(ROLLOUT_LIMIT):
-        if game.over:
-            return 1.0 if game.winner == seat else 0.0
-        if last is not None and state.turn > last:
+        if game.decision is None:  # the game is over
+            return 1.0 if state.winner == seat else 0.0
+        if state.turn > last:
             return standing(state, seat)
         who = game.pending_seats()[0]
         if who == seat:
             choice = styled(game, who, rng, style)
         else:
-            model = models[who] if models is not None else None
-            choice = (model or basic_model)(game, who, rng)
+            choice = (seat_models[who] or basic_model)(game, who, rng)
         game.apply(who, choice)
     return 0.0
 

@@ -121,11 +121,15 @@ RACING = Style(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Seen:
-    """What a seat may see when it decides: enough for the basic bot's rules of thumb."""
+    """What a seat may see when it decides: enough for the basic bot's rules of thumb (treat
+    as immutable; not frozen, as a frozen dataclass sets each field through
+    ``object.__setattr__``, and a search's rollouts build one for nearly every decision)."""
 
     edition: Edition
+    space: bool  # whether this is the Space Edition (read several times a decision)
+    deck: Sequence[Card]  # the edition's game cards, by id
     seat: int
     kind: str
     legal: Sequence[Choice]
@@ -137,16 +141,10 @@ class Seen:
     hand_counts: Sequence[int]
     goal_row: int
     sharks: Sequence[tuple[int, int]]
-    flared: bool
     fatal: Callable[[Choice], bool]
     turn: int
     discard: Sequence[Card]  # the game cards' discard pile, public (C4)
     style: Style = PATIENT
-
-    @property
-    def space(self) -> bool:
-        """Whether this is the Space Edition."""
-        return self.edition is Edition.SPACE
 
     @property
     def units(self) -> int:
@@ -155,7 +153,7 @@ class Seen:
 
     def card(self, card_id: int) -> Card:
         """A game card by id."""
-        return GAME_DECKS[self.edition][card_id]
+        return self.deck[card_id]
 
     def rivals(self) -> list[int]:
         """The living opponents."""
@@ -175,6 +173,8 @@ def seen_from_view(view: Mapping[str, Any], style: Style = PATIENT) -> Seen:
     decision = view["decision"] or {}
     return Seen(
         edition=edition,
+        space=edition is Edition.SPACE,
+        deck=deck,
         seat=view["seat"],
         kind=decision.get("kind", ""),
         legal=view["legal"],
@@ -186,7 +186,6 @@ def seen_from_view(view: Mapping[str, Any], style: Style = PATIENT) -> Seen:
         hand_counts=[p["hand_count"] for p in players],
         goal_row=view["goal_row"],
         sharks=[(col, row) for col, row in view["sharks"]],
-        flared=players[view["seat"]]["flared"],
         fatal=_marked,
         turn=view["turn"],
         discard=[deck[card_id] for card_id in view["discard"]],
@@ -198,6 +197,7 @@ def seen_from_game(game: Game, seat: int, style: Style = PATIENT) -> Seen:
     """What ``seat`` sees in ``game`` (a search's simulated game), read without building a
     view: the same facts :func:`seen_from_view` reads, nothing of the other hands."""
     state = state_of(game)
+    edition = state.edition
     rules = game.rules
     decision = game.decision
     kind = "" if decision is None else str(decision.kind)
@@ -207,7 +207,9 @@ def seen_from_game(game: Game, seat: int, style: Style = PATIENT) -> Seen:
         return rules.edition_rules.fatal(rules, seat, choice, attack)
 
     return Seen(
-        edition=state.edition,
+        edition=edition,
+        space=edition is Edition.SPACE,
+        deck=GAME_DECKS[edition],
         seat=seat,
         kind=kind,
         legal=game.legal(seat),
@@ -216,10 +218,9 @@ def seen_from_game(game: Game, seat: int, style: Style = PATIENT) -> Seen:
         rows=state.rows,
         cols=state.cols,
         alive=state.alive,
-        hand_counts=[len(hand) for hand in state.hands],
+        hand_counts=list(map(len, state.hands)),
         goal_row=state.goal_row,
         sharks=state.sharks,
-        flared=rules.flared(seat),
         fatal=fatal,
         turn=state.turn,
         discard=state.discard,

@@ -108,10 +108,8 @@ def arrange(
     The game's ``view(seat)`` equals ``view``; its ``decisions`` start empty and its ``log`` holds
     only what happens from now on.
     """
-    seat = view["seat"]
     secret = hidden(view)
-    if (view["decision"] or {}).get("kind") not in TURN_POINTS or view["active"] != seat:
-        raise ValueError("a game can be rebuilt only at its seat's own turn point")
+    _check_turn_point(view)
     placed = [card for hand in hands.values() for card in hand]
     placed.extend(draw)
     counts = {o: len(cards) for o, cards in hands.items() if cards}
@@ -122,6 +120,25 @@ def arrange(
         or sorted(loc_draw) != sorted(secret.locations)
     ):
         raise ValueError("the arrangement does not hold exactly the hidden cards of the view")
+    return _arranged(view, hands, draw, loc_draw, rng)
+
+
+def _check_turn_point(view: Mapping[str, Any]) -> None:
+    """Raise ValueError unless ``view`` is taken at a turn point of its own seat."""
+    if (view["decision"] or {}).get("kind") not in TURN_POINTS or view["active"] != view["seat"]:
+        raise ValueError("a game can be rebuilt only at its seat's own turn point")
+
+
+def _arranged(
+    view: Mapping[str, Any],
+    hands: Mapping[int, Sequence[int]],
+    draw: Sequence[int],
+    loc_draw: Sequence[int],
+    rng: random.Random,
+) -> Game:
+    """:func:`arrange` of an arrangement known to hold exactly the hidden cards of ``view``
+    (one :func:`sample` dealt), without checking it."""
+    seat = view["seat"]
     edition = Edition(view["edition"])
     deck = GAME_DECKS[edition]
     places = LOCATION_DECKS[edition]
@@ -162,6 +179,7 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> Game:
     the unseen cards dealt uniformly to the other hands and the draw pile, except that in Space a
     living astronaut always holds oxygen (one who held none would have died, S3)."""
     secret = hidden(view)
+    _check_turn_point(view)
     cards = list(secret.cards)
     rng.shuffle(cards)
     hands: dict[int, list[int]] = {}
@@ -174,7 +192,7 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> Game:
         _give_oxygen(view, hands, draw, rng)
     locations = list(secret.locations)
     rng.shuffle(locations)
-    return arrange(view, hands, draw, locations, rng)
+    return _arranged(view, hands, draw, locations, rng)
 
 
 def _give_oxygen(
