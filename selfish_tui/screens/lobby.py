@@ -123,7 +123,12 @@ class LobbyScreen(Screen[None]):
             hint.update(Text(_("Not connected to the server. r retries now; ctrl+q quits.")))
 
     def show_rooms(self, rooms: list[RoomSummary]) -> None:
-        """Fill the table from a ``rooms`` message."""
+        """Fill the table from a ``rooms`` message (a code listed twice is shown once: the
+        table's rows are keyed by code, and a second row of one key would stop the app)."""
+        unique: dict[str, RoomSummary] = {}
+        for room in rooms:
+            unique.setdefault(room.room, room)
+        rooms = list(unique.values())
         self.rooms = rooms
         self.offline = False
         if not self._ready:

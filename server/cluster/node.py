@@ -78,7 +78,7 @@ class Greeted:
 TakenOver = tuple[Any, list[list[tuple[Any, ...]]], list[tuple[Any, ...]]]
 # What the maintenance's round trips read: the survey's rows, the other nodes' rooms (None:
 # not read this time).
-Maintained = tuple[Surveyed, list[bytes] | None]
+Maintained = tuple[Surveyed, list[tuple[str, bytes]] | None]
 
 
 class Host(Protocol):
@@ -112,8 +112,9 @@ class Cluster:
         self.lobby = lobby
         self.leases = Leases(url, address, seconds, lobby.store.game_rooms)
         self.seconds = seconds
-        # The other nodes' public rooms, as list_rooms sends them (refreshed by refresh()).
-        self.remote: list[bytes] = []
+        # The other nodes' public rooms (code, entry as list_rooms sends it), as last read:
+        # a room taken over here since is still among them until the next read.
+        self.remote: list[tuple[str, bytes]] = []
         self._published: dict[str, bytes] = {}  # room -> the entry this node last published
         self._listener = psycopg.connect(url, autocommit=True)
         self._listener.execute(f"LISTEN {CHANNEL}".encode())
@@ -411,15 +412,17 @@ def _publish(
         listener.execute(f"NOTIFY {CHANNEL}".encode())
 
 
-def _read(listener: psycopg.Connection[Any], node: str, due: bool) -> list[bytes] | None:
-    """The other nodes' public rooms' entries, if a notification came (a hint to look) or
+def _read(
+    listener: psycopg.Connection[Any], node: str, due: bool
+) -> list[tuple[str, bytes]] | None:
+    """The other nodes' public rooms (code, entry), if a notification came (a hint to look) or
     ``due``; None if neither."""
     stale = any(True for _ in listener.notifies(timeout=0))
     if not stale and not due:
         return None
     rows = listener.execute(
-        "SELECT cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
+        "SELECT room, cluster_rooms.listing FROM cluster_rooms JOIN leases USING (room) "
         f"WHERE leases.node != %s AND NOT {DEAD} ORDER BY room",
         (node,),
     ).fetchall()
-    return [bytes(row[0]) for row in rows]
+    return [(row[0], bytes(row[1])) for row in rows]

@@ -224,8 +224,9 @@ def ping(lobby: Lobby, conn: Connection, player: Player, req: Ping) -> None:
 def list_rooms(lobby: Lobby, conn: Connection, player: Player, req: ListRooms) -> None:
     """The public rooms that are not over (server.rooms.room_list: each entry packed once)."""
     entries = [room.packed_summary() for _, room in lobby.listed_rooms()]
-    if lobby.cluster is not None:  # and those of the other nodes (server.cluster.node)
-        entries.extend(lobby.cluster.remote)
+    if lobby.cluster is not None:  # and those of the other nodes (server.cluster.node),
+        # but not a room taken over here since they were read: it is listed once, as it is now
+        entries.extend(entry for code, entry in lobby.cluster.remote if code not in lobby.rooms)
     conn.send_frame(rooms_frame(entries, req.id))
 
 

@@ -72,6 +72,37 @@ async def test_a_room_of_one_node_is_listed_and_joined_through_the_other(
             await client.close()
 
 
+async def test_a_room_taken_over_is_listed_once_while_the_others_entry_is_still_read(
+    postgres_url: str,
+) -> None:
+    a, b = await _node(postgres_url), await _node(postgres_url)
+    clients: list[Client] = []
+    stopped = False
+    try:
+        ann = await _client(a.port, "Ann")
+        clients.append(ann)
+        created = await ann.request({"type": "create_room", "edition": "space", "seats": 2})
+        code = created["room"]
+        _maintain(a, b)  # b reads a's entry for the room
+        assert b.cluster is not None
+        stale = list(b.cluster.remote)
+        assert [room for room, _ in stale] == [code]
+        stopped = True
+        await a.stop()  # its lease is let go: Ann's hello on b takes the room over
+        back = await _client(b.port, "Ann", ann.token)
+        clients.append(back)
+        await back.expect("joined", room=code)
+        b.cluster.remote = stale  # as read before the takeover, until the next read
+        listed = await back.request({"type": "list_rooms"})
+        assert [room["room"] for room in listed["rooms"]] == [code]
+    finally:
+        if not stopped:
+            await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.close()
+
+
 async def test_bots_told_moved_follow_it_and_play_the_game_on_the_rooms_node(
     postgres_url: str,
 ) -> None:

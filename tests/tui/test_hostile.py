@@ -96,6 +96,31 @@ async def test_hostile_names_in_the_lobby_table_and_status() -> None:
         assert app.is_running
 
 
+async def test_a_room_listed_twice_is_shown_once_and_the_lobby_keeps_running() -> None:
+    # A cluster node may list a room it has just taken over beside another node's stale entry
+    # for it: the table is keyed by code, and a second row of one key stops the app.
+    app = offline_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        room = {
+            "room": "ABCD",
+            "edition": "space",
+            "size": 4,
+            "filled": 2,
+            "humans": 1,
+            "bots": 1,
+            "status": "playing",
+            "timer": 0,
+            "variants": [],
+            "host": "Ann",
+            "spectators": 0,
+        }
+        app.feed({"type": "rooms", "rooms": [room, {**room, "host": "Bob"}]})
+        await pilot.pause()
+        assert app.lobby.query_one("#rooms", DataTable).row_count == 1
+        assert "Ann" in screen_text(app) and "Bob" not in screen_text(app)
+        assert app.is_running
+
+
 async def test_hostile_names_in_the_waiting_room_and_its_chat() -> None:
     app = offline_app()
     async with app.run_test(size=(120, 30)) as pilot:
