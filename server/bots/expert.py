@@ -225,9 +225,10 @@ def search_flat(
     A decision still close after the budget's rollouts (:data:`CLOSE`) goes on between the
     incumbent and the best challenger, up to the budget's ``close`` rollouts in all.
 
-    With a time budget, a first round over every candidate measures what a rollout costs now,
-    the halving is planned for the rollouts that fit in the time left, and no round starts that
-    would likely end past the deadline."""
+    With a time budget, the first round (over every candidate, as without one) measures what a
+    rollout costs now, the halving is planned for the rollouts that fit in the time, and no
+    round starts that would likely end past the deadline. A clock that stops nothing changes
+    nothing: the search draws the same random numbers and plays the same rollouts as without."""
     seat: int = view["seat"]
     seats: int = view["seats"]
     moves = [strip(plan.choice) for plan in plans]
@@ -285,19 +286,24 @@ def search_flat(
     left = list(range(count))
     planned = budget.rollouts
     deadline = None
+    ahead = 0  # rounds of the first phase played before it starts (the timing round)
     start = time.perf_counter()
     if budget.seconds is not None:
+        # The timing round is the first phase's first round, which every search plays: a
+        # clock that stops nothing leaves the search drawing and playing exactly as without.
         deadline = start + budget.seconds
         round_of(left)
+        ahead = 1
         per_rollout = max(1e-6, (time.perf_counter() - start) / count)
-        planned = min(planned, count + int(budget.seconds / per_rollout))
+        planned = min(planned, int(budget.seconds / per_rollout))
     phases = max(1, math.ceil(math.log2(count - 1))) if count > 2 else 1
     for _ in range(phases):
         rounds = max(1, planned // (len(left) * phases))
-        for _ in range(rounds):
+        for _ in range(rounds - ahead):
             if out_of_time(len(left)):
                 break
             round_of(left)
+        ahead = 0
         if len(left) <= 2:
             break
         challengers = sorted(left[1:], key=lambda i: (-mean(i), i))
