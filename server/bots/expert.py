@@ -12,7 +12,8 @@ decisions (reactions, payments, shark picks, …) are the ``basic`` bot's.
 
 It sees nothing but its view: the sampled games are built from the view alone, so two games that
 differ only in hidden cards give it the same choices. Given its random source and a budget of
-rollouts alone it is deterministic; a time budget stops the search early when the clock says so.
+rollouts alone it is deterministic; a time budget stops the search early when the clock says so,
+and changes nothing else.
 """
 
 from __future__ import annotations
@@ -225,9 +226,11 @@ def search_flat(
     A decision still close after the budget's rollouts (:data:`CLOSE`) goes on between the
     incumbent and the best challenger, up to the budget's ``close`` rollouts in all.
 
-    With a time budget, a first round over every candidate measures what a rollout costs now,
-    the halving is planned for the rollouts that fit in the time left, and no round starts that
-    would likely end past the deadline."""
+    With a time budget, the first round (over every candidate, as without one) measures what a
+    rollout costs now, every phase of the halving is planned for the rollouts that fit in the
+    time at the mean cost so far, and no round starts that would likely end past the deadline.
+    A clock that stops nothing changes nothing: the search draws the same random numbers and
+    plays the same rollouts as without one."""
     seat: int = view["seat"]
     seats: int = view["seats"]
     moves = [strip(plan.choice) for plan in plans]
@@ -282,22 +285,33 @@ def search_flat(
         cost = (now - start) / max(1, spent) * size * ROUND_MARGIN
         return now + cost > deadline
 
+    def planned() -> int:
+        """The rollouts the search is planned for: the budget's, or as many as fit in its time
+        at the mean rollout's cost so far, if fewer (measured afresh at every phase, so that a
+        round the machine stalled does not cut the whole search short)."""
+        if deadline is None or budget.seconds is None:
+            return budget.rollouts
+        per_rollout = max(1e-6, (time.perf_counter() - start) / max(1, spent))
+        return min(budget.rollouts, int(budget.seconds / per_rollout))
+
     left = list(range(count))
-    planned = budget.rollouts
     deadline = None
+    ahead = 0  # rounds of the first phase played before it starts (the timing round)
     start = time.perf_counter()
     if budget.seconds is not None:
+        # The timing round is the first phase's first round, which every search plays: a
+        # clock that stops nothing leaves the search drawing and playing exactly as without.
         deadline = start + budget.seconds
         round_of(left)
-        per_rollout = max(1e-6, (time.perf_counter() - start) / count)
-        planned = min(planned, count + int(budget.seconds / per_rollout))
+        ahead = 1
     phases = max(1, math.ceil(math.log2(count - 1))) if count > 2 else 1
     for _ in range(phases):
-        rounds = max(1, planned // (len(left) * phases))
-        for _ in range(rounds):
+        rounds = max(1, planned() // (len(left) * phases))
+        for _ in range(rounds - ahead):
             if out_of_time(len(left)):
                 break
             round_of(left)
+        ahead = 0
         if len(left) <= 2:
             break
         challengers = sorted(left[1:], key=lambda i: (-mean(i), i))

@@ -220,3 +220,30 @@ def test_expert_games_with_v1_play_to_the_end() -> None:
     )
     assert result.invariant_failures == []
     assert result.turns > 0
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_a_clock_that_never_stops_the_search_changes_nothing(edition: Edition) -> None:
+    """A clocked search the clock does not stop draws the same random numbers and plays the
+    same rollouts as the unclocked one: the clock only ever cuts a search short."""
+    from server.bots.expert import decide
+
+    rng = random.Random(11)
+    table = ["expert", "basic", "basic", "basic"]
+    searched = 0
+    for seed in range(5, 10):
+        game = Game(edition, ["Ann", "Bob", "Cid", "Dee"], seed)
+        while not game.over and searched < 8:
+            seat = game.pending_seats()[0]
+            view = game.view(seat)
+            choice = choose("basic", view, rng)
+            if seat == 0:
+                unclocked, clocked = random.Random(searched), random.Random(searched)
+                plain = decide(view, unclocked, Budget(24, None, 72), table)
+                timed = decide(view, clocked, Budget(24, 1000.0, 72), table)
+                assert timed == plain
+                assert clocked.getstate() == unclocked.getstate()
+                searched += plain.rollouts > 0
+                choice = plain.choice
+            game.apply(seat, choice)
+    assert searched == 8
