@@ -19,6 +19,25 @@ ROOM = "TEST"
 Stop = Callable[[Game], bool]
 
 
+def lobby_room(**fields: Any) -> dict[str, Any]:
+    """One entry of a ``rooms`` message: a Space room waiting with one person and one bot of
+    four seats, changed by ``fields``."""
+    room: dict[str, Any] = {
+        "room": "ABCD",
+        "edition": "space",
+        "size": 4,
+        "filled": 2,
+        "humans": 1,
+        "bots": 1,
+        "status": "waiting",
+        "timer": 0,
+        "variants": [],
+        "host": "Ann",
+        "spectators": 0,
+    }
+    return {**room, **fields}
+
+
 def drive(game: Game, stop: Stop, *, seed: int = 1, limit: int = 5000) -> Game:
     """Play every seat at random (seeded) until ``stop(game)`` holds (or the game ends). Not
     the bots: a fixture must not move when a bot level learns to play better."""

@@ -31,7 +31,7 @@ from selfish_tui.widgets.log import GameLog
 from selfish_tui.widgets.strips import StripsBoard
 from server.engine import Game
 
-from .fixtures import ROOM, feed_game, find_game, offline_app, room_message, typed
+from .fixtures import ROOM, feed_game, find_game, lobby_room, offline_app, room_message, typed
 from .pilot import wait_for
 
 # Markup that would crash Textual ("[/]" closes a tag that was never opened), run an action,
@@ -70,22 +70,7 @@ def assert_shown(text: str, *names: str) -> None:
 async def test_hostile_names_in_the_lobby_table_and_status() -> None:
     app = offline_app()
     async with app.run_test(size=(120, 30)) as pilot:
-        rooms = [
-            {
-                "room": f"R{i:03d}"[:4],
-                "edition": "space",
-                "size": 4,
-                "filled": 2,
-                "humans": 1,
-                "bots": 1,
-                "status": "waiting",
-                "timer": 0,
-                "variants": [],
-                "host": name,
-                "spectators": 0,
-            }
-            for i, name in enumerate(HOSTILE)
-        ]
+        rooms = [lobby_room(room=f"R{i:03d}"[:4], host=name) for i, name in enumerate(HOSTILE)]
         app.feed({"type": "rooms", "rooms": rooms})
         app.lobby.set_status("Connected to [/][link=http://ev.il]srv as [reverse]")
         await pilot.pause()
@@ -101,19 +86,7 @@ async def test_a_room_listed_twice_is_shown_once_and_the_lobby_keeps_running() -
     # for it: the table is keyed by code, and a second row of one key stops the app.
     app = offline_app()
     async with app.run_test(size=(120, 30)) as pilot:
-        room = {
-            "room": "ABCD",
-            "edition": "space",
-            "size": 4,
-            "filled": 2,
-            "humans": 1,
-            "bots": 1,
-            "status": "playing",
-            "timer": 0,
-            "variants": [],
-            "host": "Ann",
-            "spectators": 0,
-        }
+        room = lobby_room(status="playing")
         app.feed({"type": "rooms", "rooms": [room, {**room, "host": "Bob"}]})
         await pilot.pause()
         assert app.lobby.query_one("#rooms", DataTable).row_count == 1

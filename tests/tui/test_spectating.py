@@ -6,7 +6,7 @@ from textual.widgets import DataTable, Input
 
 from selfish_tui.screens.table import TableScreen
 
-from .fixtures import feed_game, find_game, offline_app
+from .fixtures import feed_game, find_game, lobby_room, offline_app
 from .pilot import table_shown, wait_for
 
 
@@ -14,19 +14,7 @@ async def test_a_room_without_host_says_so_in_the_lobby() -> None:
     """With no seated human left the room has no host (``host: null``): not "None"."""
     app = offline_app()
     async with app.run_test(size=(100, 24)) as pilot:
-        room = {
-            "room": "ABCD",
-            "edition": "space",
-            "size": 4,
-            "filled": 4,
-            "humans": 2,
-            "bots": 2,
-            "status": "playing",
-            "timer": 0,
-            "variants": [],
-            "host": None,
-            "spectators": 1,
-        }
+        room = lobby_room(filled=4, humans=2, bots=2, status="playing", host=None, spectators=1)
         app.feed({"type": "rooms", "rooms": [room]})
         await pilot.pause()
         table = app.lobby.query_one("#rooms", DataTable)
